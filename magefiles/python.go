@@ -1,0 +1,46 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/magefile/mage/mg"
+)
+
+// venvDir is the project's private Python environment (git-ignored).
+const venvDir = ".venv"
+
+func venvBin(name string) string { return filepath.Join(root(), venvDir, "bin", name) }
+
+// PythonEnv creates .venv and installs the Python SDK in editable mode with its dev tools.
+func PythonEnv() error {
+	if !exists(venvDir + "/bin/python") {
+		if err := run(".", nil, "python3", "-m", "venv", venvDir); err != nil {
+			return err
+		}
+	}
+	return run(".", nil, venvBin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", "sdk-python[dev]")
+}
+
+// TestPython runs pytest, mypy --strict and ruff on the Python SDK.
+func TestPython() error {
+	if !exists("sdk-python/pyproject.toml") {
+		return nil
+	}
+	mg.Deps(PythonEnv)
+	if err := run("sdk-python", nil, venvBin("python"), "-m", "pytest", "-q"); err != nil {
+		return err
+	}
+	return LintPython()
+}
+
+// LintPython runs mypy --strict and ruff over the Python SDK.
+func LintPython() error {
+	if !exists("sdk-python/pyproject.toml") {
+		return nil
+	}
+	mg.Deps(PythonEnv)
+	if err := run("sdk-python", nil, venvBin("python"), "-m", "mypy", "--strict", "src"); err != nil {
+		return err
+	}
+	return run("sdk-python", nil, venvBin("python"), "-m", "ruff", "check", "src", "tests")
+}

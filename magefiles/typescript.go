@@ -1,0 +1,35 @@
+package main
+
+import "github.com/magefile/mage/mg"
+
+// TypeScriptEnv installs the TypeScript SDK's dev dependencies from its lock file.
+func TypeScriptEnv() error {
+	return run("sdk-typescript", nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+}
+
+// BuildTypeScript compiles the TypeScript SDK with tsc --strict.
+func BuildTypeScript() error {
+	if !exists("sdk-typescript/package.json") {
+		return nil
+	}
+	mg.Deps(TypeScriptEnv)
+	return run("sdk-typescript", nil, "npm", "run", "--silent", "build")
+}
+
+// TestTypeScript builds the SDK and runs node's test runner on the compiled output.
+func TestTypeScript() error {
+	if !exists("sdk-typescript/package.json") {
+		return nil
+	}
+	mg.Deps(BuildTypeScript)
+	return run("sdk-typescript", nil, "npm", "test", "--silent")
+}
+
+// LintTypeScript type-checks the SDK, its tests and examples with tsc --strict --noEmit.
+func LintTypeScript() error {
+	if !exists("sdk-typescript/package.json") {
+		return nil
+	}
+	mg.Deps(TypeScriptEnv)
+	return run("sdk-typescript", nil, "npm", "run", "--silent", "lint")
+}
