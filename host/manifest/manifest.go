@@ -129,9 +129,7 @@ func Parse(data []byte, file string, opts Options) (*Manifest, []Diagnostic) {
 	}
 	v := &validator{file: file, dir: filepath.Dir(file), opts: opts}
 	v.validate(doc)
-	if schemaCheck != nil {
-		v.diags = mergeSchema(v.diags, schemaCheck(file, doc))
-	}
+	v.diags = mergeSchema(v.diags, schemaCheck(file, doc))
 	if len(v.diags) > 0 {
 		return nil, v.diags
 	}
