@@ -1,0 +1,92 @@
+// Package script is the reference host's --script file: the deterministic
+// answers a human or a model would otherwise give (confirmations, input,
+// policy decisions, child-session replies), the secrets the broker serves
+// and the lifecycle events the host emits. See docs/host-script.md.
+package script
+
+// Script is a parsed --script file. The zero value (or nil) is the default
+// policy: deny confirmations, cancel input, deny policy, serve no secrets,
+// stock child replies, emit no lifecycle events.
+type Script struct {
+	Confirmations []Confirmation
+	Inputs        []Input
+	Policy        []PolicyRule
+	Agents        []Agent
+	Models        []Model
+	Lifecycle     []LifecycleEvent
+	// secrets maps a logical secret name to its value. Unexported so it is
+	// never printed by %v or encoded by accident; read with Secret.
+	secrets map[string]string
+}
+
+// Confirmation answers confirmation/request calls whose message contains
+// Match (all when empty), optionally only for one extension.
+type Confirmation struct {
+	Extension string
+	Match     string
+	Confirmed bool
+}
+
+// Input answers input/request calls whose prompt contains Match. Cancel
+// answers null.
+type Input struct {
+	Extension string
+	Match     string
+	Value     string
+	Cancel    bool
+}
+
+// PolicyRule decides policy/evaluate for intents whose kind and operation
+// match (path.Match globs; empty matches all).
+type PolicyRule struct {
+	Extension string
+	Kind      string
+	Operation string
+	Decision  string // allow | ask | deny
+	Reason    string
+	// Approve: for "ask", the scripted user approves, so the host issues a
+	// one-use approval token (when approvals are negotiated).
+	Approve bool
+}
+
+// Agent is the scripted reply of child sessions whose task name matches.
+type Agent struct {
+	TaskName         string
+	Output           string
+	State            string // settled | failed | timed_out
+	Turns            int64
+	InputTokens      int64
+	OutputTokens     int64
+	CostMicrodollars int64
+	// Hang keeps the child running until interrupted or its deadline.
+	Hang bool
+}
+
+// Model is one entry agent/models lists.
+type Model struct {
+	Provider, Model, Label string
+}
+
+// LifecycleEvent is a lifecycle notification the host emits to subscribers.
+type LifecycleEvent struct {
+	Method    string
+	SessionID string
+	TurnID    string
+	CallID    string
+	Name      string
+	Outcome   string
+	IsError   bool
+}
+
+// Secret returns the value of a brokered secret.
+func (s *Script) Secret(name string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	v, ok := s.secrets[name]
+	return v, ok
+}
+
+// HasSecrets reports whether a broker is configured (the host offers the
+// secrets feature only then).
+func (s *Script) HasSecrets() bool { return s != nil && s.secrets != nil }

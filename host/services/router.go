@@ -1,0 +1,330 @@
+package services
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/octet-kit/octet/host/script"
+	"github.com/octet-kit/octet/host/store"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+)
+
+// Owner is the host-derived resource owner of a request (wire.md §4).
+type Owner struct {
+	SessionID  string `json:"session_id"`
+	InstanceID string `json:"extension_instance_id"`
+	Generation int64  `json:"process_generation"`
+}
+
+// Caller is the identity the host core started a process with. The router
+// binds every service to it, never to what the extension claims.
+type Caller struct {
+	Extension  string // manifest name
+	Principal  string // manifest name + "@" + sha256 of the manifest bytes
+	APIVersion string // "0.1" | "0.2" | "0.4"
+	InstanceID string // non-repeating host-created instance fence
+	Generation int64
+
+	Features map[string]bool // negotiated features
+
+	Secrets  []string // manifest capabilities.secrets allowlist
+	Commands []string // declared commands (presentation actions must name one)
+	UI       []string // declared contributes.ui surfaces
+	Context  bool     // contributes.context
+
+	Presentation  bool // contributes.presentation
+	Notifications bool // contributes.notifications
+	Confirmations bool // contributes.confirmations
+
+	ScratchDir string // this generation's OCTET_EXTENSION_SCRATCH
+
+	// ActiveParent resolves parent_request_id to a host request this
+	// process is serving right now, and that request's owner. Requests
+	// without an owner (process-scoped) report ok with a zero Owner only if
+	// the core wants reverse services for them; otherwise false.
+	ActiveParent func(id jsonrpc.ID) (Owner, bool)
+}
+
+// ToolDefinition is one tool of a catalog (wire.md §4).
+type ToolDefinition struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Parameters   json.RawMessage `json:"parameters"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+}
+
+// Timers schedules f after d; the returned func stops it. Tests inject a
+// manual implementation so nothing sleeps.
+type Timers interface {
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
+type realTimers struct{}
+
+func (realTimers) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+// RouterConfig wires a Router.
+type RouterConfig struct {
+	// Store is the state database (required).
+	Store *store.Store
+	// Script answers confirmations, input, policy and child sessions and
+	// brokers secrets; nil is the default policy (deny, cancel, no secrets).
+	Script *script.Script
+	// Events receives console events; nil discards them.
+	Events EventSink
+	// Clock is the time source (presentation windows, approval expiry,
+	// agent timestamps); nil is time.Now.
+	Clock func() time.Time
+	// Timers schedules the presentation flush and agent/wait timeouts; nil
+	// uses real timers.
+	Timers Timers
+	// Random is the source for artifact ids, agent ids and approval tokens;
+	// nil is crypto/rand.
+	Random io.Reader
+	// ApprovalTTL is how long an approval token lives (default 60 s).
+	ApprovalTTL time.Duration
+	// OnCatalog is called with the whole candidate catalog before a
+	// tools/register or tools/unregister is acknowledged. Returning an error
+	// refuses the mutation (-32602 with the error's text) and leaves the
+	// catalog unchanged; returning nil must mean the core has swapped its
+	// global catalog to this revision. Nil accepts every valid mutation.
+	OnCatalog func(c *Caller, revision int64, tools []ToolDefinition) error
+}
+
+// Router serves every extension->host method.
+type Router struct {
+	cfg   RouterConfig
+	store *store.Store
+
+	mu       sync.Mutex
+	gens     map[genKey]*genState
+	inflight map[parentKey]map[*inflightCall]struct{}
+	agentMu  sync.Mutex // serialises child-session bookkeeping
+}
+
+// genKey identifies one process generation.
+type genKey struct {
+	instance   string
+	generation int64
+}
+
+// parentKey identifies a host request of one generation.
+type parentKey struct {
+	gen genKey
+	id  jsonrpc.ID
+}
+
+type inflightCall struct{ cancel context.CancelCauseFunc }
+
+// errParentSettled cancels reverse calls whose parent request finished.
+var errParentSettled = errors.New("the parent request settled")
+
+// NewRouter checks cfg and builds a Router.
+func NewRouter(cfg RouterConfig) (*Router, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("services: RouterConfig.Store is required")
+	}
+	if cfg.Events == nil {
+		cfg.Events = EventSinkFunc(func(Event) {})
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Timers == nil {
+		cfg.Timers = realTimers{}
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	if cfg.ApprovalTTL <= 0 {
+		cfg.ApprovalTTL = approvalTokenTTL
+	}
+	return &Router{
+		cfg:      cfg,
+		store:    cfg.Store,
+		gens:     map[genKey]*genState{},
+		inflight: map[parentKey]map[*inflightCall]struct{}{},
+	}, nil
+}
+
+// Handle serves one extension->host request or notification. Errors are
+// *jsonrpc.Error. For notifications (req.ID zero) the result is nil and any
+// problem becomes a diagnostic event instead of an error the core would
+// have nowhere to send.
+func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (any, error) {
+	if c == nil || req == nil {
+		return nil, internal("services: Handle needs a caller and a request")
+	}
+	m, ok := methods[req.Method]
+	if !ok {
+		if req.IsNotification() {
+			r.diagnose(c, req.Method, "unknown notification method; ignored")
+			return nil, nil
+		}
+		return nil, methodNotFound(req.Method, "the host does not serve it")
+	}
+	if why := m.unavailableFor(c); why != "" {
+		if req.IsNotification() {
+			r.diagnose(c, req.Method, why+"; ignored")
+			return nil, nil
+		}
+		return nil, methodNotFound(req.Method, why)
+	}
+	if m.notification != req.IsNotification() {
+		if req.IsNotification() {
+			r.diagnose(c, req.Method, "sent as a notification but it is a request; ignored")
+			return nil, nil
+		}
+		return nil, jsonrpc.NewError(codeInvalidRequest, fmt.Sprintf("%s is a notification; send it without an id", req.Method), nil)
+	}
+	params := req.Params
+	if len(params) == 0 {
+		params = json.RawMessage(`{}`)
+	}
+	res, err := m.serve(r, ctx, c, params)
+	if req.IsNotification() {
+		if err != nil {
+			r.diagnose(c, req.Method, err.Error())
+		}
+		return nil, nil
+	}
+	if err != nil {
+		var we *jsonrpc.Error
+		if !errors.As(err, &we) {
+			err = internal("%s failed: %v", req.Method, err)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// ParentSettled tells the router a host request of c's generation finished:
+// its progress stream closes and reverse calls correlated to it (a pending
+// agent/wait, …) are cancelled.
+func (r *Router) ParentSettled(c *Caller, id jsonrpc.ID) {
+	key := parentKey{gen: genKey{c.InstanceID, c.Generation}, id: id}
+	r.mu.Lock()
+	calls := r.inflight[key]
+	delete(r.inflight, key)
+	if g := r.gens[key.gen]; g != nil {
+		delete(g.progress, id)
+	}
+	r.mu.Unlock()
+	for call := range calls {
+		call.cancel(errParentSettled)
+	}
+}
+
+// GenerationEnded drops the per-generation state of c's generation:
+// presentation state and timers, progress streams and catalogs. Durable
+// records (artifacts, agents, KV) stay in the store; artifacts of an ended
+// generation no longer resolve for a newer one anyway.
+func (r *Router) GenerationEnded(c *Caller) {
+	key := genKey{c.InstanceID, c.Generation}
+	r.mu.Lock()
+	g := r.gens[key]
+	delete(r.gens, key)
+	r.mu.Unlock()
+	if g != nil {
+		g.stopTimers()
+	}
+}
+
+// gen returns (creating) the state of c's generation. Callers hold r.mu.
+func (r *Router) genLocked(c *Caller) *genState {
+	key := genKey{c.InstanceID, c.Generation}
+	g := r.gens[key]
+	if g == nil {
+		g = newGenState()
+		r.gens[key] = g
+	}
+	return g
+}
+
+func (r *Router) now() time.Time { return r.cfg.Clock() }
+
+func (r *Router) emit(c *Caller, kind EventKind, payload any) {
+	r.cfg.Events.Event(Event{Kind: kind, At: r.now(), Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation, Payload: payload})
+}
+
+// diagnose reports a problem with what c sent to the console and records it.
+func (r *Router) diagnose(c *Caller, method, msg string) {
+	d := Diagnostic{Method: method, Message: msg}
+	r.emit(c, EventDiagnostic, d)
+	b, _ := json.Marshal(d)
+	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
+}
+
+// withParent resolves parent_request_id to the active owner and registers
+// the call so ParentSettled can cancel it. Call the returned done func when
+// the call finishes.
+func (r *Router) withParent(ctx context.Context, c *Caller, rawID json.RawMessage) (context.Context, Owner, jsonrpc.ID, func(), error) {
+	id, err := parseParentID(rawID)
+	if err != nil {
+		return nil, Owner{}, jsonrpc.ID{}, nil, err
+	}
+	owner, ok := r.activeParent(c, id)
+	if !ok {
+		return nil, Owner{}, id, nil, unavailable("parent_request_id %s is not a host request this process is serving", idText(id))
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	call := &inflightCall{cancel: cancel}
+	key := parentKey{gen: genKey{c.InstanceID, c.Generation}, id: id}
+	r.mu.Lock()
+	if r.inflight[key] == nil {
+		r.inflight[key] = map[*inflightCall]struct{}{}
+	}
+	r.inflight[key][call] = struct{}{}
+	r.mu.Unlock()
+	done := func() {
+		r.mu.Lock()
+		delete(r.inflight[key], call)
+		if len(r.inflight[key]) == 0 {
+			delete(r.inflight, key)
+		}
+		r.mu.Unlock()
+		cancel(nil)
+	}
+	return ctx, owner, id, done, nil
+}
+
+func (r *Router) activeParent(c *Caller, id jsonrpc.ID) (Owner, bool) {
+	if c.ActiveParent == nil {
+		return Owner{}, false
+	}
+	o, ok := c.ActiveParent(id)
+	if !ok {
+		return Owner{}, false
+	}
+	// The owner's generation fence must be this process's: a parent from
+	// another generation cannot authorise anything here.
+	if o.InstanceID != "" && (o.InstanceID != c.InstanceID || o.Generation != c.Generation) {
+		return Owner{}, false
+	}
+	return o, true
+}
+
+func parseParentID(raw json.RawMessage) (jsonrpc.ID, error) {
+	if len(raw) == 0 {
+		return jsonrpc.ID{}, invalidParams("parent_request_id", "is required")
+	}
+	var id jsonrpc.ID
+	if err := json.Unmarshal(raw, &id); err != nil || id.IsZero() {
+		return jsonrpc.ID{}, invalidParams("parent_request_id", "must be an integer ≥ 0 or a string of 1..%d bytes", maxIDBytes)
+	}
+	return id, nil
+}
+
+func idText(id jsonrpc.ID) string {
+	b, err := id.MarshalJSON()
+	if err != nil {
+		return id.String()
+	}
+	return string(b)
+}

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// KVEntry is one stored key.
+type KVEntry struct {
+	Namespace string
+	Key       string
+	Value     json.RawMessage // canonical JSON
+	Version   string          // sha256 hex of Value
+}
+
+// KVPrecondition must hold for a commit to apply: the key's current version
+// equals Version, or (Absent) the key does not exist.
+type KVPrecondition struct {
+	Namespace, Key string
+	Version        string
+	Absent         bool
+}
+
+// KVWrite is one put (Value set) or delete (Delete true).
+type KVWrite struct {
+	Namespace, Key string
+	Delete         bool
+	Value          json.RawMessage
+}
+
+// KVConflict is the error KVCommit returns when a precondition fails.
+// Expected/Actual are versions; nil means "absent".
+type KVConflict struct {
+	Namespace, Key   string
+	Expected, Actual *string
+}
+
+func (c *KVConflict) Error() string {
+	show := func(p *string) string {
+		if p == nil {
+			return "absent"
+		}
+		return "version " + *p
+	}
+	return fmt.Sprintf("kv precondition failed for %s/%s: expected %s, found %s", c.Namespace, c.Key, show(c.Expected), show(c.Actual))
+}
+
+// KVGet reads one key; found is false when it does not exist.
+func (s *Store) KVGet(ctx context.Context, namespace, key string) (e KVEntry, found bool, err error) {
+	e = KVEntry{Namespace: namespace, Key: key}
+	err = s.db.QueryRowContext(ctx, `SELECT value, version FROM kv WHERE namespace = ? AND key = ?`, namespace, key).Scan(&e.Value, &e.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return KVEntry{}, false, nil
+	}
+	if err != nil {
+		return KVEntry{}, false, fmt.Errorf("store: kv get %s/%s: %w", namespace, key, err)
+	}
+	return e, true, nil
+}
+
+// KVList returns up to limit entries of namespace whose key starts with
+// prefix and sorts after `after` (byte order), plus whether more follow.
+func (s *Store) KVList(ctx context.Context, namespace, prefix, after string, limit int) ([]KVEntry, bool, error) {
+	// Keys are compared as BLOBs so ordering and the prefix test are by
+	// UTF-8 bytes, matching the cursor.
+	rows, err := s.db.QueryContext(ctx, `SELECT key, value, version FROM kv
+		WHERE namespace = ? AND CAST(key AS BLOB) > CAST(? AS BLOB)
+		  AND substr(CAST(key AS BLOB), 1, length(CAST(? AS BLOB))) = CAST(? AS BLOB)
+		ORDER BY CAST(key AS BLOB) LIMIT ?`, namespace, after, prefix, prefix, limit+1)
+	if err != nil {
+		return nil, false, fmt.Errorf("store: kv list %s prefix %q: %w", namespace, prefix, err)
+	}
+	defer rows.Close()
+	out := []KVEntry{}
+	for rows.Next() {
+		e := KVEntry{Namespace: namespace}
+		if err := rows.Scan(&e.Key, &e.Value, &e.Version); err != nil {
+			return nil, false, fmt.Errorf("store: kv list %s: %w", namespace, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("store: kv list %s: %w", namespace, err)
+	}
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
+
+// KVCommit checks every precondition and applies every write in one
+// transaction: all of it or nothing. Values are canonicalised here, so the
+// returned versions (one per write; nil for deletes) are digests of the
+// canonical bytes. A failed precondition returns *KVConflict.
+func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVWrite) ([]*string, error) {
+	canon := make([][]byte, len(writes))
+	for i, w := range writes {
+		if w.Delete {
+			continue
+		}
+		c, err := Canonical(w.Value)
+		if err != nil {
+			return nil, fmt.Errorf("writes[%d].value: %w", i, err)
+		}
+		canon[i] = c
+	}
+	versions := make([]*string, len(writes))
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for _, p := range pre {
+			var actual *string
+			var v string
+			err := tx.QueryRowContext(ctx, `SELECT version FROM kv WHERE namespace = ? AND key = ?`, p.Namespace, p.Key).Scan(&v)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+			case err != nil:
+				return fmt.Errorf("store: kv precondition %s/%s: %w", p.Namespace, p.Key, err)
+			default:
+				actual = &v
+			}
+			var expected *string
+			if !p.Absent {
+				e := p.Version
+				expected = &e
+			}
+			if (expected == nil) != (actual == nil) || (expected != nil && *expected != *actual) {
+				return &KVConflict{Namespace: p.Namespace, Key: p.Key, Expected: expected, Actual: actual}
+			}
+		}
+		for i, w := range writes {
+			if w.Delete {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM kv WHERE namespace = ? AND key = ?`, w.Namespace, w.Key); err != nil {
+					return fmt.Errorf("store: kv delete %s/%s: %w", w.Namespace, w.Key, err)
+				}
+				continue
+			}
+			v := Digest(canon[i])
+			if _, err := tx.ExecContext(ctx, `INSERT INTO kv (namespace, key, value, version) VALUES (?, ?, ?, ?)
+				ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version`,
+				w.Namespace, w.Key, canon[i], v); err != nil {
+				return fmt.Errorf("store: kv put %s/%s: %w", w.Namespace, w.Key, err)
+			}
+			versions[i] = &v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return versions, nil
+}
