@@ -1,0 +1,244 @@
+// Command fakeext is a purpose-built extension for the host's integration tests. It speaks
+// the wire by hand (no SDK) so it can misbehave on request. Behaviour is chosen with flags
+// in the test manifest's entrypoint.args, because the host strips the test's environment.
+//
+// Tools (all API versions): echo {…} returns its arguments as JSON text; slow {ms} waits or
+// is cancelled; crash {code} exits at once; env returns the environment; stderr {bytes}
+// writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
+// writes a non-frame line to stdout; pid returns the process id.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+var (
+	exitBefore  = flag.Int("exit-before", -1, "exit with this code before the handshake")
+	garbage     = flag.Bool("garbage", false, "write a non-frame line instead of answering initialize")
+	silent      = flag.Bool("silent", false, "never answer initialize")
+	ignoreTerm  = flag.Bool("ignore-term", false, "ignore SIGTERM and shutdown")
+	apiOverride = flag.String("answer-api", "", "answer initialize with this api_version")
+	extraTool   = flag.String("extra-tool", "", "add a tool the manifest does not declare")
+	badFeature  = flag.String("feature", "", "add this feature to the negotiated list")
+	failFile    = flag.String("exit-if-file", "", "exit 7 before the handshake while this file exists")
+	initDelay   = flag.Duration("init-delay", 0, "wait before answering initialize")
+)
+
+var (
+	outMu  sync.Mutex
+	out    = bufio.NewWriter(os.Stdout)
+	cancel = map[string]chan struct{}{}
+	cmu    sync.Mutex
+	api    string
+)
+
+func send(v any) {
+	b, _ := json.Marshal(v)
+	outMu.Lock()
+	defer outMu.Unlock()
+	out.Write(b)
+	out.WriteByte('\n')
+	out.Flush()
+}
+
+type frame struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+func main() {
+	flag.Parse()
+	if *ignoreTerm {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	fmt.Fprintln(os.Stderr, "fakeext: starting")
+	if *exitBefore >= 0 {
+		fmt.Fprintf(os.Stderr, "fakeext: failing on purpose with %d\n", *exitBefore)
+		os.Exit(*exitBefore)
+	}
+	if *failFile != "" {
+		if _, err := os.Stat(*failFile); err == nil {
+			fmt.Fprintln(os.Stderr, "fakeext: fail file present")
+			os.Exit(7)
+		}
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 2<<20)
+	var wg sync.WaitGroup
+	for sc.Scan() {
+		var f frame
+		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeext: bad frame:", err)
+			continue
+		}
+		switch f.Method {
+		case "initialize":
+			if *garbage {
+				fmt.Println("hello, I am not JSON")
+				continue
+			}
+			if *silent {
+				continue
+			}
+			time.Sleep(*initDelay)
+			initialize(f)
+		case "$/cancelRequest":
+			var p struct{ ID json.RawMessage }
+			json.Unmarshal(f.Params, &p)
+			cmu.Lock()
+			if ch, ok := cancel[string(p.ID)]; ok {
+				close(ch)
+				delete(cancel, string(p.ID))
+			}
+			cmu.Unlock()
+		case "shutdown":
+			if *ignoreTerm {
+				continue
+			}
+			wg.Wait()
+			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{}})
+			os.Exit(0)
+		case "tool/call":
+			ch := make(chan struct{})
+			cmu.Lock()
+			cancel[string(f.ID)] = ch
+			cmu.Unlock()
+			wg.Add(1)
+			go func() { defer wg.Done(); toolCall(f, ch) }()
+		default:
+			if len(f.ID) > 0 {
+				send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32601, "message": "method not found", "data": map[string]any{"method": f.Method}}})
+			}
+		}
+	}
+	if *ignoreTerm {
+		select {} // stays until SIGKILL
+	}
+}
+
+func initialize(f frame) {
+	var p struct {
+		APIVersion string `json:"api_version"`
+		Manifest   struct {
+			Name        string
+			Version     string
+			Contributes struct {
+				Tools    []string
+				Commands []string
+			}
+		}
+		Protocol *struct {
+			Version          string   `json:"version"`
+			RequiredFeatures []string `json:"required_features"`
+		}
+	}
+	if err := json.Unmarshal(f.Params, &p); err != nil {
+		fmt.Fprintln(os.Stderr, "fakeext: bad initialize:", err)
+		os.Exit(2)
+	}
+	api = p.APIVersion
+	if *apiOverride != "" {
+		api = *apiOverride
+	}
+	tools := []any{}
+	names := p.Manifest.Contributes.Tools
+	if *extraTool != "" {
+		names = append(names, *extraTool)
+	}
+	for _, n := range names {
+		tools = append(tools, map[string]any{"name": n, "description": "test tool " + n, "parameters": map[string]any{"type": "object"}})
+	}
+	cmds := []any{}
+	for _, n := range p.Manifest.Contributes.Commands {
+		cmds = append(cmds, map[string]any{"name": n, "description": "test command"})
+	}
+	res := map[string]any{"api_version": api, "name": p.Manifest.Name, "version": p.Manifest.Version, "tools": tools, "commands": cmds}
+	if p.Protocol != nil {
+		features := append([]string{}, p.Protocol.RequiredFeatures...)
+		if *badFeature != "" {
+			features = append(features, *badFeature)
+		}
+		res["protocol"] = map[string]any{"version": p.Protocol.Version, "features": features, "limits": map[string]any{"max_concurrent_requests": 8}}
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
+}
+
+func text(s string, isErr bool) map[string]any {
+	if api == "0.1" {
+		return map[string]any{"content": s, "is_error": isErr}
+	}
+	return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}, "is_error": isErr}
+}
+
+func toolCall(f frame, cancelled chan struct{}) {
+	defer func() {
+		cmu.Lock()
+		delete(cancel, string(f.ID))
+		cmu.Unlock()
+	}()
+	var p struct {
+		Name      string
+		Arguments map[string]any
+	}
+	json.Unmarshal(f.Params, &p)
+	reply := func(result any) { send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": result}) }
+	num := func(k string) int {
+		v, _ := p.Arguments[k].(float64)
+		return int(v)
+	}
+	switch p.Name {
+	case "echo":
+		b, _ := json.Marshal(p.Arguments)
+		reply(text(string(b), false))
+	case "fail":
+		reply(text("failed on purpose", true))
+	case "rpc_error":
+		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": 1234, "message": "authored failure", "data": map[string]any{"why": "test"}}})
+	case "slow":
+		select {
+		case <-time.After(time.Duration(num("ms")) * time.Millisecond):
+			reply(text("slept", false))
+		case <-cancelled:
+			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
+		}
+	case "crash":
+		fmt.Fprintln(os.Stderr, "fakeext: crashing on purpose")
+		os.Exit(num("code"))
+	case "env":
+		reply(text(strings.Join(os.Environ(), "\n"), false))
+	case "pid":
+		reply(text(fmt.Sprint(os.Getpid()), false))
+	case "stderr":
+		chunk := strings.Repeat("e", 1023) + "\n"
+		for n := 0; n < num("bytes"); n += len(chunk) {
+			os.Stderr.WriteString(chunk)
+		}
+		reply(text("written", false))
+	case "spawn":
+		cmd := exec.Command("sleep", "1000")
+		cmd.Stdout, cmd.Stderr = nil, nil
+		if err := cmd.Start(); err != nil {
+			reply(text(err.Error(), true))
+			return
+		}
+		reply(text(fmt.Sprint(cmd.Process.Pid), false))
+	case "garbage":
+		outMu.Lock()
+		out.WriteString("Traceback (most recent call last): oops\n")
+		out.Flush()
+		outMu.Unlock()
+	default:
+		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32602, "message": "unknown tool " + p.Name}})
+	}
+}

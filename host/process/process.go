@@ -1,0 +1,210 @@
+// Package process starts an extension's entrypoint the way the wire contract requires and
+// owns its operating-system side: the sanitised environment, the process group, the
+// bounded stderr log, and signalling the whole group at shutdown.
+//
+// It knows nothing about JSON-RPC: it hands out the protocol pipes and reports the exit.
+package process
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Spec says what to start and with which identity.
+type Spec struct {
+	Name         string   // manifest name (OCTET_EXTENSION_NAME)
+	Dir          string   // extension directory (OCTET_EXTENSION_DIR)
+	ManifestPath string   // OCTET_EXTENSION_MANIFEST
+	Command      string   // entrypoint.command as written in the manifest
+	Args         []string // entrypoint.args, passed without a shell
+	Workspace    string   // the child's working directory (OCTET_WORKSPACE)
+	APIVersion   string   // OCTET_EXTENSION_API_VERSION
+	ScratchDir   string   // per-generation directory (OCTET_EXTENSION_SCRATCH); created by Start
+	LogPath      string   // bounded stderr log; empty discards stderr (tail still kept)
+	PassEnv      []string // host variables granted by name (--pass-env, config pass_env)
+	SSHAuthSock  bool     // the manifest declares capabilities.environment = ["SSH_AUTH_SOCK"]
+
+	// LookupEnv and Environ read the host environment; nil means the real one (tests inject).
+	LookupEnv func(string) (string, bool)
+	Environ   func() []string
+	// LogLimit overrides StderrLogMaxBytes (tests use a small bound).
+	LogLimit int64
+}
+
+// Process is one running extension process (one generation).
+type Process struct {
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	log    *stderrLog
+	done   chan struct{}
+
+	mu    sync.Mutex
+	state *os.ProcessState
+	err   error
+}
+
+// Start resolves the command and starts it in its own process group with the sanitised
+// environment, the workspace as working directory, and the protocol on stdin/stdout.
+func Start(spec Spec) (*Process, error) {
+	lookup := spec.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	hostPath, _ := lookup("PATH")
+	exe, err := Resolve(spec.Dir, spec.Command, hostPath)
+	if err != nil {
+		return nil, err
+	}
+	if spec.ScratchDir != "" {
+		if err := os.MkdirAll(spec.ScratchDir, 0o700); err != nil {
+			return nil, &StartError{Kind: KindSpawn, Message: fmt.Sprintf("cannot create scratch directory %s: %v", spec.ScratchDir, err)}
+		}
+	}
+	limit := spec.LogLimit
+	if limit <= 0 {
+		limit = StderrLogMaxBytes
+	}
+	log, err := openLog(spec.LogPath, limit)
+	if err != nil {
+		return nil, &StartError{Kind: KindSpawn, Message: fmt.Sprintf("cannot open stderr log %s: %v", spec.LogPath, err)}
+	}
+	// Our own pipes (not cmd.StdoutPipe) so Wait never closes the protocol reader under the
+	// JSON-RPC connection, and a grandchild holding stdout cannot delay exit detection.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, &StartError{Kind: KindSpawn, Message: err.Error()}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, &StartError{Kind: KindSpawn, Message: err.Error()}
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, &StartError{Kind: KindSpawn, Message: err.Error()}
+	}
+	cmd := exec.Command(exe, spec.Args...)
+	cmd.Dir = spec.Workspace
+	cmd.Env = Environment(&spec)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		kind := KindSpawn
+		if errors.Is(err, os.ErrPermission) {
+			kind = KindNotExecutable
+		}
+		return nil, &StartError{Kind: kind, Message: fmt.Sprintf("cannot start %s: %v", exe, err)}
+	}
+	closeAll(inR, outW, errW) // the child holds its ends now
+	p := &Process{cmd: cmd, stdin: inW, stdout: outR, log: log, done: make(chan struct{})}
+	go log.drain(errR)
+	go p.wait(errR)
+	return p, nil
+}
+
+func (p *Process) wait(errR *os.File) {
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.state, p.err = p.cmd.ProcessState, err
+	p.mu.Unlock()
+	// A grandchild may still hold stderr open; give the drain a moment to finish the
+	// leader's last lines, then stop reading so the tail is stable.
+	select {
+	case <-p.log.done:
+	case <-time.After(100 * time.Millisecond):
+	}
+	_ = errR.Close()
+	close(p.done)
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+// Stdin is the host→extension protocol stream.
+func (p *Process) Stdin() io.WriteCloser { return p.stdin }
+
+// Stdout is the extension→host protocol stream.
+func (p *Process) Stdout() io.ReadCloser { return p.stdout }
+
+// Pid is the process id, which is also its process group id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Done is closed once the process has exited and been reaped.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exited reports whether the process has exited.
+func (p *Process) Exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// ExitDescription says how the process ended ("exited with code 3", "killed by signal
+// terminated"), or "running".
+func (p *Process) ExitDescription() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == nil {
+		return "running"
+	}
+	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by signal " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exited with code %d", p.state.ExitCode())
+}
+
+// ExitCode is the exit code, -1 if killed by a signal or still running.
+func (p *Process) ExitCode() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == nil {
+		return -1
+	}
+	return p.state.ExitCode()
+}
+
+// StderrTail returns the last lines the process wrote to stderr.
+func (p *Process) StderrTail() []string { return p.log.Tail() }
+
+// Signal sends sig to the whole process group (the extension and anything it spawned).
+func (p *Process) Signal(sig syscall.Signal) error {
+	err := syscall.Kill(-p.cmd.Process.Pid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil // the group is already gone
+	}
+	return err
+}
+
+// CloseStdin closes the host's end of stdin: the SDKs treat EOF as a request to exit.
+func (p *Process) CloseStdin() error { return p.stdin.Close() }
+
+// Stop ends the process group within grace: SIGTERM, then SIGKILL if the leader has not
+// exited. SIGKILL is sent to the group even after the leader exits, so no grandchild
+// survives. It returns once the leader is reaped.
+func (p *Process) Stop(grace time.Duration) {
+	_ = p.Signal(syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+	}
+	_ = p.Signal(syscall.SIGKILL)
+	<-p.done
+	_ = p.stdout.Close()
+}
