@@ -1,0 +1,92 @@
+// Package admission decides whether a discovered extension may start: the host config file,
+// enablement, trust grants (persistent and one-shot), safe mode and full access.
+package admission
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/octet-kit/octet/host/manifest"
+)
+
+// Config is the host's user config file (TOML).
+//
+//	enabled_extensions = ["hello-world"]
+//	trusted_extensions = ["hello-world", "git-tools@/abs/project/.octet/extensions/git-tools/extension.toml"]
+//	trusted_workspaces = ["/abs/project"]
+//	pass_env = ["ANTHROPIC_API_KEY"]
+type Config struct {
+	EnabledExtensions []string `toml:"enabled_extensions"`
+	TrustedExtensions []string `toml:"trusted_extensions"`
+	TrustedWorkspaces []string `toml:"trusted_workspaces"`
+	PassEnv           []string `toml:"pass_env"`
+}
+
+// LoadConfig reads path; a missing file is an empty config. Unknown keys are refused so a
+// typo ("trusted_extension") does not silently grant or withhold anything.
+func LoadConfig(path string) (Config, error) {
+	var c Config
+	data, err := manifest.ReadBounded(path, manifest.MaxManifestBytes)
+	if err != nil {
+		if _, statErr := os.Lstat(path); os.IsNotExist(statErr) {
+			return c, nil
+		}
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return c, fmt.Errorf("config %s: unknown key(s) %s; known: enabled_extensions, trusted_extensions, trusted_workspaces, pass_env", path, strings.Join(keys, ", "))
+	}
+	for i, g := range c.TrustedExtensions {
+		if err := checkGrant(g); err != nil {
+			return c, fmt.Errorf("config %s: trusted_extensions[%d]: %v", path, i, err)
+		}
+	}
+	for i, w := range c.TrustedWorkspaces {
+		if !filepath.IsAbs(w) {
+			return c, fmt.Errorf("config %s: trusted_workspaces[%d]: %q must be an absolute path", path, i, w)
+		}
+	}
+	return c, nil
+}
+
+// ParseEnvGrants splits OCTET_TRUSTED_EXTENSIONS (comma-separated grants).
+func ParseEnvGrants(value string) ([]string, error) {
+	var out []string
+	for _, g := range strings.Split(value, ",") {
+		g = strings.TrimSpace(g)
+		if g == "" {
+			continue
+		}
+		if err := checkGrant(g); err != nil {
+			return nil, fmt.Errorf("OCTET_TRUSTED_EXTENSIONS: %v", err)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// checkGrant accepts "name" or "name@/absolute/path/extension.toml".
+func checkGrant(g string) error {
+	name, path, hasPath := strings.Cut(g, "@")
+	if name == "" {
+		return fmt.Errorf("grant %q has no extension name", g)
+	}
+	if hasPath && (!filepath.IsAbs(path) || filepath.Base(path) != manifest.FileName) {
+		return fmt.Errorf("grant %q must be name@/absolute/path/%s", g, manifest.FileName)
+	}
+	return nil
+}
