@@ -1,0 +1,56 @@
+"""octet_extension: write octet agent-host extensions in Python.
+
+Zero runtime dependencies. Private modules each hold one concern and are re-exported here.
+"""
+
+from ._cancel import CancellationToken, current_cancellation
+from ._content import (
+    audio_content,
+    image_content,
+    persistence_metadata,
+    post_mutation_rescan,
+    text_content,
+    tool_result,
+)
+from ._errors import (
+    Cancelled,
+    InvalidParams,
+    KvConflict,
+    OctetError,
+    ProtocolError,
+    RemoteError,
+    SecretUnavailable,
+    ToolError,
+    UnavailableError,
+)
+from ._extension import Extension
+from ._kv import Kv, KvEntry, KvPage, KvTransaction
+from ._log import Logger, log
+
+__all__ = [
+    "CancellationToken",
+    "Cancelled",
+    "Extension",
+    "InvalidParams",
+    "Kv",
+    "KvConflict",
+    "KvEntry",
+    "KvPage",
+    "KvTransaction",
+    "Logger",
+    "OctetError",
+    "ProtocolError",
+    "RemoteError",
+    "SecretUnavailable",
+    "ToolError",
+    "UnavailableError",
+    "audio_content",
+    "current_cancellation",
+    "image_content",
+    "log",
+    "persistence_metadata",
+    "post_mutation_rescan",
+    "text_content",
+    "tool_result",
+]
+__version__ = "0.8.0"

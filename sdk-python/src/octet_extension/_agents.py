@@ -1,0 +1,120 @@
+"""Child model sessions (agent_sessions): spawn, steer, follow up, list, wait, interrupt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import _limits as L
+from ._base import Base, ParentId, shape
+from ._checks import AGENT_TOOLS, NAME48, SHA256_HEX, require_int, require_str
+from ._errors import InvalidParams
+
+
+def _message(text: Any) -> str:
+    return require_str(text, "message", max_bytes=L.AGENT_MESSAGE_MAX_BYTES, non_blank=True)
+
+
+def _target(target: Any) -> str:
+    return require_str(target, "target", non_blank=True)
+
+
+class AgentsMixin(Base):
+    def _agent_call(self, method: str, params: dict[str, Any], parent_request_id: ParentId,
+                    timeout_ms: int = L.REQUEST_TIMEOUT_MS) -> Any:
+        what = method.replace("agent/", "agent ") + " request"
+        session = self._require("agent_sessions", what)
+        params = {"parent_request_id": self._parent(session, parent_request_id, what), **params}
+        return session.request(method, params, timeout_ms)
+
+    def spawn_agent(
+        self, *, task_name: str, message: str, idempotency_key: str, tools: Sequence[str],
+        max_depth: int, max_concurrent_children: int, max_turns: int,
+        max_tokens: int | None = None, max_cost_microdollars: int, max_output_bytes: int,
+        timeout_ms: int, profile: str | None = None, fingerprint: str | None = None,
+        model_selection: dict[str, str] | None = None, parent_request_id: ParentId = ...,
+    ) -> dict[str, Any]:
+        """Start (or idempotently find) a bounded child session; returns its agent record."""
+        for field, value in (("task_name", task_name), ("profile", profile)):
+            if value is not None and (not isinstance(value, str) or not NAME48.fullmatch(value)):
+                raise InvalidParams(f"{value!r} must be 1..48 lowercase letters, digits, "
+                                    "underscores or hyphens", field)
+        if fingerprint is not None and (not isinstance(fingerprint, str)
+                                        or not SHA256_HEX.fullmatch(fingerprint)):
+            raise InvalidParams("must be a lowercase SHA-256 hex digest", "fingerprint")
+        require_str(idempotency_key, "idempotency_key", max_bytes=256, non_blank=True)
+        tool_list = list(tools)
+        if (not tool_list or len(set(tool_list)) != len(tool_list)
+                or not set(tool_list) <= AGENT_TOOLS):
+            raise InvalidParams(f"must be a non-empty, duplicate-free subset of "
+                                f"{sorted(AGENT_TOOLS)}", "tools")
+        if max_tokens is not None:
+            require_int(max_tokens, "max_tokens", L.AGENT_MAX_TOKENS_MIN, L.AGENT_MAX_TOKENS_MAX)
+        policy = {
+            "tools": tool_list,
+            "max_depth": require_int(max_depth, "max_depth", 1, L.AGENT_MAX_DEPTH),
+            "max_concurrent_children": require_int(max_concurrent_children,
+                                                   "max_concurrent_children", 1,
+                                                   L.AGENT_MAX_ACTIVE),
+            "max_turns": require_int(max_turns, "max_turns", 1),
+            "max_tokens": max_tokens,
+            "max_cost_microdollars": require_int(max_cost_microdollars,
+                                                 "max_cost_microdollars", 0),
+            "max_output_bytes": require_int(max_output_bytes, "max_output_bytes", 1),
+            "timeout_ms": require_int(timeout_ms, "timeout_ms", 1),
+        }
+        params: dict[str, Any] = {"task_name": task_name, "message": _message(message),
+                                  "idempotency_key": idempotency_key, "policy": policy}
+        if profile is not None:
+            params["profile"] = profile
+        if fingerprint is not None:
+            params["fingerprint"] = fingerprint
+        if model_selection is not None:
+            if not isinstance(model_selection, dict):
+                raise InvalidParams("must be an object", "model_selection")
+            params["model_selection"] = model_selection
+        return shape(self._agent_call("agent/spawn", params, parent_request_id),
+                     {"agent_id": str}, "agent/spawn")
+
+    def send_agent_message(self, target: str, message: str, *,
+                           parent_request_id: ParentId = ...) -> dict[str, Any]:
+        """Steer a running child with an extra message."""
+        return shape(self._agent_call("agent/message",
+                                      {"target": _target(target), "message": _message(message)},
+                                      parent_request_id), {"accepted": bool}, "agent/message")
+
+    def follow_up_agent(self, target: str, message: str, *,
+                        parent_request_id: ParentId = ...) -> dict[str, Any]:
+        """Resume a settled child with a follow-up message."""
+        return shape(self._agent_call("agent/follow_up",
+                                      {"target": _target(target), "message": _message(message)},
+                                      parent_request_id), {"accepted": bool}, "agent/follow_up")
+
+    def list_agent_models(self, *, query: str | None = None, limit: int = 50,
+                          parent_request_id: ParentId = ...) -> dict[str, Any]:
+        """Models a child may be spawned with."""
+        params: dict[str, Any] = {"limit": require_int(limit, "limit", 1, 200)}
+        if query is not None:
+            params["query"] = require_str(query, "query")
+        return shape(self._agent_call("agent/models", params, parent_request_id),
+                     {"models": list}, "agent/models")
+
+    def list_agents(self, *, parent_request_id: ParentId = ...) -> dict[str, Any]:
+        """Every child this owner has, with state, usage and output."""
+        return shape(self._agent_call("agent/list", {}, parent_request_id),
+                     {"agents": list}, "agent/list")
+
+    def wait_agents(self, *, timeout_ms: int = L.AGENT_WAIT_DEFAULT_MS,
+                    parent_request_id: ParentId = ...) -> dict[str, Any]:
+        """Wait up to ``timeout_ms`` (1..60000) for children to settle."""
+        require_int(timeout_ms, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS)
+        return shape(self._agent_call("agent/wait", {"timeout_ms": timeout_ms},
+                                      parent_request_id, timeout_ms + L.REQUEST_TIMEOUT_MS),
+                     {"timed_out": bool, "agents": list}, "agent/wait")
+
+    def interrupt_agent(self, target: str, *,
+                        parent_request_id: ParentId = ...) -> dict[str, Any]:
+        """Stop a child."""
+        return shape(self._agent_call("agent/interrupt", {"target": _target(target)},
+                                      parent_request_id), {"interrupted": bool},
+                     "agent/interrupt")

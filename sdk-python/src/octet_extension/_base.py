@@ -1,0 +1,67 @@
+"""State shared by the Extension's service mixins: the live session and the common gates."""
+
+from __future__ import annotations
+
+from types import EllipsisType
+from typing import Any
+
+from ._cancel import Id, current_call
+from ._errors import UnavailableError
+from ._negotiate import Negotiated
+from ._session import Session
+
+ParentId = Id | EllipsisType
+
+
+class Base:
+    _session: Session | None
+
+    def _live(self, what: str) -> Session:
+        session = self._session
+        if session is None or session.negotiated is None:
+            raise UnavailableError(f"{what} is only available after initialize")
+        return session
+
+    def _negotiated(self, what: str) -> tuple[Session, Negotiated]:
+        session = self._live(what)
+        assert session.negotiated is not None
+        return session, session.negotiated
+
+    def _require(self, feature: str, what: str) -> Session:
+        session, negotiated = self._negotiated(what)
+        if feature not in negotiated.features:
+            raise UnavailableError(f"{what} needs the {feature!r} feature, which was not "
+                                   "negotiated with the host")
+        return session
+
+    def _parent(self, session: Session, parent_request_id: ParentId, what: str) -> Id:
+        """The ambient handler's request id, or an explicit one we are still serving."""
+        if parent_request_id is ...:
+            call = current_call.get()
+            if call is None:
+                raise UnavailableError(f"{what} needs an active handler or an explicit "
+                                       "parent_request_id=")
+            return call.id
+        if parent_request_id not in session.inflight:
+            raise UnavailableError(f"{what}: parent request {parent_request_id!r} is not being "
+                                   "served")
+        return parent_request_id
+
+    def _manifest_flag(self, negotiated: Negotiated, flag: str, what: str) -> None:
+        if negotiated.contributes.get(flag) is not True:
+            raise UnavailableError(f"{what} needs [contributes] {flag} = true in the manifest")
+
+
+def shape(value: Any, keys: dict[str, type | tuple[type, ...]], what: str) -> dict[str, Any]:
+    """Check a host result has the fields we rely on (a ProtocolError otherwise)."""
+    from ._errors import ProtocolError
+
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{what}: host result must be an object, got {value!r:.80}")
+    for key, kind in keys.items():
+        if not isinstance(value.get(key), kind) or (
+            kind is int and isinstance(value.get(key), bool)
+        ):
+            raise ProtocolError(f"{what}: host result field {key!r} is missing or has the wrong "
+                                f"type: {value.get(key)!r:.80}")
+    return value

@@ -1,0 +1,121 @@
+"""The SDK's exception hierarchy.
+
+``OctetError`` is the root. A handler that lets one escape gets a precise JSON-RPC error:
+``ToolError`` and ``RemoteError`` travel verbatim, ``InvalidParams`` is -32602, ``Cancelled`` is
+-32800; any other exception is -32603 carrying only its message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._limits import (
+    CODE_INVALID_PARAMS,
+    CODE_KV_CONFLICT,
+    CODE_REQUEST_CANCELLED,
+    CODE_SECRET_UNAVAILABLE,
+)
+
+_RESERVED = range(-32768, -31999)
+
+
+class OctetError(Exception):
+    """Base class of every error this SDK raises."""
+
+
+class ProtocolError(OctetError):
+    """The peer broke the wire contract (bad frame, bad response shape, lost transport)."""
+
+
+class UnavailableError(OctetError):
+    """A service was used without its negotiated feature, manifest declaration or active parent."""
+
+
+class InvalidParams(OctetError, ValueError):
+    """A value failed a local wire check; a handler that lets it escape answers -32602."""
+
+    code = CODE_INVALID_PARAMS
+
+    def __init__(self, reason: str, path: str | None = None) -> None:
+        super().__init__(f"{path}: {reason}" if path else reason)
+        self.reason = reason
+        self.path = path
+
+    @property
+    def data(self) -> dict[str, str]:
+        out = {"reason": self.reason}
+        if self.path:
+            out["path"] = self.path
+        return out
+
+
+class _CodedError(OctetError):
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        if isinstance(code, bool) or not isinstance(code, int):
+            raise TypeError(f"error code must be an int, got {type(code).__name__}")
+        if not isinstance(message, str):
+            raise TypeError(f"error message must be a str, got {type(message).__name__}")
+        super().__init__(f"{message} ({code})")
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_wire(self) -> dict[str, Any]:
+        err: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            err["data"] = self.data
+        return err
+
+
+class RemoteError(_CodedError):
+    """The host answered one of our requests with a JSON-RPC error."""
+
+
+class SecretUnavailable(RemoteError):
+    """secret/get failed with -32004 (missing value or broker failure)."""
+
+
+class KvConflict(RemoteError):
+    """kv.commit failed a precondition (-32005); nothing was applied. Re-read and retry."""
+
+    @property
+    def namespace(self) -> str | None:
+        return self.data.get("namespace") if isinstance(self.data, dict) else None
+
+    @property
+    def key(self) -> str | None:
+        return self.data.get("key") if isinstance(self.data, dict) else None
+
+
+def remote_error(code: int, message: str, data: Any = None) -> RemoteError:
+    """Build the most specific RemoteError for a host error object."""
+    cls: type[RemoteError] = RemoteError
+    if code == CODE_SECRET_UNAVAILABLE:
+        cls = SecretUnavailable
+    elif code == CODE_KV_CONFLICT:
+        cls = KvConflict
+    return cls(code, message, data)
+
+
+class ToolError(_CodedError):
+    """Raise from a handler to answer with exactly ``{code, message, data}``.
+
+    Codes -32768..-32000 belong to the protocol (wire.md §1) and are refused here.
+    """
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(code, message, data)
+        if code in _RESERVED:
+            raise ValueError(
+                f"error code {code} is reserved for the protocol (-32768..-32000); "
+                "pick a code outside that range"
+            )
+
+
+class Cancelled(OctetError):
+    """The current request was cancelled; a handler that lets it escape answers -32800."""
+
+    code = CODE_REQUEST_CANCELLED
+
+    def __init__(self, message: str = "request cancelled") -> None:
+        super().__init__(message)

@@ -1,0 +1,108 @@
+"""The public Extension: decorators, services and ``run()``."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import NoReturn
+
+from . import _limits as L
+from ._agents import AgentsMixin
+from ._cancel import CancellationToken, Id, current_call
+from ._interact import InteractMixin
+from ._kv import Kv
+from ._log import Logger
+from ._negotiate import SUPPORTED_APIS
+from ._registry import Registry
+from ._services import ServicesMixin
+from ._session import Session
+from ._transport import protect_stdio
+
+API_ENV = "OCTET_EXTENSION_API_VERSION"
+
+
+class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
+    """An octet extension process.
+
+    ``api_version`` pins the wire for a standalone harness; normally leave it out and the SDK
+    follows ``OCTET_EXTENSION_API_VERSION`` from the host (default "0.1", the frozen wire).
+    """
+
+    def __init__(self, api_version: str | None = None, *, max_concurrent_requests: int = 8,
+                 max_pending_requests: int = L.MAX_PENDING_REQUESTS) -> None:
+        super().__init__()
+        if api_version is not None and api_version not in SUPPORTED_APIS:
+            raise ValueError(
+                "API 0.3 is a distinct wire this SDK does not speak" if api_version == "0.3"
+                else f"api_version {api_version!r} is not one of {list(SUPPORTED_APIS)}"
+            )
+        for name, value in (("max_concurrent_requests", max_concurrent_requests),
+                            ("max_pending_requests", max_pending_requests)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0 or (
+                name == "max_concurrent_requests" and value < 1
+            ):
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        self._pinned_api = api_version
+        self.max_concurrent_requests = max_concurrent_requests
+        self.max_pending_requests = max_pending_requests
+        self._session: Session | None = None
+        self._serving = threading.Lock()
+        self.log = Logger()
+        self.kv = Kv(self)
+
+    # ---- ambient state ---------------------------------------------------------------------
+
+    @property
+    def api_version(self) -> str:
+        """The wire this process speaks: the pinned version, else the host's env, else 0.1."""
+        return self._pinned_api or os.environ.get(API_ENV) or "0.1"
+
+    @property
+    def negotiated_features(self) -> frozenset[str]:
+        session = self._session
+        if session is None or session.negotiated is None:
+            return frozenset()
+        return session.negotiated.features
+
+    @property
+    def negotiated_concurrency(self) -> int:
+        session = self._session
+        if session is None or session.negotiated is None:
+            return 0
+        return session.negotiated.concurrency
+
+    @property
+    def request_id(self) -> Id | None:
+        """The id of the host request the calling handler serves (None outside handlers)."""
+        call = current_call.get()
+        return None if call is None else call.id
+
+    @property
+    def cancellation(self) -> CancellationToken | None:
+        """The calling handler's cancellation token (None outside handlers)."""
+        call = current_call.get()
+        return None if call is None else call.token
+
+    # ---- serving ---------------------------------------------------------------------------
+
+    def serve(self, in_fd: int, out_fd: int, *, api_version: str | None = None) -> int:
+        """Serve one host connection on raw fds until shutdown or EOF; returns the exit code.
+
+        ``run()`` is this plus stdio protection; the testing helper calls it with pipes.
+        """
+        if not self._serving.acquire(blocking=False):
+            raise RuntimeError("this Extension is already serving a connection")
+        try:
+            api = self._pinned_api or api_version or self.api_version
+            self._session = Session(self, in_fd, out_fd, api)
+            return self._session.serve()
+        finally:
+            self._serving.release()
+
+    def run(self) -> NoReturn:
+        """Serve the host over stdin/stdout, then exit the process (0 after a clean close)."""
+        proto_in, proto_out = protect_stdio()
+        code = self.serve(proto_in, proto_out)
+        sys.stderr.flush()
+        sys.exit(code)

@@ -1,0 +1,147 @@
+"""Talking to the user and the frontend: notify, confirm, input, progress, presentation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _limits as L
+from ._base import Base, ParentId, shape
+from ._cancel import current_call
+from ._checks import check_label, check_snapshot, require_str, utf8_len
+from ._errors import InvalidParams, ProtocolError, UnavailableError
+
+_LEVELS = frozenset({"info", "success", "warning", "error"})
+
+
+class InteractMixin(Base):
+    def notify(self, message: str, level: str = "info", *, title: str | None = None) -> None:
+        """Show a notification (manifest ``notifications = true``)."""
+        session = self._live("notify()")
+        require_str(message, "message")
+        if len(message) > 4096:
+            raise InvalidParams(f"is {len(message)} characters, over the 4096 limit", "message")
+        if level not in _LEVELS:
+            raise InvalidParams(f"level {level!r} is not one of {sorted(_LEVELS)}", "level")
+        params: dict[str, Any] = {"message": message, "level": level}
+        if title is not None:
+            params["title"] = require_str(title, "title")
+        session.send("notification", params)
+
+    def confirm(self, message: str, *, title: str | None = None, destructive: bool = False,
+                parent_request_id: ParentId = ...) -> bool:
+        """Ask the user yes/no; False when denied, dropped or non-interactive."""
+        session = self._live("confirm()")
+        require_str(message, "message")
+        params: dict[str, Any] = {"message": message}
+        if title is not None:
+            params["title"] = require_str(title, "title")
+        if destructive:
+            params["destructive"] = True
+        if not session.legacy:
+            params["parent_request_id"] = self._parent(session, parent_request_id, "confirm()")
+        result = shape(session.request("confirmation/request", params),
+                       {"confirmed": bool}, "confirmation/request")
+        return bool(result["confirmed"])
+
+    def request_input(self, prompt: str, secret: bool = False, *,
+                      parent_request_id: ParentId = ...) -> str | None:
+        """Ask the user for text; None means cancelled or no interactive input."""
+        session, _ = self._negotiated("request_input()")
+        if session.legacy:
+            raise UnavailableError("request_input() needs API 0.2 or later")
+        require_str(prompt, "prompt", max_bytes=L.INPUT_PROMPT_MAX_BYTES, non_blank=True)
+        params = {
+            "parent_request_id": self._parent(session, parent_request_id, "request_input()"),
+            "prompt": prompt,
+            "secret": bool(secret),
+        }
+        result = shape(session.request("input/request", params), {}, "input/request")
+        value = result.get("value")
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise ProtocolError("input/request: value must be a string or null")
+        if utf8_len(value) > L.INPUT_VALUE_MAX_BYTES:
+            raise ProtocolError(f"input/request: value is over the {L.INPUT_VALUE_MAX_BYTES}-byte "
+                                "limit")
+        return value
+
+    def progress(self, event: dict[str, Any] | None = None, /, *, message: str | None = None,
+                 current: float | None = None, total: float | None = None,
+                 unit: str | None = None, parent_request_id: ParentId = ...) -> None:
+        """Emit ``$/progress``: status keywords, or one complete event dict."""
+        session = self._require("request_progress", "progress()")
+        if event is None:
+            event = {"type": "status"}
+            for key, value in (("message", message), ("current", current), ("total", total),
+                               ("unit", unit)):
+                if value is not None:
+                    event[key] = value
+        elif not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise InvalidParams("a progress event must be a dict with a 'type'", "event")
+        for key in ("current", "total"):
+            value = event.get(key)
+            if value is not None and (isinstance(value, bool) or
+                                      not isinstance(value, int | float) or value < 0):
+                raise InvalidParams("must be a number >= 0", f"event.{key}")
+        self._emit_progress(session, parent_request_id, event, "progress()")
+
+    def progress_decoration(self, label: str, detail: str | None = None, *,
+                            parent_request_id: ParentId = ...) -> None:
+        """Decorate the running call's progress row (needs ``progress_decoration``)."""
+        session = self._require("progress_decoration", "progress_decoration()")
+        self._require("request_progress", "progress_decoration()")
+        check_label(label, "label", 64)
+        event: dict[str, Any] = {"type": "decoration", "label": label}
+        if detail is not None:
+            check_label(detail, "detail", 256)
+            event["detail"] = detail
+        self._emit_progress(session, parent_request_id, event, "progress_decoration()")
+
+    def _emit_progress(self, session: Any, parent_request_id: ParentId,
+                       event: dict[str, Any], what: str) -> None:
+        parent = self._parent(session, parent_request_id, what)
+        call = session.inflight.get(parent)
+        if call is None:
+            raise UnavailableError(f"{what}: parent request {parent!r} already finished")
+        with session._lock:
+            call.sequence += 1
+            sequence = call.sequence
+        session.send("$/progress",
+                     {"parent_request_id": parent, "sequence": sequence, "event": event})
+
+    def publish_presentation(self, snapshot: dict[str, Any], *,
+                             parent_request_id: ParentId = ...,
+                             resource_owner: dict[str, Any] | None = None) -> None:
+        """Replace this extension's presentation snapshot (manifest ``presentation = true``)."""
+        session, negotiated = self._negotiated("publish_presentation()")
+        if session.legacy:
+            raise UnavailableError("publish_presentation() needs API 0.2 or later")
+        self._manifest_flag(negotiated, "presentation", "publish_presentation()")
+        commands = frozenset(negotiated.contributes.get("commands") or ())
+        check_snapshot(snapshot, commands)
+        revision = snapshot["revision"]
+        params: dict[str, Any] = {"snapshot": snapshot}
+        if resource_owner is not None:
+            if parent_request_id is not ...:
+                raise InvalidParams("parent_request_id and resource_owner are mutually exclusive")
+            if not isinstance(resource_owner, dict):
+                raise InvalidParams("must be the host-issued owner object", "resource_owner")
+            params["resource_owner"] = resource_owner
+        elif parent_request_id is not ...:
+            params["parent_request_id"] = self._parent(session, parent_request_id,
+                                                       "publish_presentation()")
+        else:
+            call = current_call.get()
+            if call is not None:
+                params["parent_request_id"] = call.id
+        with session._lock:
+            if revision <= session.presentation_revision:
+                raise InvalidParams(
+                    f"revision {revision} does not increase on {session.presentation_revision}",
+                    "snapshot.revision",
+                )
+            session.send("presentation/update", params)
+            session.presentation_revision = revision
+
+    presentation = publish_presentation

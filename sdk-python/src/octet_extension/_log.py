@@ -1,0 +1,67 @@
+"""Structured diagnostics: one JSON object per line on stderr (wire.md §10)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import threading
+import traceback
+from datetime import UTC, datetime
+from typing import Any
+
+_lock = threading.Lock()
+
+
+def _stderr_write(line: str) -> None:
+    # Write to fd 2 directly: sys.stderr may be replaced by the host application or tests.
+    data = line.encode("utf-8", "replace")
+    with _lock, contextlib.suppress(OSError):
+        os.write(2, data)
+
+
+class Logger:
+    """``ext.log.info("msg", key=value)`` writes ``{"ts", "level", "msg", ...}`` to stderr."""
+
+    def __init__(self, **bound: Any) -> None:
+        self._bound = bound
+
+    def bind(self, **fields: Any) -> Logger:
+        return Logger(**{**self._bound, **fields})
+
+    def log(self, level: str, msg: str, **fields: Any) -> None:
+        now = datetime.now(UTC)
+        record = {
+            "ts": now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+            "level": level,
+            "msg": msg,
+            **self._bound,
+            **fields,
+        }
+        _stderr_write(json.dumps(record, default=repr, separators=(",", ":")) + "\n")
+
+    def debug(self, msg: str, **fields: Any) -> None:
+        if os.environ.get("OCTET_LOG_LEVEL", "info").lower() == "debug":
+            self.log("debug", msg, **fields)
+
+    def info(self, msg: str, **fields: Any) -> None:
+        self.log("info", msg, **fields)
+
+    def warning(self, msg: str, **fields: Any) -> None:
+        self.log("warning", msg, **fields)
+
+    warn = warning
+
+    def error(self, msg: str, **fields: Any) -> None:
+        self.log("error", msg, **fields)
+
+    def exception(self, msg: str, **fields: Any) -> None:
+        """Log an error with the active exception's traceback (stderr only, never the wire)."""
+        exc = sys.exc_info()[1]
+        if exc is not None:
+            fields["traceback"] = "".join(traceback.format_exception(exc))
+        self.log("error", msg, **fields)
+
+
+log = Logger()

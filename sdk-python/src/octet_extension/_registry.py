@@ -1,0 +1,200 @@
+"""What an extension contributes: handler specs and the decorators that record them."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar, overload
+
+from ._checks import TOOL_NAME
+
+F = TypeVar("F", bound=Callable[..., Any])
+Handler = Callable[[Any, dict[str, Any]], Any]
+
+HOOKS = frozenset({
+    "before_prompt", "after_response", "before_tool_call", "after_tool_call",
+    "before_persistence", "post_mutation",
+})
+SURFACES = frozenset({"status", "header", "footer"})
+LIFECYCLE = frozenset({
+    "session/started", "session/settled", "turn/started", "turn/settled",
+    "tool/started", "tool/settled",
+})
+DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object"}
+
+
+def adapt(func: Callable[..., Any]) -> Handler:
+    """Call ``func`` with (value), (value, context) or () depending on what it accepts."""
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return func
+    positional = [
+        p for p in params
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    if any(p.kind is p.VAR_POSITIONAL for p in params) or len(positional) >= 2:
+        return func
+    if len(positional) == 1:
+        return lambda value, _context: func(value)
+    return lambda _value, _context: func()
+
+
+def lifecycle_name(name: str) -> str:
+    """``turn_settled`` and ``turn/settled`` name the same event; return the wire form."""
+    wire = name.replace("_", "/", 1) if "/" not in name else name
+    if wire not in LIFECYCLE:
+        raise ValueError(f"unknown lifecycle event {name!r}; expected one of {sorted(LIFECYCLE)}")
+    return wire
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    output_schema: dict[str, Any] | None
+    handler: Handler
+    func: Callable[..., Any]
+
+    def definition(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name, "description": self.description, "parameters": self.parameters,
+        }
+        if self.output_schema is not None:
+            out["output_schema"] = self.output_schema
+        return out
+
+
+def make_tool(
+    name: str,
+    description: str,
+    handler: Callable[..., Any],
+    parameters: dict[str, Any] | None = None,
+    output_schema: dict[str, Any] | None = None,
+) -> ToolSpec:
+    if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
+        raise ValueError(f"tool name {name!r} must match [a-zA-Z_][a-zA-Z0-9_-]{{0,63}}")
+    if not isinstance(description, str) or len(description) > 4096:
+        raise ValueError(f"tool {name!r}: description must be a str of at most 4096 characters")
+    if not callable(handler):
+        raise TypeError(f"tool {name!r}: handler must be callable")
+    if parameters is not None and not isinstance(parameters, dict):
+        raise TypeError(f"tool {name!r}: parameters must be a JSON Schema object (dict)")
+    if output_schema is not None and not isinstance(output_schema, dict):
+        raise TypeError(f"tool {name!r}: output_schema must be a JSON Schema object (dict)")
+    return ToolSpec(name, description, parameters or dict(DEFAULT_PARAMETERS), output_schema,
+                    adapt(handler), handler)
+
+
+class Registry:
+    """The decorators of seed 001; every registration happens before ``run()``."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, ToolSpec] = {}
+        self._commands: dict[str, tuple[str, Handler]] = {}
+        self._hooks: dict[str, Handler] = {}
+        self._context: Handler | None = None
+        self._status: dict[str, Handler] = {}
+        self._renderers: dict[str, Handler] = {}
+        self._lifecycle: dict[str, list[Handler]] = {}
+        self._shutdown_hooks: list[Callable[[], Any]] = []
+
+    def tool(
+        self,
+        name: str | None = None,
+        description: str = "",
+        *,
+        parameters: dict[str, Any] | None = None,
+        output_schema: dict[str, Any] | None = None,
+    ) -> Callable[[F], F]:
+        """Register a bootstrap tool (it must be listed in the manifest's tools)."""
+
+        def decorate(func: F) -> F:
+            spec = make_tool(name or func.__name__, description, func, parameters, output_schema)
+            if spec.name in self._tools:
+                raise ValueError(f"tool {spec.name!r} is registered twice")
+            self._tools[spec.name] = spec
+            return func
+
+        return decorate
+
+    def command(self, name: str | None = None, description: str = "") -> Callable[[F], F]:
+        """Register a command; it receives the argument list (and optionally the context)."""
+
+        def decorate(func: F) -> F:
+            cname = name or func.__name__
+            if cname in self._commands:
+                raise ValueError(f"command {cname!r} is registered twice")
+            self._commands[cname] = (description, adapt(func))
+            return func
+
+        return decorate
+
+    def hook(self, name: str) -> Callable[[F], F]:
+        """Register a hook handler; it receives the hook payload."""
+        if name not in HOOKS:
+            raise ValueError(f"unknown hook {name!r}; expected one of {sorted(HOOKS)}")
+
+        def decorate(func: F) -> F:
+            self._hooks[name] = adapt(func)
+            return func
+
+        return decorate
+
+    @overload
+    def context(self, func: F) -> F: ...
+    @overload
+    def context(self, func: None = None) -> Callable[[F], F]: ...
+    def context(self, func: F | None = None) -> F | Callable[[F], F]:
+        """Register the context/collect handler (usable bare or called)."""
+
+        def decorate(f: F) -> F:
+            self._context = adapt(f)
+            return f
+
+        return decorate(func) if func is not None else decorate
+
+    def status(self, surface: str = "status") -> Callable[[F], F]:
+        """Register the status/collect handler of a surface (status, header or footer)."""
+        if surface not in SURFACES:
+            raise ValueError(f"unknown surface {surface!r}; expected one of {sorted(SURFACES)}")
+
+        def decorate(func: F) -> F:
+            self._status[surface] = adapt(func)
+            return func
+
+        return decorate
+
+    def renderer(self, tool_name: str) -> Callable[[F], F]:
+        """Register the tool/render handler of one tool."""
+
+        def decorate(func: F) -> F:
+            self._renderers[tool_name] = adapt(func)
+            return func
+
+        return decorate
+
+    def on_lifecycle(self, name: str) -> Callable[[F], F]:
+        """Observe a lifecycle event (``turn_settled`` or ``turn/settled``); needs 0.2+."""
+        wire = lifecycle_name(name)
+
+        def decorate(func: F) -> F:
+            self._lifecycle.setdefault(wire, []).append(adapt(func))
+            return func
+
+        return decorate
+
+    @overload
+    def on_shutdown(self, func: F) -> F: ...
+    @overload
+    def on_shutdown(self, func: None = None) -> Callable[[F], F]: ...
+    def on_shutdown(self, func: F | None = None) -> F | Callable[[F], F]:
+        """Run ``func()`` during shutdown or stdin EOF, bounded by the drain deadline."""
+
+        def decorate(f: F) -> F:
+            self._shutdown_hooks.append(f)
+            return f
+
+        return decorate(func) if func is not None else decorate

@@ -1,0 +1,586 @@
+"""One connection to a host: reader thread, worker pool, writer, negotiation and shutdown.
+
+Threads: the reader only decodes frames and queues work (it never runs extension code); a
+fixed pool of workers runs handlers; the Writer thread alone writes the protocol fd. A session
+is created per ``serve()``, so an Extension can be served again (tests do this).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import _limits as L
+from ._cancel import Call, Id, current_call
+from ._catalog import CatalogHistory
+from ._checks import is_int
+from ._errors import (
+    Cancelled,
+    InvalidParams,
+    OctetError,
+    ProtocolError,
+    RemoteError,
+    ToolError,
+    UnavailableError,
+    remote_error,
+)
+from ._log import log
+from ._negotiate import Negotiated, negotiate
+from ._results import (
+    ResultError,
+    command_result,
+    context_result,
+    hook_result,
+    render_result,
+    status_result,
+    tool_result_01,
+    tool_result_02,
+)
+from ._schema import validate
+from ._transport import LineReader, Writer
+
+if TYPE_CHECKING:
+    from ._extension import Extension
+
+_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_loads = json.loads
+
+_HOST_METHODS = frozenset({
+    "tool/call", "command/execute", "hook/run", "context/collect", "status/collect",
+    "tool/render",
+})
+_ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
+
+
+class _Waiter:
+    """The pending answer to one request we sent the host."""
+
+    __slots__ = ("cancelled", "event", "message")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.message: dict[str, Any] | None = None
+        self.cancelled = False
+
+    def resolve(self, message: dict[str, Any] | None) -> None:
+        self.message = message
+        self.event.set()
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.event.set()
+
+
+def _valid_id(value: Any) -> bool:
+    if isinstance(value, str):
+        return 0 < len(value.encode()) <= L.MAX_ID_BYTES
+    return is_int(value) and 0 <= value <= 2**53 - 1
+
+
+class Session:
+    def __init__(self, ext: Extension, in_fd: int, out_fd: int, api_version: str) -> None:
+        self.ext = ext
+        self.api = api_version
+        self.legacy = api_version == "0.1"
+        self.writer = Writer(out_fd)
+        self.max_bytes = L.MAX_MESSAGE_BYTES
+        self._reader = LineReader(in_fd, self.max_bytes)
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self.inflight: dict[Id, Call] = {}
+        self._waiters: dict[Id, _Waiter] = {}
+        self._ids = itertools.count(1)
+        self._work: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._workers: list[threading.Thread] = []
+        self.negotiated: Negotiated | None = None
+        self.catalogs: CatalogHistory | None = None
+        self.closing = False
+        self._shutdown_started = False
+        self._finished = threading.Event()
+        self.exit_code = 0
+        self.presentation_revision = -1
+        self._capacity = 1
+
+    # ---- lifecycle -------------------------------------------------------------------------
+
+    def serve(self) -> int:
+        reader = threading.Thread(target=self._read_loop, name="octet-reader", daemon=True)
+        reader.start()
+        self._finished.wait()
+        self.writer.close()
+        return self.exit_code
+
+    def _read_loop(self) -> None:
+        try:
+            while True:
+                try:
+                    line = self._reader.readline()
+                except OverflowError as exc:
+                    self._protocol_failure(
+                        L.CODE_INVALID_REQUEST,
+                        f"frame longer than {self.max_bytes} bytes",
+                        bytes(exc.args[0]),
+                    )
+                    return
+                except OSError as exc:
+                    log.error("protocol input failed", error=str(exc))
+                    line = None
+                if line is None:
+                    self._on_eof()
+                    return
+                try:
+                    message = _loads(line)
+                except (ValueError, UnicodeDecodeError):
+                    self._protocol_failure(L.CODE_PARSE_ERROR, "invalid JSON", line)
+                    return
+                if type(message) is not dict:
+                    what = "a batch (JSON array)" if isinstance(message, list) else "not an object"
+                    self._protocol_failure(L.CODE_INVALID_REQUEST, f"frame is {what}", line)
+                    return
+                self._route(message)
+        except Exception:  # pragma: no cover - a bug here must not hang the host
+            log.exception("reader crashed")
+            self.exit_code = 1
+            self._close(L.SHUTDOWN_DRAIN_MS / 1000, None)
+
+    def _route(self, msg: dict[str, Any]) -> None:
+        method = msg.get("method")
+        if method is None:
+            waiter = self._waiters.pop(msg.get("id"), None)  # type: ignore[arg-type]
+            if waiter is not None:
+                waiter.resolve(msg)
+            # else: a late reply to something we stopped waiting for; dropped on purpose.
+            return
+        if "id" not in msg:
+            self._notification(method, msg.get("params"))
+            return
+        rid = msg["id"]
+        if not _valid_id(rid):
+            self._protocol_failure(L.CODE_INVALID_REQUEST, f"request id {rid!r} is invalid",
+                                   _dumps(msg).encode()[:64])
+            return
+        params = msg.get("params", {})
+        problem = None
+        if msg.get("jsonrpc") != "2.0":
+            problem = 'jsonrpc must be "2.0"'
+        elif not isinstance(method, str):
+            problem = "method must be a string"
+        elif not isinstance(params, dict):
+            problem = "params must be an object"
+        elif not _ENVELOPE.issuperset(msg):
+            problem = f"unknown envelope fields {sorted(set(msg) - _ENVELOPE)}"
+        if problem is not None:
+            self._answer_error(rid, L.CODE_INVALID_REQUEST, problem)
+            return
+        self._request(rid, method, params)
+
+    def _request(self, rid: Id, method: str, params: dict[str, Any]) -> None:
+        if method == "initialize":
+            self._initialize(rid, params)
+            return
+        if self.negotiated is None:
+            if method == "shutdown":
+                self._begin_shutdown(rid, params)
+                return
+            self._answer_error(rid, L.CODE_INVALID_REQUEST, "initialize has not completed")
+            return
+        if method == "shutdown":
+            self._begin_shutdown(rid, params)
+            return
+        if method not in _HOST_METHODS:
+            self._answer_error(rid, L.CODE_METHOD_NOT_FOUND, f"method {method!r} is not served",
+                               {"method": method})
+            return
+        with self._lock:
+            if self.closing:
+                refusal: tuple[int, str, Any] | None = (
+                    L.CODE_SHUTTING_DOWN, "extension is shutting down", None)
+            elif rid in self.inflight:
+                refusal = (L.CODE_INVALID_REQUEST, f"id {rid!r} is already in flight", None)
+            elif len(self.inflight) >= self._capacity:
+                refusal = (L.CODE_OVERLOADED,
+                           f"{self._capacity} requests already in flight or queued",
+                           {"limit": self._capacity})
+            else:
+                refusal = None
+                call = Call(rid, method, params)
+                self.inflight[rid] = call
+        if refusal is not None:
+            self._answer_error(rid, *refusal)
+            return
+        self._work.put(call)
+
+    def _notification(self, method: Any, params: Any) -> None:
+        if method == "$/cancelRequest":
+            if self.legacy or not isinstance(params, dict):
+                return
+            call = self.inflight.get(params.get("id"))  # type: ignore[arg-type]
+            if call is None:
+                return  # unknown or finished: ignored (wire.md §1)
+            call.token.cancel()
+            if not call.started:
+                self._finish(call, self._error_frame(call.id, L.CODE_REQUEST_CANCELLED,
+                                                     "request cancelled"))
+            return
+        handlers = self.ext._lifecycle.get(method) if isinstance(method, str) else None
+        if handlers and self.negotiated is not None and isinstance(params, dict):
+            self._work.put((method, params, handlers))
+
+    # ---- initialize ------------------------------------------------------------------------
+
+    def _initialize(self, rid: Id, params: dict[str, Any]) -> None:
+        if self.negotiated is not None:
+            self._answer_error(rid, L.CODE_INVALID_REQUEST, "initialize was already answered")
+            return
+        try:
+            negotiated, result = negotiate(self.ext, self.api, params)
+        except RemoteError as exc:
+            self._send_frame({"jsonrpc": "2.0", "id": rid, "error": exc.to_wire()})
+            return
+        except InvalidParams as exc:
+            self._answer_error(rid, L.CODE_INVALID_PARAMS, str(exc), exc.data)
+            return
+        self.max_bytes = negotiated.max_message_bytes
+        self._reader.limit = self.max_bytes
+        self._capacity = min(L.MAX_IN_FLIGHT,
+                             negotiated.concurrency + negotiated.max_pending)
+        self.catalogs = CatalogHistory(self.ext._tools)
+        for index in range(negotiated.concurrency):
+            worker = threading.Thread(target=self._work_loop, name=f"octet-worker-{index}",
+                                      daemon=True)
+            worker.start()
+            self._workers.append(worker)
+        self.negotiated = negotiated
+        self._send_frame({"jsonrpc": "2.0", "id": rid, "result": result})
+
+    # ---- workers ---------------------------------------------------------------------------
+
+    def _work_loop(self) -> None:
+        get = self._work.get
+        while True:
+            item = get()
+            if item is None:
+                return
+            if type(item) is Call:
+                self._serve(item)
+            else:
+                self._observe(*item)
+
+    def _serve(self, call: Call) -> None:
+        if call.done:
+            return
+        call.started = True
+        rid = call.id
+        if call.token.is_cancelled():
+            self._finish(call, self._error_frame(rid, L.CODE_REQUEST_CANCELLED,
+                                                 "request cancelled"))
+            return
+        token = current_call.set(call)
+        try:
+            result = self._dispatch(call)
+            frame = {"jsonrpc": "2.0", "id": rid, "result": result}
+        except Cancelled:
+            frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
+        except (ToolError, RemoteError) as exc:
+            frame = {"jsonrpc": "2.0", "id": rid, "error": exc.to_wire()}
+        except InvalidParams as exc:
+            frame = self._error_frame(rid, L.CODE_INVALID_PARAMS, str(exc), exc.data)
+        except _MethodNotFound as exc:
+            frame = self._error_frame(rid, L.CODE_METHOD_NOT_FOUND, str(exc),
+                                      {"method": call.method})
+        except Exception as exc:
+            if call.token.is_cancelled():
+                frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
+            else:
+                if not isinstance(exc, ResultError):
+                    log.exception("handler failed", method=call.method, id=rid)
+                frame = self._error_frame(rid, L.CODE_INTERNAL_ERROR,
+                                          str(exc) or type(exc).__name__)
+        finally:
+            current_call.reset(token)
+        self._finish(call, frame)
+
+    def _observe(self, method: str, params: dict[str, Any],
+                 handlers: list[Callable[[Any, Any], Any]]) -> None:
+        for handler in handlers:
+            try:
+                handler(params, {"method": method})
+            except Exception:
+                log.exception("lifecycle handler failed", event=method)
+
+    def _dispatch(self, call: Call) -> Any:
+        params = call.params
+        method = call.method
+        owner = params.get("resource_owner")
+        call.resource_owner = owner
+        context: dict[str, Any] = {
+            "request_id": call.id, "method": method, "resource_owner": owner,
+            "cancellation": call.token,
+        }
+        ext = self.ext
+        if method == "tool/call":
+            return self._tool_call(call, params, context)
+        if method == "command/execute":
+            name = params.get("name")
+            entry = ext._commands.get(name) if isinstance(name, str) else None
+            if entry is None:
+                raise InvalidParams(f"unknown command {name!r}", "name")
+            args = params.get("arguments", [])
+            if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+                raise InvalidParams("must be an array of strings", "arguments")
+            context["name"] = name
+            return command_result(entry[1](args, context))
+        if method == "hook/run":
+            hook_name = params.get("hook")
+            hook = ext._hooks.get(hook_name) if isinstance(hook_name, str) else None
+            if hook is None:
+                raise InvalidParams(f"hook {hook_name!r} is not registered", "hook")
+            payload = params.get("payload", {})
+            if not isinstance(payload, dict):
+                raise InvalidParams("must be an object", "payload")
+            context["hook"] = hook_name
+            return hook_result(hook(payload, context))
+        if method == "context/collect":
+            if ext._context is None:
+                raise _MethodNotFound("no context handler is registered")
+            return context_result(ext._context(params, context))
+        if method == "status/collect":
+            surface = params.get("surface", "status")
+            handler = ext._status.get(surface) if isinstance(surface, str) else None
+            if handler is None:
+                raise InvalidParams(f"no status handler for surface {surface!r}", "surface")
+            return status_result(handler(params, context), str(surface))
+        # tool/render
+        name = params.get("name")
+        renderer = ext._renderers.get(name) if isinstance(name, str) else None
+        if renderer is None:
+            raise InvalidParams(f"no renderer for tool {name!r}", "name")
+        return render_result(renderer(params, context))
+
+    def _tool_call(self, call: Call, params: dict[str, Any], context: dict[str, Any]) -> Any:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise InvalidParams("must be a string", "name")
+        args = params.get("arguments", {})
+        if not isinstance(args, dict):
+            raise InvalidParams("must be an object", "arguments")
+        revision = params.get("catalog_revision")
+        if revision is not None and not (is_int(revision) and revision >= 0):
+            raise InvalidParams("must be an integer >= 0", "catalog_revision")
+        assert self.catalogs is not None
+        spec = self.catalogs.lookup(revision).get(name)
+        if spec is None:
+            where = "the current catalog" if revision is None else f"catalog revision {revision}"
+            raise InvalidParams(f"unknown tool {name!r} in {where}", "name")
+        validate(args, spec.parameters, "/arguments")
+        context["name"] = name
+        context["call_id"] = params.get("call_id")
+        context["catalog_revision"] = revision
+        value = spec.handler(args, context)
+        if self.legacy:
+            return tool_result_01(value, spec)
+        return tool_result_02(value, spec)
+
+    # ---- answering -------------------------------------------------------------------------
+
+    @staticmethod
+    def _error_frame(rid: Id, code: int, message: str, data: Any = None) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        return {"jsonrpc": "2.0", "id": rid, "error": error}
+
+    def _encode_answer(self, frame: dict[str, Any]) -> bytes:
+        try:
+            data = _dumps(frame).encode()
+        except (TypeError, ValueError) as exc:
+            return self._encode_answer(self._error_frame(
+                frame["id"], L.CODE_INTERNAL_ERROR, f"result is not JSON-serialisable: {exc}"))
+        if len(data) > self.max_bytes:
+            return _dumps(self._error_frame(
+                frame["id"], L.CODE_INTERNAL_ERROR,
+                f"result is {len(data)} bytes, over the {self.max_bytes}-byte message limit",
+                {"size": len(data), "limit": self.max_bytes},
+            )).encode() + b"\n"
+        return data + b"\n"
+
+    def _finish(self, call: Call, frame: dict[str, Any]) -> None:
+        data = self._encode_answer(frame)
+        with self._lock:
+            if call.done:
+                return  # the other side of the terminal race already answered
+            call.done = True
+            self.inflight.pop(call.id, None)
+            if self.closing:
+                self._idle.notify_all()
+        self.writer.send(data)
+
+    def _answer_error(self, rid: Id, code: int, message: str, data: Any = None) -> None:
+        self.writer.send(self._encode_answer(self._error_frame(rid, code, message, data)))
+
+    def _send_frame(self, frame: dict[str, Any]) -> None:
+        self.writer.send(self._encode_answer(frame))
+
+    # ---- requests to the host --------------------------------------------------------------
+
+    def send(self, method: str, params: dict[str, Any], rid: Id | None = None) -> None:
+        """Send a request (with ``rid``) or a notification; refuse frames over the limit."""
+        frame: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+        if rid is not None:
+            frame = {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
+        try:
+            data = _dumps(frame).encode()
+        except (TypeError, ValueError) as exc:
+            raise InvalidParams(f"{method} params are not JSON-serialisable: {exc}") from None
+        if len(data) > self.max_bytes:
+            raise InvalidParams(
+                f"{method} frame is {len(data)} bytes, over the {self.max_bytes}-byte limit")
+        self.writer.send(data + b"\n")
+
+    def request(self, method: str, params: dict[str, Any],
+                timeout_ms: int = L.REQUEST_TIMEOUT_MS) -> Any:
+        if self._finished.is_set() or self.negotiated is None:
+            raise UnavailableError(f"{method} needs an initialized, running extension")
+        number = next(self._ids)
+        rid: Id = number if self.legacy else f"py:{number}"
+        waiter = _Waiter()
+        self._waiters[rid] = waiter
+        call = current_call.get()
+        remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy else None
+        try:
+            self.send(method, params, rid)
+            answered = waiter.event.wait(timeout_ms / 1000)
+        except BaseException:
+            self._waiters.pop(rid, None)
+            raise
+        finally:
+            if remove is not None:
+                remove()
+        if not answered or waiter.cancelled:
+            self._waiters.pop(rid, None)
+            if not self.legacy and not self.writer.broken:
+                self.send("$/cancelRequest", {"id": rid})
+            if waiter.cancelled:
+                raise Cancelled()
+            raise OctetError(f"{method} got no answer within {timeout_ms} ms")
+        msg = waiter.message
+        if msg is None:
+            raise ProtocolError(f"transport closed while waiting for {method}")
+        if "error" in msg:
+            err = msg["error"]
+            if not (isinstance(err, dict) and is_int(err.get("code"))
+                    and isinstance(err.get("message"), str)):
+                raise ProtocolError(f"{method}: malformed error object {err!r}")
+            raise remote_error(err["code"], err["message"], err.get("data"))
+        if "result" not in msg:
+            raise ProtocolError(f"{method}: response has neither result nor error")
+        return msg["result"]
+
+    def _fail_waiters(self) -> None:
+        waiters, self._waiters = self._waiters, {}
+        for waiter in waiters.values():
+            waiter.resolve(None)
+
+    # ---- shutdown, EOF and protocol failure ------------------------------------------------
+
+    def _begin_shutdown(self, rid: Id, params: dict[str, Any]) -> None:
+        deadline = params.get("deadline_ms")
+        budget = deadline / 1000 if is_int(deadline) and deadline > 0 else \
+            L.SHUTDOWN_DRAIN_MS / 1000
+        with self._lock:
+            if self._shutdown_started:
+                refuse = True
+            else:
+                refuse = False
+                self._shutdown_started = True
+                self.closing = True
+        if refuse:
+            self._answer_error(rid, L.CODE_SHUTTING_DOWN, "shutdown is already in progress")
+            return
+        threading.Thread(target=self._close, args=(budget, rid), name="octet-shutdown",
+                         daemon=True).start()
+
+    def _on_eof(self) -> None:
+        # The host can no longer answer anything we asked.
+        self._fail_waiters()
+        if self._shutdown_started:
+            # An admitted shutdown is already bounded; give it the EOF budget at most.
+            if not self._finished.wait(L.SHUTDOWN_DRAIN_MS / 1000):
+                log.warning("shutdown did not finish within the EOF drain budget")
+                self._finished.set()
+            return
+        with self._lock:
+            self._shutdown_started = True
+            self.closing = True
+        self._close(L.SHUTDOWN_DRAIN_MS / 1000, None)
+
+    def _protocol_failure(self, code: int, reason: str, excerpt: bytes) -> None:
+        log.error("protocol error: closing the connection", code=code, reason=reason,
+                  excerpt=excerpt[:64].decode("utf-8", "replace"))
+        self.exit_code = 1
+        self._fail_waiters()
+        with self._lock:
+            already = self._shutdown_started
+            self._shutdown_started = True
+            self.closing = True
+        if already:
+            self._finished.wait(L.SHUTDOWN_DRAIN_MS / 1000)
+            self._finished.set()
+            return
+        for call in list(self.inflight.values()):
+            call.token.cancel()
+        self._close(L.SHUTDOWN_DRAIN_MS / 1000, None)
+
+    def _wait_idle(self, until: float) -> bool:
+        with self._lock:
+            while self.inflight:
+                left = until - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+    def _close(self, budget: float, ack: Id | None) -> None:
+        """Drain, cancel the rest, run on_shutdown, acknowledge: all within ``budget`` s."""
+        start = time.monotonic()
+        if not self._wait_idle(start + budget * 0.6):
+            for call in list(self.inflight.values()):
+                call.token.cancel()
+            if not self._wait_idle(start + budget * 0.7):
+                for call in list(self.inflight.values()):
+                    self._finish(call, self._error_frame(
+                        call.id, L.CODE_REQUEST_CANCELLED,
+                        "request cancelled: shutdown deadline reached"))
+        self._run_shutdown_hooks(start + budget * 0.9)
+        if ack is not None:
+            self._send_frame({"jsonrpc": "2.0", "id": ack, "result": {}})
+        for _ in self._workers:
+            self._work.put(None)
+        self._finished.set()
+
+    def _run_shutdown_hooks(self, until: float) -> None:
+        hooks = list(self.ext._shutdown_hooks)
+        if not hooks:
+            return
+
+        def run_all() -> None:
+            for hook in hooks:
+                try:
+                    hook()
+                except Exception:
+                    log.exception("on_shutdown handler failed")
+
+        runner = threading.Thread(target=run_all, name="octet-on-shutdown", daemon=True)
+        runner.start()
+        runner.join(max(0.0, until - time.monotonic()))
+        if runner.is_alive():
+            log.warning("on_shutdown handlers did not finish before the deadline; abandoned")
+
+
+class _MethodNotFound(Exception):
+    pass
