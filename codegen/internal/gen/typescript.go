@@ -1,0 +1,111 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/octet-kit/octet/codegen/internal/ir"
+)
+
+// TSDir is where the TypeScript modules are generated.
+const TSDir = "sdk-typescript/src/generated/"
+
+func emitTypeScript(m *ir.Model, out Output) error {
+	files := map[string]string{
+		"limits.ts": tsLimits(m),
+		"errors.ts": tsErrors(m),
+	}
+	for name, src := range tsTypeFiles(m) {
+		files[name] = src
+	}
+	var idx bytes.Buffer
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sortStrings(names)
+	var deps []any
+	for _, n := range names {
+		deps = append(deps, n)
+	}
+	idx.WriteString(header("//", fingerprint(true, deps...)))
+	idx.WriteString("// Everything generated from schema/, re-exported.\n")
+	for _, n := range names {
+		fmt.Fprintf(&idx, "export * from \"./%s.js\";\n", strings.TrimSuffix(n, ".ts"))
+	}
+	files["index.ts"] = idx.String()
+	for name, src := range files {
+		out[TSDir+name] = []byte(src)
+	}
+	return nil
+}
+
+// tsStr quotes s as a JS string literal.
+func tsStr(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func tsDoc(b *bytes.Buffer, indent, text string) {
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(text, "*/", "*\\/")), "\n")
+	if len(lines) == 1 {
+		fmt.Fprintf(b, "%s/** %s */\n", indent, lines[0])
+		return
+	}
+	fmt.Fprintf(b, "%s/**\n", indent)
+	for _, l := range lines {
+		fmt.Fprintf(b, "%s * %s\n", indent, l)
+	}
+	fmt.Fprintf(b, "%s */\n", indent)
+}
+
+func tsLimits(m *ir.Model) string {
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(true, m.Limits)))
+	b.WriteString("// Limits of the wire (schema/limits.schema.json).\n\n")
+	for _, l := range m.Limits {
+		tsDoc(&b, "", fmt.Sprintf("%s (%s).", l.Description, l.Unit))
+		fmt.Fprintf(&b, "export const %s = %d;\n", l.Name, l.Value)
+	}
+	return b.String()
+}
+
+func tsErrors(m *ir.Model) string {
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(true, m.Errors)))
+	b.WriteString("// Error codes and the error registry (schema/errors.schema.json).\n\n")
+	b.WriteString("/** Registered error codes by name. */\nexport const ErrorCode = {\n")
+	for _, e := range m.Errors {
+		tsDoc(&b, "  ", e.Meaning)
+		fmt.Fprintf(&b, "  %s: %d,\n", upperSnake(e.Name), e.Code)
+	}
+	b.WriteString("} as const;\n\n/** A registered error code. */\nexport type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];\n\n")
+	b.WriteString(`/** One row of the error registry. */
+export interface ErrorInfo {
+  readonly code: number;
+  readonly name: string;
+  readonly meaning: string;
+  readonly category: "protocol" | "host_service";
+  readonly retryable: "no" | "maybe" | "yes";
+  readonly retryHint: string;
+  /** Name of the type of ` + "`data`" + `; "" when the error carries no data. */
+  readonly dataType: string;
+}
+
+/** Every registered error, in schema order. */
+export const ERROR_REGISTRY: readonly ErrorInfo[] = [
+`)
+	for _, e := range m.Errors {
+		fmt.Fprintf(&b, "  {\n    code: %d,\n    name: %s,\n    meaning: %s,\n    category: %s,\n    retryable: %s,\n    retryHint: %s,\n    dataType: %s,\n  },\n",
+			e.Code, tsStr(e.Name), tsStr(e.Meaning), tsStr(e.Category), tsStr(e.Retryable), tsStr(e.RetryHint), tsStr(e.Data))
+	}
+	b.WriteString("];\n\n/** The registry row of a code, or undefined. */\nexport function lookupError(code: number): ErrorInfo | undefined {\n  return ERROR_REGISTRY.find((e) => e.code === code);\n}\n")
+	return b.String()
+}
+
+func tsTypeFiles(m *ir.Model) map[string]string { return map[string]string{} }
