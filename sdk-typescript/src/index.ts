@@ -1,0 +1,25 @@
+// octet-extension-sdk: write octet extensions for Node 20. See docs/typescript.md.
+export { Extension } from "./extension.js";
+export type {
+  CommandHandler, ContextHandler, DynamicTool, ExtensionOptions, HookHandler, LifecycleHandler, RendererHandler, ServeResult,
+  ShutdownHandler, StatusHandler, ToolHandler, ToolSpec,
+} from "./extension.js";
+export { RequestContext, currentContext } from "./context.js";
+export type { ProgressEvent, StatusProgress } from "./context.js";
+export { audioContent, imageContent, persistenceMetadata, postMutationRescan, textContent, toolResult } from "./content.js";
+export type { ToolResultOptions } from "./content.js";
+export {
+  CancelledError, FeatureUnavailableError, OctetError, ProtocolError, RemoteError, ToolError, TransportError, ValidationError,
+} from "./errors.js";
+export type { WireError } from "./errors.js";
+export type { ArtifactSource, KvCommitBatch, KvListOptions, ParentOption, SpawnAgentOptions } from "./services.js";
+export { canonicalJson } from "./services.js";
+export { Logger } from "./log.js";
+export type { LogFields, LogLevel } from "./log.js";
+export { checkSchema } from "./schema.js";
+export type { Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
+export type { Id, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
+export type { Transport, InboundSink } from "./transport.js";
+export * from "./types.js";
+export * as limits from "./limits.js";
+export { ErrorCode } from "./limits.js";

@@ -1,0 +1,395 @@
+// Reverse calls: everything the extension asks of the host. Each method checks negotiation and
+// local bounds first, fills parent_request_id from the handler (explicit `parent` or the
+// ambient context), and validates the basic shape of what comes back.
+import { currentContext } from "./context.js";
+import { FeatureUnavailableError, ProtocolError, ValidationError } from "./errors.js";
+import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
+import * as C from "./checks.js";
+import * as L from "./limits.js";
+import type {
+  AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KvCommitResult, KvGetResult,
+  KvListResult, KvPrecondition, KvWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,
+} from "./types.js";
+
+export interface ParentOption {
+  /** The request this call belongs to; defaults to the handler currently running. */
+  parent?: Parent;
+}
+
+export type ArtifactSource =
+  | { mimeType: string; name?: string; data: Uint8Array }
+  | { mimeType: string; name?: string; path: string; size: number; sha256: string };
+
+export interface SpawnAgentOptions extends ParentOption {
+  taskName: string;
+  message: string;
+  idempotencyKey: string;
+  tools: AgentPolicy["tools"];
+  maxDepth?: 1;
+  maxConcurrentChildren: number;
+  maxTurns: number;
+  maxTokens?: number | null;
+  maxCostMicrodollars: number;
+  maxOutputBytes: number;
+  timeoutMs: number;
+  profile?: string;
+  fingerprint?: string;
+  modelSelection?: { provider?: string; model?: string };
+}
+
+export interface KvListOptions {
+  namespace: string;
+  prefix?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface KvCommitBatch {
+  preconditions?: KvPrecondition[];
+  writes: KvWrite[];
+}
+
+function expectObject(value: JsonValue, method: string): JsonObject {
+  if (!isObject(value)) throw new ProtocolError(`${method} result must be an object, got ${JSON.stringify(value)?.slice(0, 64)}`);
+  return value;
+}
+
+function expectField<T>(obj: JsonObject, key: string, check: (v: unknown) => boolean, method: string): T {
+  const v = obj[key];
+  if (!check(v)) throw new ProtocolError(`${method} result field '${key}' is missing or malformed`);
+  return v as T;
+}
+
+const isString = (v: unknown) => typeof v === "string";
+const isBool = (v: unknown) => typeof v === "boolean";
+const isArray = (v: unknown) => Array.isArray(v);
+const isNat = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+/** The transport-facing half the services need; Extension implements it. */
+export abstract class HostServices {
+  protected abstract readonly negotiated: ReadonlySet<string>;
+  protected abstract apiVersion(): ApiVersion | undefined;
+  protected abstract extensionName(): string;
+  protected abstract manifestFlag(name: string): boolean;
+  protected abstract send(method: string, params: JsonObject): void;
+  protected abstract call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue>;
+
+  private lastPresentationRevision: number | undefined;
+
+  protected require(feature: string, what: string): void {
+    if (!this.negotiated.has(feature)) throw new FeatureUnavailableError(feature, what);
+  }
+
+  protected requireApi02(what: string): void {
+    const v = this.apiVersion();
+    if (v === undefined) throw new ValidationError(`${what} is only available after initialize`);
+    if (v === "0.1") throw new ValidationError(`${what} is not part of API 0.1`);
+  }
+
+  /** Resolve the parent request id (explicit option, else the ambient handler). */
+  protected parentOf(opts: ParentOption | undefined, what: string, required: boolean): { id: Id | undefined; signal: AbortSignal | undefined } {
+    const p = opts?.parent ?? currentContext();
+    if (p === undefined) {
+      if (required) throw new ValidationError(`${what} needs a parent request: call it from a handler or pass { parent: ctx }`, "/parent_request_id");
+      return { id: undefined, signal: undefined };
+    }
+    if (typeof p === "string" || typeof p === "number") return { id: p, signal: undefined };
+    if (required && p.parentRequestId === undefined) throw new ValidationError(`${what} needs a parent request id (not available on API 0.1)`);
+    return { id: p.parentRequestId, signal: p.signal };
+  }
+
+  // ---- notifications and confirmations
+
+  /** Show a notification (manifest `notifications = true`). */
+  notify(message: string, options: { level?: "info" | "success" | "warning" | "error"; title?: string } = {}): void {
+    C.checkBytes(message, "message", 0, Number.MAX_SAFE_INTEGER);
+    if ([...message].length > 4096) throw new ValidationError("notification message is longer than 4096 chars", "/message");
+    const params: JsonObject = { message, level: options.level ?? "info" };
+    if (options.title !== undefined) params["title"] = options.title;
+    this.send("notification", params);
+  }
+
+  /** Ask the user to confirm; resolves to their answer (denied when no UI can answer). */
+  async confirm(message: string, options: ParentOption & { title?: string; destructive?: boolean } = {}): Promise<boolean> {
+    const params: JsonObject = { message };
+    if (options.title !== undefined) params["title"] = options.title;
+    if (options.destructive !== undefined) params["destructive"] = options.destructive;
+    let signal: AbortSignal | undefined;
+    if (this.apiVersion() !== "0.1") {
+      const parent = this.parentOf(options, "confirm", false);
+      if (parent.id !== undefined) params["parent_request_id"] = parent.id;
+      signal = parent.signal;
+    }
+    const result = expectObject(await this.call("confirmation/request", params, signal), "confirmation/request");
+    return expectField<boolean>(result, "confirmed", isBool, "confirmation/request");
+  }
+
+  /** Ask for typed input; null means cancelled or no input available (API 0.2+). */
+  async requestInput(prompt: string, options: ParentOption & { secret?: boolean } = {}): Promise<string | null> {
+    this.requireApi02("requestInput");
+    C.checkPrompt(prompt);
+    const parent = this.parentOf(options, "requestInput", true);
+    const result = expectObject(
+      await this.call("input/request", { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal),
+      "input/request",
+    );
+    const value = result["value"];
+    if (value === null) return null;
+    if (typeof value !== "string") throw new ProtocolError("input/request result 'value' must be a string or null");
+    if (Buffer.byteLength(value) > L.INPUT_VALUE_MAX_BYTES) throw new ProtocolError(`input value exceeds ${L.INPUT_VALUE_MAX_BYTES} bytes`);
+    return value;
+  }
+
+  // ---- kernel services
+
+  /** Publish an artifact from bytes (≤ 256 KiB) or from a file under OCTET_EXTENSION_SCRATCH. */
+  async publishArtifact(source: ArtifactSource, options: ParentOption = {}): Promise<ArtifactRef> {
+    this.require("artifacts", "publishArtifact");
+    if (typeof source.mimeType !== "string" || source.mimeType === "") throw new ValidationError("mimeType must be a non-empty string", "/mime_type");
+    const parent = this.parentOf(options, "publishArtifact", true);
+    const params: JsonObject = { parent_request_id: parent.id!, mime_type: source.mimeType };
+    if (source.name !== undefined) params["name"] = source.name;
+    if ("data" in source) {
+      if (!(source.data instanceof Uint8Array)) throw new ValidationError("data must be a Uint8Array", "/data");
+      if (source.data.byteLength > L.ARTIFACT_INLINE_MAX_BYTES) {
+        throw new ValidationError(`inline artifact of ${source.data.byteLength} bytes exceeds ${L.ARTIFACT_INLINE_MAX_BYTES}; write it to the scratch directory and publish by path`, "/data");
+      }
+      params["data"] = Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength).toString("base64");
+    } else {
+      params["path"] = C.checkScratchPath(source.path);
+      params["size"] = C.checkInt(source.size, "size", 0, L.ARTIFACT_MAX_BYTES);
+      if (!C.isSha256(source.sha256)) throw new ValidationError("sha256 must be 64 lowercase hex digits", "/sha256");
+      params["sha256"] = source.sha256;
+    }
+    const r = expectObject(await this.call("artifact/publish", params, parent.signal), "artifact/publish");
+    return {
+      artifact_id: expectField<string>(r, "artifact_id", isString, "artifact/publish"),
+      size: expectField<number>(r, "size", isNat, "artifact/publish"),
+      sha256: expectField<string>(r, "sha256", C.isSha256, "artifact/publish"),
+    };
+  }
+
+  /** Ask the host's policy about an intent; an `ask` may carry a one-use approval token. */
+  async evaluatePolicy(intent: PolicyIntent, options: ParentOption & { approvalToken?: string } = {}): Promise<PolicyDecision> {
+    this.require("policy_intents", "evaluatePolicy");
+    if (!isObject(intent) || typeof intent.kind !== "string" || typeof intent.operation !== "string") {
+      throw new ValidationError("intent needs string 'kind' and 'operation'", "/intent");
+    }
+    const parent = this.parentOf(options, "evaluatePolicy", true);
+    const params: JsonObject = { parent_request_id: parent.id!, intent: intent as unknown as JsonObject };
+    if (options.approvalToken !== undefined) {
+      this.require("approvals", "an approval token");
+      if (!C.isSha256(options.approvalToken)) throw new ValidationError("approval token must be 64 lowercase hex digits", "/approval_token");
+      params["approval_token"] = options.approvalToken;
+    }
+    const r = expectObject(await this.call("policy/evaluate", params, parent.signal), "policy/evaluate");
+    const decision = expectField<PolicyDecision["decision"]>(r, "decision", (v) => v === "allow" || v === "ask" || v === "deny", "policy/evaluate");
+    const out: PolicyDecision = { decision };
+    if (typeof r["reason"] === "string") out.reason = r["reason"];
+    if (r["approval_token"] !== undefined) {
+      if (decision !== "ask") throw new ProtocolError(`policy/evaluate returned an approval token with decision '${decision}'; tokens come only with 'ask'`);
+      if (!C.isSha256(r["approval_token"])) throw new ProtocolError("policy/evaluate approval token is not 64 lowercase hex digits");
+      out.approval_token = r["approval_token"];
+    }
+    return out;
+  }
+
+  /** Read a brokered secret named in the manifest's [capabilities].secrets. Never log it. */
+  async getSecret(name: string, options: ParentOption = {}): Promise<string> {
+    this.require("secrets", "getSecret");
+    C.checkSecretName(name);
+    const parent = this.parentOf(options, "getSecret", true);
+    const r = expectObject(await this.call("secret/get", { parent_request_id: parent.id!, name }, parent.signal), "secret/get");
+    const value = expectField<string>(r, "value", isString, "secret/get");
+    if (Buffer.byteLength(value) > L.SECRET_VALUE_MAX_BYTES) throw new ProtocolError(`secret value exceeds ${L.SECRET_VALUE_MAX_BYTES} bytes`);
+    return value;
+  }
+
+  // ---- child sessions
+
+  async spawnAgent(options: SpawnAgentOptions): Promise<AgentSpawnResult> {
+    this.require("agent_sessions", "spawnAgent");
+    const policy: AgentPolicy = {
+      tools: options.tools,
+      max_depth: options.maxDepth ?? 1,
+      max_concurrent_children: options.maxConcurrentChildren,
+      max_turns: options.maxTurns,
+      max_tokens: options.maxTokens ?? null,
+      max_cost_microdollars: options.maxCostMicrodollars,
+      max_output_bytes: options.maxOutputBytes,
+      timeout_ms: options.timeoutMs,
+    };
+    C.checkName48(options.taskName, "task_name");
+    if (options.profile !== undefined) C.checkName48(options.profile, "profile");
+    if (options.fingerprint !== undefined && !C.isSha256(options.fingerprint)) throw new ValidationError("fingerprint must be 64 lowercase hex digits", "/fingerprint");
+    C.checkAgentMessage(options.message);
+    C.checkBytes(options.idempotencyKey, "idempotency_key", 1, 256);
+    C.checkAgentPolicy(policy);
+    const parent = this.parentOf(options, "spawnAgent", true);
+    const params: JsonObject = {
+      parent_request_id: parent.id!,
+      task_name: options.taskName,
+      message: options.message,
+      idempotency_key: options.idempotencyKey,
+      policy: policy as unknown as JsonObject,
+    };
+    if (options.profile !== undefined) params["profile"] = options.profile;
+    if (options.fingerprint !== undefined) params["fingerprint"] = options.fingerprint;
+    if (options.modelSelection !== undefined) params["model_selection"] = options.modelSelection as JsonObject;
+    const r = expectObject(await this.call("agent/spawn", params, parent.signal), "agent/spawn");
+    expectField(r, "agent_id", isString, "agent/spawn");
+    expectField(r, "session", isString, "agent/spawn");
+    expectField(r, "state", isString, "agent/spawn");
+    expectField(r, "created", isBool, "agent/spawn");
+    return r as unknown as AgentSpawnResult;
+  }
+
+  private async steer(method: "agent/message" | "agent/follow_up", target: string, message: string, options: ParentOption): Promise<boolean> {
+    this.require("agent_sessions", method);
+    C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
+    C.checkAgentMessage(message);
+    const parent = this.parentOf(options, method, true);
+    const r = expectObject(await this.call(method, { parent_request_id: parent.id!, target, message }, parent.signal), method);
+    return expectField<boolean>(r, "accepted", isBool, method);
+  }
+
+  /** Steer a running child. */
+  sendAgentMessage(target: string, message: string, options: ParentOption = {}): Promise<boolean> {
+    return this.steer("agent/message", target, message, options);
+  }
+
+  /** Resume a settled child with a follow-up. */
+  followUpAgent(target: string, message: string, options: ParentOption = {}): Promise<boolean> {
+    return this.steer("agent/follow_up", target, message, options);
+  }
+
+  async listAgentModels(options: ParentOption & { query?: string; limit?: number } = {}): Promise<AgentModel[]> {
+    this.require("agent_sessions", "listAgentModels");
+    const limit = C.checkInt(options.limit ?? 50, "limit", 1, 200);
+    const parent = this.parentOf(options, "listAgentModels", true);
+    const params: JsonObject = { parent_request_id: parent.id!, limit };
+    if (options.query !== undefined) params["query"] = options.query;
+    const r = expectObject(await this.call("agent/models", params, parent.signal), "agent/models");
+    return expectField<AgentModel[]>(r, "models", isArray, "agent/models");
+  }
+
+  async listAgents(options: ParentOption = {}): Promise<AgentRecord[]> {
+    this.require("agent_sessions", "listAgents");
+    const parent = this.parentOf(options, "listAgents", true);
+    const r = expectObject(await this.call("agent/list", { parent_request_id: parent.id! }, parent.signal), "agent/list");
+    return expectField<AgentRecord[]>(r, "agents", isArray, "agent/list");
+  }
+
+  async waitAgents(options: ParentOption & { timeoutMs?: number } = {}): Promise<{ timed_out: boolean; agents: AgentRecord[] }> {
+    this.require("agent_sessions", "waitAgents");
+    const timeout = C.checkInt(options.timeoutMs ?? L.AGENT_WAIT_DEFAULT_MS, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS);
+    const parent = this.parentOf(options, "waitAgents", true);
+    const r = expectObject(await this.call("agent/wait", { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal), "agent/wait");
+    return {
+      timed_out: expectField<boolean>(r, "timed_out", isBool, "agent/wait"),
+      agents: expectField<AgentRecord[]>(r, "agents", isArray, "agent/wait"),
+    };
+  }
+
+  async interruptAgent(target: string, options: ParentOption = {}): Promise<boolean> {
+    this.require("agent_sessions", "interruptAgent");
+    C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
+    const parent = this.parentOf(options, "interruptAgent", true);
+    const r = expectObject(await this.call("agent/interrupt", { parent_request_id: parent.id!, target }, parent.signal), "agent/interrupt");
+    return expectField<boolean>(r, "interrupted", isBool, "agent/interrupt");
+  }
+
+  // ---- presentation and contributions
+
+  /**
+   * Publish a complete presentation snapshot (manifest `presentation = true`, API 0.2+).
+   * From a handler it carries parent_request_id; background publishers pass the host-issued
+   * resourceOwner; with neither the state is process-scoped.
+   */
+  publishPresentation(snapshot: Snapshot, options: { parent?: Parent; resourceOwner?: ResourceOwner } = {}): void {
+    this.requireApi02("publishPresentation");
+    if (!this.manifestFlag("presentation")) throw new ValidationError("publishPresentation needs [contributes] presentation = true in the manifest");
+    if (options.parent !== undefined && options.resourceOwner !== undefined) {
+      throw new ValidationError("parent and resourceOwner are mutually exclusive");
+    }
+    C.checkSnapshot(snapshot, this.lastPresentationRevision);
+    const params: JsonObject = { snapshot: snapshot as unknown as JsonObject };
+    if (options.resourceOwner !== undefined) params["resource_owner"] = options.resourceOwner as unknown as JsonObject;
+    else {
+      const parent = this.parentOf(options, "publishPresentation", false);
+      if (parent.id !== undefined) params["parent_request_id"] = parent.id;
+    }
+    this.send("presentation/update", params);
+    this.lastPresentationRevision = snapshot.revision;
+  }
+
+  /** Push context items unprompted (manifest `context = true`). */
+  contributeContext(items: ContextItem[]): void {
+    this.send("context/contribution", { items: items as unknown as JsonValue[] });
+  }
+
+  /** Push a status/header/footer line unprompted (manifest ui). */
+  contributeStatus(status: StatusResult): void {
+    if ([...status.text].length > 1024) throw new ValidationError("status text is longer than 1024 chars", "/text");
+    this.send("status/contribution", status as unknown as JsonObject);
+  }
+
+  // ---- kv (API 0.4)
+
+  readonly kv = {
+    get: (namespace: string, key: string): Promise<KvGetResult> => this.kvGet(namespace, key),
+    list: (options: KvListOptions): Promise<KvListResult> => this.kvList(options),
+    commit: (batch: KvCommitBatch): Promise<KvCommitResult> => this.kvCommit(batch),
+  };
+
+  private async kvGet(namespace: string, key: string): Promise<KvGetResult> {
+    this.require("kv", "kv.get");
+    C.checkNamespace(namespace, this.extensionName(), "/namespace");
+    C.checkKvKey(key, "/key");
+    const r = expectObject(await this.call("kv.get", { namespace, key }), "kv.get");
+    expectField(r, "found", isBool, "kv.get");
+    return r as unknown as KvGetResult;
+  }
+
+  private async kvList(options: KvListOptions): Promise<KvListResult> {
+    this.require("kv", "kv.list");
+    C.checkNamespace(options.namespace, this.extensionName(), "/namespace");
+    const params: JsonObject = { namespace: options.namespace, prefix: options.prefix ?? "" };
+    if (options.cursor !== undefined) params["cursor"] = options.cursor;
+    if (options.limit !== undefined) params["limit"] = C.checkInt(options.limit, "limit", 1, L.KV_LIST_MAX);
+    const r = expectObject(await this.call("kv.list", params), "kv.list");
+    expectField(r, "entries", isArray, "kv.list");
+    return r as unknown as KvListResult;
+  }
+
+  private async kvCommit(batch: KvCommitBatch): Promise<KvCommitResult> {
+    this.require("kv", "kv.commit");
+    const own = this.extensionName();
+    const pre = batch.preconditions ?? [];
+    if (!Array.isArray(pre) || pre.length > L.KV_MAX_BATCH) throw new ValidationError(`at most ${L.KV_MAX_BATCH} preconditions`, "/preconditions");
+    if (!Array.isArray(batch.writes) || batch.writes.length < 1 || batch.writes.length > L.KV_MAX_BATCH) {
+      throw new ValidationError(`a commit needs 1..${L.KV_MAX_BATCH} writes`, "/writes");
+    }
+    pre.forEach((p, i) => {
+      C.checkNamespace(p.namespace, own, `/preconditions/${i}/namespace`);
+      C.checkKvKey(p.key, `/preconditions/${i}/key`);
+    });
+    batch.writes.forEach((w, i) => {
+      C.checkNamespace(w.namespace, own, `/writes/${i}/namespace`);
+      C.checkKvKey(w.key, `/writes/${i}/key`);
+      if (w.op === "put") C.checkKvValue(w.value, `/writes/${i}/value`);
+      else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
+    });
+    const r = expectObject(await this.call("kv.commit", { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] }), "kv.commit");
+    expectField(r, "versions", isArray, "kv.commit");
+    return r as unknown as KvCommitResult;
+  }
+}
+
+/** Canonical JSON: object keys sorted, no whitespace (the kv version digest input). */
+export function canonicalJson(value: JsonValue): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k]!)}`).join(",")}}`;
+}
