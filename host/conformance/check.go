@@ -1,0 +1,109 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Tier says who a check binds.
+type Tier int
+
+const (
+	// Required binds every extension.
+	Required Tier = iota
+	// Conditional binds an extension that declares the contribution or negotiates the
+	// feature the check exercises (for the fixture tools: the fixture).
+	Conditional
+	// Advisory reports good practice; a failure is shown but never fails certification.
+	Advisory
+)
+
+// String names the tier as reports print it.
+func (t Tier) String() string {
+	switch t {
+	case Required:
+		return "required"
+	case Conditional:
+		return "conditional"
+	}
+	return "advisory"
+}
+
+// Check is one named conformance probe.
+type Check struct {
+	Name        string   // stable, dotted: "cancel.reaches_handler"
+	Description string   // one line: what is proven
+	Requirement string   // where the rule is written: a seed section or a wire.md/schema path
+	Tier        Tier     // who it binds
+	Tools       []string // fixture tools it calls; it applies only when the manifest contributes them all
+	Features    []string // features it needs negotiated; not negotiated means skipped
+	Methods     []string // wire methods it exercises, for the coverage report
+	Run         func(t *T) error
+}
+
+// Applies reports whether the check binds ext, and why not when it does not.
+func (c *Check) Applies(ext *Extension) (bool, string) {
+	for _, tool := range c.Tools {
+		if !ext.HasTool(tool) {
+			return false, fmt.Sprintf("the manifest does not contribute tool %q", tool)
+		}
+	}
+	if len(c.Features) > 0 && ext.Manifest.APIVersion == "0.1" {
+		return false, "API 0.1 negotiates no features"
+	}
+	return true, ""
+}
+
+var registry []*Check
+
+// register adds checks at init time; names must be unique.
+func register(cs ...*Check) {
+	for _, c := range cs {
+		if slices.ContainsFunc(registry, func(o *Check) bool { return o.Name == c.Name }) {
+			panic("conformance: duplicate check " + c.Name)
+		}
+		registry = append(registry, c)
+	}
+}
+
+// Checks returns every registered check in report order.
+func Checks() []*Check { return slices.Clone(registry) }
+
+// Lookup returns the check with that name.
+func Lookup(name string) (*Check, bool) {
+	i := slices.IndexFunc(registry, func(c *Check) bool { return c.Name == name })
+	if i < 0 {
+		return nil, false
+	}
+	return registry[i], true
+}
+
+// Failure is a failed expectation: what the rule wanted and what happened.
+type Failure struct {
+	Expected string
+	Got      string
+}
+
+func (f *Failure) Error() string { return "expected " + f.Expected + "; got " + f.Got }
+
+// fail builds a Failure.
+func fail(expected, gotFormat string, args ...any) error {
+	return &Failure{Expected: expected, Got: fmt.Sprintf(gotFormat, args...)}
+}
+
+// errSkip marks a check that found, after starting, that it does not apply.
+type errSkip struct{ reason string }
+
+func (e errSkip) Error() string { return "skipped: " + e.reason }
+
+// skip ends a check as not applicable.
+func skip(format string, args ...any) error { return errSkip{fmt.Sprintf(format, args...)} }
+
+func isSkip(err error) (string, bool) {
+	var s errSkip
+	if errors.As(err, &s) {
+		return s.reason, true
+	}
+	return "", false
+}

@@ -1,0 +1,244 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Handshake and refusal checks: they apply to every extension.
+
+func init() {
+	register(
+		&Check{
+			Name:        "handshake.manifest_echo",
+			Description: "initialize answers with the offered api_version, the manifest's name, version and contributions, and a valid feature set",
+			Requirement: "wire.md §5 initialize (host checks); seed 003 TestTransportCompatibility: handshake and manifest",
+			Tier:        Required,
+			Methods:     []string{"initialize"},
+			Run:         checkHandshake,
+		},
+		&Check{
+			Name:        "version.refuse_0_3",
+			Description: "offered API 0.3 (a distinct wire), the extension refuses instead of answering as 0.3",
+			Requirement: "wire.md §2 versions (0.3 refused); DESIGN.md API versions",
+			Tier:        Required,
+			Methods:     []string{"initialize"},
+			Run:         checkRefuse03,
+		},
+		&Check{
+			Name:        "version.mismatch_deterministic",
+			Description: "offered an api_version other than the manifest's, the extension refuses or answers something the host refuses, the same way twice, never hanging",
+			Requirement: "seed 003 TestTransportCompatibility: deterministic version-mismatch refusal; wire.md §2",
+			Tier:        Required,
+			Methods:     []string{"initialize"},
+			Run:         checkVersionMismatch,
+		},
+		&Check{
+			Name:        "manifest.contribution_mismatch",
+			Description: "when the manifest declares a tool the code does not implement, the handshake is refused (by the extension, or by the host from its answer)",
+			Requirement: "wire.md §5 initialize host checks (tool names equal the manifest's); seed 003 trust model",
+			Tier:        Required,
+			Methods:     []string{"initialize"},
+			Run:         checkContributionMismatch,
+		},
+		&Check{
+			Name:        "rpc.unknown_method",
+			Description: "an unknown method is answered -32601, distinct from authored errors",
+			Requirement: "wire.md §1 error registry (-32601); seed 003: a distinct unknown-method code",
+			Tier:        Required,
+			Run:         checkUnknownMethod,
+		},
+		&Check{
+			Name:        "rpc.invalid_params",
+			Description: "typed called with wrong argument types is answered -32602; correct arguments give the typed result and structured_content",
+			Requirement: "wire.md §1 (-32602), §4 output_schema; fixture.md typed",
+			Tier:        Conditional,
+			Tools:       []string{"typed"},
+			Methods:     []string{"tool/call"},
+			Run:         checkInvalidParams,
+		},
+	)
+}
+
+func checkHandshake(t *T) error {
+	s, r, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	if r.Protocol != nil {
+		t.Note("api %s, features %s, concurrency %d", r.APIVersion, strings.Join(r.Protocol.Features, ","), r.Protocol.Limits.MaxConcurrentRequests)
+	} else {
+		t.Note("api %s", r.APIVersion)
+	}
+	_ = s
+	return nil
+}
+
+// refusal classifies an initialize attempt that should not succeed: it returns a
+// description of how it was refused, or an error when it was not.
+type outcome struct {
+	refused bool
+	how     string
+}
+
+func tryInitialize(t *T, api string, manifest map[string]any) (outcome, error) {
+	s, err := t.Start(StartOptions{APIVersion: api})
+	if err != nil {
+		return outcome{}, err
+	}
+	params, resp, err := t.Initialize(s, InitOptions{APIVersion: api, Manifest: manifest})
+	switch {
+	case errors.Is(err, ErrTransport):
+		return outcome{true, fmt.Sprintf("exited without answering (code %d)", s.ExitCode())}, nil
+	case err != nil:
+		return outcome{}, fail("a refusal within 10s (an error answer or an exit)", "%v", err)
+	case resp.Error != nil:
+		return outcome{true, fmt.Sprintf("refused with error %d", resp.Error.Code)}, nil
+	}
+	declared := manifest
+	if declared == nil {
+		declared = t.Ext.Manifest.JSON
+	}
+	_, probs := validateInit(params, resp.Result, t.Ext, declared)
+	if len(probs) > 0 {
+		return outcome{true, "host refuses the answer: " + strings.Join(probs, "; ")}, nil
+	}
+	return outcome{false, "answered initialize successfully: " + excerpt(resp.Result, 160)}, nil
+}
+
+func checkRefuse03(t *T) error {
+	out, err := tryInitialize(t, "0.3", nil)
+	if err != nil {
+		return err
+	}
+	if !out.refused {
+		return fail("API 0.3 refused (-32006 or an exit)", "%s", out.how)
+	}
+	t.Note("%s", out.how)
+	return nil
+}
+
+// otherVersion picks a supported version that is not the manifest's.
+func otherVersion(v string) string {
+	if v == "0.4" {
+		return "0.2"
+	}
+	return "0.4"
+}
+
+func checkVersionMismatch(t *T) error {
+	offer := otherVersion(t.Ext.Manifest.APIVersion)
+	var hows []string
+	for range 2 {
+		out, err := tryInitialize(t, offer, nil)
+		if err != nil {
+			return err
+		}
+		if !out.refused {
+			// The extension followed the offered version: the host refuses because the
+			// manifest pins another one. That is a deterministic refusal too.
+			out.how = fmt.Sprintf("followed the offered %s; the host refuses it because the manifest pins %s", offer, t.Ext.Manifest.APIVersion)
+		}
+		hows = append(hows, out.how)
+	}
+	if kind(hows[0]) != kind(hows[1]) {
+		return fail("the same refusal twice", "%q then %q", hows[0], hows[1])
+	}
+	t.Note("offered %s to a %s manifest: %s", offer, t.Ext.Manifest.APIVersion, hows[0])
+	return nil
+}
+
+// kind reduces a refusal description to its class for the determinism comparison.
+func kind(how string) string {
+	word, _, _ := strings.Cut(how, " (")
+	if i := strings.Index(word, ":"); i > 0 {
+		word = word[:i]
+	}
+	return word
+}
+
+// undeclaredTool is a tool name no extension implements.
+const undeclaredTool = "conformance_undeclared_tool"
+
+func checkContributionMismatch(t *T) error {
+	man := cloneJSON(t.Ext.Manifest.JSON)
+	contributes, _ := man["contributes"].(map[string]any)
+	if contributes == nil {
+		contributes = map[string]any{}
+		man["contributes"] = contributes
+	}
+	tools := stringList(contributes["tools"])
+	contributes["tools"] = append(slices.Clone(tools), undeclaredTool)
+	out, err := tryInitialize(t, "", man)
+	if err != nil {
+		return err
+	}
+	if !out.refused {
+		return fail(fmt.Sprintf("a refusal: the manifest declares %q, which the code does not implement", undeclaredTool), "%s", out.how)
+	}
+	t.Note("%s", out.how)
+	return nil
+}
+
+func cloneJSON(m map[string]any) map[string]any {
+	b, _ := json.Marshal(m)
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	if out == nil {
+		out = maps.Clone(m)
+	}
+	return out
+}
+
+func checkUnknownMethod(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	resp, err := s.Call(t.Ctx, t.Timeout(), "conformance/no_such_method", map[string]any{})
+	if err != nil {
+		return err
+	}
+	return expectCode(resp, -32601, "method not found")
+}
+
+func checkInvalidParams(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	resp, err := t.toolCall(s, "typed", map[string]any{"count": "three", "label": 5})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32602, "typed with count a string and label a number"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "typed", map[string]any{"count": 3, "label": "apples"})
+	if err != nil {
+		return err
+	}
+	r, err := expectText(resp, "apples:3")
+	if err != nil {
+		return err
+	}
+	if !jsonEqual(r.StructuredContent, []byte(`{"count":3}`)) {
+		return fail(`structured_content {"count":3}`, "%s", excerpt(r.StructuredContent, 120))
+	}
+	return nil
+}
+
+// jsonEqual compares two JSON texts as values.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ca, _ := json.Marshal(x)
+	cb, _ := json.Marshal(y)
+	return string(ca) == string(cb)
+}

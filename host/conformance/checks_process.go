@@ -1,0 +1,303 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Process-level checks: errors, limits, stray output, crashes, EOF and shutdown.
+
+// ShutdownDrain is SHUTDOWN_DRAIN_MS (docs/design/wire.md §8).
+const ShutdownDrain = 5 * time.Second
+
+// exitGrace is what the host allows on top of a stated bound before it kills.
+const exitGrace = 2 * time.Second
+
+func init() {
+	register(
+		&Check{
+			Name:        "errors.verbatim",
+			Description: "fail_with's structured error reaches the host exactly: code, message and data (and no data when none was given)",
+			Requirement: "wire.md §1 handler-authored errors carried verbatim; seed 003 TestTransportCompatibility: structured errors carried verbatim",
+			Tier:        Conditional,
+			Tools:       []string{"fail_with"},
+			Methods:     []string{"tool/call"},
+			Run:         checkVerbatimErrors,
+		},
+		&Check{
+			Name:        "result.oversized_refused",
+			Description: "a result over MAX_MESSAGE_BYTES is answered -32603 naming the limit instead of written; the connection stays usable",
+			Requirement: "wire.md §1 max line; fixture.md big_result",
+			Tier:        Conditional,
+			Tools:       []string{"big_result"},
+			Methods:     []string{"tool/call"},
+			Run:         checkBigResult,
+		},
+		&Check{
+			Name:        "frame.oversized_closes",
+			Description: "a frame over MAX_MESSAGE_BYTES sent to the extension closes its connection cleanly: the process exits, nothing but JSON-RPC on stdout",
+			Requirement: "wire.md §1 oversized line is a protocol error; seed 003 message bound",
+			Tier:        Required,
+			Run:         checkOversizedFrame,
+		},
+		&Check{
+			Name:        "stdout.stray_output",
+			Description: "ordinary stdout prints from handler code and from a child process leave the protocol stream intact",
+			Requirement: "wire.md §10 private duplicate of fd 1; seed 003 TestTransportCompatibility: stray stdout leaves the stream intact",
+			Tier:        Conditional,
+			Tools:       []string{"print_stdout", "echo"},
+			Methods:     []string{"tool/call"},
+			Run:         checkStrayStdout,
+		},
+		&Check{
+			Name:        "crash.transport_error",
+			Description: "a crash mid-call is a transport error (not a hang, not an error answer), later calls fail the same way, and a restarted process serves again",
+			Requirement: "seed 003 TestTransportCompatibility: crash mid-call reported as a transport error; restart",
+			Tier:        Conditional,
+			Tools:       []string{"crash", "echo"},
+			Methods:     []string{"tool/call"},
+			Run:         checkCrash,
+		},
+		&Check{
+			Name:        "eof.exit",
+			Description: "on stdin EOF the extension drains and exits 0 within SHUTDOWN_DRAIN_MS",
+			Requirement: "wire.md §10 stdin EOF: the same bounded drain, then exit 0",
+			Tier:        Required,
+			Run:         checkEOF,
+		},
+		&Check{
+			Name:        "shutdown.ack",
+			Description: "shutdown is acknowledged with {} and the process exits 0 within its deadline",
+			Requirement: "wire.md §5 shutdown, §10 shutdown sequence",
+			Tier:        Required,
+			Methods:     []string{"shutdown"},
+			Run:         checkShutdownAck,
+		},
+		&Check{
+			Name:        "shutdown.bounded",
+			Description: "with an on_shutdown handler stuck forever, shutdown still ends within deadline_ms: the process exits by itself (killed by the host counts as a failure of the SDK's bound)",
+			Requirement: "wire.md §10 on_shutdown bounded by the remaining deadline; DESIGN.md bounded shutdown",
+			Tier:        Conditional,
+			Tools:       []string{"arm_stuck_shutdown"},
+			Methods:     []string{"shutdown"},
+			Run:         checkShutdownBounded,
+		},
+	)
+}
+
+func checkVerbatimErrors(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	data := map[string]any{"where": "conformance", "list": []any{1, "two", nil, true}, "nested": map[string]any{"ok": false}}
+	resp, err := t.toolCall(s, "fail_with", map[string]any{"code": 4242, "message": "authored failure ✓", "data": data})
+	if err != nil {
+		return err
+	}
+	want := fmt.Sprintf(`{"code":4242,"message":"authored failure ✓","data":%s}`, mustJSON(data))
+	if resp.Error == nil || resp.Error.Code != 4242 || resp.Error.Message != "authored failure ✓" || !jsonEqual(resp.Error.Data, mustJSON(data)) {
+		return fail("error "+want, "%s", describeError(resp))
+	}
+	resp, err = t.toolCall(s, "fail_with", map[string]any{"code": -31000, "message": "no data"})
+	if err != nil {
+		return err
+	}
+	if resp.Error == nil || resp.Error.Code != -31000 || resp.Error.Message != "no data" || resp.Error.Data != nil {
+		return fail(`error {"code":-31000,"message":"no data"} without a data member`, "%s", describeError(resp))
+	}
+	return nil
+}
+
+func describeError(resp Response) string {
+	if resp.Error == nil {
+		return resp.String()
+	}
+	return string(mustJSON(resp.Error))
+}
+
+func checkBigResult(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	resp, err := t.toolCall(s, "big_result", map[string]any{"bytes": MaxMessageBytes + 4096})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32603, "internal error: result over the message limit"); err != nil {
+		return err
+	}
+	if msg := resp.Error.Message; !strings.Contains(msg, "1048576") && !strings.Contains(msg, "MiB") {
+		return fail("the -32603 message to name the limit (1048576 bytes)", "%q", msg)
+	}
+	resp, err = t.toolCall(s, "big_result", map[string]any{"bytes": 16})
+	if err != nil {
+		return fmt.Errorf("after the refused result the connection should still work: %w", err)
+	}
+	_, err = expectText(resp, strings.Repeat("x", 16))
+	return err
+}
+
+func checkOversizedFrame(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	pad := strings.Repeat("x", MaxMessageBytes)
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":900001,"method":"tool/call","params":{"name":"echo","arguments":{"value":"%s"}}}`, pad)
+	// The write may block once the extension stops reading; it is never waited for.
+	go func() { _ = s.WriteLine([]byte(line)) }()
+	start := time.Now()
+	if !s.WaitExit(ShutdownDrain + exitGrace) {
+		return fail(fmt.Sprintf("the process to close the connection and exit within %s of a %d-byte frame", ShutdownDrain+exitGrace, len(line)), "still running")
+	}
+	t.Note("exited %d after %s", s.ExitCode(), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func checkStrayStdout(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	const text = "conformance stray text {not json"
+	resp, err := t.toolCall(s, "print_stdout", map[string]any{"text": text})
+	if err != nil {
+		return err
+	}
+	if _, err := expectText(resp, "printed"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "echo", map[string]any{"value": "intact"})
+	if err != nil {
+		return err
+	}
+	if err := expectEcho(resp, "intact"); err != nil {
+		return err
+	}
+	if s.StderrContains(text) {
+		t.Note("handler output went to stderr")
+	} else {
+		t.Note("handler output not seen on stderr (only required to stay off the protocol stream)")
+	}
+	return nil
+}
+
+func checkCrash(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	resp, err := t.toolCall(s, "crash", map[string]any{"code": 7})
+	switch {
+	case err == nil:
+		return fail("a transport error (the process exits without answering)", "an answer: %s", resp)
+	case !errors.Is(err, ErrTransport):
+		return fail("a transport error within "+t.Timeout().String(), "%v", err)
+	}
+	detected := time.Since(start)
+	if !s.WaitExit(exitGrace) {
+		return fail("the process to be gone after the crash", "still running")
+	}
+	if code := s.ExitCode(); code != 7 {
+		return fail("exit code 7 (crash {code: 7})", "%d", code)
+	}
+	if _, err := t.toolCall(s, "echo", map[string]any{"value": 1}); !errors.Is(err, ErrTransport) {
+		return fail("a later call on the dead connection to fail as a transport error", "%v", err)
+	}
+	s2, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return fmt.Errorf("restart: %w", err)
+	}
+	resp, err = t.toolCall(s2, "echo", map[string]any{"value": "restarted"})
+	if err != nil {
+		return fmt.Errorf("restarted process: %w", err)
+	}
+	if err := expectEcho(resp, "restarted"); err != nil {
+		return err
+	}
+	t.Note("crash detected in %s", detected.Round(time.Microsecond))
+	return nil
+}
+
+func checkEOF(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if err := s.CloseStdin(); err != nil {
+		return err
+	}
+	if !s.WaitExit(ShutdownDrain + exitGrace) {
+		return fail(fmt.Sprintf("exit within %s of stdin EOF", ShutdownDrain+exitGrace), "still running")
+	}
+	if code := s.ExitCode(); code != 0 {
+		return fail("exit code 0 after stdin EOF", "%d", code)
+	}
+	t.Note("exited in %s", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func checkShutdownAck(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	resp, err := s.Call(t.Ctx, ShutdownDrain+exitGrace, "shutdown", map[string]any{"reason": "host_exit", "deadline_ms": ShutdownDrain.Milliseconds()})
+	if err != nil {
+		return fail("the shutdown acknowledgement {}", "%v", err)
+	}
+	if resp.Error != nil || !jsonEqual(resp.Result, []byte(`{}`)) {
+		return fail("the shutdown acknowledgement {}", "%s", resp)
+	}
+	if !s.WaitExit(ShutdownDrain + exitGrace) {
+		return fail("exit after acknowledging shutdown", "still running")
+	}
+	if code := s.ExitCode(); code != 0 {
+		return fail("exit code 0 after shutdown", "%d", code)
+	}
+	t.Note("acknowledged and exited in %s", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func checkShutdownBounded(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	resp, err := t.toolCall(s, "arm_stuck_shutdown", map[string]any{})
+	if err != nil {
+		return err
+	}
+	if _, err := expectText(resp, "armed"); err != nil {
+		return err
+	}
+	const deadline = time.Second
+	start := time.Now()
+	id, ch, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": deadline.Milliseconds()})
+	if err != nil {
+		return err
+	}
+	exitedByItself := s.WaitExit(deadline + exitGrace)
+	took := time.Since(start)
+	acked := false
+	select {
+	case r, ok := <-ch:
+		acked = ok && r.Error == nil
+	default:
+	}
+	_ = id
+	if !exitedByItself {
+		s.Kill(time.Second)
+		return fail(fmt.Sprintf("the process to end itself within deadline_ms %s + %s", deadline, exitGrace),
+			"killed by the host after %s (acknowledged: %v): the stuck on_shutdown handler was not bounded", took.Round(time.Millisecond), acked)
+	}
+	t.Note("exited by itself in %s with code %d (acknowledged: %v)", took.Round(time.Millisecond), s.ExitCode(), acked)
+	return nil
+}

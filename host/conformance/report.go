@@ -1,0 +1,74 @@
+package conformance
+
+import "time"
+
+// Status is a check's outcome.
+type Status string
+
+// Outcomes of a check.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	Skip Status = "skip"
+)
+
+// Result is one check's outcome on one extension.
+type Result struct {
+	Check    *Check
+	Status   Status
+	Detail   string // pass: what was observed worth saying; fail: what went wrong; skip: why
+	Expected string // for a failure: what the rule wanted
+	Duration time.Duration
+	Frames   []string // for a failure: the frames exchanged (first and last)
+	Stderr   []string // for a failure: the last lines of the extension's stderr
+}
+
+// Counts as failure: a failed required or conditional check. Advisory failures are shown only.
+func (r Result) failing() bool { return r.Status == Fail && r.Check.Tier != Advisory }
+
+// Report is the certification of one extension.
+type Report struct {
+	Extension string // the manifest name, or the directory name when it did not load
+	Language  string
+	Dir       string
+	LoadError string // the manifest could not be loaded: nothing ran
+	Results   []Result
+}
+
+// Passed counts passing checks.
+func (r *Report) Passed() int { return r.count(func(x Result) bool { return x.Status == Pass }) }
+
+// Failed counts failures that fail certification, plus a manifest that did not load.
+func (r *Report) Failed() int {
+	n := r.count(Result.failing)
+	if r.LoadError != "" {
+		n++
+	}
+	return n
+}
+
+// Skipped counts checks that did not apply.
+func (r *Report) Skipped() int { return r.count(func(x Result) bool { return x.Status == Skip }) }
+
+// OK reports whether the extension is certified: nothing failed.
+func (r *Report) OK() bool { return r.Failed() == 0 }
+
+func (r *Report) count(f func(Result) bool) int {
+	n := 0
+	for _, x := range r.Results {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
+
+// Result returns the result of the named check.
+func (r *Report) Result(name string) (Result, bool) {
+	for _, x := range r.Results {
+		if x.Check.Name == name {
+			return x, true
+		}
+	}
+	return Result{}, false
+}

@@ -1,0 +1,217 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Options configure a certification run.
+type Options struct {
+	// Only restricts the run to these check names (all when empty).
+	Only []string
+	// Skip leaves these check names out (used by the matrix for examples: heavy
+	// checks run once per language fixture).
+	Skip []string
+	// PassEnv names environment variables passed to the extension besides the baseline.
+	PassEnv []string
+	// AnswerTimeout bounds the wait for one answer that should come promptly (default 10s).
+	AnswerTimeout time.Duration
+	// Secrets is the broker's contents (default: fixture.token = a fixed test value).
+	Secrets map[string]string
+}
+
+// FixtureSecret is the value the default broker serves for the fixture's secret.
+const FixtureSecret = "fixture-secret-value"
+
+func (o *Options) answerTimeout() time.Duration {
+	if o.AnswerTimeout > 0 {
+		return o.AnswerTimeout
+	}
+	return 10 * time.Second
+}
+
+// T is what a running check uses: it starts sessions (each a fresh process) and
+// collects what the report shows.
+type T struct {
+	Ctx      context.Context
+	Ext      *Extension
+	opts     *Options
+	sessions []*Session
+	notes    []string
+}
+
+// Timeout is the bound for one answer that should come promptly.
+func (t *T) Timeout() time.Duration { return t.opts.answerTimeout() }
+
+// Note adds a line to the check's detail (shown on pass too).
+func (t *T) Note(format string, args ...any) { t.notes = append(t.notes, fmt.Sprintf(format, args...)) }
+
+// Start starts a fresh process of the extension without a handshake.
+func (t *T) Start(so StartOptions) (*Session, error) {
+	scratch, err := os.MkdirTemp("", "octet-conformance-scratch-")
+	if err != nil {
+		return nil, err
+	}
+	if so.Secrets == nil {
+		so.Secrets = t.opts.Secrets
+	}
+	s, err := startSession(t.Ext, so, scratch, t.opts.PassEnv)
+	if err != nil {
+		os.RemoveAll(scratch)
+		return nil, err
+	}
+	s.scratchDir = scratch
+	t.sessions = append(t.sessions, s)
+	return s, nil
+}
+
+// Initialize sends initialize and returns the raw response.
+func (t *T) Initialize(s *Session, o InitOptions) (map[string]any, Response, error) {
+	params := initParams(t.Ext, o)
+	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
+	return params, resp, err
+}
+
+// Open starts a fresh process and completes the handshake; any refusal or invalid
+// answer is an error naming what was wrong.
+func (t *T) Open(o InitOptions) (*Session, *InitResult, error) {
+	s, err := t.Start(StartOptions{APIVersion: o.APIVersion})
+	if err != nil {
+		return nil, nil, err
+	}
+	params, resp, err := t.Initialize(s, o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("initialize: %w", err)
+	}
+	if resp.Error != nil {
+		return nil, nil, fail("initialize to succeed", "%s", resp.Error)
+	}
+	declared := o.Manifest
+	if declared == nil {
+		declared = t.Ext.Manifest.JSON
+	}
+	r, probs := validateInit(params, resp.Result, t.Ext, declared)
+	if len(probs) > 0 {
+		return nil, nil, fail("an initialize result the host accepts", "%s", strings.Join(probs, "; "))
+	}
+	return s, r, nil
+}
+
+// Certify runs every applicable check against ext, each on a fresh process.
+func Certify(ctx context.Context, ext *Extension, opts Options) *Report {
+	rep := &Report{Extension: ext.Manifest.Name, Language: ext.Language, Dir: ext.Dir}
+	for _, c := range Checks() {
+		if len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Name) || slices.Contains(opts.Skip, c.Name) {
+			continue
+		}
+		rep.Results = append(rep.Results, RunCheck(ctx, c, ext, opts))
+	}
+	return rep
+}
+
+// RunCheck runs one check against ext.
+func RunCheck(ctx context.Context, c *Check, ext *Extension, opts Options) Result {
+	if opts.Secrets == nil {
+		opts.Secrets = map[string]string{"fixture.token": FixtureSecret}
+	}
+	if ok, why := c.Applies(ext); !ok {
+		return Result{Check: c, Status: Skip, Detail: why}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	t := &T{Ctx: ctx, Ext: ext, opts: &opts}
+	start := time.Now()
+	err := runGuarded(c, t)
+	res := Result{Check: c, Duration: time.Since(start)}
+	// A violation on the stream fails every check, whatever it was probing.
+	if err == nil {
+		for _, s := range t.sessions {
+			if v := s.Violations(); len(v) > 0 {
+				err = fail("a clean JSON-RPC stream", "%s", strings.Join(v, "; "))
+				break
+			}
+		}
+	}
+	if err != nil {
+		if why, ok := isSkip(err); ok {
+			res.Status, res.Detail = Skip, why
+		} else {
+			res.Status = Fail
+			var f *Failure
+			if errors.As(err, &f) {
+				res.Expected, res.Detail = f.Expected, f.Got
+			} else {
+				res.Detail = err.Error()
+			}
+			if n := len(t.sessions); n > 0 {
+				last := t.sessions[n-1]
+				res.Frames, res.Stderr = last.Frames(), last.StderrTail(12)
+			}
+		}
+	} else {
+		res.Status = Pass
+		res.Detail = strings.Join(t.notes, "; ")
+	}
+	for _, s := range t.sessions {
+		s.close()
+		os.RemoveAll(s.scratchDir)
+	}
+	return res
+}
+
+// runGuarded turns a panicking check into a failure naming the check.
+func runGuarded(c *Check, t *T) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("check %s panicked: %v", c.Name, r)
+		}
+	}()
+	return c.Run(t)
+}
+
+// toolCall calls a tool and waits up to the answer timeout.
+func (t *T) toolCall(s *Session, name string, args any) (Response, error) {
+	return s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": name, "arguments": args})
+}
+
+// toolResult is the 0.2/0.4 tool result shape.
+type toolResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	IsError           bool            `json:"is_error"`
+	StructuredContent json.RawMessage `json:"structured_content"`
+}
+
+// expectText checks a response is a successful tool result whose first text part is want.
+func expectText(resp Response, want string) (*toolResult, error) {
+	if resp.Error != nil {
+		return nil, fail(fmt.Sprintf("a result with text %q", want), "%s", resp.Error)
+	}
+	var r toolResult
+	if err := json.Unmarshal(resp.Result, &r); err != nil {
+		return nil, fail("a tool result", "%s (%v)", excerpt(resp.Result, 200), err)
+	}
+	if len(r.Content) == 0 || r.Content[0].Type != "text" || r.Content[0].Text != want || r.IsError {
+		return nil, fail(fmt.Sprintf("a result with text %q", want), "%s", excerpt(resp.Result, 200))
+	}
+	return &r, nil
+}
+
+// expectCode checks a response is an error with the given code.
+func expectCode(resp Response, code int64, what string) error {
+	if resp.Error == nil {
+		return fail(fmt.Sprintf("error %d (%s)", code, what), "%s", resp)
+	}
+	if resp.Error.Code != code {
+		return fail(fmt.Sprintf("error %d (%s)", code, what), "%s", resp.Error)
+	}
+	return nil
+}

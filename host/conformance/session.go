@@ -1,0 +1,459 @@
+package conformance
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrTransport marks a call that failed because of the connection (the process
+// exited, stdout closed, a frame could not be written), never because of an answer.
+var ErrTransport = errors.New("transport")
+
+// Session is one extension process driven frame by frame. It writes requests and
+// notifications, matches responses to requests by id, records every protocol
+// violation it sees on stdout (non-JSON lines, oversized frames, duplicate or
+// unknown response ids) and answers the extension's requests with Services.
+type Session struct {
+	ext      *Extension
+	cmd      *exec.Cmd
+	stdin    *os.File
+	start    time.Time
+	frames   frameLog
+	stderr   *tailBuffer
+	services *Services
+
+	wmu sync.Mutex // one writer: whole lines only
+
+	mu            sync.Mutex
+	nextID        int64
+	pending       map[int64]chan Response
+	answered      map[int64]bool
+	violations    []string
+	notifications []Notification
+	readerErr     error
+
+	readerDone chan struct{}
+	exited     chan struct{}
+	exitState  *os.ProcessState
+	killed     bool
+	scratchDir string
+}
+
+// Notification is a notification the extension sent.
+type Notification struct {
+	Method string
+	Params json.RawMessage
+}
+
+// StartOptions change how a session starts the process.
+type StartOptions struct {
+	// APIVersion is exported as OCTET_EXTENSION_API_VERSION (default: the manifest's).
+	APIVersion string
+	// Secrets is the broker's contents for this session (name → value).
+	Secrets map[string]string
+}
+
+// startSession starts the extension's entrypoint with the host's environment rules
+// (docs/design/wire.md §9) in its own process group.
+func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []string) (*Session, error) {
+	m := ext.Manifest
+	command := m.Entrypoint.Command
+	if strings.Contains(command, "/") && !filepath.IsAbs(command) {
+		command = filepath.Join(ext.Dir, command)
+	}
+	api := opts.APIVersion
+	if api == "" {
+		api = m.APIVersion
+	}
+	cmd := exec.Command(command, m.Entrypoint.Args...)
+	cmd.Dir = ext.Dir
+	cmd.Env = processEnv(ext, api, scratch, passEnv)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	s := &Session{
+		ext:        ext,
+		cmd:        cmd,
+		stdin:      inW,
+		stderr:     newTailBuffer(64 << 10),
+		pending:    map[int64]chan Response{},
+		answered:   map[int64]bool{},
+		readerDone: make(chan struct{}),
+		exited:     make(chan struct{}),
+	}
+	s.services = newServices(s, ext, opts.Secrets, scratch)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, s.stderr
+	s.start = time.Now()
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("start %s: %w", m.Entrypoint.Command, err)
+	}
+	go s.read(outR)
+	go func() {
+		_ = cmd.Wait()
+		s.mu.Lock()
+		s.exitState = cmd.ProcessState
+		s.mu.Unlock()
+		close(s.exited)
+	}()
+	return s, nil
+}
+
+// processEnv is the sanitised environment: a baseline copied from this process,
+// the OCTET_* variables and the names the operator passes through.
+func processEnv(ext *Extension, api, scratch string, passEnv []string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case name == "PATH", name == "HOME", name == "USER", name == "LANG", name == "TZ",
+			name == "TMPDIR", name == "TERM", strings.HasPrefix(name, "LC_"):
+			env = append(env, kv)
+		}
+		for _, p := range passEnv {
+			if name == p {
+				env = append(env, kv)
+			}
+		}
+	}
+	return append(env,
+		"OCTET_EXTENSION_API_VERSION="+api,
+		"OCTET_EXTENSION_NAME="+ext.Manifest.Name,
+		"OCTET_EXTENSION_DIR="+ext.Dir,
+		"OCTET_EXTENSION_MANIFEST="+filepath.Join(ext.Dir, "extension.toml"),
+		"OCTET_WORKSPACE="+ext.Workspace,
+		"OCTET_EXTENSION_SCRATCH="+scratch,
+	)
+}
+
+// read is the only reader of the extension's stdout. It never blocks on a check:
+// responses go to buffered channels, requests are served on their own goroutines.
+func (s *Session) read(r io.ReadCloser) {
+	defer close(s.readerDone)
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, size, err := readLine(br, MaxMessageBytes)
+		if size > MaxMessageBytes {
+			s.violation("extension wrote a frame of %d bytes, over the %d-byte limit: %s", size, MaxMessageBytes, excerpt(line, 80))
+		} else if len(line) > 0 {
+			s.frames.add(Frame{At: time.Since(s.start), Text: excerpt(line, 400)})
+			s.dispatch(line)
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.readerErr = err
+			pending := s.pending
+			s.pending = map[int64]chan Response{}
+			s.mu.Unlock()
+			for _, ch := range pending {
+				close(ch)
+			}
+			return
+		}
+	}
+}
+
+// readLine returns the next line without its newline, reading at most limit bytes
+// of it; size is the line's full length (over limit when it was cut).
+func readLine(br *bufio.Reader, limit int) ([]byte, int, error) {
+	var line []byte
+	size := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		size += len(chunk)
+		if len(line) <= limit {
+			line = append(line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n := len(chunk); n > 0 && chunk[n-1] == '\n' {
+			size--
+		}
+		return trimNewline(line), size, err
+	}
+}
+
+func trimNewline(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+// dispatch classifies one line: response, request or notification; anything else
+// is a violation (stray output corrupting the stream).
+func (s *Session) dispatch(line []byte) {
+	var env envelope
+	if err := json.Unmarshal(line, &env); err != nil || env.JSONRPC != "2.0" {
+		s.violation("stdout carried a line that is not a JSON-RPC 2.0 object: %s", excerpt(line, 120))
+		return
+	}
+	switch {
+	case env.Method != "" && len(env.ID) > 0:
+		go s.serve(env)
+	case env.Method != "":
+		s.mu.Lock()
+		s.notifications = append(s.notifications, Notification{Method: env.Method, Params: env.Params})
+		s.mu.Unlock()
+	case len(env.ID) > 0:
+		s.deliver(env, line)
+	default:
+		s.violation("frame is neither request, notification nor response: %s", excerpt(line, 120))
+	}
+}
+
+func (s *Session) deliver(env envelope, line []byte) {
+	id, err := strconv.ParseInt(string(env.ID), 10, 64)
+	if err != nil {
+		s.violation("response id %s is not one of the host's integer ids: %s", env.ID, excerpt(line, 120))
+		return
+	}
+	if (env.Result == nil) == (env.Error == nil) {
+		s.violation("response %d must carry exactly one of result and error: %s", id, excerpt(line, 120))
+	}
+	s.mu.Lock()
+	ch, ok := s.pending[id]
+	delete(s.pending, id)
+	dup := s.answered[id]
+	s.answered[id] = true
+	s.mu.Unlock()
+	switch {
+	case ok:
+		ch <- Response{Result: env.Result, Error: env.Error}
+	case dup:
+		s.violation("a second response for request %d: %s", id, excerpt(line, 120))
+	default:
+		s.violation("response for request %d, which the host never sent: %s", id, excerpt(line, 120))
+	}
+}
+
+// serve answers one extension request with the reverse services.
+func (s *Session) serve(env envelope) {
+	result, rpcErr := s.services.handle(env.Method, env.Params)
+	frame := map[string]any{"jsonrpc": "2.0", "id": env.ID}
+	if rpcErr != nil {
+		frame["error"] = rpcErr
+	} else {
+		frame["result"] = result
+	}
+	b, err := json.Marshal(frame)
+	if err == nil {
+		_ = s.WriteLine(b)
+	}
+}
+
+func (s *Session) violation(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.violations) < 20 {
+		s.violations = append(s.violations, fmt.Sprintf(format, args...))
+	}
+}
+
+// Violations returns the protocol violations seen on stdout so far.
+func (s *Session) Violations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.violations...)
+}
+
+// Notifications returns the notifications with the given method received so far,
+// in arrival order.
+func (s *Session) Notifications(method string) []Notification {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Notification
+	for _, n := range s.notifications {
+		if n.Method == method {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// WriteLine writes one frame (a newline is appended) to the extension's stdin.
+func (s *Session) WriteLine(b []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.frames.add(Frame{ToExtension: true, At: time.Since(s.start), Text: excerpt(b, 400)})
+	if _, err := s.stdin.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("%w: write to the extension's stdin: %v", ErrTransport, err)
+	}
+	return nil
+}
+
+// Send writes a request and returns its id and the channel its response arrives on.
+// The channel is closed without a value when the connection ends first.
+func (s *Session) Send(method string, params any) (int64, <-chan Response, error) {
+	ch := make(chan Response, 1)
+	s.mu.Lock()
+	if s.readerErr != nil {
+		s.mu.Unlock()
+		return 0, nil, fmt.Errorf("%w: the extension's stdout is closed (%v)", ErrTransport, s.readerErr)
+	}
+	s.nextID++
+	id := s.nextID
+	s.pending[id] = ch
+	s.mu.Unlock()
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := s.WriteLine(b); err != nil {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
+		return 0, nil, err
+	}
+	return id, ch, nil
+}
+
+// Notify writes a notification.
+func (s *Session) Notify(method string, params any) error {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	if err != nil {
+		return err
+	}
+	return s.WriteLine(b)
+}
+
+// Cancel sends $/cancelRequest for id.
+func (s *Session) Cancel(id int64) error {
+	return s.Notify("$/cancelRequest", map[string]any{"id": id})
+}
+
+// Wait waits for the response on ch, the end of the connection or ctx.
+func (s *Session) Wait(ctx context.Context, id int64, ch <-chan Response) (Response, error) {
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			return Response{}, fmt.Errorf("%w: connection ended before request %d was answered%s", ErrTransport, id, s.exitSummary())
+		}
+		return r, nil
+	case <-ctx.Done():
+		return Response{}, fmt.Errorf("no answer to request %d: %w", id, ctx.Err())
+	}
+}
+
+// Call sends a request and waits for its response within timeout.
+func (s *Session) Call(ctx context.Context, timeout time.Duration, method string, params any) (Response, error) {
+	id, ch, err := s.Send(method, params)
+	if err != nil {
+		return Response{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return s.Wait(ctx, id, ch)
+}
+
+// CloseStdin closes the extension's stdin (it sees EOF).
+// It does not wait for a write in progress (a check may leave one blocked on a
+// reader that stopped); closing the pipe ends that write.
+func (s *Session) CloseStdin() error {
+	return s.stdin.Close()
+}
+
+// Exited is closed when the process has exited.
+func (s *Session) Exited() <-chan struct{} { return s.exited }
+
+// ExitCode returns the exit code (-1 when killed by a signal or still running).
+func (s *Session) ExitCode() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exitState == nil {
+		return -1
+	}
+	return s.exitState.ExitCode()
+}
+
+// WaitExit waits up to d for the process to exit and reports whether it did.
+func (s *Session) WaitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// Kill ends the whole process group: SIGTERM, then SIGKILL after grace.
+func (s *Session) Kill(grace time.Duration) {
+	select {
+	case <-s.exited:
+		return
+	default:
+	}
+	s.mu.Lock()
+	s.killed = true
+	s.mu.Unlock()
+	pid := s.cmd.Process.Pid
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+	if !s.WaitExit(grace) {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		<-s.exited
+	}
+}
+
+// close releases the session: stdin closed, process group killed if still there.
+func (s *Session) close() {
+	_ = s.CloseStdin()
+	if !s.WaitExit(2 * time.Second) {
+		s.Kill(time.Second)
+	}
+	// Children that inherited stdout may keep it open; kill the group regardless.
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	t := time.NewTimer(2 * time.Second)
+	defer t.Stop()
+	select {
+	case <-s.readerDone:
+	case <-t.C:
+	}
+}
+
+// StderrTail returns the last n lines the extension wrote to stderr.
+func (s *Session) StderrTail(n int) []string { return s.stderr.lastLines(n) }
+
+// StderrContains reports whether the extension's stderr contained text.
+func (s *Session) StderrContains(text string) bool { return s.stderr.contains(text) }
+
+// Frames returns the frames kept for the failure report.
+func (s *Session) Frames() []string { return s.frames.lines() }
+
+func (s *Session) exitSummary() string {
+	if s.WaitExit(200 * time.Millisecond) {
+		return fmt.Sprintf(" (process exited: %s)", s.cmd.ProcessState)
+	}
+	return ""
+}
