@@ -34,3 +34,9 @@ func internal(format string, args ...any) *jsonrpc.Error {
 func methodNotFound(method, why string) *jsonrpc.Error {
 	return jsonrpc.NewError(codeMethodNotFound, fmt.Sprintf("method %q is not available: %s", method, why), map[string]string{"method": method})
 }
+
+// errSecretUnavailable is -32004 without data: missing values and broker
+// failures look the same, and never carry the value.
+func errSecretUnavailable() *jsonrpc.Error {
+	return jsonrpc.NewError(codeSecretUnavailable, "secret is unavailable", nil)
+}

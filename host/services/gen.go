@@ -22,7 +22,3 @@ func (g *genState) stopTimers() {
 		g.present.stop()
 	}
 }
-
-type catalogState struct{}
-
-type presentState struct{ stop func() bool }

@@ -44,6 +44,12 @@ type Caller struct {
 
 	ScratchDir string // this generation's OCTET_EXTENSION_SCRATCH
 
+	// IssuedOwner reports whether the host issued owner to this process
+	// generation (presentation/update may echo an issued resource_owner
+	// outside a handler). Nil accepts any owner with this generation's
+	// instance and generation fence.
+	IssuedOwner func(Owner) bool
+
 	// ActiveParent resolves parent_request_id to a host request this
 	// process is serving right now, and that request's owner. Requests
 	// without an owner (process-scoped) report ok with a zero Owner only if
@@ -102,10 +108,11 @@ type Router struct {
 	cfg   RouterConfig
 	store *store.Store
 
-	mu       sync.Mutex
-	gens     map[genKey]*genState
-	inflight map[parentKey]map[*inflightCall]struct{}
-	agentMu  sync.Mutex // serialises child-session bookkeeping
+	mu        sync.Mutex
+	gens      map[genKey]*genState
+	inflight  map[parentKey]map[*inflightCall]struct{}
+	agentMu   sync.Mutex // serialises child-session bookkeeping
+	agentWake agentWake  // wakes agent/wait when a child changes
 }
 
 // genKey identifies one process generation.
@@ -187,6 +194,7 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 	if len(params) == 0 {
 		params = json.RawMessage(`{}`)
 	}
+	start := r.now()
 	res, err := m.serve(r, ctx, c, params)
 	if req.IsNotification() {
 		if err != nil {
@@ -197,11 +205,24 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 	if err != nil {
 		var we *jsonrpc.Error
 		if !errors.As(err, &we) {
-			err = internal("%s failed: %v", req.Method, err)
+			if errors.Is(err, context.Canceled) {
+				we = jsonrpc.NewError(codeRequestCancelled, "request cancelled", nil)
+			} else {
+				we = internal("%s failed: %v", req.Method, err)
+			}
 		}
-		return nil, err
+		r.recordCall(c, req.Method, start, &we.Code)
+		return nil, we
 	}
+	r.recordCall(c, req.Method, start, nil)
 	return res, nil
+}
+
+// recordCall stores timing and outcome of a served request (never params or
+// results: they may hold secrets or user text).
+func (r *Router) recordCall(c *Caller, method string, start time.Time, code *int64) {
+	_ = r.store.RecordCall(context.Background(), store.CallRecord{Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation,
+		Direction: "in", Method: method, StartedAtMS: start.UnixMilli(), DurationMS: r.now().Sub(start).Milliseconds(), ErrorCode: code})
 }
 
 // ParentSettled tells the router a host request of c's generation finished:

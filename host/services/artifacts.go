@@ -1,0 +1,199 @@
+package services
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+
+	"github.com/octet-kit/octet/host/store"
+)
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+type artifactParams struct {
+	Parent   json.RawMessage `json:"parent_request_id"`
+	MIMEType string          `json:"mime_type"`
+	Name     string          `json:"name,omitempty"`
+	Data     *string         `json:"data,omitempty"`
+	Path     *string         `json:"path,omitempty"`
+	Size     *int64          `json:"size,omitempty"`
+	SHA256   *string         `json:"sha256,omitempty"`
+}
+
+type artifactResult struct {
+	ArtifactID string `json:"artifact_id"`
+	Size       int64  `json:"size"`
+	SHA256     string `json:"sha256"`
+}
+
+// artifactPublish verifies and stores an artifact for the active owner of
+// the parent request and this generation.
+func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	var p artifactParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	sig, ok := mimeSignatures[p.MIMEType]
+	if !ok {
+		return nil, invalidParams("mime_type", "%q is not supported; use one of %s", p.MIMEType, strings.Join(supportedMIME(), ", "))
+	}
+	if len(p.Name) > 256 || hasControl(p.Name, false) {
+		return nil, invalidParams("name", "must be at most 256 bytes of plain text")
+	}
+	inline := p.Data != nil
+	if inline == (p.Path != nil) {
+		return nil, invalidParams("data", "give exactly one of data (inline base64) or path (in the scratch directory)")
+	}
+	if inline && (p.Size != nil || p.SHA256 != nil) {
+		return nil, invalidParams("size", "size and sha256 belong to the path form; inline data is measured by the host")
+	}
+	if !inline {
+		if p.Size == nil || p.SHA256 == nil {
+			return nil, invalidParams("size", "the path form needs both size and sha256")
+		}
+		if *p.Size < 0 || *p.Size > artifactMaxBytes {
+			return nil, invalidParams("size", "%d is outside 0..%d bytes", *p.Size, artifactMaxBytes)
+		}
+		if !sha256Hex.MatchString(*p.SHA256) {
+			return nil, invalidParams("sha256", "must be 64 lowercase hex digits")
+		}
+	}
+	_, owner, _, done, err := r.withParent(ctx, c, p.Parent)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+
+	bw, err := r.store.NewBlobWriter()
+	if err != nil {
+		return nil, internal("artifact storage: %v", err)
+	}
+	if inline {
+		err = r.ingestInline(bw, *p.Data, sig)
+	} else {
+		err = r.ingestScratch(bw, c.ScratchDir, *p.Path, *p.Size, *p.SHA256, sig)
+	}
+	if err != nil {
+		bw.Abort()
+		return nil, err
+	}
+	size := bw.Size()
+	sum, err := bw.Commit()
+	if err != nil {
+		return nil, internal("artifact storage: %v", err)
+	}
+	id, err := r.randomHex(16)
+	if err != nil {
+		return nil, internal("artifact id: %v", err)
+	}
+	a := store.Artifact{ID: "artifact:" + id, Extension: c.Extension, Principal: c.Principal, SessionID: owner.SessionID,
+		InstanceID: c.InstanceID, Generation: c.Generation, MIMEType: p.MIMEType, Name: p.Name, Size: size, SHA256: sum,
+		CreatedAtMS: r.now().UnixMilli()}
+	if err := r.store.PutArtifact(ctx, a, artifactGenerationMaxCount, artifactGenerationMaxBytes); err != nil {
+		// The blob stays: it is content-addressed and may be shared with
+		// another artifact; an unreferenced blob is harmless.
+		if errors.Is(err, store.ErrQuota) {
+			return nil, unavailable("%v", err)
+		}
+		return nil, internal("record artifact: %v", err)
+	}
+	return artifactResult{ArtifactID: a.ID, Size: size, SHA256: sum}, nil
+}
+
+func (r *Router) ingestInline(bw *store.BlobWriter, data string, sig func([]byte) bool) error {
+	if base64.StdEncoding.DecodedLen(len(data)) > artifactInlineMaxBytes+3 {
+		return invalidParams("data", "decodes to more than %d bytes; publish larger artifacts through the scratch path", artifactInlineMaxBytes)
+	}
+	b, err := base64.StdEncoding.Strict().DecodeString(data)
+	if err != nil {
+		return invalidParams("data", "is not valid base64: %v", err)
+	}
+	if len(b) > artifactInlineMaxBytes {
+		return invalidParams("data", "decodes to %d bytes; the inline limit is %d", len(b), artifactInlineMaxBytes)
+	}
+	if !sig(b) {
+		return invalidParams("data", "the bytes do not carry the declared mime_type's signature")
+	}
+	if _, err := bw.Write(b); err != nil {
+		return internal("artifact storage: %v", err)
+	}
+	return nil
+}
+
+// ingestScratch copies a file from the scratch directory. The path must stay
+// inside the scratch dir after every symlink is resolved, name a regular
+// file, and match the declared size and digest; the copy is what gets
+// verified, so a file changed after the check cannot slip through.
+func (r *Router) ingestScratch(bw *store.BlobWriter, scratchDir, rel string, size int64, sum string, sig func([]byte) bool) error {
+	if scratchDir == "" {
+		return unavailable("this generation has no scratch directory")
+	}
+	if rel == "" || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+		return invalidParams("path", "%q must be a relative path inside the scratch directory (no .., not absolute)", rel)
+	}
+	root, err := filepath.EvalSymlinks(scratchDir)
+	if err != nil {
+		return unavailable("scratch directory: %v", err)
+	}
+	resolved, err := filepath.EvalSymlinks(filepath.Join(root, rel))
+	if err != nil {
+		return invalidParams("path", "%q cannot be resolved in the scratch directory: %v", rel, errors.Unwrap(err))
+	}
+	inside, err := filepath.Rel(root, resolved)
+	if err != nil || !filepath.IsLocal(inside) {
+		return invalidParams("path", "%q resolves outside the scratch directory", rel)
+	}
+	// O_NOFOLLOW: the final component was resolved above; if it became a
+	// symlink since, refuse instead of following it.
+	f, err := os.OpenFile(resolved, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return invalidParams("path", "%q cannot be opened: %v", rel, errors.Unwrap(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return invalidParams("path", "%q cannot be read: %v", rel, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return invalidParams("path", "%q is not a regular file", rel)
+	}
+	if fi.Size() != size {
+		return invalidParams("size", "declared %d bytes but %q has %d", size, rel, fi.Size())
+	}
+	head := make([]byte, min(size, mimeHeadBytes))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return invalidParams("path", "%q could not be read: %v", rel, err)
+	}
+	if !sig(head) {
+		return invalidParams("path", "%q does not carry the declared mime_type's signature", rel)
+	}
+	bw.Write(head)
+	// Copy at most one byte more than declared, to notice a growing file.
+	if _, err := io.Copy(bw, io.LimitReader(f, size-int64(len(head))+1)); err != nil {
+		return internal("artifact copy: %v", err)
+	}
+	if bw.Size() != size {
+		return invalidParams("size", "declared %d bytes but read %d (the file changed while publishing)", size, bw.Size())
+	}
+	if got := bw.Sum(); got != sum {
+		return invalidParams("sha256", "declared %s but the bytes hash to %s", sum, got)
+	}
+	return nil
+}
+
+func (r *Router) randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r.cfg.Random, b); err != nil {
+		return "", fmt.Errorf("random source: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}

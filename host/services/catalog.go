@@ -1,0 +1,191 @@
+package services
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+var toolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// catalogState is one generation's live tool catalog: the current revision
+// and the last retainedCatalogs committed revisions, so calls pinned to a
+// recent revision still find the definition the model saw.
+type catalogState struct {
+	mu       sync.Mutex // serialises mutations, including the OnCatalog hook
+	revision int64
+	current  map[string]ToolDefinition
+	history  map[int64]map[string]ToolDefinition
+	order    []int64 // retained revisions, oldest first
+}
+
+type registerParams struct {
+	Tools []json.RawMessage `json:"tools"`
+}
+
+type unregisterParams struct {
+	Names []string `json:"names"`
+}
+
+type catalogResult struct {
+	Revision int64    `json:"revision"`
+	Tools    []string `json:"tools"`
+}
+
+func (r *Router) catalog(c *Caller) *catalogState {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	g := r.genLocked(c)
+	if g.catalog == nil {
+		g.catalog = &catalogState{current: map[string]ToolDefinition{}, history: map[int64]map[string]ToolDefinition{0: {}}, order: []int64{0}}
+	}
+	return g.catalog
+}
+
+// toolsRegister adds or replaces tools: the whole request is validated and
+// offered to OnCatalog before anything changes, so a refusal leaves the
+// previous catalog intact.
+func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	var p registerParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Tools) < 1 || len(p.Tools) > maxToolsPerRequest {
+		return nil, invalidParams("tools", "has %d entries; send 1..%d", len(p.Tools), maxToolsPerRequest)
+	}
+	defs := make([]ToolDefinition, len(p.Tools))
+	seen := map[string]bool{}
+	for i, rawTool := range p.Tools {
+		path := fmt.Sprintf("tools[%d]", i)
+		if err := decodeAt(rawTool, &defs[i], path); err != nil {
+			return nil, err
+		}
+		if err := validateTool(path, defs[i]); err != nil {
+			return nil, err
+		}
+		if seen[defs[i].Name] {
+			return nil, invalidParams(path+".name", "%q appears twice in this request", defs[i].Name)
+		}
+		seen[defs[i].Name] = true
+	}
+	return r.mutateCatalog(c, func(next map[string]ToolDefinition) {
+		for _, d := range defs {
+			next[d.Name] = d
+		}
+	})
+}
+
+// toolsUnregister removes tools; absent names are harmless.
+func (r *Router) toolsUnregister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	var p unregisterParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if len(p.Names) < 1 || len(p.Names) > maxToolsPerRequest {
+		return nil, invalidParams("names", "has %d entries; send 1..%d", len(p.Names), maxToolsPerRequest)
+	}
+	for i, n := range p.Names {
+		if !toolName.MatchString(n) {
+			return nil, invalidParams(fmt.Sprintf("names[%d]", i), "%q is not a tool name", n)
+		}
+	}
+	return r.mutateCatalog(c, func(next map[string]ToolDefinition) {
+		for _, n := range p.Names {
+			delete(next, n)
+		}
+	})
+}
+
+func (r *Router) mutateCatalog(c *Caller, apply func(map[string]ToolDefinition)) (any, error) {
+	cs := r.catalog(c)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	next := make(map[string]ToolDefinition, len(cs.current))
+	for k, v := range cs.current {
+		next[k] = v
+	}
+	apply(next)
+	if len(next) > maxCatalogTools {
+		return nil, invalidParams("tools", "the catalog would hold %d tools; the limit is %d", len(next), maxCatalogTools)
+	}
+	rev := cs.revision + 1
+	tools := sortedTools(next)
+	if r.cfg.OnCatalog != nil {
+		if err := r.cfg.OnCatalog(c, rev, tools); err != nil {
+			return nil, invalidParams("tools", "catalog revision %d refused: %v", rev, err)
+		}
+	}
+	cs.commit(rev, next)
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return catalogResult{Revision: rev, Tools: names}, nil
+}
+
+func (cs *catalogState) commit(rev int64, tools map[string]ToolDefinition) {
+	cs.revision, cs.current = rev, tools
+	cs.history[rev] = tools
+	cs.order = append(cs.order, rev)
+	for len(cs.order) > retainedCatalogs {
+		delete(cs.history, cs.order[0])
+		cs.order = cs.order[1:]
+	}
+}
+
+func sortedTools(m map[string]ToolDefinition) []ToolDefinition {
+	out := make([]ToolDefinition, 0, len(m))
+	for _, t := range m {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// validateTool checks a definition: name, description, and that parameters
+// and output_schema are objects that compile as JSON Schemas. References
+// are not loaded (no files, no network): a tool schema must be
+// self-contained.
+func validateTool(path string, d ToolDefinition) error {
+	if !toolName.MatchString(d.Name) {
+		return invalidParams(path+".name", "%q must match %s", d.Name, toolName)
+	}
+	if chars(d.Description) > maxToolDescChars {
+		return invalidParams(path+".description", "is %d characters; the limit is %d", chars(d.Description), maxToolDescChars)
+	}
+	if err := compileSchema(d.Parameters); err != nil {
+		return invalidParams(path+".parameters", "%v", err)
+	}
+	if len(d.OutputSchema) > 0 {
+		if err := compileSchema(d.OutputSchema); err != nil {
+			return invalidParams(path+".output_schema", "%v", err)
+		}
+	}
+	return nil
+}
+
+func compileSchema(raw json.RawMessage) error {
+	if !isObject(raw) {
+		return fmt.Errorf("must be a JSON Schema object")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("is not valid JSON: %v", err)
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(jsonschema.SchemeURLLoader{})
+	const loc = "urn:octet:tool-schema"
+	if err := comp.AddResource(loc, doc); err != nil {
+		return fmt.Errorf("is not a valid JSON Schema: %v", err)
+	}
+	if _, err := comp.Compile(loc); err != nil {
+		return fmt.Errorf("is not a valid JSON Schema: %v", err)
+	}
+	return nil
+}
