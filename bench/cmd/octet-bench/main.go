@@ -1,0 +1,129 @@
+// Command octet-bench measures every octet SDK against its language's floor, the
+// official MCP SDK of the same language and go-plugin, and writes the results as
+// JSON, SVG charts and docs/benchmarks.md.
+//
+//	go run ./cmd/octet-bench            # full run (under 10 minutes on 2 cores)
+//	go run ./cmd/octet-bench -quick     # fewer calls and repetitions, for iterating
+//
+// Runs are interleaved: each repetition walks every target (in a rotated order)
+// before the next starts, so a load spike on the machine hits all of them alike, and
+// ratios are taken within one repetition.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/octet-kit/octet/bench/internal/report"
+	"github.com/octet-kit/octet/bench/internal/target"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "octet-bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	quick := flag.Bool("quick", false, "fewer calls and repetitions (numbers are rougher)")
+	only := flag.String("only", "", "comma-separated target ids to run (default all)")
+	doc := flag.String("doc", "../docs/benchmarks.md", "Markdown page to write (empty: none)")
+	out := flag.String("out", "results", "directory for latest.json and the SVG charts")
+	skipSetup := flag.Bool("skip-setup", false, "do not build or install the peers")
+	flag.Parse()
+
+	bench, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(bench, "cmd", "octet-bench")); err != nil {
+		return fmt.Errorf("run from the bench/ directory (no cmd/octet-bench in %s)", bench)
+	}
+	root := filepath.Dir(bench)
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+	}
+	if !*skipSetup {
+		if err := setup(bench, logf); err != nil {
+			return fmt.Errorf("setup: %w", err)
+		}
+	}
+
+	cfg := report.Config{Reps: 5, Warmup: 2000, Calls: 20000, InFlight: 32, TputCalls: 20000,
+		ColdStarts: 10, CallbackN: 1000, ScaleCalls: 1000, ScaleRounds: 3}
+	if *quick {
+		cfg = report.Config{Quick: true, Reps: 3, Warmup: 200, Calls: 2000, InFlight: 32, TputCalls: 2000,
+			ColdStarts: 5, CallbackN: 200, ScaleCalls: 1000, ScaleRounds: 1}
+	}
+	res := report.New()
+	res.Config = cfg
+	res.Command = commandLine()
+	res.Machine = describeMachine()
+	targets := plan(root, bench)
+	if *only != "" {
+		keep := map[string]bool{}
+		for _, id := range strings.Split(*only, ",") {
+			keep[strings.TrimSpace(id)] = true
+		}
+		var sel []target.Target
+		for _, t := range targets {
+			if keep[t.ID] {
+				sel = append(sel, t)
+			}
+		}
+		targets = sel
+	}
+	for _, t := range targets {
+		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Missing: t.Missing})
+		if t.Missing != "" {
+			logf("skip %s: %s", t.ID, t.Missing)
+		}
+	}
+	runnable := make([]target.Target, 0, len(targets))
+	for _, t := range targets {
+		if t.Missing == "" {
+			runnable = append(runnable, t)
+		}
+	}
+
+	ctx := context.Background()
+	r := &runner{res: res, cfg: cfg, logf: logf, targets: runnable, work: filepath.Join(bench, ".work")}
+	r.latency(ctx)
+	r.coldStarts(ctx)
+	r.crashes(ctx)
+	r.scale(ctx)
+	res.Machine.LoadAfter = loadavg()
+	res.Took = time.Since(res.Started).Round(time.Second).String()
+	res.Finish()
+
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	if err := res.WriteJSON(filepath.Join(*out, "latest.json")); err != nil {
+		return err
+	}
+	charts, err := report.WriteCharts(res, *out)
+	if err != nil {
+		return err
+	}
+	if *doc != "" {
+		rel, _ := filepath.Rel(filepath.Dir(*doc), *out)
+		if err := os.WriteFile(*doc, []byte(report.Markdown(res, rel, charts)), 0o644); err != nil {
+			return err
+		}
+		logf("wrote %s", *doc)
+	}
+	logf("done in %s", res.Took)
+	return nil
+}
+
+// commandLine is the exact command that reproduces the run.
+func commandLine() string {
+	return strings.TrimSpace("cd bench && go run ./cmd/octet-bench " + strings.Join(os.Args[1:], " "))
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/octet-kit/octet/bench/internal/target"
+)
+
+// langs in table order; "typescript" covers Node floors and peers too.
+var langs = []string{"go", "python", "typescript"}
+
+var langTitle = map[string]string{"go": "Go", "python": "Python", "typescript": "TypeScript"}
+
+// plan lists every target in table order, marking those this checkout cannot run.
+func plan(root, bench string) []target.Target {
+	work := filepath.Join(bench, ".work")
+	floorDir := map[string]string{"go": "floor-go", "python": "floor-python", "typescript": "floor-node"}
+	floorName := map[string]string{"go": "floor (Go)", "python": "floor (Python)", "typescript": "floor (Node)"}
+	var ts []target.Target
+	for _, lang := range langs {
+		ts = append(ts, target.Target{
+			ID: "floor-" + lang, Name: floorName[lang], Lang: lang, Kind: target.Floor, Via: target.ViaDirect,
+			Start: target.OctetDirect(filepath.Join(bench, "floors", floorDir[lang]), nil),
+		})
+		ts = append(ts, fixtureTarget(root, lang))
+		ts = append(ts, mcpTarget(bench, work, lang))
+	}
+	ts = append(ts, target.Target{
+		ID: "go-plugin", Name: "go-plugin (gRPC)", Lang: "go", Kind: target.GoPlugin, Via: target.ViaGoPlugin,
+		Start: target.GoPluginStart(filepath.Join(work, "bin", "goplugin-echo")),
+	})
+	return ts
+}
+
+// fixtureTarget is our SDK's conformance fixture in lang, driven directly.
+func fixtureTarget(root, lang string) target.Target {
+	rel := filepath.Join("examples", lang, "conformance-fixture")
+	dir := filepath.Join(root, rel)
+	t := target.Target{ID: "octet-" + lang, Name: "octet SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.SDK, Via: target.ViaDirect}
+	if _, err := os.Stat(filepath.Join(dir, "extension.toml")); err != nil {
+		t.Missing = rel + " is not in this checkout yet"
+		return t
+	}
+	if _, err := target.LoadExtension(dir); err != nil {
+		t.Missing = err.Error()
+		return t
+	}
+	var env []string
+	if lang == "python" {
+		// The fixture imports the SDK from the source tree (it has no runtime deps).
+		env = append(env, "PYTHONPATH="+filepath.Join(root, "sdk-python", "src"))
+	}
+	t.Start = target.OctetDirect(dir, env)
+	return t
+}
+
+func mcpTarget(bench, work, lang string) target.Target {
+	t := target.Target{ID: "mcp-" + lang, Name: "MCP SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.MCP, Via: target.ViaMCPGo}
+	switch lang {
+	case "go":
+		t.Start = target.MCPStdio(filepath.Join(work, "bin", "mcp-go"), nil, bench, nil)
+	case "python":
+		t.Start = target.MCPStdio(filepath.Join(work, "venv", "bin", "python"),
+			[]string{filepath.Join(bench, "peers", "mcp-python", "server.py")}, bench, nil)
+	case "typescript":
+		t.Start = target.MCPStdio("node", []string{filepath.Join(bench, "peers", "mcp-ts", "server.mjs")}, bench, nil)
+	default:
+		panic(fmt.Sprintf("no MCP peer for %q", lang))
+	}
+	return t
+}
+
+// bareStarts are the cold-start baselines: the interpreter or binary doing nothing.
+func bareStarts(work string) map[string][]string {
+	return map[string][]string{
+		"go":         {filepath.Join(work, "bin", "bare-go")},
+		"python":     {"python3", "-c", "pass"},
+		"typescript": {"node", "-e", "0"},
+	}
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/octet-kit/octet/bench/internal/measure"
+	"github.com/octet-kit/octet/bench/internal/report"
+	"github.com/octet-kit/octet/bench/internal/target"
+)
+
+type runner struct {
+	res     *report.Results
+	cfg     report.Config
+	logf    func(string, ...any)
+	targets []target.Target
+	work    string
+}
+
+// rotated returns the targets starting at offset i, so each repetition starts with
+// a different one and no target always runs first (or last) after a pause.
+func rotated(ts []target.Target, i int) []target.Target {
+	if len(ts) == 0 {
+		return nil
+	}
+	i %= len(ts)
+	return append(append([]target.Target{}, ts[i:]...), ts[:i]...)
+}
+
+const (
+	artifactBig    = 16 << 20
+	artifactInline = 256 << 10
+	cancelsPerRep  = 5
+)
+
+// latency runs, per repetition and per target on one fresh session: sequential
+// round trips, throughput with 32 in flight, then callback, artifact and cancel
+// scenarios where the target has them.
+func (r *runner) latency(ctx context.Context) {
+	for rep := 0; rep < r.cfg.Reps; rep++ {
+		p50 := map[string]float64{}
+		tput := map[string]float64{}
+		for _, t := range rotated(r.targets, rep) {
+			r.logf("rep %d/%d %s: %d calls", rep+1, r.cfg.Reps, t.ID, r.cfg.Calls)
+			if err := r.latencyOne(ctx, t, p50, tput); err != nil {
+				r.logf("  %s: %v", t.ID, err)
+				r.res.Fail(t.ID, fmt.Errorf("rep %d: %w", rep+1, err))
+			}
+		}
+		r.ratios(p50, tput)
+	}
+	for _, t := range r.targets {
+		switch t.Kind {
+		case target.Floor:
+			r.res.NotAvailable(report.Cancel, t.ID, "the floor has no slow tool")
+			r.res.NotAvailable(report.Artifact16, t.ID, "the floor has no publish tool")
+		case target.MCP, target.GoPlugin:
+			r.res.NotAvailable(report.Cancel, t.ID, "its client stops waiting at once; the handler side is not observable")
+			r.res.NotAvailable(report.Callback, t.ID, "no equivalent host callback in this peer")
+			r.res.NotAvailable(report.Artifact16, t.ID, "no artifact service")
+		}
+	}
+}
+
+func (r *runner) latencyOne(ctx context.Context, t target.Target, p50, tput map[string]float64) error {
+	s, err := t.Start(ctx)
+	if err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	defer s.Close()
+	lat, err := measure.RoundTrip(ctx, s, r.cfg.Warmup, r.cfg.Calls)
+	if err != nil {
+		return fmt.Errorf("round trip: %w", err)
+	}
+	r.res.Add(report.RTTP50, t.ID, measure.Micros(lat.P50))
+	r.res.Add(report.RTTP99, t.ID, measure.Micros(lat.P99))
+	p50[t.ID] = measure.Micros(lat.P50)
+	cps, err := measure.Throughput(ctx, s, r.cfg.InFlight, r.cfg.TputCalls)
+	if err != nil {
+		return fmt.Errorf("throughput: %w", err)
+	}
+	r.res.Add(report.Throughput, t.ID, cps)
+	tput[t.ID] = cps
+	var errs []error
+	if cb, ok := s.(target.Callbacker); ok {
+		start := time.Now()
+		if err := cb.CallbackN(ctx, r.cfg.CallbackN); err != nil {
+			errs = append(errs, fmt.Errorf("callback_n: %w", err))
+		} else {
+			r.res.Add(report.Callback, t.ID, measure.Micros(time.Since(start))/float64(r.cfg.CallbackN))
+		}
+	}
+	if pub, ok := s.(target.Publisher); ok && t.Kind == target.SDK {
+		start := time.Now()
+		if err := pub.Publish(ctx, artifactBig, "path"); err != nil {
+			errs = append(errs, fmt.Errorf("publish 16 MiB by path: %w", err))
+		} else {
+			r.res.Add(report.Artifact16, t.ID, float64(artifactBig)/(1<<20)/time.Since(start).Seconds())
+		}
+		start = time.Now()
+		if err := pub.Publish(ctx, artifactInline, "inline"); err != nil {
+			errs = append(errs, fmt.Errorf("publish 256 KiB inline: %w", err))
+		} else {
+			r.res.Add(report.Inline256, t.ID, measure.Millis(time.Since(start)))
+		}
+	}
+	if c, ok := s.(target.Canceller); ok && t.Kind == target.SDK {
+		for i := 0; i < cancelsPerRep; i++ {
+			d, err := c.CancelLatency(ctx)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("cancel: %w", err))
+				break
+			}
+			r.res.Add(report.Cancel, t.ID, measure.Micros(d))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// ratios records this repetition's ratios: each target's p50 over its language's
+// floor, MCP's p50 over ours, and our calls/s as a fraction of the floor's.
+func (r *runner) ratios(p50, tput map[string]float64) {
+	for _, t := range r.targets {
+		floor, ok := p50["floor-"+t.Lang]
+		if v, mine := p50[t.ID]; mine && ok && t.Kind != target.Floor {
+			r.res.Add(report.RatioFloor, t.ID, v/floor)
+		}
+		if v, mine := p50[t.ID]; mine && t.Kind == target.SDK {
+			if m, ok := p50["mcp-"+t.Lang]; ok {
+				r.res.Add(report.RatioMCP, t.ID, m/v)
+			}
+		}
+		if v, mine := tput[t.ID]; mine && t.Kind != target.Floor {
+			if f, ok := tput["floor-"+t.Lang]; ok {
+				r.res.Add(report.ThroughFrac, t.ID, v/f)
+			}
+		}
+	}
+}
+
+// coldStarts interleaves bare starts and every target's start-to-ready.
+func (r *runner) coldStarts(ctx context.Context) {
+	bare := bareStarts(r.work)
+	samples := map[string][]float64{}
+	for i := 0; i < r.cfg.ColdStarts; i++ {
+		r.logf("cold starts, round %d/%d", i+1, r.cfg.ColdStarts)
+		for _, lang := range langs {
+			d, err := measure.BareStart(bare[lang])
+			if err != nil {
+				r.res.Fail("bare-"+lang, err)
+				continue
+			}
+			samples[lang] = append(samples[lang], measure.Millis(d))
+		}
+		for _, t := range rotated(r.targets, i) {
+			d, err := measure.ColdStart(ctx, t)
+			if err != nil {
+				r.res.Fail(t.ID, fmt.Errorf("cold start: %w", err))
+				continue
+			}
+			r.res.Add(report.ColdStart, t.ID, measure.Millis(d))
+		}
+	}
+	for lang, xs := range samples {
+		r.res.Bare[lang] = measure.Summarize(xs)
+	}
+}
+
+// crashes times crash detection on a fresh session per sample (start untimed).
+func (r *runner) crashes(ctx context.Context) {
+	n := max(3, r.cfg.ColdStarts/2)
+	for i := 0; i < n; i++ {
+		r.logf("crash detection, round %d/%d", i+1, n)
+		for _, t := range rotated(r.targets, i) {
+			s, err := t.Start(ctx)
+			if err != nil {
+				r.res.Fail(t.ID, fmt.Errorf("crash: start: %w", err))
+				continue
+			}
+			c, ok := s.(target.Crasher)
+			if !ok {
+				s.Close()
+				r.res.NotAvailable(report.Crash, t.ID, "no crash tool")
+				continue
+			}
+			// Warm the connection so the crash call is not the first one.
+			if err := s.Echo(ctx); err != nil {
+				r.res.Fail(t.ID, fmt.Errorf("crash: first call: %w", err))
+				s.Close()
+				continue
+			}
+			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			d, err := c.Crash(cctx)
+			cancel()
+			s.Close()
+			if err != nil {
+				r.res.Fail(t.ID, fmt.Errorf("crash: %w", err))
+				continue
+			}
+			r.res.Add(report.Crash, t.ID, measure.Millis(d))
+		}
+	}
+}
+
+// scaleSizes are how many extensions start at once.
+var scaleSizes = []int{1, 10, 50}
+
+// scale starts 1, 10 and 50 of each octet target (floors and SDKs) at once.
+func (r *runner) scale(ctx context.Context) {
+	for round := 0; round < r.cfg.ScaleRounds; round++ {
+		for _, t := range rotated(r.targets, round) {
+			if t.Kind != target.SDK && t.Kind != target.Floor {
+				continue
+			}
+			for _, n := range scaleSizes {
+				r.logf("scale round %d/%d %s: %d at once", round+1, r.cfg.ScaleRounds, t.ID, n)
+				run, err := measure.Scale(ctx, t, n, r.cfg.ScaleCalls)
+				if err != nil {
+					r.res.Fail(t.ID, fmt.Errorf("scale %d: %w", n, err))
+					continue
+				}
+				if r.res.Scale[t.ID] == nil {
+					r.res.Scale[t.ID] = map[int][]measure.ScaleRun{}
+				}
+				r.res.Scale[t.ID][n] = append(r.res.Scale[t.ID][n], run)
+			}
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package measure
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"time"
+
+	"github.com/octet-kit/octet/bench/internal/target"
+)
+
+// ColdStart times Start: process spawn to initialised and ready for calls. The
+// session is closed afterwards, untimed.
+func ColdStart(ctx context.Context, t target.Target) (time.Duration, error) {
+	start := time.Now()
+	s, err := t.Start(ctx)
+	took := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	// One call proves the session is really usable; it is not part of the time.
+	if err := s.Echo(ctx); err != nil {
+		s.Close()
+		return 0, fmt.Errorf("first call after start: %w", err)
+	}
+	return took, s.Close()
+}
+
+// BareStart times running argv to its exit: the interpreter's or binary's own
+// start cost, the baseline a cold start is compared with.
+func BareStart(argv []string) (time.Duration, error) {
+	start := time.Now()
+	if err := exec.Command(argv[0], argv[1:]...).Run(); err != nil {
+		return 0, fmt.Errorf("%v: %w", argv, err)
+	}
+	return time.Since(start), nil
+}

@@ -1,0 +1,139 @@
+// Package report turns a benchmark run into its three outputs: JSON for tooling
+// (results.go), the Markdown page (markdown.go) and one SVG bar chart per table
+// (svg.go). It never measures anything.
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"time"
+
+	"github.com/octet-kit/octet/bench/internal/measure"
+)
+
+// Metric names, with their units, used as keys in Results.Metrics.
+const (
+	RTTP50      = "rtt_p50_us"          // sequential echo round trip, median of a run
+	RTTP99      = "rtt_p99_us"          // sequential echo round trip, 99th percentile of a run
+	Throughput  = "calls_per_s_32"      // echo calls/s with 32 in flight
+	ColdStart   = "cold_start_ms"       // spawn to initialised
+	Callback    = "callback_us"         // one extension-to-host kv.get while serving
+	Artifact16  = "artifact_16mib_mibs" // 16 MiB publish by scratch path, MiB/s end to end
+	Inline256   = "artifact_256kib_ms"  // 256 KiB inline publish, ms end to end
+	Cancel      = "cancel_us"           // $/cancelRequest sent to -32800 received
+	Crash       = "crash_ms"            // crash tool call sent to transport error
+	RatioFloor  = "p50_over_floor"      // same-rep ratio to the language's floor
+	RatioMCP    = "mcp_p50_over_ours"   // same-rep: MCP p50 / our p50 (how many times faster)
+	ThroughFrac = "calls_per_s_of_floor"
+)
+
+// Target describes one measured thing.
+type Target struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Lang    string `json:"lang"`
+	Kind    string `json:"kind"`
+	Via     string `json:"via"`
+	Missing string `json:"missing,omitempty"`
+}
+
+// Machine is what the numbers were taken on.
+type Machine struct {
+	NProc      int      `json:"nproc"`
+	CPU        string   `json:"cpu"`
+	MemoryMiB  int64    `json:"memory_mib"`
+	Kernel     string   `json:"kernel"`
+	LoadBefore string   `json:"load_before"`
+	LoadAfter  string   `json:"load_after"`
+	Tools      []string `json:"tools"` // go, python3, node versions
+}
+
+// Config is how the run was sized.
+type Config struct {
+	Quick       bool `json:"quick"`
+	Reps        int  `json:"reps"`
+	Warmup      int  `json:"warmup"`
+	Calls       int  `json:"calls"`
+	InFlight    int  `json:"in_flight"`
+	TputCalls   int  `json:"throughput_calls"`
+	ColdStarts  int  `json:"cold_starts"`
+	CallbackN   int  `json:"callback_n"`
+	ScaleCalls  int  `json:"scale_calls"`
+	ScaleRounds int  `json:"scale_rounds"`
+}
+
+// Results is one complete run.
+type Results struct {
+	Started time.Time                             `json:"started"`
+	Took    string                                `json:"took"`
+	Command string                                `json:"command"`
+	Machine Machine                               `json:"machine"`
+	Config  Config                                `json:"config"`
+	Targets []Target                              `json:"targets"`
+	Bare    map[string]measure.Spread             `json:"bare_start_ms"` // per language
+	Metrics map[string]map[string]measure.Spread  `json:"metrics"`       // metric -> target id
+	Scale   map[string]map[int][]measure.ScaleRun `json:"scale"`         // target id -> n -> runs
+	Errors  map[string][]string                   `json:"errors,omitempty"`
+	NA      map[string]map[string]string          `json:"not_available,omitempty"` // metric -> target id -> why
+	raw     map[string]map[string][]float64
+}
+
+// New returns empty results.
+func New() *Results {
+	return &Results{
+		Started: time.Now().UTC(),
+		Bare:    map[string]measure.Spread{},
+		Metrics: map[string]map[string]measure.Spread{},
+		Scale:   map[string]map[int][]measure.ScaleRun{},
+		Errors:  map[string][]string{},
+		NA:      map[string]map[string]string{},
+		raw:     map[string]map[string][]float64{},
+	}
+}
+
+// Add records one sample of metric for target id.
+func (r *Results) Add(metric, id string, v float64) {
+	if r.raw[metric] == nil {
+		r.raw[metric] = map[string][]float64{}
+	}
+	r.raw[metric][id] = append(r.raw[metric][id], v)
+}
+
+// Samples returns what Add recorded so far.
+func (r *Results) Samples(metric, id string) []float64 { return r.raw[metric][id] }
+
+// NotAvailable records why metric cannot be measured for id.
+func (r *Results) NotAvailable(metric, id, why string) {
+	if r.NA[metric] == nil {
+		r.NA[metric] = map[string]string{}
+	}
+	r.NA[metric][id] = why
+}
+
+// Fail records an error for id without stopping the run.
+func (r *Results) Fail(id string, err error) { r.Errors[id] = append(r.Errors[id], err.Error()) }
+
+// Finish summarises every metric's samples.
+func (r *Results) Finish() {
+	for metric, byID := range r.raw {
+		r.Metrics[metric] = map[string]measure.Spread{}
+		for id, xs := range byID {
+			r.Metrics[metric][id] = measure.Summarize(xs)
+		}
+	}
+}
+
+// Get returns the summary of metric for id and whether it exists.
+func (r *Results) Get(metric, id string) (measure.Spread, bool) {
+	s, ok := r.Metrics[metric][id]
+	return s, ok && len(s.Samples) > 0
+}
+
+// WriteJSON writes the results, indented, to path.
+func (r *Results) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}

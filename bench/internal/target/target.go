@@ -1,0 +1,70 @@
+// Package target names what the benchmark measures (a floor, an octet SDK, an MCP
+// SDK or the go-plugin peer) and starts sessions with it. Every session answers the
+// same Echo, so one timing loop (package measure) serves them all; the optional
+// interfaces below are the extra scenarios only some targets can run.
+package target
+
+import (
+	"context"
+	"time"
+)
+
+// EchoValue is the payload of every echo call: small, like a typical tool argument,
+// and the same for every target.
+const EchoValue = "octet-bench-0123456789"
+
+// Kind says what a target is, for grouping and ratios.
+type Kind string
+
+const (
+	Floor    Kind = "floor"     // hand-written JSON-lines child: the least a language can do
+	SDK      Kind = "octet"     // our SDK's conformance fixture
+	MCP      Kind = "mcp"       // the official MCP SDK of the language
+	GoPlugin Kind = "go-plugin" // hashicorp/go-plugin over gRPC
+)
+
+// Target is one thing to measure.
+type Target struct {
+	ID    string // stable key in results, e.g. "octet-go"
+	Name  string // for tables, e.g. "octet SDK (Go)"
+	Lang  string // "go", "python" or "typescript"
+	Kind  Kind
+	Via   string // how the harness drives it, e.g. "sdk-go/jsonrpc (direct)"
+	Start func(ctx context.Context) (Session, error)
+	// Missing, when set, says why the target cannot run in this checkout (for
+	// example "examples/go/conformance-fixture not present yet").
+	Missing string
+}
+
+// Session is one started process, initialised and ready.
+type Session interface {
+	// Echo makes one echo tool call and checks its answer.
+	Echo(ctx context.Context) error
+	// Close ends the process (politely first) and releases everything.
+	Close() error
+	// PID of the child process, for memory accounting.
+	PID() int
+}
+
+// Callbacker runs the fixture tool callback_n: n sequential extension-to-host calls
+// while serving one host request.
+type Callbacker interface {
+	CallbackN(ctx context.Context, n int) error
+}
+
+// Crasher calls the crash tool and returns how long the host took to see the
+// connection fail (the call must fail with a transport error, never hang).
+type Crasher interface {
+	Crash(ctx context.Context) (time.Duration, error)
+}
+
+// Canceller starts the fixture's slow tool, cancels it once the handler runs, and
+// returns the time from sending the cancel to receiving the handler's -32800 answer.
+type Canceller interface {
+	CancelLatency(ctx context.Context) (time.Duration, error)
+}
+
+// Publisher calls the fixture's publish tool (mode "inline" or "path").
+type Publisher interface {
+	Publish(ctx context.Context, bytes int, mode string) error
+}
