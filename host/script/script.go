@@ -4,6 +4,8 @@
 // and the lifecycle events the host emits. See docs/host-script.md.
 package script
 
+import "fmt"
+
 // Script is a parsed --script file. The zero value (or nil) is the default
 // policy: deny confirmations, cancel input, deny policy, serve no secrets,
 // stock child replies, emit no lifecycle events.
@@ -90,3 +92,31 @@ func (s *Script) Secret(name string) (string, bool) {
 // HasSecrets reports whether a broker is configured (the host offers the
 // secrets feature only then).
 func (s *Script) HasSecrets() bool { return s != nil && s.secrets != nil }
+
+// String describes the script without secret values, so printing a Script
+// (%v, %+v, %s) never leaks them.
+func (s *Script) String() string {
+	if s == nil {
+		return "script(default policy)"
+	}
+	return fmt.Sprintf("script(%d confirmations, %d inputs, %d policy rules, %d agents, %d models, %d lifecycle events, %d secrets)",
+		len(s.Confirmations), len(s.Inputs), len(s.Policy), len(s.Agents), len(s.Models), len(s.Lifecycle), len(s.secrets))
+}
+
+// GoString is String: %#v must not print secret values either.
+func (s *Script) GoString() string { return s.String() }
+
+// SecretValues returns every brokered secret value and every scripted input
+// answer, for the recorder to scrub from frames as a second line of defence.
+func (s *Script) SecretValues() []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	for _, v := range s.secrets {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
