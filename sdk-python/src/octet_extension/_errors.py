@@ -17,6 +17,7 @@ from ._limits import (
 )
 
 _RESERVED = range(-32768, -31999)
+_ABSENT: Any = object()  # "no data member", distinct from an explicit JSON null
 
 
 class OctetError(Exception):
@@ -50,7 +51,7 @@ class InvalidParams(OctetError, ValueError):
 
 
 class _CodedError(OctetError):
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
+    def __init__(self, code: int, message: str, data: Any = _ABSENT) -> None:
         if isinstance(code, bool) or not isinstance(code, int):
             raise TypeError(f"error code must be an int, got {type(code).__name__}")
         if not isinstance(message, str):
@@ -58,11 +59,13 @@ class _CodedError(OctetError):
         super().__init__(f"{message} ({code})")
         self.code = code
         self.message = message
-        self.data = data
+        self.has_data = data is not _ABSENT
+        self.data: Any = data if self.has_data else None
 
     def to_wire(self) -> dict[str, Any]:
+        """The JSON-RPC error object; ``data`` only when one was given (even if null)."""
         err: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.data is not None:
+        if self.has_data:
             err["data"] = self.data
         return err
 
@@ -87,7 +90,7 @@ class KvConflict(RemoteError):
         return self.data.get("key") if isinstance(self.data, dict) else None
 
 
-def remote_error(code: int, message: str, data: Any = None) -> RemoteError:
+def remote_error(code: int, message: str, data: Any = _ABSENT) -> RemoteError:
     """Build the most specific RemoteError for a host error object."""
     cls: type[RemoteError] = RemoteError
     if code == CODE_SECRET_UNAVAILABLE:
@@ -97,13 +100,18 @@ def remote_error(code: int, message: str, data: Any = None) -> RemoteError:
     return cls(code, message, data)
 
 
+def error_from_wire(err: dict[str, Any]) -> RemoteError:
+    """A RemoteError from a JSON-RPC error object, keeping absent ``data`` absent."""
+    return remote_error(err["code"], err["message"], err.get("data", _ABSENT))
+
+
 class ToolError(_CodedError):
     """Raise from a handler to answer with exactly ``{code, message, data}``.
 
     Codes -32768..-32000 belong to the protocol (wire.md §1) and are refused here.
     """
 
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
+    def __init__(self, code: int, message: str, data: Any = _ABSENT) -> None:
         super().__init__(code, message, data)
         if code in _RESERVED:
             raise ValueError(

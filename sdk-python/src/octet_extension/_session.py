@@ -27,7 +27,7 @@ from ._errors import (
     RemoteError,
     ToolError,
     UnavailableError,
-    remote_error,
+    error_from_wire,
 )
 from ._log import log
 from ._negotiate import Negotiated, negotiate
@@ -476,7 +476,7 @@ class Session:
             if not (isinstance(err, dict) and is_int(err.get("code"))
                     and isinstance(err.get("message"), str)):
                 raise ProtocolError(f"{method}: malformed error object {err!r}")
-            raise remote_error(err["code"], err["message"], err.get("data"))
+            raise error_from_wire(err)
         if "result" not in msg:
             raise ProtocolError(f"{method}: response has neither result nor error")
         return msg["result"]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._errors import RemoteError, remote_error
+from ._errors import RemoteError, error_from_wire
 from ._extension import Extension
 
 __all__ = ["NO_REPLY", "HostError", "LoopbackHost", "ProcessHost", "Response", "manifest_for"]
@@ -258,7 +258,7 @@ class _ScriptedHost:
         response = self.request("tool/call", params)
         if response.error is not None:
             err = response.error
-            raise remote_error(err["code"], err["message"], err.get("data"))
+            raise error_from_wire(err)
         return response.result
 
     def start_tool(self, name: str, arguments: dict[str, Any] | None = None,

@@ -1,0 +1,264 @@
+"""The conformance fixture (docs/design/fixture.md), built with the public SDK API only."""
+
+import hashlib
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+from octet_extension import (
+    Cancelled,
+    Extension,
+    ToolError,
+    current_cancellation,
+    text_content,
+    tool_result,
+)
+
+ext = Extension()
+NAMESPACE = "conformance-fixture"
+stuck_shutdown = threading.Event()
+
+
+def obj(properties, required=(), closed=False):
+    schema = {"type": "object", "properties": properties, "required": list(required)}
+    if closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+INT = {"type": "integer"}
+STR = {"type": "string"}
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@ext.tool(name="echo", description="Echo a value as structured content",
+          parameters=obj({"value": {}}, ["value"]))
+def echo(args):
+    return tool_result(text_content("echo"), structured_content={"value": args["value"]})
+
+
+@ext.tool(name="fail_with", description="Fail with exactly this JSON-RPC error",
+          parameters=obj({"code": INT, "message": STR, "data": {}}, ["code", "message"]))
+def fail_with(args):
+    if "data" in args:
+        raise ToolError(args["code"], args["message"], args["data"])
+    raise ToolError(args["code"], args["message"])
+
+
+@ext.tool(name="slow", description="Wait up to ms while watching cancellation",
+          parameters=obj({"ms": {"type": "integer", "minimum": 0}}, ["ms"]))
+def slow(args):
+    if current_cancellation().wait(args["ms"] / 1000):
+        raise Cancelled()
+    return "slept"
+
+
+@ext.tool(name="progress_n", description="Emit n status progress events",
+          parameters=obj({"n": {"type": "integer", "minimum": 0}}, ["n"]))
+def progress_n(args):
+    n = args["n"]
+    for i in range(1, n + 1):
+        ext.progress(message=f"step {i}", current=i, total=n)
+    return "done"
+
+
+@ext.tool(name="print_stdout", description="Print to stdout and run a child that does too",
+          parameters=obj({"text": STR}, ["text"]))
+def print_stdout(args):
+    print(args["text"], flush=True)
+    subprocess.run(["sh", "-c", "echo child-output"], check=False)
+    return "printed"
+
+
+@ext.tool(name="crash", description="Exit at once without answering",
+          parameters=obj({"code": INT}))
+def crash(args):
+    os._exit(args.get("code", 3))
+
+
+@ext.tool(name="callback_n", description="Make n sequential kv.get calls while serving",
+          parameters=obj({"n": {"type": "integer", "minimum": 0}}, ["n"]))
+def callback_n(args):
+    for _ in range(args["n"]):
+        ext.kv.get("callback", namespace=NAMESPACE)
+    return tool_result(text_content("called"), structured_content={"calls": args["n"]})
+
+
+@ext.tool(name="big_result", description="Return one text part of that many bytes",
+          parameters=obj({"bytes": {"type": "integer", "minimum": 0}}, ["bytes"]))
+def big_result(args):
+    return "x" * args["bytes"]
+
+
+@ext.tool(name="publish", description="Publish deterministic bytes inline or by path",
+          parameters=obj({
+              "bytes": {"type": "integer", "minimum": 0},
+              "mode": {"enum": ["inline", "path"]},
+              "corrupt": {"enum": ["size", "sha256"]},
+              "mime_type": STR,
+          }, ["bytes", "mode"]))
+def publish(args):
+    data = bytes(i % 251 for i in range(args["bytes"]))
+    mime_type = args.get("mime_type", "application/octet-stream")
+    size, digest = len(data), sha256(data)
+    if args["mode"] == "inline":
+        artifact_id = ext.publish_artifact(mime_type=mime_type, data=data)
+    else:
+        Path(os.environ["OCTET_EXTENSION_SCRATCH"], "fixture.bin").write_bytes(data)
+        corrupt = args.get("corrupt")
+        artifact_id = ext.publish_artifact(
+            mime_type=mime_type, path="fixture.bin",
+            size=size + 1 if corrupt == "size" else size,
+            sha256=sha256(data + b"corrupt") if corrupt == "sha256" else digest,
+        )
+    return tool_result(text_content("published"),
+                       structured_content={"artifact_id": artifact_id, "size": size,
+                                           "sha256": digest})
+
+
+@ext.tool(name="register_dynamic", description="Register a tool that returns fixed text",
+          parameters=obj({"name": STR, "text": STR}, ["name", "text"]))
+def register_dynamic(args):
+    text = args["text"]
+    update = ext.register_tool(name=args["name"], description=f"Returns {text!r}",
+                               handler=lambda _args: text)
+    return tool_result(text_content("registered"),
+                       structured_content={"revision": update["revision"]})
+
+
+@ext.tool(name="unregister_dynamic", description="Unregister a dynamic tool",
+          parameters=obj({"name": STR}, ["name"]))
+def unregister_dynamic(args):
+    update = ext.unregister_tool(args["name"])
+    return tool_result(text_content("unregistered"),
+                       structured_content={"revision": update["revision"]})
+
+
+@ext.tool(name="ask", description="Confirm or request input",
+          parameters=obj({"kind": {"enum": ["confirm", "input"]}, "prompt": STR,
+                          "secret": {"type": "boolean"}}, ["kind", "prompt"]))
+def ask(args):
+    if args["kind"] == "confirm":
+        answer = {"answer": ext.confirm(args["prompt"])}
+    else:
+        value = ext.request_input(args["prompt"], secret=args.get("secret", False))
+        if args.get("secret", False):
+            answer = {"answer_sha256": None if value is None else sha256(value.encode())}
+        else:
+            answer = {"answer": value}
+    return tool_result(text_content("answered"), structured_content=answer)
+
+
+@ext.tool(name="secret", description="Fetch a secret; return only its SHA-256",
+          parameters=obj({"name": STR}, ["name"]))
+def secret(args):
+    value = ext.get_secret(args["name"])
+    return tool_result(text_content("secret"),
+                       structured_content={"sha256": sha256(value.encode())})
+
+
+@ext.tool(name="present", description="Publish a snapshot with n running activities",
+          parameters=obj({"revision": INT, "activities": INT}, ["revision", "activities"]))
+def present(args):
+    ext.publish_presentation({
+        "revision": args["revision"],
+        "activities": [{"id": f"a{i}", "label": f"activity {i}", "state": "running"}
+                       for i in range(args["activities"])],
+        "actions": [],
+    })
+    return "presented"
+
+
+@ext.tool(name="spawn_child", description="Spawn one bounded child and wait briefly",
+          parameters=obj({"task_name": STR, "message": STR, "key": STR},
+                         ["task_name", "message", "key"]))
+def spawn_child(args):
+    child = ext.spawn_agent(
+        task_name=args["task_name"], message=args["message"], idempotency_key=args["key"],
+        tools=["read"], max_depth=1, max_concurrent_children=1, max_turns=1, max_tokens=None,
+        max_cost_microdollars=0, max_output_bytes=4096, timeout_ms=10000,
+    )
+    settled = ext.wait_agents(timeout_ms=1000)
+    return tool_result(text_content("spawned"),
+                       structured_content={"agent_id": child["agent_id"],
+                                           "timed_out": settled["timed_out"]})
+
+
+@ext.tool(name="kv_commit", description="Pass through to kv.commit",
+          parameters=obj({"preconditions": {"type": "array"}, "writes": {"type": "array"}},
+                         ["preconditions", "writes"]))
+def kv_commit(args):
+    result = ext.kv.commit(args["writes"], args["preconditions"])
+    return tool_result(text_content("committed"), structured_content=result)
+
+
+@ext.tool(name="kv_get", description="Pass through to kv.get",
+          parameters=obj({"namespace": STR, "key": STR}, ["namespace", "key"]))
+def kv_get(args):
+    entry = ext.kv.get(args["key"], namespace=args["namespace"])
+    result = {"found": False} if entry is None else {
+        "found": True, "value": entry.value, "version": entry.version}
+    return tool_result(text_content("read"), structured_content=result)
+
+
+@ext.tool(name="arm_stuck_shutdown", description="Make on_shutdown block forever",
+          parameters=obj({}))
+def arm_stuck_shutdown(args):
+    stuck_shutdown.set()
+    return "armed"
+
+
+@ext.tool(name="typed", description="Strictly typed arguments and output",
+          parameters=obj({"count": INT, "label": STR}, ["count", "label"], closed=True),
+          output_schema=obj({"count": INT}, ["count"]))
+def typed(args):
+    return tool_result(text_content(f"{args['label']}:{args['count']}"),
+                       structured_content={"count": args["count"]})
+
+
+@ext.command(name="fixture_cmd", description="Join the arguments")
+def fixture_cmd(arguments):
+    return {"text": " ".join(arguments)}
+
+
+@ext.hook("before_prompt")
+def before_prompt(payload):
+    return {"disposition": {"action": "continue"}}
+
+
+@ext.hook("after_tool_call")
+def after_tool_call(payload):
+    return {}
+
+
+@ext.context
+def context(params):
+    return [{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}]
+
+
+@ext.status("status")
+def status(params):
+    return {"surface": "status", "text": "fixture ready", "priority": 0}
+
+
+@ext.renderer("echo")
+def render_echo(params):
+    return {"segments": [{"text": "echo", "style_role": None}]}
+
+
+@ext.on_lifecycle("turn_settled")
+def turn_settled(event):
+    ext.log.info("turn settled", **event)
+
+
+@ext.on_shutdown
+def on_shutdown():
+    if stuck_shutdown.is_set():
+        threading.Event().wait()  # blocks forever: the SDK's drain bound must still hold
+
+
+ext.run()
