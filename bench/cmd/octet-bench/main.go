@@ -93,7 +93,7 @@ func run() error {
 	}
 
 	ctx := context.Background()
-	r := &runner{res: res, cfg: cfg, logf: logf, targets: runnable, work: filepath.Join(bench, ".work")}
+	r := &runner{res: res, cfg: cfg, logf: logf, targets: runnable, root: root, work: filepath.Join(bench, ".work")}
 	r.latency(ctx)
 	r.coldStarts(ctx)
 	r.crashes(ctx)

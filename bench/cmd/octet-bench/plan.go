@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/octet-kit/octet/bench/internal/target"
 )
@@ -18,13 +20,14 @@ func plan(root, bench string) []target.Target {
 	work := filepath.Join(bench, ".work")
 	floorDir := map[string]string{"go": "floor-go", "python": "floor-python", "typescript": "floor-node"}
 	floorName := map[string]string{"go": "floor (Go)", "python": "floor (Python)", "typescript": "floor (Node)"}
+	env := langEnv(root)
 	var ts []target.Target
 	for _, lang := range langs {
 		ts = append(ts, target.Target{
 			ID: "floor-" + lang, Name: floorName[lang], Lang: lang, Kind: target.Floor, Via: target.ViaDirect,
-			Start: target.OctetDirect(filepath.Join(bench, "floors", floorDir[lang]), nil),
+			Start: target.OctetDirect(filepath.Join(bench, "floors", floorDir[lang]), env[lang]),
 		})
-		ts = append(ts, fixtureTarget(root, lang))
+		ts = append(ts, fixtureTarget(root, lang, env[lang]))
 		ts = append(ts, mcpTarget(bench, work, lang))
 	}
 	ts = append(ts, target.Target{
@@ -35,7 +38,7 @@ func plan(root, bench string) []target.Target {
 }
 
 // fixtureTarget is our SDK's conformance fixture in lang, driven directly.
-func fixtureTarget(root, lang string) target.Target {
+func fixtureTarget(root, lang string, env []string) target.Target {
 	rel := filepath.Join("examples", lang, "conformance-fixture")
 	dir := filepath.Join(root, rel)
 	t := target.Target{ID: "octet-" + lang, Name: "octet SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.SDK, Via: target.ViaDirect}
@@ -46,11 +49,6 @@ func fixtureTarget(root, lang string) target.Target {
 	if _, err := target.LoadExtension(dir); err != nil {
 		t.Missing = err.Error()
 		return t
-	}
-	var env []string
-	if lang == "python" {
-		// The fixture imports the SDK from the source tree (it has no runtime deps).
-		env = append(env, "PYTHONPATH="+filepath.Join(root, "sdk-python", "src"))
 	}
 	t.Start = target.OctetDirect(dir, env)
 	return t
@@ -72,11 +70,39 @@ func mcpTarget(bench, work, lang string) target.Target {
 	return t
 }
 
-// bareStarts are the cold-start baselines: the interpreter or binary doing nothing.
-func bareStarts(work string) map[string][]string {
+// pythonInterp is the one Python the floor, the bare baseline and the SDK fixture
+// share: the kit's .venv (what the fixture's launcher prefers), else the real
+// executable behind python3. A version manager's python3 is often a shell shim that
+// costs tens of milliseconds per start, which would swamp what we measure.
+func pythonInterp(root string) string {
+	if p := filepath.Join(root, ".venv", "bin", "python"); isExec(p) {
+		return p
+	}
+	if out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output(); err == nil {
+		if p := strings.TrimSpace(string(out)); isExec(p) {
+			return p
+		}
+	}
+	return "python3"
+}
+
+func isExec(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// langEnv is extra environment for each language's floor and fixture. OCTET_PYTHON
+// is read by both Python launchers.
+func langEnv(root string) map[string][]string {
+	return map[string][]string{"python": {"OCTET_PYTHON=" + pythonInterp(root)}}
+}
+
+// bareStarts are the cold-start baselines: the interpreter or binary doing nothing,
+// run to exit.
+func bareStarts(root, work string) map[string][]string {
 	return map[string][]string{
 		"go":         {filepath.Join(work, "bin", "bare-go")},
-		"python":     {"python3", "-c", "pass"},
+		"python":     {pythonInterp(root), "-c", "pass"},
 		"typescript": {"node", "-e", "0"},
 	}
 }

@@ -16,6 +16,7 @@ type runner struct {
 	cfg     report.Config
 	logf    func(string, ...any)
 	targets []target.Target
+	root    string
 	work    string
 }
 
@@ -142,7 +143,7 @@ func (r *runner) ratios(p50, tput map[string]float64) {
 
 // coldStarts interleaves bare starts and every target's start-to-ready.
 func (r *runner) coldStarts(ctx context.Context) {
-	bare := bareStarts(r.work)
+	bare := bareStarts(r.root, r.work)
 	samples := map[string][]float64{}
 	for i := 0; i < r.cfg.ColdStarts; i++ {
 		r.logf("cold starts, round %d/%d", i+1, r.cfg.ColdStarts)
