@@ -1,0 +1,320 @@
+"""Runtime model: cancellation races, admission, shutdown/EOF drains, bad frames, progress."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from octet_extension import Cancelled, Extension, current_cancellation
+from octet_extension.testing import NO_REPLY, LoopbackHost
+
+
+def blocking_ext(**kwargs) -> tuple[Extension, threading.Event, threading.Event]:
+    """A tool that signals `entered` then waits for `release` or cancellation."""
+    ext = Extension(**kwargs)
+    entered, release = threading.Event(), threading.Event()
+
+    @ext.tool(name="block", description="")
+    def block(args):
+        entered.set()
+        token = current_cancellation()
+        while not release.is_set():
+            if args.get("cooperative", True) and token.wait(0.01):
+                raise Cancelled()
+            release.wait(0.01)
+        return "released"
+
+    @ext.tool(name="quick", description="")
+    def quick(args):
+        return "quick"
+
+    return ext, entered, release
+
+
+def test_cooperative_cancellation_answers_32800() -> None:
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        pending = host.start_tool("block")
+        assert entered.wait(5)
+        host.cancel(pending.id)
+        assert pending.wait().error == {"code": -32800, "message": "request cancelled"}
+        host.cancel(pending.id)  # idempotent: finished ids are ignored
+        host.cancel(12345)       # unknown ids are ignored
+        assert host.call_tool("quick")["content"][0]["text"] == "quick"
+
+
+def test_result_that_already_won_is_the_only_answer() -> None:
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        pending = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        host.cancel(pending.id)  # the handler ignores it ...
+        release.set()            # ... and returns normally: the result wins
+        assert pending.wait().result["content"][0]["text"] == "released"
+        host.call_tool("quick")
+        answers = [m for d, m in host.frames if d == "out" and m.get("id") == pending.id]
+        assert len(answers) == 1
+
+
+def test_cancelling_a_queued_request_never_runs_it() -> None:
+    ext, entered, release = blocking_ext(max_concurrent_requests=1)
+    ran = []
+    ext.tool(name="record", description="")(lambda a: ran.append(1) or "ran")
+    with LoopbackHost(ext) as host:
+        first = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        queued = host.start_tool("record")
+        host.cancel(queued.id)
+        assert queued.wait().error["code"] == -32800
+        release.set()
+        assert first.wait().result is not None
+        assert ran == []
+
+
+def test_full_admission_queue_answers_overloaded() -> None:
+    ext, entered, release = blocking_ext(max_concurrent_requests=1, max_pending_requests=2)
+    with LoopbackHost(ext) as host:
+        running = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        queued = [host.start_tool("quick") for _ in range(2)]
+        refused = host.start_tool("quick").wait()
+        assert refused.error == {"code": -32001, "message": "3 requests already in flight or queued",
+                                 "data": {"limit": 3}}
+        release.set()
+        assert running.wait().result and all(q.wait().result for q in queued)
+
+
+def test_duplicate_in_flight_id_is_refused() -> None:
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        first = host.start_request("tool/call", {"name": "block", "arguments": {}}, rid=500)
+        assert entered.wait(5)
+        host.send_raw(b'{"jsonrpc":"2.0","id":500,"method":"tool/call","params":'
+                      b'{"name":"quick","arguments":{}}}\n')
+        dup = host.wait_for(lambda m: m.get("id") == 500 and "error" in m)
+        assert dup["error"]["code"] == -32600 and "500" in dup["error"]["message"]
+        release.set()
+        assert first.event.wait(5)
+
+
+def test_shutdown_drains_then_acknowledges_and_refuses_new_work() -> None:
+    ext, entered, release = blocking_ext()
+    hooks = []
+    ext.on_shutdown(lambda: hooks.append("ran"))
+    with LoopbackHost(ext) as host:
+        running = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        ack = host.start_request("shutdown", {"reason": "reload", "deadline_ms": 4000})
+        refused = host.start_tool("quick").wait()
+        assert refused.error["code"] == -32003
+        release.set()
+        assert running.wait().result["content"][0]["text"] == "released"
+        assert ack.wait().result == {}
+        assert hooks == ["ran"]
+        assert host.wait_exit() == 0
+        # the ack is the last frame: after the drained result and after on_shutdown
+        assert host.frames[-1][1].get("id") == ack.id
+
+
+def test_shutdown_cancels_what_does_not_drain_in_time() -> None:
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        running = host.start_tool("block")  # cooperative
+        assert entered.wait(5)
+        ack = host.start_request("shutdown", {"deadline_ms": 300})
+        assert running.wait().error["code"] == -32800
+        assert ack.wait().result == {}
+        assert host.wait_exit() == 0
+
+
+def test_stuck_handler_and_stuck_on_shutdown_stay_bounded() -> None:
+    ext, entered, release = blocking_ext()
+    forever = threading.Event()
+    ext.on_shutdown(forever.wait)
+    with LoopbackHost(ext) as host:
+        stuck = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        ack = host.start_request("shutdown", {"deadline_ms": 300})
+        # The handler ignores cancellation: the SDK answers for it at the deadline.
+        answer = stuck.wait(3)
+        assert answer.error["code"] == -32800 and "deadline" in answer.error["message"]
+        assert ack.wait(3).result == {}
+        assert host.wait_exit(3) == 0
+        release.set()
+        forever.set()
+
+
+def test_eof_during_drain_finishes_in_flight_work_then_exits() -> None:
+    ext, entered, release = blocking_ext()
+    closed = []
+    ext.on_shutdown(lambda: closed.append(True))
+    with LoopbackHost(ext) as host:
+        running = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        host.close_stdin()
+        threading.Timer(0.05, release.set).start()
+        assert running.wait().result["content"][0]["text"] == "released"
+        assert host.wait_exit() == 0
+        assert closed == [True]
+
+
+def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        ack = host.start_request("shutdown", {})
+        host.close_stdin()
+        assert ack.wait().result == {}
+        assert host.wait_exit() == 0
+
+
+@pytest.mark.parametrize("raw,code,reason", [
+    (b"{not json\n", -32700, "invalid JSON"),
+    (b"[1,2]\n", -32600, "batch"),
+    (b'"hello"\n', -32600, "not an object"),
+    (b'{"jsonrpc":"2.0","id":-4,"method":"x"}\n', -32600, "id -4 is invalid"),
+])
+def test_malformed_frames_close_the_connection(raw, code, reason, capfd) -> None:
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        host.send_raw(raw)
+        assert host.wait_exit() == 1
+    err = capfd.readouterr().err
+    assert f'"code":{code}' in err and reason in err
+
+
+def test_oversized_frame_closes_the_connection(capfd) -> None:
+    ext, entered, release = blocking_ext()
+    host = LoopbackHost(ext, initialize=False)
+    with host:
+        big = b'{"jsonrpc":"2.0","method":"x","params":{"p":"' + b"y" * 1_048_600 + b'"}}\n'
+        threading.Thread(target=host.send_raw, args=(big,), daemon=True).start()
+        assert host.wait_exit() == 1
+    assert "longer than 1048576 bytes" in capfd.readouterr().err
+
+
+def test_transport_loss_fails_waiting_host_calls() -> None:
+    ext = Extension()
+    outcome = []
+
+    @ext.tool(name="ask", description="")
+    def ask(args):
+        try:
+            ext.confirm("never answered")
+        except Exception as exc:
+            outcome.append(type(exc).__name__)
+            raise
+        return "unreachable"
+
+    with LoopbackHost(ext, services={"confirmation/request": lambda p: NO_REPLY}) as host:
+        host.start_tool("ask")
+        host.wait_for(lambda m: m.get("method") == "confirmation/request")
+        host.close_stdin()
+        assert host.wait_exit() == 0
+    assert outcome == ["ProtocolError"]
+
+
+def test_cancellation_reaches_a_waiting_host_call_and_cancels_it_upstream() -> None:
+    ext = Extension()
+
+    @ext.tool(name="ask", description="")
+    def ask(args):
+        ext.confirm("slow user")
+        return "unreachable"
+
+    with LoopbackHost(ext, services={"confirmation/request": lambda p: NO_REPLY}) as host:
+        pending = host.start_tool("ask")
+        sent = host.wait_for(lambda m: m.get("method") == "confirmation/request")
+        assert sent["id"].startswith("py:")
+        assert sent["params"]["parent_request_id"] == pending.id
+        host.cancel(pending.id)
+        assert pending.wait().error["code"] == -32800
+        upstream = host.wait_for(lambda m: m.get("method") == "$/cancelRequest")
+        assert upstream["params"] == {"id": sent["id"]}
+
+
+def test_api_01_uses_numeric_ids_one_worker_and_no_parent() -> None:
+    ext = Extension()
+    seen = []
+    ext.tool(name="c", description="")(lambda a: str(ext.confirm("ok?")))
+    ext.tool(name="w", description="")(lambda a: seen.append(threading.current_thread().name)
+                                       or "w")
+    with LoopbackHost(ext, api_version="0.1", confirmations=[True]) as host:
+        assert host.call_tool("c") == {"content": "True"}
+        request = host.requests_from_extension("confirmation/request")[0]
+        assert isinstance(request["id"], int)
+        assert "parent_request_id" not in request["params"]
+        for _ in range(3):
+            host.call_tool("w")
+        assert set(seen) == {"octet-worker-0"}
+
+
+def test_progress_sequences_start_at_one_per_request() -> None:
+    ext = Extension()
+
+    @ext.tool(name="p", description="")
+    def p(args):
+        for i in range(3):
+            ext.progress(message=f"step {i + 1}", current=i + 1, total=3)
+        ext.progress({"type": "output", "stream": "stderr", "encoding": "utf8", "data": "x"})
+        return "done"
+
+    with LoopbackHost(ext) as host:
+        first = host.start_tool("p").wait()
+        second = host.start_tool("p").wait()
+        for response in (first, second):
+            events = [n for n in host.notifications("$/progress")
+                      if n["parent_request_id"] == response["id"]]
+            assert [e["sequence"] for e in events] == [1, 2, 3, 4]
+            assert events[0]["event"] == {"type": "status", "message": "step 1", "current": 1,
+                                          "total": 3}
+            assert events[3]["event"]["type"] == "output"
+
+
+def test_progress_requires_feature_and_parent() -> None:
+    ext = Extension()
+    ext.tool(name="p", description="")(lambda a: ext.progress(message="x") or "ok")
+    with LoopbackHost(ext, optional_features=[]) as host:
+        response = host.request("tool/call", {"name": "p", "arguments": {}})
+        assert response.error["code"] == -32603
+        assert "request_progress" in response.error["message"]
+    with LoopbackHost(ext) as host:
+        with pytest.raises(Exception, match="active handler"):
+            ext.progress(message="outside")
+        with pytest.raises(Exception, match="not being served"):
+            ext.progress(message="x", parent_request_id=999)
+
+
+def test_lifecycle_notifications_reach_handlers_off_the_reader() -> None:
+    ext = Extension()
+    got = []
+    done = threading.Event()
+
+    @ext.on_lifecycle("turn/settled")
+    def settled(event):
+        got.append((event, threading.current_thread().name))
+        done.set()
+
+    with LoopbackHost(ext) as host:
+        host.notify("turn/started", {"session_id": "s", "turn_id": "t"})  # not subscribed
+        host.notify("turn/settled", {"session_id": "s", "turn_id": "t", "outcome": "completed"})
+        assert done.wait(5)
+    assert got[0][0]["outcome"] == "completed"
+    assert got[0][1].startswith("octet-worker")
+
+
+def test_stdout_is_protected_at_the_fd_level(tmp_path) -> None:
+    import subprocess
+    import sys
+    script = tmp_path / "probe.py"
+    script.write_text(
+        "import os, sys\n"
+        "from octet_extension._transport import protect_stdio\n"
+        "i, o = protect_stdio()\n"
+        "print('stray print')\n"
+        "os.system('echo stray child')\n"
+        "os.write(o, b'PROTOCOL\\n')\n"
+    )
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=20)
+    assert proc.stdout == b"PROTOCOL\n"
+    assert b"stray print" in proc.stderr and b"stray child" in proc.stderr
