@@ -1,0 +1,267 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/manifest"
+)
+
+// State is an extension's runtime state.
+type State string
+
+// Runtime states.
+const (
+	StateStarting State = "starting"
+	StateReady    State = "ready"
+	StateBackoff  State = "backoff" // crashed; a restart is scheduled
+	StateParked   State = "parked"  // failed permanently or too often; needs reload
+	StateFailed   State = "failed"  // the first start failed; supervision never began
+	StateStopped  State = "stopped"
+)
+
+// Extension is one admitted extension under supervision. Its current generation changes on
+// restart and reload; callers never see a half-started one.
+type Extension struct {
+	host       *Host
+	entry      *discovery.Entry
+	name       string
+	instanceID string
+
+	lifecycle sync.Mutex // generation-checked lock shared by reload and supervised restart
+
+	mu       sync.Mutex
+	cur      *generation
+	state    State
+	lastErr  error
+	failures int
+	nextGen  int64
+	changed  chan struct{} // closed and replaced on every state change
+	stopped  bool
+	stopCh   chan struct{}
+	contribs *contributions // what the first ready generation registered
+	restarts int
+}
+
+func newExtension(h *Host, e *discovery.Entry) *Extension {
+	return &Extension{host: h, entry: e, name: e.Name, instanceID: h.instanceID(e.Name), state: StateStarting,
+		changed: make(chan struct{}), stopCh: make(chan struct{})}
+}
+
+// Name is the extension's name.
+func (e *Extension) Name() string { return e.name }
+
+// Entry is the discovery entry the extension was started from.
+func (e *Extension) Entry() *discovery.Entry { return e.entry }
+
+func (e *Extension) setStateLocked(s State, err error) {
+	e.state, e.lastErr = s, err
+	close(e.changed)
+	e.changed = make(chan struct{})
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	var gen int64
+	if e.cur != nil {
+		gen = e.cur.number
+	}
+	go e.host.opts.OnEvent(Event{Extension: e.name, Generation: gen, State: s, Message: msg})
+}
+
+// Status is a snapshot for `status` and `list`.
+type Status struct {
+	Name       string           `json:"name"`
+	State      State            `json:"state"`
+	Generation int64            `json:"generation"`
+	PID        int              `json:"pid,omitempty"`
+	APIVersion string           `json:"api_version,omitempty"`
+	Features   []string         `json:"features,omitempty"`
+	Pending    int              `json:"pending"`
+	Failures   int              `json:"failures"`
+	Restarts   int              `json:"restarts"`
+	LastError  string           `json:"last_error,omitempty"`
+	Tools      []string         `json:"tools,omitempty"`
+	Source     discovery.Source `json:"source"`
+}
+
+// Status returns the extension's current status.
+func (e *Extension) Status() Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := Status{Name: e.name, State: e.state, Failures: e.failures, Restarts: e.restarts, Source: e.entry.Source}
+	if e.lastErr != nil {
+		s.LastError = e.lastErr.Error()
+	}
+	if g := e.cur; g != nil {
+		s.Generation, s.PID, s.APIVersion, s.Pending = g.number, g.proc.Pid(), g.manifest.APIVersion, g.pending()
+		for f := range g.neg.features {
+			s.Features = append(s.Features, f)
+		}
+		for _, t := range g.neg.result.Tools {
+			s.Tools = append(s.Tools, t.Name)
+		}
+	}
+	return s
+}
+
+// current returns the ready generation, waiting (bounded by ctx) while a restart is in
+// progress. It never waits for a parked, failed or stopped extension.
+func (e *Extension) current(ctx context.Context) (*generation, error) {
+	for {
+		e.mu.Lock()
+		g, s, err, ch := e.cur, e.state, e.lastErr, e.changed
+		e.mu.Unlock()
+		if g != nil && s == StateReady {
+			return g, nil
+		}
+		if s != StateStarting && s != StateBackoff {
+			reason := ""
+			if err != nil {
+				reason = err.Error()
+			}
+			return nil, &UnavailableError{Extension: e.name, State: string(s), Reason: reason}
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, &UnavailableError{Extension: e.name, State: string(s), Reason: "still restarting when the call gave up: " + ctx.Err().Error()}
+		}
+	}
+}
+
+// Request sends a host request to the current generation. params may be nil; the resource
+// owner is added for owner-carrying methods of API 0.2/0.4. A crash mid-call is a
+// *TransportError (never a hang), an overrun a *TimeoutError (after $/cancelRequest), an
+// error answer a *jsonrpc.Error. Calls are never retried.
+func (e *Extension) Request(ctx context.Context, method string, params map[string]any, result any) error {
+	g, err := e.current(ctx)
+	if err != nil {
+		return err
+	}
+	return g.request(ctx, method, params, result)
+}
+
+// CallTool calls tool/call with args (a JSON object; nil means {}) and returns the raw result.
+func (e *Extension) CallTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	var out json.RawMessage
+	err := e.Request(ctx, "tool/call", map[string]any{"name": name, "arguments": args}, &out)
+	return out, err
+}
+
+// loadManifest re-reads and validates the manifest from disk for a restart or reload; a
+// now-invalid manifest is a permanent failure (the extension parks or the reload fails).
+func (e *Extension) loadManifest() (*manifest.Manifest, error) {
+	m, diags := manifest.Load(e.entry.ManifestPath, manifest.Options{OctetVersion: e.host.opts.OctetVersion})
+	if len(diags) > 0 {
+		msgs := ""
+		for _, d := range diags {
+			msgs += "\n  " + d.String()
+		}
+		return nil, &StartError{Kind: kindManifest, Message: "manifest is no longer valid:" + msgs}
+	}
+	if m.Name != e.name {
+		return nil, &StartError{Kind: kindManifest, Message: fmt.Sprintf("manifest name changed from %q to %q", e.name, m.Name)}
+	}
+	return m, nil
+}
+
+// startCandidate starts and handshakes a new generation from the manifest on disk.
+func (e *Extension) startCandidate(ctx context.Context, m *manifest.Manifest) (*generation, error) {
+	if m == nil {
+		var err error
+		if m, err = e.loadManifest(); err != nil {
+			return nil, err
+		}
+	}
+	e.mu.Lock()
+	e.nextGen++
+	n := e.nextGen
+	e.mu.Unlock()
+	return startGeneration(ctx, e, m, n)
+}
+
+// install makes g the current generation and publishes its tools atomically. It fails
+// (leaving everything as it was) when g already died or its tools collide.
+func (e *Extension) install(g *generation) error {
+	select {
+	case <-g.ended:
+		return g.transportError()
+	default:
+	}
+	if err := e.host.replaceTools(e.name, g.neg.result.Tools); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	if e.stopped {
+		e.mu.Unlock()
+		e.host.removeTools(e.name)
+		return &UnavailableError{Extension: e.name, State: string(StateStopped)}
+	}
+	g.readyAt = e.host.opts.Clock.Now()
+	e.cur = g
+	if e.contribs == nil {
+		e.contribs = contributionsOf(g)
+	}
+	e.setStateLocked(StateReady, nil)
+	e.mu.Unlock()
+	return nil
+}
+
+// Stop shuts the extension down within bounds and cancels supervision.
+func (e *Extension) Stop(reason string) {
+	e.mu.Lock()
+	if e.stopped {
+		e.mu.Unlock()
+		return
+	}
+	e.stopped = true
+	close(e.stopCh)
+	e.mu.Unlock()
+	e.lifecycle.Lock() // wait for a restart or reload in progress to settle
+	defer e.lifecycle.Unlock()
+	e.mu.Lock()
+	g := e.cur
+	e.mu.Unlock()
+	e.host.removeTools(e.name)
+	if g != nil {
+		g.stop(reason)
+	}
+	e.mu.Lock()
+	e.cur = nil
+	e.setStateLocked(StateStopped, nil)
+	e.mu.Unlock()
+}
+
+// waitState waits until the extension reaches one of states or ctx ends (tests, console).
+func (e *Extension) waitState(ctx context.Context, states ...State) (State, error) {
+	for {
+		e.mu.Lock()
+		s, ch := e.state, e.changed
+		e.mu.Unlock()
+		for _, w := range states {
+			if s == w {
+				return s, nil
+			}
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return s, ctx.Err()
+		}
+	}
+}
+
+// WaitState waits until the extension is in one of states, or timeout passes.
+func (e *Extension) WaitState(timeout time.Duration, states ...State) (State, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return e.waitState(ctx, states...)
+}

@@ -1,0 +1,286 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/host/process"
+)
+
+// Feature names (wire.md §2).
+var (
+	requiredFeatures = []string{"request_cancellation", "content_parts"}
+	optionalFeatures = []string{"request_progress", "artifacts", "lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration"}
+	lifecycleMethods = []string{"session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"}
+	toolNameRE       = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+)
+
+// offeredFeatures returns the optional features offered to m: the always-optional ones plus
+// the conditional ones this host can serve (wire.md §2). Without services only the
+// required features are offered, since nothing could serve the rest.
+func offeredFeatures(m *manifest.Manifest, withServices bool) []string {
+	if !withServices {
+		return []string{}
+	}
+	out := append([]string{}, optionalFeatures...)
+	out = append(out, "agent_sessions", "delegation_telemetry_v1", "approvals")
+	if len(m.Capabilities.Secrets) > 0 {
+		out = append(out, "secrets")
+	}
+	if m.APIVersion == "0.4" {
+		out = append(out, "kv")
+	}
+	return out
+}
+
+type initializeParams struct {
+	APIVersion   string           `json:"api_version"`
+	OctetVersion string           `json:"octet_version"`
+	Extension    initExtension    `json:"extension"`
+	Manifest     map[string]any   `json:"manifest"`
+	Workspace    initWorkspace    `json:"workspace"`
+	Session      *Session         `json:"session,omitempty"`
+	Protocol     *initProtocolOut `json:"protocol,omitempty"`
+}
+
+type initExtension struct {
+	Name         string `json:"name"`
+	Version      string `json:"version"`
+	Dir          string `json:"dir"`
+	ManifestPath string `json:"manifest_path"`
+	Source       string `json:"source"`
+}
+
+type initWorkspace struct {
+	Root    string `json:"root"`
+	Trusted bool   `json:"trusted"`
+}
+
+type initProtocolOut struct {
+	Version          string     `json:"version"`
+	RequiredFeatures []string   `json:"required_features"`
+	OptionalFeatures []string   `json:"optional_features"`
+	Limits           initLimits `json:"limits"`
+}
+
+type initLimits struct {
+	MaxConcurrentRequests int `json:"max_concurrent_requests"`
+	MaxMessageBytes       int `json:"max_message_bytes,omitempty"`
+	MaxPendingRequests    int `json:"max_pending_requests,omitempty"`
+}
+
+// initializeResult is the extension's answer. Unknown fields are refused by decodeStrict.
+type initializeResult struct {
+	APIVersion    string           `json:"api_version"`
+	Name          string           `json:"name"`
+	Version       string           `json:"version"`
+	Tools         []ToolDefinition `json:"tools"`
+	Commands      []commandDef     `json:"commands"`
+	Hooks         []string         `json:"hooks,omitempty"`
+	UI            []string         `json:"ui,omitempty"`
+	Context       *bool            `json:"context,omitempty"`
+	ToolRenderers []string         `json:"tool_renderers,omitempty"`
+	Protocol      *initProtocolIn  `json:"protocol,omitempty"`
+}
+
+type commandDef struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+type initProtocolIn struct {
+	Version  string   `json:"version"`
+	Features []string `json:"features"`
+	Limits   struct {
+		MaxConcurrentRequests int `json:"max_concurrent_requests"`
+	} `json:"limits"`
+	LifecycleEvents []string `json:"lifecycle_events,omitempty"`
+}
+
+func buildInitialize(e *discovery.Entry, m *manifest.Manifest, o *Options) *initializeParams {
+	p := &initializeParams{
+		APIVersion:   m.APIVersion,
+		OctetVersion: o.OctetVersion,
+		Extension:    initExtension{Name: m.Name, Version: m.Version, Dir: m.Dir, ManifestPath: m.Path, Source: string(e.Source)},
+		Manifest:     m.JSON,
+		Workspace:    initWorkspace{Root: o.Workspace, Trusted: o.WorkspaceTrusted},
+	}
+	if o.Session.SessionID != "" || o.Session.Model != nil {
+		s := o.Session
+		p.Session = &s
+	}
+	if m.APIVersion != "0.1" {
+		p.Protocol = &initProtocolOut{
+			Version:          m.APIVersion,
+			RequiredFeatures: append([]string{}, requiredFeatures...),
+			OptionalFeatures: offeredFeatures(m, o.Services != nil),
+			Limits:           initLimits{MaxConcurrentRequests: o.MaxConcurrency, MaxMessageBytes: o.MaxMessageBytes, MaxPendingRequests: MaxInFlight},
+		}
+	}
+	return p
+}
+
+// negotiated is what a successful handshake settled.
+type negotiated struct {
+	result      initializeResult
+	features    map[string]bool
+	concurrency int
+	lifecycle   []string
+}
+
+// checkInitialize applies every host check of wire.md §5 to the raw result. A failure is a
+// deterministic refusal: restarting the same extension would give the same answer.
+func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.Manifest, maxConcurrency int) (*negotiated, error) {
+	refuse := func(format string, args ...any) error {
+		return &process.StartError{Kind: process.KindRefused, Message: "initialize result refused: " + fmt.Sprintf(format, args...)}
+	}
+	var res initializeResult
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&res); err != nil {
+		return nil, refuse("%v", err)
+	}
+	if res.APIVersion != params.APIVersion {
+		return nil, refuse("api_version %q differs from the requested %q; versions are exact", res.APIVersion, params.APIVersion)
+	}
+	if res.Name != m.Name || res.Version != m.Version {
+		return nil, refuse("name/version %s/%s differ from the manifest's %s/%s", res.Name, res.Version, m.Name, m.Version)
+	}
+	n := &negotiated{result: res, features: map[string]bool{}, concurrency: 1}
+	if params.Protocol == nil {
+		if res.Protocol != nil {
+			return nil, refuse("API 0.1 forbids the protocol block")
+		}
+	} else {
+		if res.Protocol == nil {
+			return nil, refuse("API %s requires the protocol block", params.APIVersion)
+		}
+		if res.Protocol.Version != params.Protocol.Version {
+			return nil, refuse("protocol.version %q differs from the offered %q", res.Protocol.Version, params.Protocol.Version)
+		}
+		offered := map[string]bool{}
+		for _, f := range append(append([]string{}, params.Protocol.RequiredFeatures...), params.Protocol.OptionalFeatures...) {
+			offered[f] = true
+		}
+		for _, f := range res.Protocol.Features {
+			if n.features[f] {
+				return nil, refuse("feature %q is listed twice", f)
+			}
+			if !offered[f] {
+				return nil, refuse("feature %q was not offered", f)
+			}
+			n.features[f] = true
+		}
+		for _, f := range params.Protocol.RequiredFeatures {
+			if !n.features[f] {
+				return nil, refuse("required feature %q is missing", f)
+			}
+		}
+		c := res.Protocol.Limits.MaxConcurrentRequests
+		if c < 1 {
+			return nil, refuse("protocol.limits.max_concurrent_requests must be at least 1, got %d", c)
+		}
+		n.concurrency = min(c, maxConcurrency)
+		for _, ev := range res.Protocol.LifecycleEvents {
+			if !contains(lifecycleMethods, ev) {
+				return nil, refuse("lifecycle_events names unknown event %q", ev)
+			}
+		}
+		n.lifecycle = res.Protocol.LifecycleEvents
+	}
+	if err := checkTools(res.Tools, m, n.features["dynamic_tools"], params.Protocol == nil); err != nil {
+		return nil, refuse("%v", err)
+	}
+	names := make([]string, len(res.Commands))
+	for i, c := range res.Commands {
+		names[i] = c.Name
+	}
+	if !sameSet(names, m.Contributes.Commands) {
+		return nil, refuse("commands %v differ from the manifest's %v", names, m.Contributes.Commands)
+	}
+	for _, pair := range []struct {
+		what      string
+		got, want []string
+	}{{"hooks", res.Hooks, m.Contributes.Hooks}, {"ui", res.UI, m.Contributes.UI}, {"tool_renderers", res.ToolRenderers, m.Contributes.ToolRenderers}} {
+		for _, g := range pair.got {
+			if !contains(pair.want, g) {
+				return nil, refuse("%s entry %q is not declared in the manifest", pair.what, g)
+			}
+		}
+	}
+	if res.Context != nil && *res.Context && !m.Contributes.Context {
+		return nil, refuse("context is true but the manifest does not declare contributes.context")
+	}
+	if !n.features["dynamic_tools"] {
+		for _, r := range m.Contributes.ToolRenderers {
+			if !contains(m.Contributes.Tools, r) {
+				return nil, refuse("manifest renderer %q names a tool that is not in contributes.tools and dynamic_tools was not negotiated", r)
+			}
+		}
+	}
+	return n, nil
+}
+
+func checkTools(tools []ToolDefinition, m *manifest.Manifest, dynamic, api01 bool) error {
+	seen := map[string]bool{}
+	names := make([]string, 0, len(tools))
+	if len(tools) > MaxCatalogTools {
+		return fmt.Errorf("%d tools exceed the %d-tool catalog limit", len(tools), MaxCatalogTools)
+	}
+	for i, t := range tools {
+		if !toolNameRE.MatchString(t.Name) {
+			return fmt.Errorf("tools[%d].name %q is not a valid tool name", i, t.Name)
+		}
+		if seen[t.Name] {
+			return fmt.Errorf("tool %q is listed twice", t.Name)
+		}
+		seen[t.Name] = true
+		if utf8.RuneCountInString(t.Description) > 4096 {
+			return fmt.Errorf("tools[%d].description exceeds 4096 characters", i)
+		}
+		if len(t.Parameters) == 0 || t.Parameters[0] != '{' {
+			return fmt.Errorf("tools[%d].parameters must be a JSON Schema object", i)
+		}
+		if len(t.OutputSchema) > 0 && api01 {
+			return fmt.Errorf("tools[%d].output_schema is not allowed in API 0.1", i)
+		}
+		if len(t.OutputSchema) > 0 && t.OutputSchema[0] != '{' {
+			return fmt.Errorf("tools[%d].output_schema must be a JSON Schema object", i)
+		}
+		names = append(names, t.Name)
+	}
+	if !dynamic && !sameSet(names, m.Contributes.Tools) {
+		return fmt.Errorf("tools %v differ from the manifest's %v (without dynamic_tools they must match exactly)", names, m.Contributes.Tools)
+	}
+	return nil
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	x, y := append([]string{}, a...), append([]string{}, b...)
+	sort.Strings(x)
+	sort.Strings(y)
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,174 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/octet-kit/octet/host/discovery"
+)
+
+// Host runs a set of extensions.
+type Host struct {
+	opts     Options
+	services Services
+	run      string // random per host run; instance ids derive from it
+
+	mu   sync.Mutex
+	exts map[string]*Extension
+
+	catMu   sync.Mutex
+	catalog atomic.Pointer[Catalog]
+}
+
+// New creates a host. Nothing starts until Start.
+func New(opts Options) *Host {
+	opts.withDefaults()
+	h := &Host{opts: opts, services: opts.Services, exts: map[string]*Extension{}}
+	if h.services == nil {
+		h.services = noServices{}
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	h.run = hex.EncodeToString(b[:])
+	h.catalog.Store(&Catalog{byName: map[string]int{}})
+	return h
+}
+
+func (h *Host) instanceID(name string) string { return name + "-" + h.run }
+
+// StartFailure is one extension that did not start, and why.
+type StartFailure struct {
+	Name string
+	Err  error
+}
+
+// StartupError reports that a required extension failed; everything started was rolled back.
+type StartupError struct {
+	Required string
+	Err      error
+}
+
+func (e *StartupError) Error() string {
+	return fmt.Sprintf("required extension %s failed, startup stopped and started extensions were shut down: %v", e.Required, e.Err)
+}
+
+func (e *StartupError) Unwrap() error { return e.Err }
+
+// Start starts every admitted entry at once and waits for the slowest handshake. A failed
+// optional extension is reported and stays failed (supervision begins only after a first
+// successful initialisation). If a required extension is missing or fails, every extension
+// already started is shut down and a *StartupError is returned.
+func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required []string) ([]StartFailure, error) {
+	have := map[string]bool{}
+	for _, e := range entries {
+		have[e.Name] = true
+	}
+	for _, r := range required {
+		if !have[r] {
+			return nil, &StartupError{Required: r, Err: fmt.Errorf("it is not discovered or not admitted")}
+		}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+	exts := make([]*Extension, len(entries))
+	gens := make([]*generation, len(entries))
+	errs := make([]error, len(entries))
+	var wg sync.WaitGroup
+	h.mu.Lock()
+	for i, en := range entries {
+		exts[i] = newExtension(h, en)
+		h.exts[en.Name] = exts[i]
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			gens[i], errs[i] = exts[i].startCandidate(ctx, entries[i].Manifest)
+		}(i)
+	}
+	h.mu.Unlock()
+	wg.Wait()
+	// Install in name order so duplicate-tool refusals are deterministic.
+	for i, e := range exts {
+		if errs[i] == nil {
+			if errs[i] = e.install(gens[i]); errs[i] != nil {
+				gens[i].stop("disable")
+			}
+		}
+		if errs[i] != nil {
+			e.mu.Lock()
+			e.setStateLocked(StateFailed, errs[i])
+			e.mu.Unlock()
+		}
+	}
+	var failures []StartFailure
+	for i, e := range exts {
+		if errs[i] == nil {
+			continue
+		}
+		failures = append(failures, StartFailure{Name: e.name, Err: errs[i]})
+		for _, r := range required {
+			if r == e.name {
+				h.Shutdown()
+				return failures, &StartupError{Required: r, Err: errs[i]}
+			}
+		}
+	}
+	return failures, nil
+}
+
+// Extension returns the extension named name, or nil.
+func (h *Host) Extension(name string) *Extension {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.exts[name]
+}
+
+// Extensions returns every extension, sorted by name.
+func (h *Host) Extensions() []*Extension {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]*Extension, 0, len(h.exts))
+	for _, e := range h.exts {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Status returns every extension's status, sorted by name.
+func (h *Host) Status() []Status {
+	var out []Status
+	for _, e := range h.Extensions() {
+		out = append(out, e.Status())
+	}
+	return out
+}
+
+// CallTool looks name up in the catalog and calls it on the extension that serves it.
+func (h *Host) CallTool(ctx context.Context, name string, args []byte) ([]byte, string, error) {
+	entry, ok := h.Catalog().Lookup(name)
+	if !ok {
+		var names []string
+		for _, t := range h.Catalog().Tools {
+			names = append(names, t.Tool.Name)
+		}
+		return nil, "", fmt.Errorf("no extension provides tool %q (catalog: %s)", name, strings.Join(names, ", "))
+	}
+	e := h.Extension(entry.Extension)
+	out, err := e.CallTool(ctx, name, args)
+	return out, entry.Extension, err
+}
+
+// Shutdown stops every extension at once, each within its bounds.
+func (h *Host) Shutdown() {
+	var wg sync.WaitGroup
+	for _, e := range h.Extensions() {
+		wg.Add(1)
+		go func(e *Extension) { defer wg.Done(); e.Stop("host_exit") }(e)
+	}
+	wg.Wait()
+}

@@ -1,0 +1,110 @@
+package host
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+)
+
+// Clock is the time source supervision uses; tests inject a manual one so backoff and
+// parking are checked without sleeping.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// Session is the inspectable session state sent in initialize.
+type Session struct {
+	SessionID       string   `json:"session_id,omitempty"`
+	Model           *Model   `json:"model,omitempty"`
+	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
+	ActiveSkills    []string `json:"active_skills,omitempty"`
+}
+
+// Model names the session's model.
+type Model struct {
+	Provider string `json:"provider"`
+	ID       string `json:"id"`
+}
+
+// Event is a status change the console shows ("ready", "crashed", "parked", …).
+type Event struct {
+	Extension  string
+	Generation int64
+	State      State
+	Message    string
+}
+
+// Options configure a Host. Zero values take the wire contract's defaults.
+type Options struct {
+	OctetVersion string // default OctetVersion
+	StateDir     string // logs and scratch live here (required for logs; empty disables)
+	Workspace    string // the children's cwd and OCTET_WORKSPACE
+	// WorkspaceTrusted is sent in initialize.
+	WorkspaceTrusted bool
+	PassEnv          []string // host variables granted to every extension by name
+	Session          Session
+	// Services serves extension->host requests; nil answers method_not_found to requests
+	// and ignores notifications, and only the required features are offered.
+	Services Services
+
+	RequestTimeout  time.Duration // default 30 s
+	StartTimeout    time.Duration // default 10 s (spawn to initialize answered)
+	ShutdownDrain   time.Duration // default 5 s
+	TermGrace       time.Duration // SIGTERM to SIGKILL, default 2 s
+	MaxMessageBytes int           // default 1 MiB
+	MaxConcurrency  int           // cap on negotiated concurrency, default 64
+
+	Clock Clock          // default real time
+	Rand  func() float64 // jitter in [0,1), default math/rand
+	// OnFrame sees every frame of every generation (the recorder's tap).
+	OnFrame func(extension string, generation int64, dir jsonrpc.Direction, frame []byte)
+	// OnEvent sees status changes.
+	OnEvent func(Event)
+	// Logf receives diagnostics.
+	Logf func(format string, args ...any)
+	// LookupEnv reads the host environment (tests inject); nil is os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+}
+
+func (o *Options) withDefaults() {
+	if o.OctetVersion == "" {
+		o.OctetVersion = OctetVersion
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = RequestTimeout
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = StartTimeout
+	}
+	if o.ShutdownDrain <= 0 {
+		o.ShutdownDrain = ShutdownDrain
+	}
+	if o.TermGrace <= 0 {
+		o.TermGrace = termGrace
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = MaxMessageBytes
+	}
+	if o.MaxConcurrency <= 0 {
+		o.MaxConcurrency = MaxInFlight
+	}
+	if o.Clock == nil {
+		o.Clock = realClock{}
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.OnEvent == nil {
+		o.OnEvent = func(Event) {}
+	}
+}

@@ -1,0 +1,76 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+)
+
+// Owner is the host-derived resource owner of a request (wire.md §4).
+type Owner struct {
+	SessionID  string `json:"session_id"`
+	InstanceID string `json:"extension_instance_id"`
+	Generation int64  `json:"process_generation"`
+}
+
+// Caller is the identity a generation was started with. Reverse services bind to it and
+// never to anything the extension says about itself. It mirrors services.Caller; the CLI
+// adapts one to the other so the core does not depend on the services package.
+type Caller struct {
+	Extension  string // manifest name
+	Principal  string // name + "@" + sha256(manifest file bytes)
+	APIVersion string
+	InstanceID string // this host run's non-repeating instance fence for the extension
+	Generation int64
+
+	Features map[string]bool // negotiated
+
+	Secrets       []string
+	Commands      []string
+	UI            []string
+	Context       bool
+	Presentation  bool
+	Notifications bool
+	Confirmations bool
+
+	ScratchDir string
+
+	// ActiveParent reports whether id is a host request this generation is serving now, and
+	// its owner. Process-scoped requests (status/collect, tool/render) are not parents.
+	ActiveParent func(id jsonrpc.ID) (Owner, bool)
+}
+
+// ToolDefinition is one tool of a catalog (wire.md §4).
+type ToolDefinition struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Parameters   json.RawMessage `json:"parameters"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+}
+
+// Services serves every extension->host method. host/services.Router satisfies it through
+// the CLI's adapter; tests use small fakes.
+type Services interface {
+	// Handle serves one request or notification; errors are *jsonrpc.Error.
+	Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (any, error)
+	// ParentSettled is called when a host request of c's generation finished.
+	ParentSettled(c *Caller, id jsonrpc.ID)
+	// GenerationEnded is called once c's generation has stopped.
+	GenerationEnded(c *Caller)
+	// SeedCatalog installs the initialize catalog as revision 0 of c's generation.
+	SeedCatalog(c *Caller, tools []ToolDefinition) error
+}
+
+// noServices answers every request method_not_found and ignores notifications.
+type noServices struct{}
+
+func (noServices) Handle(_ context.Context, _ *Caller, req *jsonrpc.Request) (any, error) {
+	if req.IsNotification() {
+		return nil, nil
+	}
+	return nil, jsonrpc.NewError(codeMethodNotFound, "method not found: "+req.Method+" (this host runs without services)", map[string]string{"method": req.Method})
+}
+func (noServices) ParentSettled(*Caller, jsonrpc.ID)           {}
+func (noServices) GenerationEnded(*Caller)                     {}
+func (noServices) SeedCatalog(*Caller, []ToolDefinition) error { return nil }

@@ -1,0 +1,52 @@
+package host
+
+import (
+	"context"
+	"syscall"
+	"time"
+)
+
+// stop ends g within bounds: stop admission, drain in-flight calls up to ShutdownDrain,
+// cancel the rest, send shutdown, close stdin, then SIGTERM and SIGKILL to the process group.
+// It returns once the process is reaped and nothing of its group survives.
+func (g *generation) stop(reason string) {
+	o := &g.ext.host.opts
+	g.intentional.Store(true)
+	g.mu.Lock()
+	g.closing = true
+	var idle chan struct{}
+	if len(g.inflight) > 0 {
+		idle = make(chan struct{})
+		g.idle = idle
+	}
+	g.mu.Unlock()
+
+	if idle != nil {
+		select {
+		case <-idle:
+		case <-g.ended:
+		case <-time.After(o.ShutdownDrain):
+			g.mu.Lock()
+			for c := range g.inflight {
+				c.cancel(errShutdownCancel)
+			}
+			g.mu.Unlock()
+		}
+	}
+
+	select {
+	case <-g.ended:
+	default:
+		ctx, cancel := context.WithTimeout(context.Background(), o.TermGrace)
+		_ = g.conn.Call(ctx, "shutdown", map[string]any{"reason": reason, "deadline_ms": o.TermGrace.Milliseconds()}, nil)
+		cancel()
+		_ = g.conn.Close() // closes stdin: the SDKs exit on EOF
+		select {
+		case <-g.proc.Done():
+		case <-time.After(o.TermGrace / 2):
+		}
+		g.proc.Stop(o.TermGrace)
+	}
+	<-g.ended
+	_ = g.proc.Signal(syscall.SIGKILL) // anything left of the group
+}

@@ -1,0 +1,95 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// onCrash is called when a generation ends on its own. Only the current, installed
+// generation matters: candidates and replaced generations end without supervision.
+func (e *Extension) onCrash(g *generation) {
+	e.mu.Lock()
+	if e.cur != g || e.stopped {
+		e.mu.Unlock()
+		return
+	}
+	e.cur = nil
+	if e.host.opts.Clock.Now().Sub(g.readyAt) >= ReadyReset {
+		e.failures = 0 // 30 s continuously ready resets the budget
+	}
+	e.setStateLocked(StateBackoff, fmt.Errorf("generation %d %s", g.number, g.endReason))
+	e.mu.Unlock()
+	e.host.removeTools(e.name) // the dead tool group leaves the catalog at once
+	e.host.opts.Logf("%s: generation %d ended unexpectedly (%s); restarting with backoff", e.name, g.number, g.endReason)
+	go e.restartLoop()
+}
+
+// backoff is the full-jitter delay before restart attempt n (1-based).
+func (e *Extension) backoff(n int) time.Duration {
+	ceiling := BackoffBase << min(n-1, 20)
+	if ceiling > BackoffCap || ceiling <= 0 {
+		ceiling = BackoffCap
+	}
+	return time.Duration(e.host.opts.Rand() * float64(ceiling))
+}
+
+// restartLoop restarts candidate-first: a new generation is started and fully initialised
+// before it is published. Eight failed attempts or a permanent error park the extension.
+func (e *Extension) restartLoop() {
+	for {
+		e.mu.Lock()
+		if e.stopped || e.cur != nil {
+			e.mu.Unlock()
+			return
+		}
+		e.failures++
+		n := e.failures
+		if n > ParkAfterFailures {
+			e.setStateLocked(StateParked, fmt.Errorf("parked after %d failed restarts; last: %v", ParkAfterFailures, e.lastErr))
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Unlock()
+
+		select {
+		case <-e.host.opts.Clock.After(e.backoff(n)):
+		case <-e.stopCh:
+			return
+		}
+
+		e.lifecycle.Lock()
+		e.mu.Lock()
+		busy := e.stopped || e.cur != nil // a reload won the lock first
+		e.mu.Unlock()
+		if busy {
+			e.lifecycle.Unlock()
+			return
+		}
+		g, err := e.startCandidate(context.Background(), nil)
+		if err == nil {
+			if err = e.checkCompatible(g); err == nil {
+				if err = e.install(g); err != nil {
+					g.stop("restart")
+				}
+			} else {
+				g.stop("restart")
+			}
+		}
+		e.lifecycle.Unlock()
+		if err == nil {
+			e.mu.Lock()
+			e.restarts++
+			e.mu.Unlock()
+			return
+		}
+		e.mu.Lock()
+		if IsPermanent(err) {
+			e.setStateLocked(StateParked, err)
+			e.mu.Unlock()
+			return
+		}
+		e.setStateLocked(StateBackoff, err)
+		e.mu.Unlock()
+	}
+}
