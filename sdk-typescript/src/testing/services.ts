@@ -1,0 +1,189 @@
+// Default, deterministic answers to every reverse call, as a scriptable host would give them.
+// Tests override any of them through HostScript.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isObject, type JsonObject, type JsonValue } from "../json.js";
+import { ErrorCode } from "../limits.js";
+import { canonicalJson } from "../services.js";
+import type { WireError } from "../errors.js";
+import type { AgentRecord, PolicyDecision } from "../types.js";
+
+/** A scripted reply: a result, or an error to send back. */
+export type HostReply = { result: JsonValue } | { error: WireError };
+
+export interface HostScript {
+  /** confirmation/request answer (default false: nobody there to confirm). */
+  confirm?: (params: JsonObject) => boolean | Promise<boolean>;
+  /** input/request answer (default null: headless). */
+  input?: (params: JsonObject) => string | null | Promise<string | null>;
+  /** Secrets the broker knows; others answer -32004. */
+  secrets?: Record<string, string>;
+  /** policy/evaluate answer (default deny). */
+  policy?: (params: JsonObject) => PolicyDecision | Promise<PolicyDecision>;
+  /** agent/wait result override. */
+  agentWait?: (params: JsonObject) => { timed_out: boolean; agents: AgentRecord[] };
+  /** Directory path artifacts are read from (default $OCTET_EXTENSION_SCRATCH). */
+  scratchDir?: string;
+  /** Consulted first for every reverse request; return undefined to fall through to the defaults. */
+  respond?: (method: string, params: JsonObject) => HostReply | undefined | Promise<HostReply | undefined>;
+}
+
+function fail(code: number, message: string, data?: JsonValue): HostReply {
+  return { error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+
+export class ReverseServices {
+  readonly artifacts = new Map<string, Buffer>();
+  readonly kv = new Map<string, { value: JsonValue; version: string }>();
+  readonly agents: AgentRecord[] = [];
+  catalog = new Set<string>();
+  revision = 0;
+
+  constructor(
+    private readonly script: HostScript,
+    private readonly extensionName: string,
+  ) {}
+
+  async handle(method: string, p: JsonObject): Promise<HostReply> {
+    const custom = await this.script.respond?.(method, p);
+    if (custom !== undefined) return custom;
+    switch (method) {
+      case "confirmation/request":
+        return { result: { confirmed: (await this.script.confirm?.(p)) ?? false } };
+      case "input/request":
+        return { result: { value: (await this.script.input?.(p)) ?? null } };
+      case "secret/get": {
+        const value = this.script.secrets?.[String(p["name"])];
+        return value === undefined ? fail(ErrorCode.SECRET_UNAVAILABLE, "secret is unavailable") : { result: { value } };
+      }
+      case "policy/evaluate":
+        return { result: ((await this.script.policy?.(p)) ?? { decision: "deny", reason: "scripted host denies by default" }) as unknown as JsonValue };
+      case "artifact/publish":
+        return this.publish(p);
+      case "tools/register":
+        for (const t of (p["tools"] as JsonObject[]) ?? []) this.catalog.add(String(t["name"]));
+        return { result: { revision: ++this.revision, tools: [...this.catalog] } };
+      case "tools/unregister":
+        for (const n of (p["names"] as string[]) ?? []) this.catalog.delete(n);
+        return { result: { revision: ++this.revision, tools: [...this.catalog] } };
+      case "agent/spawn":
+        return this.spawn(p);
+      case "agent/message":
+      case "agent/follow_up":
+        return this.agents.some((a) => a.agent_id === p["target"]) ? { result: { accepted: true } } : fail(ErrorCode.SERVICE_UNAVAILABLE, `unknown agent ${String(p["target"])}`);
+      case "agent/models":
+        return { result: { models: [{ provider: "scripted", model: "echo", label: "Scripted echo" }] } };
+      case "agent/list":
+        return { result: { agents: this.agents as unknown as JsonValue[] } };
+      case "agent/wait":
+        if (this.script.agentWait) return { result: this.script.agentWait(p) as unknown as JsonValue };
+        for (const a of this.agents) {
+          a.state = "settled";
+          a.output = `scripted output for ${a.task_name}`;
+        }
+        return { result: { timed_out: false, agents: this.agents as unknown as JsonValue[] } };
+      case "agent/interrupt":
+        return { result: { interrupted: this.agents.some((a) => a.agent_id === p["target"]) } };
+      case "kv.get":
+      case "kv.list":
+      case "kv.commit":
+        return this.kvCall(method, p);
+      default:
+        return fail(ErrorCode.METHOD_NOT_FOUND, `method not found: ${method}`, { method });
+    }
+  }
+
+  private publish(p: JsonObject): HostReply {
+    let bytes: Buffer;
+    if (typeof p["data"] === "string") {
+      bytes = Buffer.from(p["data"], "base64");
+    } else {
+      const dir = this.script.scratchDir ?? process.env["OCTET_EXTENSION_SCRATCH"];
+      if (dir === undefined) return fail(ErrorCode.SERVICE_UNAVAILABLE, "no scratch directory");
+      try {
+        bytes = readFileSync(join(dir, String(p["path"])));
+      } catch (err) {
+        return fail(ErrorCode.INVALID_PARAMS, `artifact path unreadable: ${(err as Error).message}`, { path: "/path" });
+      }
+      if (bytes.length !== p["size"]) return fail(ErrorCode.INVALID_PARAMS, `artifact size ${bytes.length} does not match the declared ${String(p["size"])}`, { path: "/size" });
+      if (sha256(bytes) !== p["sha256"]) return fail(ErrorCode.INVALID_PARAMS, "artifact sha256 does not match its bytes", { path: "/sha256" });
+    }
+    const id = `artifact-${this.artifacts.size + 1}`;
+    this.artifacts.set(id, bytes);
+    return { result: { artifact_id: id, size: bytes.length, sha256: sha256(bytes) } };
+  }
+
+  private spawn(p: JsonObject): HostReply {
+    const existing = this.agents.find((a) => a.idempotency_key === p["idempotency_key"]);
+    if (existing) return { result: { agent_id: existing.agent_id, session: existing.session, state: existing.state, created: false } };
+    const n = this.agents.length + 1;
+    const record = {
+      agent_id: `agent-${n}`,
+      session: `agent-session:${n}`,
+      task_name: String(p["task_name"]),
+      idempotency_key: String(p["idempotency_key"]),
+      state: "running",
+      policy: p["policy"],
+      created_at_ms: 0,
+      turns: 0,
+      usage: { input_tokens: 0, output_tokens: 0, cost_microdollars: 0 },
+      timed_out: false,
+    } as unknown as AgentRecord;
+    this.agents.push(record);
+    return { result: { agent_id: record.agent_id, session: record.session, state: "running", created: true } };
+  }
+
+  private ownNamespace(ns: unknown): boolean {
+    return typeof ns === "string" && (ns === this.extensionName || ns.startsWith(this.extensionName + "."));
+  }
+
+  private kvCall(method: string, p: JsonObject): HostReply {
+    if (method === "kv.get") {
+      if (!this.ownNamespace(p["namespace"])) return fail(ErrorCode.INVALID_PARAMS, `foreign namespace ${String(p["namespace"])}`, { path: "/namespace" });
+      const e = this.kv.get(`${String(p["namespace"])}\u0000${String(p["key"])}`);
+      return { result: e ? { found: true, value: e.value, version: e.version } : { found: false } };
+    }
+    if (method === "kv.list") {
+      const prefix = `${String(p["namespace"])}\u0000${String(p["prefix"] ?? "")}`;
+      const entries = [...this.kv.entries()]
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, e]) => ({ key: k.split("\u0000")[1]!, value: e.value, version: e.version }));
+      return { result: { entries } };
+    }
+    const pre = (p["preconditions"] as JsonObject[] | undefined) ?? [];
+    const writes = (p["writes"] as JsonObject[] | undefined) ?? [];
+    for (const x of [...pre, ...writes]) {
+      if (!this.ownNamespace(x["namespace"])) return fail(ErrorCode.INVALID_PARAMS, `foreign namespace ${String(x["namespace"])}`, { path: "/namespace" });
+    }
+    for (const c of pre) {
+      const e = this.kv.get(`${String(c["namespace"])}\u0000${String(c["key"])}`);
+      const actual = e?.version ?? null;
+      const expected = c["absent"] === true ? null : (c["version"] as string);
+      if (actual !== expected) {
+        return fail(ErrorCode.KV_CONFLICT, `precondition failed for ${String(c["namespace"])}/${String(c["key"])}`, {
+          namespace: c["namespace"] ?? null, key: c["key"] ?? null, expected, actual,
+        });
+      }
+    }
+    const versions: JsonValue[] = [];
+    for (const w of writes) {
+      const k = `${String(w["namespace"])}\u0000${String(w["key"])}`;
+      if (w["op"] === "put") {
+        const version = sha256(canonicalJson(w["value"] as JsonValue));
+        this.kv.set(k, { value: w["value"] as JsonValue, version });
+        versions.push({ namespace: w["namespace"]!, key: w["key"]!, version });
+      } else {
+        this.kv.delete(k);
+        versions.push({ namespace: w["namespace"]!, key: w["key"]!, version: null });
+      }
+    }
+    return { result: { versions } };
+  }
+}
+
+export function isReply(v: unknown): v is HostReply {
+  return isObject(v) && ("result" in v || "error" in v);
+}
