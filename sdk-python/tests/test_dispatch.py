@@ -15,7 +15,8 @@ from octet_extension import (
 )
 from octet_extension.testing import LoopbackHost
 
-TYPED = {"type": "object", "properties": {"count": {"type": "integer"}, "label": {"type": "string"}},
+TYPED = {"type": "object",
+         "properties": {"count": {"type": "integer"}, "label": {"type": "string"}},
          "required": ["count", "label"], "additionalProperties": False}
 
 

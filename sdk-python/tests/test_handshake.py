@@ -64,7 +64,7 @@ def test_api_03_is_refused_with_its_own_code() -> None:
         assert response.error["code"] == -32006
         assert "0.3" in response.error["message"]
         assert response.error["data"]["requested"] == "0.3"
-    with pytest.raises(ValueError, match="0.3"):
+    with pytest.raises(ValueError, match=r"0\.3"):
         Extension(api_version="0.3")
 
 
@@ -107,16 +107,14 @@ def test_undeclared_hook_and_context_are_rejected() -> None:
     ext.hook("before_prompt")(lambda payload: None)
     m = manifest_for(ext)
     m["contributes"]["hooks"] = []
-    with pytest.raises(RemoteError, match="hooks"):
-        with LoopbackHost(ext, manifest=m):
-            pass
+    with pytest.raises(RemoteError, match="hooks"), LoopbackHost(ext, manifest=m):
+        pass
     ext2 = make_ext()
     ext2.context(lambda params: [])
     m2 = manifest_for(ext2)
     m2["contributes"]["context"] = False
-    with pytest.raises(RemoteError, match="context"):
-        with LoopbackHost(ext2, manifest=m2):
-            pass
+    with pytest.raises(RemoteError, match="context"), LoopbackHost(ext2, manifest=m2):
+        pass
 
 
 def test_api_01_has_no_protocol_block_and_forbids_output_schema() -> None:

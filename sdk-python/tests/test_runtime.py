@@ -33,7 +33,7 @@ def blocking_ext(**kwargs) -> tuple[Extension, threading.Event, threading.Event]
 
 
 def test_cooperative_cancellation_answers_32800() -> None:
-    ext, entered, release = blocking_ext()
+    ext, entered, _release = blocking_ext()
     with LoopbackHost(ext) as host:
         pending = host.start_tool("block")
         assert entered.wait(5)
@@ -79,8 +79,8 @@ def test_full_admission_queue_answers_overloaded() -> None:
         assert entered.wait(5)
         queued = [host.start_tool("quick") for _ in range(2)]
         refused = host.start_tool("quick").wait()
-        assert refused.error == {"code": -32001, "message": "3 requests already in flight or queued",
-                                 "data": {"limit": 3}}
+        assert refused.error == {"code": -32001, "data": {"limit": 3},
+                                 "message": "3 requests already in flight or queued"}
         release.set()
         assert running.wait().result and all(q.wait().result for q in queued)
 
@@ -118,7 +118,7 @@ def test_shutdown_drains_then_acknowledges_and_refuses_new_work() -> None:
 
 
 def test_shutdown_cancels_what_does_not_drain_in_time() -> None:
-    ext, entered, release = blocking_ext()
+    ext, entered, _release = blocking_ext()
     with LoopbackHost(ext) as host:
         running = host.start_tool("block")  # cooperative
         assert entered.wait(5)
@@ -160,7 +160,7 @@ def test_eof_during_drain_finishes_in_flight_work_then_exits() -> None:
 
 
 def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
-    ext, entered, release = blocking_ext()
+    ext, _entered, _release = blocking_ext()
     with LoopbackHost(ext) as host:
         ack = host.start_request("shutdown", {})
         host.close_stdin()
@@ -175,7 +175,7 @@ def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
     (b'{"jsonrpc":"2.0","id":-4,"method":"x"}\n', -32600, "id -4 is invalid"),
 ])
 def test_malformed_frames_close_the_connection(raw, code, reason, capfd) -> None:
-    ext, entered, release = blocking_ext()
+    ext, _entered, _release = blocking_ext()
     with LoopbackHost(ext) as host:
         host.send_raw(raw)
         assert host.wait_exit() == 1
@@ -184,7 +184,7 @@ def test_malformed_frames_close_the_connection(raw, code, reason, capfd) -> None
 
 
 def test_oversized_frame_closes_the_connection(capfd) -> None:
-    ext, entered, release = blocking_ext()
+    ext, _entered, _release = blocking_ext()
     host = LoopbackHost(ext, initialize=False)
     with host:
         big = b'{"jsonrpc":"2.0","method":"x","params":{"p":"' + b"y" * 1_048_600 + b'"}}\n'

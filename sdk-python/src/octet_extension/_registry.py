@@ -30,13 +30,14 @@ def adapt(func: Callable[..., Any]) -> Handler:
         params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):
         return func
-    positional = [
-        p for p in params
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    if any(p.kind is p.VAR_POSITIONAL for p in params) or len(positional) >= 2:
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    # Parameters with defaults are the caller's own (e.g. ``lambda a, i=i: ...``), except an
+    # optional second parameter explicitly named ``context``.
+    required = [p for p in positional if p.default is p.empty]
+    wants_context = len(positional) >= 2 and positional[1].name in ("context", "ctx")
+    if any(p.kind is p.VAR_POSITIONAL for p in params) or len(required) >= 2 or wants_context:
         return func
-    if len(positional) == 1:
+    if required or positional:
         return lambda value, _context: func(value)
     return lambda _value, _context: func()
 

@@ -209,6 +209,14 @@ class _ScriptedHost:
         """Send a request and wait for its response frame."""
         return self.start_request(method, params).wait(self.timeout)
 
+    def sync(self) -> None:
+        """Return once every frame the extension queued before this call has arrived.
+
+        Its writer is FIFO, so the answer to one more request (an unknown method, answered
+        -32601 by the reader) comes after everything queued earlier.
+        """
+        self.request("octet.testing/sync", {})
+
     def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         msg: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
@@ -279,7 +287,9 @@ class _ScriptedHost:
             self._to_ext = -1
 
     def notifications(self, method: str) -> list[dict[str, Any]]:
-        """Params of every notification the extension sent with ``method``."""
+        """Params of every notification the extension sent with ``method`` (after a sync)."""
+        if not self.closed.is_set() and self._to_ext >= 0:
+            self.sync()
         with self._lock:
             return [m.get("params", {}) for d, m in self.frames
                     if d == "out" and m.get("method") == method and "id" not in m]
