@@ -100,4 +100,4 @@ func LookupError(code int64) (ErrorInfo, bool) {
 	return b.String()
 }
 
-func goTypeFiles(m *ir.Model) map[string]string { return map[string]string{} }
+

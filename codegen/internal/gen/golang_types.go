@@ -1,0 +1,288 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/octet-kit/octet/codegen/internal/ir"
+)
+
+// goTypeFiles emits, per schema file, <stem>_gen.go (types) and <stem>_validate_gen.go
+// (validators), plus methods_gen.go and validators_gen.go (the name -> validator table).
+func goTypeFiles(m *ir.Model) map[string]string {
+	files := map[string]string{}
+	var all []string
+	for _, f := range m.Files {
+		if len(f.Types) == 0 {
+			continue
+		}
+		stem := strings.ReplaceAll(f.Stem, "-", "_")
+		files[stem+"_gen.go"] = goTypes(m, f)
+		files[stem+"_validate_gen.go"] = goValidators(m, f)
+		for _, n := range f.Types {
+			all = append(all, n.Name)
+		}
+	}
+	sort.Strings(all)
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(false, all)))
+	b.WriteString("\npackage protocol\n\n// validators maps every schema type name to its generated validator.\nvar validators = map[string]func(any, *vpath, *verrs){\n")
+	for _, n := range all {
+		fmt.Fprintf(&b, "\t%q: validate%s,\n", n, n)
+	}
+	b.WriteString("}\n")
+	files["validators_gen.go"] = b.String()
+	files["methods_gen.go"] = goMethods(m)
+	return files
+}
+
+// goType returns the Go type of a field or item.
+func goType(m *ir.Model, t *ir.Type, required bool) string {
+	ptr := ""
+	if !required {
+		ptr = "*"
+	}
+	if t.Ref != "" {
+		rt := m.Resolve(t)
+		if rt.Has(ir.Object) && !rt.Open || len(rt.OneOf) > 0 || multiKind(rt) {
+			return ptr + t.Ref
+		}
+		if len(rt.Kinds) == 1 && (rt.Kinds[0] == ir.Array || rt.Kinds[0] == ir.Object) {
+			return t.Ref // slices and maps: nil is absent
+		}
+		if rt.Nullable() {
+			return ptr + "Nullable[" + t.Ref + "]"
+		}
+		return ptr + t.Ref
+	}
+	if len(t.Kinds) == 0 {
+		return "json.RawMessage"
+	}
+	base := ""
+	switch t.NonNull() {
+	case ir.String:
+		base = "string"
+	case ir.Integer:
+		base = "int64"
+	case ir.Number:
+		base = "float64"
+	case ir.Boolean:
+		base = "bool"
+	case ir.Array:
+		return "[]" + goType(m, t.Items, true)
+	case ir.Object:
+		return "map[string]any"
+	}
+	if t.Nullable() {
+		return ptr + "Nullable[" + base + "]"
+	}
+	return ptr + base
+}
+
+func multiKind(t *ir.Type) bool {
+	n := 0
+	for _, k := range t.Kinds {
+		if k != ir.Null {
+			n++
+		}
+	}
+	return n > 1
+}
+
+func goTypes(m *ir.Model, f *ir.File) string {
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(true, f.Types)))
+	fmt.Fprintf(&b, "\npackage protocol\n\nimport \"encoding/json\"\n\nvar _ json.RawMessage\n\n")
+	for _, n := range f.Types {
+		t := n.Type
+		desc := t.Description
+		if desc == "" {
+			desc = "is defined in schema/" + f.Path + "."
+		}
+		goComment(&b, "", n.Name+": "+desc)
+		switch {
+		case len(t.OneOf) > 0:
+			goUnion(&b, m, n)
+		case multiKind(t):
+			goMultiKind(&b, n)
+		case t.Has(ir.Object) && !t.Open:
+			goStruct(&b, m, n)
+		case len(t.Enum) > 0:
+			fmt.Fprintf(&b, "type %s string\n\nconst (\n", n.Name)
+			for _, v := range t.Enum {
+				fmt.Fprintf(&b, "\t%s%s %s = %q\n", n.Name, goName(v), n.Name, v)
+			}
+			b.WriteString(")\n\n")
+			fmt.Fprintf(&b, "func (*%s) validateDoc(doc any, p *vpath, e *verrs) { validate%s(doc, p, e) }\n\n", n.Name, n.Name)
+		default:
+			fmt.Fprintf(&b, "type %s = %s\n\n", n.Name, goType(m, t, true))
+		}
+	}
+	return b.String()
+}
+
+func goStruct(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
+	t := n.Type
+	fmt.Fprintf(b, "type %s struct {\n", n.Name)
+	var fixups []string
+	for _, f := range t.Fields {
+		ft := m.Resolve(f.Type)
+		if f.Type.Description != "" {
+			goComment(b, "\t", f.Type.Description)
+		}
+		tag := f.Name
+		if !f.Required {
+			tag += ",omitzero"
+		}
+		gt := goType(m, f.Type, f.Required)
+		fmt.Fprintf(b, "\t%s %s `json:%q`\n", goName(f.Name), gt, tag)
+		if f.Required && strings.HasPrefix(gt, "[]") {
+			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = %s{} }", goName(f.Name), goName(f.Name), gt))
+		}
+		if f.Required && gt == "map[string]any" {
+			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = map[string]any{} }", goName(f.Name), goName(f.Name)))
+		}
+		if c, ok := ft.Const.(string); ok && f.Required && f.Type.Ref == "" {
+			fixups = append(fixups, fmt.Sprintf("a.%s = %q", goName(f.Name), c))
+		}
+		if c, ok := ft.Const.(int64); ok && f.Required && f.Type.Ref == "" {
+			fixups = append(fixups, fmt.Sprintf("a.%s = %d", goName(f.Name), c))
+		}
+		if c, ok := ft.Const.(bool); ok && f.Required && f.Type.Ref == "" {
+			fixups = append(fixups, fmt.Sprintf("a.%s = %v", goName(f.Name), c))
+		}
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(b, "func (*%s) validateDoc(doc any, p *vpath, e *verrs) { validate%s(doc, p, e) }\n\n", n.Name, n.Name)
+	if len(fixups) > 0 {
+		// Required arrays marshal as [] (never null) and constant members are always written.
+		fmt.Fprintf(b, "// MarshalJSON writes required arrays as [] (never null) and fills constant members.\nfunc (x %s) MarshalJSON() ([]byte, error) {\n\ttype plain %s\n\ta := plain(x)\n", n.Name, n.Name)
+		for _, f := range fixups {
+			fmt.Fprintf(b, "\t%s\n", f)
+		}
+		b.WriteString("\treturn json.Marshal(a)\n}\n\n")
+	}
+}
+
+func goUnion(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
+	t := n.Type
+	fmt.Fprintf(b, "// Exactly one variant is set.\ntype %s struct {\n", n.Name)
+	for _, v := range t.OneOf {
+		fmt.Fprintf(b, "\t%s *%s\n", v.Ref, v.Ref)
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(b, "func (*%s) validateDoc(doc any, p *vpath, e *verrs) { validate%s(doc, p, e) }\n\n", n.Name, n.Name)
+	fmt.Fprintf(b, "func (u %s) MarshalJSON() ([]byte, error) {\n", n.Name)
+	for _, v := range t.OneOf {
+		fmt.Fprintf(b, "\tif u.%s != nil {\n\t\treturn json.Marshal(u.%s)\n\t}\n", v.Ref, v.Ref)
+	}
+	fmt.Fprintf(b, "\treturn nil, &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+" has no variant set")
+	fmt.Fprintf(b, "// UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.\nfunc (u *%s) UnmarshalJSON(data []byte) error {\n\tm, err := peek(data)\n\tif err != nil {\n\t\treturn err\n\t}\n\t*u = %s{}\n", n.Name, n.Name)
+	d := t.Disc
+	if d.Property != "" {
+		fmt.Fprintf(b, "\tswitch rawString(m[%q]) {\n", d.Property)
+		for i, v := range t.OneOf {
+			fmt.Fprintf(b, "\tcase %q:\n\t\tu.%s = new(%s)\n\t\treturn json.Unmarshal(data, u.%s)\n", d.Values[i], v.Ref, v.Ref, v.Ref)
+		}
+		fmt.Fprintf(b, "\t}\n\treturn &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+": unknown "+d.Property)
+		return
+	}
+	fallback := ""
+	for i, v := range t.OneOf {
+		if d.Keys[i] == "" {
+			fallback = v.Ref
+			continue
+		}
+		fmt.Fprintf(b, "\tif _, ok := m[%q]; ok {\n\t\tu.%s = new(%s)\n\t\treturn json.Unmarshal(data, u.%s)\n\t}\n", d.Keys[i], v.Ref, v.Ref, v.Ref)
+	}
+	if fallback != "" {
+		fmt.Fprintf(b, "\tu.%s = new(%s)\n\treturn json.Unmarshal(data, u.%s)\n}\n\n", fallback, fallback, fallback)
+	} else {
+		fmt.Fprintf(b, "\treturn &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+": no variant key present")
+	}
+}
+
+func goMultiKind(b *bytes.Buffer, n *ir.Named) {
+	fmt.Fprintf(b, "// Exactly one member is set.\ntype %s struct {\n", n.Name)
+	var kinds []ir.Kind
+	for _, k := range n.Type.Kinds {
+		gt := map[ir.Kind]string{ir.String: "string", ir.Integer: "int64", ir.Number: "float64", ir.Boolean: "bool"}[k]
+		if gt == "" {
+			continue
+		}
+		kinds = append(kinds, k)
+		fmt.Fprintf(b, "\t%s *%s\n", goName(string(k)), gt)
+	}
+	b.WriteString("}\n\n")
+	fmt.Fprintf(b, "func (x %s) MarshalJSON() ([]byte, error) {\n", n.Name)
+	for _, k := range kinds {
+		fmt.Fprintf(b, "\tif x.%s != nil {\n\t\treturn json.Marshal(*x.%s)\n\t}\n", goName(string(k)), goName(string(k)))
+	}
+	fmt.Fprintf(b, "\treturn nil, &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+" is empty")
+	fmt.Fprintf(b, "func (x *%s) UnmarshalJSON(data []byte) error {\n\t*x = %s{}\n", n.Name, n.Name)
+	for _, k := range kinds {
+		gt := map[ir.Kind]string{ir.String: "string", ir.Integer: "int64", ir.Number: "float64", ir.Boolean: "bool"}[k]
+		fmt.Fprintf(b, "\tvar %s %s\n\tif json.Unmarshal(data, &%s) == nil {\n\t\tx.%s = &%s\n\t\treturn nil\n\t}\n", k, gt, k, goName(string(k)), k)
+	}
+	fmt.Fprintf(b, "\treturn &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+": unexpected JSON kind")
+}
+
+func goMethods(m *ir.Model) string {
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(true, m.Methods)))
+	b.WriteString(`
+package protocol
+
+// MethodInfo is one row of the method registry (schema/methods.json).
+type MethodInfo struct {
+	Name         string
+	Direction    string // "host_to_extension", "extension_to_host" or "both"
+	Kind         string // "request" or "notification"
+	Versions     []string
+	Feature      string // negotiated feature that enables it ("" = none)
+	Contribution string // manifest contribution that enables it ("" = none)
+	Cancellable  []string
+	Progress     []string
+	Errors       []int64
+	Params       map[string]string // API version -> params type name
+	Result       map[string]string // API version -> result type name (requests)
+	Description  string
+}
+
+// Method names.
+const (
+`)
+	for _, me := range m.Methods {
+		fmt.Fprintf(&b, "\tMethod%s = %q\n", goName(me.Name), me.Name)
+	}
+	b.WriteString(")\n\n// Methods is the registry, in schema order.\nvar Methods = []MethodInfo{\n")
+	vm := func(vs []ir.VersionedType) string {
+		var parts []string
+		for _, v := range vs {
+			for _, ver := range v.Versions {
+				parts = append(parts, fmt.Sprintf("%q: %q", ver, v.Type))
+			}
+		}
+		return "map[string]string{" + strings.Join(parts, ", ") + "}"
+	}
+	strs := func(s []string) string {
+		q := make([]string, len(s))
+		for i, x := range s {
+			q[i] = strconv.Quote(x)
+		}
+		return "[]string{" + strings.Join(q, ", ") + "}"
+	}
+	for _, me := range m.Methods {
+		codes := make([]string, len(me.Errors))
+		for i, c := range me.Errors {
+			codes[i] = strconv.FormatInt(c, 10)
+		}
+		fmt.Fprintf(&b, "\t{\n\t\tName: %q, Direction: %q, Kind: %q, Versions: %s,\n\t\tFeature: %q, Contribution: %q, Cancellable: %s, Progress: %s,\n\t\tErrors: []int64{%s},\n\t\tParams: %s,\n\t\tResult: %s,\n\t\tDescription: %q,\n\t},\n",
+			me.Name, me.Direction, me.Kind, strs(me.Versions), me.Feature, me.Contribution, strs(me.Cancellable), strs(me.Progress), strings.Join(codes, ", "), vm(me.Params), vm(me.Result), me.Description)
+	}
+	b.WriteString("}\n\n// LookupMethod returns the registry row of a method.\nfunc LookupMethod(name string) (MethodInfo, bool) {\n\tfor _, m := range Methods {\n\t\tif m.Name == name {\n\t\t\treturn m, true\n\t\t}\n\t}\n\treturn MethodInfo{}, false\n}\n")
+	return b.String()
+}

@@ -1,0 +1,170 @@
+package vectors_test
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/octet-kit/octet/codegen/internal/ir"
+	"github.com/octet-kit/octet/schema"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
+)
+
+const schemaDir = "../../../schema"
+
+type vec struct {
+	typ, path string
+	valid     bool
+	raw       []byte
+}
+
+func load(t testing.TB) (*ir.Model, []vec) {
+	m, err := ir.Load(os.DirFS(schemaDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vec
+	dirs, _ := filepath.Glob(filepath.Join(schemaDir, "vectors", "*", "*", "*.json"))
+	sort.Strings(dirs)
+	for _, p := range dirs {
+		parts := strings.Split(filepath.ToSlash(p), "/")
+		verdict, typ := parts[len(parts)-2], parts[len(parts)-3]
+		if verdict != "valid" && verdict != "invalid" {
+			t.Fatalf("%s: the directory above a vector must be valid/ or invalid/", p)
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, vec{typ: typ, path: p, valid: verdict == "valid", raw: raw})
+	}
+	if len(vs) == 0 {
+		t.Fatal("no vectors found")
+	}
+	return m, vs
+}
+
+func oracle(t testing.TB, m *ir.Model) func(typ string) *jsonschema.Schema {
+	c, err := schema.NewCompiler(os.DirFS(schemaDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := map[string]*jsonschema.Schema{}
+	return func(typ string) *jsonschema.Schema {
+		if s, ok := cache[typ]; ok {
+			return s
+		}
+		n := m.Lookup(typ)
+		if n == nil {
+			t.Fatalf("vectors/%s: no schema type of that name", typ)
+		}
+		s, err := c.Compile(schema.BaseURL + n.File.Path + "#" + n.Pointer)
+		if err != nil {
+			t.Fatalf("compile %s: %v", typ, err)
+		}
+		cache[typ] = s
+		return s
+	}
+}
+
+// Every vector gets its expected verdict from the generic validator (the oracle) and from the
+// generated Go validator; a strict-decoding failure counts as invalid for both.
+func TestVectorsAgreeWithOracle(t *testing.T) {
+	m, vs := load(t)
+	sch := oracle(t, m)
+	for _, v := range vs {
+		doc, perr := strictjson.Parse(v.raw)
+		oracleOK, genOK := perr == nil, perr == nil
+		var oerr, gerr error
+		if perr == nil {
+			oerr = sch(v.typ).Validate(doc)
+			gerr = protocol.Validate(v.typ, doc)
+			oracleOK, genOK = oerr == nil, gerr == nil
+		}
+		if oracleOK != v.valid {
+			t.Errorf("%s: oracle says valid=%v (%v; decode: %v)", v.path, oracleOK, oerr, perr)
+		}
+		if genOK != v.valid {
+			t.Errorf("%s: generated Go validator says valid=%v (%v; decode: %v)", v.path, genOK, gerr, perr)
+		}
+	}
+}
+
+// Every schema type has at least one valid and one invalid vector.
+func TestEveryTypeHasVectors(t *testing.T) {
+	m, vs := load(t)
+	has := map[string][2]bool{}
+	for _, v := range vs {
+		h := has[v.typ]
+		if v.valid {
+			h[0] = true
+		} else {
+			h[1] = true
+		}
+		has[v.typ] = h
+	}
+	for _, n := range m.Types {
+		if h := has[n.Name]; !h[0] || !h[1] {
+			t.Errorf("type %s: valid vector %v, invalid vector %v; want both", n.Name, h[0], h[1])
+		}
+	}
+}
+
+// The synthesized vectors on disk are what the synthesizer produces now (regenerate with
+// `go run ./codegen/cmd/octet-vectors`).
+func TestSynthesizedVectorsCurrent(t *testing.T) {
+	m, _ := load(t)
+	vs, err := vectorsSynth(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		verdict := "invalid"
+		if v.Valid {
+			verdict = "valid"
+		}
+		p := filepath.Join(schemaDir, "vectors", v.Type, verdict, v.Name+".json")
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) != string(v.JSON) {
+			t.Errorf("%s is missing or stale; run go run ./codegen/cmd/octet-vectors", p)
+		}
+	}
+}
+
+// BenchmarkValidate compares the generated Go validators with the generic validator on every
+// parsed vector; both must reach identical verdicts (checked by the test above).
+func BenchmarkValidate(b *testing.B) {
+	m, vs := load(b)
+	sch := oracle(b, m)
+	type doc struct {
+		typ string
+		v   any
+		s   *jsonschema.Schema
+	}
+	var docs []doc
+	for _, v := range vs {
+		d, err := strictjson.Parse(v.raw)
+		if err == nil {
+			docs = append(docs, doc{v.typ, d, sch(v.typ)})
+		}
+	}
+	b.Run("generated", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, d := range docs {
+				_ = protocol.Validate(d.typ, d.v)
+			}
+		}
+	})
+	b.Run("generic", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, d := range docs {
+				_ = d.s.Validate(d.v)
+			}
+		}
+	})
+}

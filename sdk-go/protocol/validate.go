@@ -1,0 +1,201 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
+)
+
+// maxSafeInteger is 2^53-1: integers beyond it are refused so every language reads them exactly.
+const maxSafeInteger = 1<<53 - 1
+
+// ValidationError is one schema violation: the JSON path of the value and what is wrong.
+type ValidationError struct {
+	Path string
+	Msg  string
+}
+
+func (e ValidationError) Error() string { return e.Path + ": " + e.Msg }
+
+// ValidationErrors lists every violation found in one document.
+type ValidationErrors []ValidationError
+
+func (es ValidationErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+// vpath is a JSON path built on the stack; it becomes a string only when an error needs it.
+type vpath struct {
+	up  *vpath
+	key string
+	idx int // used when key == ""
+}
+
+func (p *vpath) String() string {
+	if p == nil {
+		return "$"
+	}
+	if p.key == "" {
+		return p.up.String() + "[" + strconv.Itoa(p.idx) + "]"
+	}
+	return p.up.String() + "." + p.key
+}
+
+type verrs struct{ list ValidationErrors }
+
+func (e *verrs) add(p *vpath, format string, a ...any) {
+	e.list = append(e.list, ValidationError{Path: p.String(), Msg: fmt.Sprintf(format, a...)})
+}
+
+func (e *verrs) err() error {
+	if len(e.list) == 0 {
+		return nil
+	}
+	return e.list
+}
+
+// asInt accepts a JSON number written as an integer (no fraction, no exponent) within ±(2^53-1).
+func asInt(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok || strings.ContainsAny(string(n), ".eE") {
+		return 0, false
+	}
+	i, err := n.Int64()
+	if err != nil || i > maxSafeInteger || i < -maxSafeInteger {
+		return 0, false
+	}
+	return i, true
+}
+
+func asNum(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	return f, err == nil
+}
+
+// Validated is implemented by every generated message type.
+type Validated interface {
+	validateDoc(doc any, p *vpath, e *verrs)
+}
+
+// Unmarshal decodes data into v strictly: strict JSON, then schema validation of v's type, then
+// encoding/json (which can no longer match a key case-insensitively: unknown keys were refused).
+func Unmarshal(data []byte, v Validated) error {
+	doc, err := strictjson.Parse(data)
+	if err != nil {
+		return err
+	}
+	var e verrs
+	v.validateDoc(doc, nil, &e)
+	if err := e.err(); err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// Validate checks a document from strictjson.Parse against the named schema type.
+func Validate(typeName string, doc any) error {
+	f, ok := validators[typeName]
+	if !ok {
+		return fmt.Errorf("protocol: no schema type %q", typeName)
+	}
+	var e verrs
+	f(doc, nil, &e)
+	return e.err()
+}
+
+// TypeNames lists every schema type Validate knows.
+func TypeNames() []string {
+	names := make([]string, 0, len(validators))
+	for n := range validators {
+		names = append(names, n)
+	}
+	return names
+}
+
+// Nullable is a value that may be JSON null (Valid false).
+type Nullable[T any] struct {
+	Value T
+	Valid bool
+}
+
+// NullableOf returns a non-null Nullable.
+func NullableOf[T any](v T) Nullable[T] { return Nullable[T]{Value: v, Valid: true} }
+
+func (n Nullable[T]) MarshalJSON() ([]byte, error) {
+	if !n.Valid {
+		return []byte("null"), nil
+	}
+	return json.Marshal(n.Value)
+}
+
+func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Nullable[T]{}
+		return nil
+	}
+	n.Valid = true
+	return json.Unmarshal(b, &n.Value)
+}
+
+// peek returns the raw members of a JSON object (for union dispatch).
+func peek(b []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	err := json.Unmarshal(b, &m)
+	return m, err
+}
+
+func rawString(r json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(r, &s)
+	return s
+}
+
+// kindName names the JSON kind of a strictjson value, for error messages.
+func kindName(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if _, ok := asInt(x); ok {
+			return "integer"
+		}
+		return "number " + string(x)
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// duplicate finds two equal items (uniqueItems on arrays of strings or integers).
+func duplicate(items []any) (int, int, bool) {
+	seen := make(map[any]int, len(items))
+	for i, it := range items {
+		if n, ok := it.(json.Number); ok {
+			if v, ok := asInt(n); ok {
+				it = v
+			}
+		}
+		if j, ok := seen[it]; ok {
+			return j, i, true
+		}
+		seen[it] = i
+	}
+	return 0, 0, false
+}
