@@ -36,6 +36,8 @@ func run() error {
 	doc := flag.String("doc", "../docs/benchmarks.md", "Markdown page to write (empty: none)")
 	out := flag.String("out", "results", "directory for latest.json and the SVG charts")
 	skipSetup := flag.Bool("skip-setup", false, "do not build or install the peers")
+	phases := flag.String("phases", "latency,cold,crash,scale", "phases to run, comma-separated")
+	extras := flag.Bool("extras", true, "in the latency phase, also run callback, artifact and cancel scenarios (off: echo only, e.g. to profile the hot path)")
 	flag.Parse()
 
 	bench, err := os.Getwd()
@@ -93,11 +95,21 @@ func run() error {
 	}
 
 	ctx := context.Background()
-	r := &runner{res: res, cfg: cfg, logf: logf, targets: runnable, root: root, work: filepath.Join(bench, ".work")}
-	r.latency(ctx)
-	r.coldStarts(ctx)
-	r.crashes(ctx)
-	r.scale(ctx)
+	r := &runner{res: res, cfg: cfg, logf: logf, targets: runnable, root: root, work: filepath.Join(bench, ".work"), extras: *extras}
+	for _, p := range strings.Split(*phases, ",") {
+		switch strings.TrimSpace(p) {
+		case "latency":
+			r.latency(ctx)
+		case "cold":
+			r.coldStarts(ctx)
+		case "crash":
+			r.crashes(ctx)
+		case "scale":
+			r.scale(ctx)
+		default:
+			return fmt.Errorf("unknown phase %q in -phases (known: latency, cold, crash, scale)", p)
+		}
+	}
 	res.Machine.LoadAfter = loadavg()
 	res.Took = time.Since(res.Started).Round(time.Second).String()
 	res.Finish()

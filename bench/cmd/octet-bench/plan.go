@@ -74,7 +74,11 @@ func mcpTarget(bench, work, lang string) target.Target {
 // share: the kit's .venv (what the fixture's launcher prefers), else the real
 // executable behind python3. A version manager's python3 is often a shell shim that
 // costs tens of milliseconds per start, which would swamp what we measure.
+// OCTET_BENCH_PYTHON overrides the choice (for example a wrapper that profiles).
 func pythonInterp(root string) string {
+	if p := os.Getenv("OCTET_BENCH_PYTHON"); p != "" {
+		return p
+	}
 	if p := filepath.Join(root, ".venv", "bin", "python"); isExec(p) {
 		return p
 	}

@@ -18,6 +18,7 @@ type runner struct {
 	targets []target.Target
 	root    string
 	work    string
+	extras  bool
 }
 
 // rotated returns the targets starting at offset i, so each repetition starts with
@@ -84,6 +85,9 @@ func (r *runner) latencyOne(ctx context.Context, t target.Target, p50, tput map[
 	}
 	r.res.Add(report.Throughput, t.ID, cps)
 	tput[t.ID] = cps
+	if !r.extras {
+		return nil
+	}
 	var errs []error
 	if cb, ok := s.(target.Callbacker); ok {
 		start := time.Now()

@@ -34,7 +34,11 @@ func OctetDirect(dir string, extraEnv []string) func(ctx context.Context) (Sessi
 		if err != nil {
 			return nil, err
 		}
-		return startOctet(ctx, ext, extraEnv)
+		s, err := startOctet(ctx, ext, extraEnv)
+		if err != nil {
+			return nil, err // never a typed nil inside the interface
+		}
+		return s, nil
 	}
 }
 
