@@ -364,7 +364,7 @@ def test_catalog_cap_of_256() -> None:
     ext, _job = service_ext()
     with LoopbackHost(ext) as host:
         ext.register_tools([{"name": f"t{i}", "description": "", "handler": print}
-                            for i in range(255)])
+                            for i in range(254)])  # + the bootstrap "run" = 255
         with pytest.raises(InvalidParams, match="257 tools"):
             ext.register_tools([{"name": f"u{i}", "description": "", "handler": print}
                                 for i in range(2)])

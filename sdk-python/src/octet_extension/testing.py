@@ -232,6 +232,9 @@ class _ScriptedHost:
         response = self.request("initialize", params)
         if response.error is None:
             self.initialize_result = response.result
+            # Epoch 0 of the host's catalog is what initialize declared.
+            self.catalog = [tool["name"] for tool in response.result.get("tools", [])]
+            self.catalog_revision = 0
         return response
 
     def initialize_params(self) -> dict[str, Any]:
