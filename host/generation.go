@@ -42,6 +42,7 @@ type generation struct {
 	idle     chan struct{}              // closed when inflight drops to zero while closing
 	readyAt  time.Time
 
+	ready       atomic.Bool // the handshake completed; reverse requests are served from now on
 	intentional atomic.Bool // stopping on purpose: the end is not a crash
 	ended       chan struct{}
 	endReason   string // set before ended closes
@@ -116,6 +117,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		g.caller.Features[f] = true
 	}
 	g.sem = make(chan struct{}, g.neg.concurrency)
+	g.ready.Store(true) // publishes the negotiated features to handle()
 	if err := h.services.SeedCatalog(g.caller, g.neg.result.Tools); err != nil {
 		g.kill()
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}
@@ -185,6 +187,13 @@ func (g *generation) kill() {
 // handle serves the extension's requests and notifications through the host's services,
 // bound to the identity this generation was started with.
 func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	if !g.ready.Load() {
+		// Nothing is negotiated before initialize is answered, so nothing can be served.
+		if req.IsNotification() {
+			return nil, nil
+		}
+		return nil, jsonrpc.NewError(codeServiceUnavailabe, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
+	}
 	return g.ext.host.services.Handle(ctx, g.caller, req)
 }
 

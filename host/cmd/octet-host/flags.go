@@ -1,0 +1,112 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// hostFlags are the flags shared by verbs that discover, admit and start extensions.
+type hostFlags struct {
+	stateDir       string
+	globalDir      string
+	configPath     string
+	workspace      string
+	trustWorkspace bool
+	extensionDirs  multi
+	enable         multi
+	trust          multi
+	passEnv        multi
+	required       multi
+	safeMode       bool
+	fullAccess     bool
+	script         string
+	timeout        time.Duration
+	trace          bool
+	record         bool
+}
+
+// flagSet builds a verb's flag set whose --help prints text (usage, flags, examples).
+func flagSet(name, text string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), strings.TrimSpace(text))
+		fmt.Fprintln(fs.Output(), "\nFlags:")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args; it returns (-1) to continue, or the exit code for --help and errors.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) int {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitStartup
+	}
+	return -1
+}
+
+func defaultStateDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "octet-host")
+	}
+	return filepath.Join(os.TempDir(), "octet-host")
+}
+
+func defaultOctetHome() string {
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".octet")
+	}
+	return ".octet"
+}
+
+// addState adds --state.
+func (h *hostFlags) addState(fs *flag.FlagSet) {
+	fs.StringVar(&h.stateDir, "state", defaultStateDir(), "state directory: SQLite store, stderr logs, scratch dirs")
+}
+
+// addRun adds the flags of verbs that start extensions.
+func (h *hostFlags) addRun(fs *flag.FlagSet) {
+	h.addState(fs)
+	fs.StringVar(&h.workspace, "workspace", "", "workspace root: the extensions' cwd and OCTET_WORKSPACE (default: the current directory)")
+	fs.Var(&h.passEnv, "pass-env", "grant the host variable `NAME` to extensions (repeatable)")
+	fs.StringVar(&h.script, "script", "", "script `FILE` answering confirmations, input, policy, secrets and child sessions")
+	fs.DurationVar(&h.timeout, "timeout", 30*time.Second, "per-request timeout")
+	fs.BoolVar(&h.trace, "trace", false, "print every frame to stderr")
+	fs.BoolVar(&h.record, "record", false, "record every frame (secrets redacted) in the state store for 'inspect'")
+	fs.BoolVar(&h.safeMode, "safe-mode", false, "never start executable extensions, whatever the grants")
+	fs.StringVar(&h.configPath, "config", filepath.Join(defaultOctetHome(), "config.toml"), "host config `FILE` (enabled_extensions, trusted_extensions, trusted_workspaces, pass_env)")
+}
+
+// addDiscovery adds the flags that select and admit extensions.
+func (h *hostFlags) addDiscovery(fs *flag.FlagSet) {
+	fs.StringVar(&h.globalDir, "global-dir", filepath.Join(defaultOctetHome(), "extensions"), "global extension root")
+	if fs.Lookup("workspace") == nil {
+		fs.StringVar(&h.workspace, "workspace", "", "workspace root (default: the current directory)")
+	}
+	if fs.Lookup("config") == nil {
+		fs.StringVar(&h.configPath, "config", filepath.Join(defaultOctetHome(), "config.toml"), "host config `FILE`")
+	}
+	if fs.Lookup("safe-mode") == nil {
+		fs.BoolVar(&h.safeMode, "safe-mode", false, "never start executable extensions")
+	}
+	fs.BoolVar(&h.trustWorkspace, "trust-workspace", false, "trust the workspace for this run: its .octet/extensions root is discovered")
+	fs.Var(&h.extensionDirs, "extension-dir", "explicit extension root, or one extension's directory (repeatable; later wins)")
+	fs.Var(&h.enable, "enable-extension", "enable `NAME` for this run (repeatable)")
+	fs.Var(&h.trust, "trust-extension", "trust the selected `NAME` for this run only (repeatable)")
+	fs.Var(&h.required, "require", "extension `NAME` whose failure stops startup (repeatable)")
+	fs.BoolVar(&h.fullAccess, "full-access", false, "implicitly trust every enabled extension (use only inside OS-level isolation)")
+}

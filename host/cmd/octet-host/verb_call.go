@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/admission"
+	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+)
+
+const callHelp = `
+Usage: octet-host call [flags] DIR TOOL [JSON_ARGS] [TOOL [JSON_ARGS]]...
+
+Starts the extension in DIR, completes the handshake, calls the tools in order in one
+session, prints one JSON line per tool on stdout, and shuts the extension down.
+
+Naming DIR on the command line enables and trusts that extension for this invocation only
+(nothing is written to the config); --safe-mode still refuses to start it. JSON_ARGS is a
+JSON object and defaults to {}.
+
+Each line is the tool's result object exactly as the extension returned it, or, when the
+call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"transport"|"unavailable"|
+"usage", "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr.
+
+Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
+that cancelled it, the process died mid-call); 2 the extension could not start or was
+refused, or a usage error.
+
+Examples:
+  octet-host call examples/go/hello-world hello_world '{"name":"Ada"}'
+  octet-host call --timeout 5s --trace ./my-ext search '{"q":"x"}' summarize
+  octet-host call --record --script answers.toml ./my-ext ask '{"prompt":"sure?"}'
+`
+
+func init() {
+	register("call", verb{Summary: "start one extension, call tools in order, print JSON lines", Run: runCall})
+}
+
+// toolCall is one TOOL [JSON_ARGS] pair from the command line.
+type toolCall struct {
+	name string
+	args json.RawMessage
+}
+
+// parseToolCalls splits "TOOL [JSON] TOOL [JSON] ..." (an argument starting with "{" is
+// the previous tool's arguments).
+func parseToolCalls(args []string) ([]toolCall, error) {
+	var calls []toolCall
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(strings.TrimSpace(a), "{") {
+			return nil, fmt.Errorf("JSON arguments %q must follow a tool name", a)
+		}
+		c := toolCall{name: a, args: json.RawMessage(`{}`)}
+		if i+1 < len(args) && strings.HasPrefix(strings.TrimSpace(args[i+1]), "{") {
+			raw := json.RawMessage(args[i+1])
+			var obj map[string]any
+			if err := json.Unmarshal(raw, &obj); err != nil {
+				return nil, fmt.Errorf("arguments of %s are not a JSON object: %v", a, err)
+			}
+			c.args = raw
+			i++
+		}
+		calls = append(calls, c)
+	}
+	return calls, nil
+}
+
+func runCall(args []string, stdout, stderr io.Writer) int {
+	var hf hostFlags
+	fs := flagSet("call", callHelp, stderr)
+	hf.addRun(fs)
+	if code := parse(fs, args, stdout); code >= 0 {
+		return code
+	}
+	if fs.NArg() < 2 {
+		fmt.Fprintln(stderr, "octet-host call: want DIR and at least one TOOL")
+		return exitStartup
+	}
+	dir := fs.Arg(0)
+	calls, err := parseToolCalls(fs.Args()[1:])
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	if _, err := os.Lstat(filepath.Join(dir, manifest.FileName)); err != nil {
+		fmt.Fprintf(stderr, "octet-host call: %s has no %s\n", dir, manifest.FileName)
+		return exitStartup
+	}
+	sel, err := hf.selectExtensions([]string{dir}, false)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	abs, _ := filepath.Abs(dir)
+	var entry *discovery.Entry
+	for _, e := range sel.result.Entries {
+		if e.Dir == abs {
+			entry = e
+		}
+	}
+	if entry == nil || !entry.Valid() {
+		for _, d := range sel.result.Diagnostics {
+			fmt.Fprintln(stderr, d.String())
+		}
+		fmt.Fprintf(stderr, "octet-host call: %s is not a valid extension\n", dir)
+		return exitStartup
+	}
+	if d := sel.policy.Admit(entry); d.State != admission.Admitted {
+		fmt.Fprintf(stderr, "octet-host call: %s not started: %s: %s\n", entry.Name, d.State, d.Reason)
+		return exitStartup
+	}
+	rt, err := hf.newRuntime(sel, stderr, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	defer rt.close()
+	if _, err := rt.host.Start(context.Background(), []*discovery.Entry{entry}, []string{entry.Name}); err != nil {
+		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	ext := rt.host.Extension(entry.Name)
+	code := exitOK
+	enc := json.NewEncoder(stdout)
+	for _, c := range calls {
+		raw, err := ext.CallTool(context.Background(), c.name, c.args)
+		if err != nil {
+			code = exitFailed
+			line := map[string]any{"tool": c.name, "error": describeError(err)}
+			_ = enc.Encode(line)
+			fmt.Fprintf(stderr, "octet-host call: %s failed: %v\n", c.name, err)
+			continue
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, raw); err != nil {
+			compact.Reset()
+			compact.Write(raw)
+		}
+		fmt.Fprintln(stdout, compact.String())
+		var res struct {
+			IsError bool `json:"is_error"`
+		}
+		if json.Unmarshal(raw, &res) == nil && res.IsError {
+			code = exitFailed
+			fmt.Fprintf(stderr, "octet-host call: %s returned is_error\n", c.name)
+		}
+	}
+	return code
+}
+
+// describeError turns a call failure into the JSON error object printed on stdout.
+func describeError(err error) map[string]any {
+	var we *jsonrpc.Error
+	var te *host.TimeoutError
+	var tr *host.TransportError
+	var ue *host.UnavailableError
+	switch {
+	case errors.As(err, &we):
+		out := map[string]any{"kind": "rpc", "code": we.Code, "message": we.Message}
+		if len(we.Data) > 0 {
+			out["data"] = json.RawMessage(we.Data)
+		}
+		return out
+	case errors.As(err, &te):
+		return map[string]any{"kind": "timeout", "message": err.Error()}
+	case errors.As(err, &tr):
+		return map[string]any{"kind": "transport", "message": err.Error()}
+	case errors.As(err, &ue):
+		return map[string]any{"kind": "unavailable", "message": err.Error()}
+	}
+	return map[string]any{"kind": "usage", "message": err.Error()}
+}

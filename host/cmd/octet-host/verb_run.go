@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/admission"
+	"github.com/octet-kit/octet/host/discovery"
+)
+
+const runHelp = `
+Usage: octet-host run [flags] [DIR]...
+
+Discovers extensions (global root, trusted project root, --extension-dir roots, then each
+DIR), starts every admitted one at once, supervises them (restart with backoff, parking)
+and reads console commands from stdin until quit, EOF, SIGINT or SIGTERM; then shuts
+everything down within bounds.
+
+A DIR named on the command line is enabled and trusted for this invocation (like 'call');
+extensions found under roots need enabled_extensions / --enable-extension and a trust
+grant (config, OCTET_TRUSTED_EXTENSIONS, --trust-extension) or --full-access.
+
+Console commands:
+  call TOOL [JSON]   call a tool from the all-extensions catalog; prints one JSON line
+  reload NAME        start a candidate, cut over when it is ready (old keeps serving on failure)
+  status             show every extension's state, generation, pid, pending calls
+  tools              show the catalog
+  quit               shut down and exit
+
+Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
+or a usage error.
+
+Examples:
+  octet-host run examples/go/hello-world
+  octet-host run --enable-extension git-tools --trust-extension git-tools
+  echo 'call hello_world {"name":"Ada"}' | octet-host run --require hello-world ./hello-world
+`
+
+func init() {
+	register("run", verb{Summary: "start and supervise extensions with a line console", Run: runRun})
+}
+
+func runRun(args []string, stdout, stderr io.Writer) int {
+	return runConsole(args, os.Stdin, stdout, stderr)
+}
+
+func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var hf hostFlags
+	fs := flagSet("run", runHelp, stderr)
+	hf.addRun(fs)
+	hf.addDiscovery(fs)
+	if code := parse(fs, args, stdout); code >= 0 {
+		return code
+	}
+	sel, err := hf.selectExtensions(fs.Args(), true)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	for _, d := range sel.result.Diagnostics {
+		fmt.Fprintln(stderr, d.String())
+	}
+	var admitted []*discovery.Entry
+	for _, e := range sel.result.Entries {
+		d := sel.policy.Admit(e)
+		if d.State == admission.Admitted {
+			admitted = append(admitted, e)
+		} else {
+			fmt.Fprintf(stdout, "[%s] not started: %s: %s\n", e.Name, d.State, d.Reason)
+		}
+	}
+	out := &syncWriter{w: stdout}
+	rt, err := hf.newRuntime(sel, stderr, out)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	defer rt.close()
+	failures, err := rt.host.Start(context.Background(), admitted, hf.required)
+	for _, f := range failures {
+		fmt.Fprintf(out, "[%s] failed to start: %v\n", f.Name, f.Err)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	printStatus(out, rt.host)
+
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	for {
+		select {
+		case <-sigs:
+			fmt.Fprintln(out, "shutting down (signal)")
+			return exitOK
+		case line, ok := <-lines:
+			if !ok {
+				return exitOK
+			}
+			if quit := console(strings.TrimSpace(line), rt.host, out); quit {
+				return exitOK
+			}
+		}
+	}
+}
+
+// console executes one console line; it returns true on quit.
+func console(line string, h *host.Host, out io.Writer) bool {
+	verb, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch verb {
+	case "":
+	case "quit", "exit":
+		return true
+	case "status":
+		printStatus(out, h)
+	case "tools":
+		for _, t := range h.Catalog().Tools {
+			fmt.Fprintf(out, "%s\t%s\t%s\n", t.Tool.Name, t.Extension, t.Tool.Description)
+		}
+	case "reload":
+		e := h.Extension(rest)
+		if e == nil {
+			fmt.Fprintf(out, "reload: no extension %q\n", rest)
+			break
+		}
+		if err := e.Reload(context.Background()); err != nil {
+			fmt.Fprintf(out, "reload: %v\n", err)
+			break
+		}
+		fmt.Fprintf(out, "reloaded %s: generation %d\n", rest, e.Status().Generation)
+	case "call":
+		tool, args, _ := strings.Cut(rest, " ")
+		args = strings.TrimSpace(args)
+		if args == "" {
+			args = "{}"
+		}
+		if !json.Valid([]byte(args)) {
+			fmt.Fprintf(out, "call: arguments are not valid JSON: %s\n", args)
+			break
+		}
+		raw, _, err := h.CallTool(context.Background(), tool, []byte(args))
+		if err != nil {
+			b, _ := json.Marshal(map[string]any{"tool": tool, "error": describeError(err)})
+			fmt.Fprintln(out, string(b))
+			break
+		}
+		var buf strings.Builder
+		buf.Write(raw)
+		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
+	default:
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | reload NAME | status | tools | quit")
+	}
+	return false
+}
+
+func printStatus(out io.Writer, h *host.Host) {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSTATE\tGEN\tPID\tAPI\tPENDING\tRESTARTS\tLAST ERROR")
+	for _, s := range h.Status() {
+		last := s.LastError
+		if i := strings.IndexByte(last, '\n'); i >= 0 {
+			last = last[:i] + " …"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, last)
+	}
+	tw.Flush()
+}
+
+// syncWriter serialises console output written from event goroutines and the console loop.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
