@@ -46,7 +46,9 @@ func (a *routerAdapter) Handle(ctx context.Context, c *host.Caller, req *jsonrpc
 	return a.r.Handle(ctx, a.caller(c), req)
 }
 
-func (a *routerAdapter) ParentSettled(c *host.Caller, id jsonrpc.ID) { a.r.ParentSettled(a.caller(c), id) }
+func (a *routerAdapter) ParentSettled(c *host.Caller, id jsonrpc.ID) {
+	a.r.ParentSettled(a.caller(c), id)
+}
 
 func (a *routerAdapter) GenerationEnded(c *host.Caller) {
 	sc := a.caller(c)
