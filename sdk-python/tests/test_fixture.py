@@ -1,0 +1,157 @@
+"""The conformance fixture (docs/design/fixture.md) as a real subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+
+import pytest
+from helpers import example_host
+
+from octet_extension import RemoteError
+
+SECRET = "fixture-secret"
+
+
+@pytest.fixture
+def host(scratch):
+    with example_host("conformance-fixture", scratch_dir=scratch, confirmations=[True],
+                      inputs=["typed", "pw"], secrets={"fixture.token": SECRET}) as h:
+        yield h
+
+
+def sc(result):
+    return result["structured_content"]
+
+
+def test_echo_typed_and_validation(host) -> None:
+    assert host.call_tool("echo", {"value": {"a": [1, None]}}) == {
+        "content": [{"type": "text", "text": "echo"}],
+        "structured_content": {"value": {"a": [1, None]}}}
+    assert host.call_tool("typed", {"count": 2, "label": "n"})["content"][0]["text"] == "n:2"
+    for bad in ({"count": "2", "label": "n"}, {"count": 2}, {"count": 2, "label": "n", "x": 1}):
+        with pytest.raises(RemoteError) as err:
+            host.call_tool("typed", bad)
+        assert err.value.code == -32602
+
+
+def test_fail_with_is_verbatim(host) -> None:
+    response = host.request("tool/call", {"name": "fail_with", "arguments": {
+        "code": 1234, "message": "nope", "data": {"k": "v"}}})
+    assert response.error == {"code": 1234, "message": "nope", "data": {"k": "v"}}
+
+
+def test_slow_progress_and_cancellation(host) -> None:
+    assert host.call_tool("slow", {"ms": 1})["content"][0]["text"] == "slept"
+    pending = host.start_tool("slow", {"ms": 60_000})
+    host.cancel(pending.id)
+    assert pending.wait().error["code"] == -32800
+    assert host.call_tool("progress_n", {"n": 3})["content"][0]["text"] == "done"
+    events = host.notifications("$/progress")
+    assert [(e["sequence"], e["event"]) for e in events] == [
+        (i, {"type": "status", "message": f"step {i}", "current": i, "total": 3})
+        for i in (1, 2, 3)]
+
+
+def test_print_stdout_never_reaches_the_protocol(host) -> None:
+    assert host.call_tool("print_stdout", {"text": "stray"})["content"][0]["text"] == "printed"
+    host.sync()
+    for line in host.raw_lines:
+        json.loads(line)  # every stdout line is a frame
+    assert any("stray" in x for x in host.stderr_lines)
+    deadline = time.monotonic() + 5
+    while not any("child-output" in x for x in host.stderr_lines):
+        assert time.monotonic() < deadline, "child output never reached stderr"
+        host.sync()
+
+
+def test_callback_kv_and_secrets(host) -> None:
+    assert sc(host.call_tool("callback_n", {"n": 5})) == {"calls": 5}
+    assert len(host.requests_from_extension("kv.get")) == 5
+    write = {"op": "put", "namespace": "conformance-fixture", "key": "k", "value": 1}
+    committed = sc(host.call_tool("kv_commit", {"preconditions": [], "writes": [write]}))
+    version = committed["versions"][0]["version"]
+    assert sc(host.call_tool("kv_get", {"namespace": "conformance-fixture", "key": "k"})) == {
+        "found": True, "value": 1, "version": version}
+    with pytest.raises(RemoteError) as err:
+        host.call_tool("kv_commit", {"preconditions": [
+            {"namespace": "conformance-fixture", "key": "k", "absent": True}], "writes": [write]})
+    assert err.value.code == -32005 and err.value.data["actual"] == version
+    digest = hashlib.sha256(SECRET.encode()).hexdigest()
+    assert sc(host.call_tool("secret", {"name": "fixture.token"})) == {"sha256": digest}
+    assert SECRET not in "".join(x.decode() for x in host.raw_lines)
+
+
+def test_big_result_is_answered_32603(host) -> None:
+    with pytest.raises(RemoteError) as err:
+        host.call_tool("big_result", {"bytes": 2_000_000})
+    assert err.value.code == -32603 and "1048576" in err.value.message
+    assert len(host.call_tool("big_result", {"bytes": 10})["content"][0]["text"]) == 10
+
+
+def test_publish_inline_path_and_corrupt(host, scratch) -> None:
+    inline = sc(host.call_tool("publish", {"bytes": 300, "mode": "inline"}))
+    assert host.artifacts[inline["artifact_id"]] == bytes(i % 251 for i in range(300))
+    by_path = sc(host.call_tool("publish", {"bytes": 1000, "mode": "path"}))
+    assert by_path["sha256"] == hashlib.sha256((scratch / "fixture.bin").read_bytes()).hexdigest()
+    for field in ("size", "sha256"):
+        with pytest.raises(RemoteError) as err:
+            host.call_tool("publish", {"bytes": 10, "mode": "path", "corrupt": field})
+        assert err.value.code == -32602 and err.value.data == {"path": field}
+
+
+def test_dynamic_ask_present_spawn(host) -> None:
+    assert sc(host.call_tool("register_dynamic", {"name": "dyn", "text": "hi"})) == {
+        "revision": 1}
+    assert host.call_tool("dyn")["content"][0]["text"] == "hi"
+    assert sc(host.call_tool("unregister_dynamic", {"name": "dyn"})) == {"revision": 2}
+    assert sc(host.call_tool("ask", {"kind": "confirm", "prompt": "ok?"})) == {"answer": True}
+    assert sc(host.call_tool("ask", {"kind": "input", "prompt": "name?"})) == {"answer": "typed"}
+    assert sc(host.call_tool("ask", {"kind": "input", "prompt": "pw?", "secret": True})) == {
+        "answer_sha256": hashlib.sha256(b"pw").hexdigest()}
+    assert host.call_tool("present", {"revision": 1, "activities": 2})
+    snap = host.notifications("presentation/update")[0]["snapshot"]
+    assert snap["activities"][1] == {"id": "a1", "label": "activity 1", "state": "running"}
+    with pytest.raises(RemoteError) as err:
+        host.call_tool("present", {"revision": 2, "activities": 129})
+    assert err.value.code == -32602
+    child = sc(host.call_tool("spawn_child", {"task_name": "t", "message": "m", "key": "k"}))
+    assert child == {"agent_id": "agent-1", "timed_out": False}
+
+
+def test_other_contributions(host) -> None:
+    assert host.request("command/execute", {"name": "fixture_cmd", "arguments": ["a", "b"]}
+                        ).result == {"text": "a b"}
+    assert host.request("status/collect", {"surface": "status"}).result == {
+        "surface": "status", "text": "fixture ready", "priority": 0}
+    assert host.request("context/collect", {}).result == {"items": [
+        {"label": "fixture", "content": "fixture context", "placement": "system_suffix"}]}
+    assert host.request("tool/render", {"name": "echo", "arguments": {}, "result": {
+        "content": [{"type": "text", "text": "echo"}]}}).result == {
+        "segments": [{"text": "echo", "style_role": None}]}
+    host.notify("turn/settled", {"session_id": "s", "turn_id": "t9", "outcome": "failed"})
+    assert host.request("shutdown", {}).result == {}
+    assert host.wait_exit() == 0
+    assert any('"turn_id":"t9"' in line for line in host.stderr_lines)
+
+
+def test_crash_mid_call_exits_without_answering(host) -> None:
+    pending = host.start_tool("crash", {"code": 7})
+    assert host.wait_exit() == 7
+    assert not pending.event.wait(0.2)
+
+
+def test_stuck_on_shutdown_is_bounded(host) -> None:
+    assert host.call_tool("arm_stuck_shutdown")["content"][0]["text"] == "armed"
+    started = time.monotonic()
+    assert host.shutdown(deadline_ms=400).result == {}
+    assert host.wait_exit(5) == 0
+    assert time.monotonic() - started < 3
+
+
+def test_stdin_eof_exits_zero(host) -> None:
+    pending = host.start_tool("slow", {"ms": 100})
+    host.close_stdin()
+    assert pending.wait().result["content"][0]["text"] == "slept"
+    assert host.wait_exit() == 0
