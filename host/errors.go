@@ -67,3 +67,13 @@ func IsPermanent(err error) bool {
 
 // kindManifest is a restart or reload that found the manifest invalid or changed incompatibly.
 const kindManifest process.Kind = "manifest_invalid"
+
+// UnknownToolError is a call to a tool no ready extension provides.
+type UnknownToolError struct {
+	Tool    string
+	Catalog []string
+}
+
+func (e *UnknownToolError) Error() string {
+	return fmt.Sprintf("no extension provides tool %q (catalog: %s)", e.Tool, strings.Join(e.Catalog, ", "))
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -156,7 +155,7 @@ func (h *Host) CallTool(ctx context.Context, name string, args []byte) ([]byte, 
 		for _, t := range h.Catalog().Tools {
 			names = append(names, t.Tool.Name)
 		}
-		return nil, "", fmt.Errorf("no extension provides tool %q (catalog: %s)", name, strings.Join(names, ", "))
+		return nil, "", &UnknownToolError{Tool: name, Catalog: names}
 	}
 	e := h.Extension(entry.Extension)
 	out, err := e.CallTool(ctx, name, args)

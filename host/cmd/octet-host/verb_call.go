@@ -30,7 +30,7 @@ JSON object and defaults to {}.
 
 Each line is the tool's result object exactly as the extension returned it, or, when the
 call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"transport"|"unavailable"|
-"usage", "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr.
+"unknown_tool"|"other", "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr.
 
 Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
 that cancelled it, the process died mid-call); 2 the extension could not start or was
@@ -165,7 +165,10 @@ func describeError(err error) map[string]any {
 	var te *host.TimeoutError
 	var tr *host.TransportError
 	var ue *host.UnavailableError
+	var ut *host.UnknownToolError
 	switch {
+	case errors.As(err, &ut):
+		return map[string]any{"kind": "unknown_tool", "message": err.Error()}
 	case errors.As(err, &we):
 		out := map[string]any{"kind": "rpc", "code": we.Code, "message": we.Message}
 		if len(we.Data) > 0 {
@@ -179,5 +182,5 @@ func describeError(err error) map[string]any {
 	case errors.As(err, &ue):
 		return map[string]any{"kind": "unavailable", "message": err.Error()}
 	}
-	return map[string]any{"kind": "usage", "message": err.Error()}
+	return map[string]any{"kind": "other", "message": err.Error()}
 }
