@@ -48,9 +48,17 @@ func (p *vpath) String() string {
 	return p.up.String() + "." + p.key
 }
 
-type verrs struct{ list ValidationErrors }
+type verrs struct {
+	list  ValidationErrors
+	quiet bool // verdict only: count, never format (the hot path of Valid)
+	n     int
+}
 
 func (e *verrs) add(p *vpath, format string, a ...any) {
+	e.n++
+	if e.quiet {
+		return
+	}
 	e.list = append(e.list, ValidationError{Path: p.String(), Msg: fmt.Sprintf(format, a...)})
 }
 
@@ -112,6 +120,18 @@ func Validate(typeName string, doc any) error {
 	var e verrs
 	f(doc, nil, &e)
 	return e.err()
+}
+
+// Valid reports whether doc satisfies the named schema type, without building error messages.
+// It panics on an unknown type name (a programming error, unlike bad input).
+func Valid(typeName string, doc any) bool {
+	f, ok := validators[typeName]
+	if !ok {
+		panic("protocol: no schema type " + typeName)
+	}
+	e := verrs{quiet: true}
+	f(doc, nil, &e)
+	return e.n == 0
 }
 
 // TypeNames lists every schema type Validate knows.

@@ -153,7 +153,19 @@ func BenchmarkValidate(b *testing.B) {
 			docs = append(docs, doc{v.typ, d, sch(v.typ)})
 		}
 	}
-	b.Run("generated", func(b *testing.B) {
+	for _, d := range docs {
+		if protocol.Valid(d.typ, d.v) != (d.s.Validate(d.v) == nil) {
+			b.Fatalf("%s: verdicts differ", d.typ)
+		}
+	}
+	b.Run("generated-verdict", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, d := range docs {
+				_ = protocol.Valid(d.typ, d.v)
+			}
+		}
+	})
+	b.Run("generated-errors", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			for _, d := range docs {
 				_ = protocol.Validate(d.typ, d.v)
