@@ -42,7 +42,9 @@ export class Connection {
   canCancel = true;
   private readonly pending = new Map<Id, PendingCall>();
   private counter = 0;
+  /** Set when nothing more may be written. */
   private closedReason: string | undefined;
+  private readClosed = false;
   private readonly decoder: LineDecoder;
 
   constructor(
@@ -173,8 +175,11 @@ export class Connection {
   }
 
   close(kind: "eof" | "fault", reason: string): void {
-    if (this.closedReason !== undefined) return;
-    this.closedReason = reason;
+    if (this.readClosed) return;
+    this.readClosed = true;
+    // After stdin EOF the host may still read stdout: answers of the drain are still written.
+    // After a fault the stream is unusable in both directions.
+    if (kind === "fault") this.closedReason = reason;
     this.decoder.stop();
     this.transport.stop();
     const err = new TransportError(`connection closed: ${reason}`);
@@ -190,8 +195,10 @@ export class Connection {
       this.transport.write(line);
       return true;
     } catch (err) {
-      // The host stopped reading (EPIPE): the connection is gone.
-      this.close("eof", `writing to the host failed: ${(err as Error).message}`);
+      // The host stopped reading (EPIPE): the connection is gone in both directions.
+      const reason = `writing to the host failed: ${(err as Error).message}`;
+      this.closedReason = reason;
+      this.close("eof", reason);
       return false;
     }
   }
@@ -254,8 +261,8 @@ export class Connection {
 
   /** Send a request to the host; `signal` cancels it ($/cancelRequest, then CancelledError). */
   request(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
-    if (this.closedReason !== undefined) {
-      return Promise.reject(new TransportError(`cannot send ${method}: connection closed (${this.closedReason})`));
+    if (this.closedReason !== undefined || this.readClosed) {
+      return Promise.reject(new TransportError(`cannot send ${method}: the host closed the connection${this.closedReason ? ` (${this.closedReason})` : ""}`));
     }
     if (signal?.aborted) return Promise.reject(new CancelledError(`${method} not sent: the request was cancelled`));
     this.counter += 1;

@@ -6,7 +6,7 @@
 // After that, console.log, process.stdout and child processes spawned with stdio 'inherit'
 // all write to stderr, and only this module holds the protocol descriptor.
 // Limits of the approach are documented in docs/typescript.md ("Protecting stdout").
-import { closeSync, openSync, writeSync, fstatSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import type { InboundSink, Transport } from "./transport.js";
 
 export interface ProtectedStdout {
@@ -39,14 +39,15 @@ export function protectStdout(): ProtectedStdout {
     divertJavaScriptStdout();
     return { fd: 1, redirected: false, note: `cannot reopen ${proc}1; only console/process.stdout are diverted` };
   }
-  try {
-    fstatSync(2);
-  } catch {
-    divertJavaScriptStdout();
-    return { fd: protocolFd, redirected: false, note: "fd 2 is closed; only console/process.stdout are diverted" };
-  }
   closeSync(1);
-  const replacement = reopen(proc + "2");
+  // open() returns the lowest free descriptor, which is now 1. Stderr first; when fd 2 cannot be
+  // reopened (a socket), /dev/null: a lost stray line is better than a corrupted stream.
+  let note: string | undefined;
+  let replacement = reopen(proc + "2");
+  if (replacement === undefined) {
+    replacement = reopen("/dev/null");
+    note = "fd 2 cannot be reopened (a socket?); stray stdout output is discarded";
+  }
   if (replacement !== 1) {
     // Another thread took the slot between close and open: put fd 1 back to the protocol so
     // output stays correct, and fall back to diverting JavaScript writers.
@@ -56,7 +57,7 @@ export function protectStdout(): ProtectedStdout {
     divertJavaScriptStdout();
     return { fd: protocolFd, redirected: false, note: "fd 1 could not be replaced; only console/process.stdout are diverted" };
   }
-  return { fd: protocolFd, redirected: true };
+  return note === undefined ? { fd: protocolFd, redirected: true } : { fd: protocolFd, redirected: true, note };
 }
 
 /** Point process.stdout.write (used by console.log) at stderr. */

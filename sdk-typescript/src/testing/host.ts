@@ -4,7 +4,7 @@ import { isObject, type Id, type JsonObject, type JsonValue } from "../json.js";
 import type { Extension } from "../extension.js";
 import type { WireError } from "../errors.js";
 import type { ApiVersion } from "../types.js";
-import { inProcessLink, processLink, type Exit, type Link } from "./links.js";
+import { inProcessLink, processLink, type Exit, type Link, type ProcessLinkOptions } from "./links.js";
 import { ReverseServices, type HostScript } from "./services.js";
 
 export interface Frame {
@@ -64,8 +64,8 @@ export class ScriptedHost {
   }
 
   /** Spawn a real extension process (e.g. `node dist/extension.js`). */
-  static spawn(command: string, args: string[], options: HostOptions & { env?: NodeJS.ProcessEnv; cwd?: string }): ScriptedHost {
-    return new ScriptedHost(processLink(command, args, options.env ?? {}, options.cwd), options);
+  static spawn(command: string, args: string[], options: HostOptions & ProcessLinkOptions): ScriptedHost {
+    return new ScriptedHost(processLink(command, args, options), options);
   }
 
   /** The extension's stderr lines (structured logs). */

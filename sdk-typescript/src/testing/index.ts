@@ -4,5 +4,5 @@ export { ScriptedHost } from "./host.js";
 export type { Frame, HostOptions, Response } from "./host.js";
 export type { HostReply, HostScript } from "./services.js";
 export { ReverseServices } from "./services.js";
-export type { Exit, Link } from "./links.js";
+export type { Exit, Link, ProcessLinkOptions } from "./links.js";
 export { inProcessLink, processLink } from "./links.js";

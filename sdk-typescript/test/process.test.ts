@@ -1,0 +1,74 @@
+// Behaviour only a real process shows: the protected stdout, crashes, exit codes, framing
+// faults that close the connection, and EOF handling.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { JsonObject } from "../src/index.js";
+import { startFixture } from "./helpers.js";
+
+describe("fixture as a child process", () => {
+  it("console.log and an inheriting child process never reach the protocol stream", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    const r = await host.callTool("print_stdout", { text: "stray-line" });
+    assert.deepEqual(r.result, { content: [{ type: "text", text: "printed" }] });
+    const after = await host.callTool("echo", { value: "still framed" });
+    assert.equal(after.error, undefined);
+    host.end();
+    const exit = await host.exited;
+    assert.equal(exit.code, 0, "stdin EOF exits 0");
+    assert.deepEqual(host.frames.filter((f) => typeof f.frame === "string"), [], "every stdout line is a JSON frame");
+    assert.ok(host.stderr.includes("stray-line"), "console.log went to stderr");
+    assert.ok(host.stderr.includes("child-output"), "the child's stdout went to stderr");
+  });
+
+  it("crash mid-call exits with the code and never answers", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    void host.callTool("crash", { code: 7 });
+    const exit = await host.exited;
+    assert.equal(exit.code, 7);
+    assert.equal(host.sent().filter((f) => f["id"] === 2).length, 0);
+  });
+
+  it("malformed JSON is answered -32700 with an excerpt, then the process exits 1", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    host.sendRaw('{"jsonrpc":"2.0", oops\n');
+    const exit = await host.exited;
+    assert.equal(exit.code, 1);
+    const err = host.sent().find((f) => f["id"] === null)!;
+    assert.equal((err["error"] as JsonObject)["code"], -32700);
+    assert.match(JSON.stringify(err["error"]), /oops/);
+    assert.ok(host.stderr.some((l) => l.includes("protocol error")));
+  });
+
+  it("an oversized line closes the connection naming the limit", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    host.sendRaw("x".repeat(1048577 + 10) + "\n");
+    const exit = await host.exited;
+    assert.equal(exit.code, 1);
+    const err = host.sent().find((f) => f["id"] === null)!;
+    assert.match(String((err["error"] as JsonObject)["message"]), /exceeds the limit of 1048576 bytes/);
+  });
+
+  it("EOF during a call drains it (the answer is still written), then exits 0", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    const pending = host.callTool("slow", { ms: 150 });
+    await host.waitFor(() => true); // the init answer is in; now close stdin under the running call
+    host.end();
+    const r = await pending;
+    assert.deepEqual(r.result, { content: [{ type: "text", text: "slept" }] });
+    assert.equal((await host.exited).code, 0);
+  });
+
+  it("refuses API 0.3 with -32006 and the supported list", async () => {
+    const host = await startFixture("process", { apiVersion: "0.3" });
+    const r = await host.initialize({ api_version: "0.3" });
+    assert.equal(r.error?.code, -32006);
+    assert.deepEqual(r.error?.data, { requested: "0.3", supported: ["0.4"] });
+    host.end();
+    assert.equal((await host.exited).code, 0);
+  });
+});
