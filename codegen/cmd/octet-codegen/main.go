@@ -32,6 +32,7 @@ func run(schemaDir, out, check string) error {
 	if err != nil {
 		return err
 	}
+	gen.Examples = os.DirFS(filepath.Join(schemaDir, "vectors"))
 	files, err := gen.Generate(m)
 	if err != nil {
 		return err
