@@ -124,5 +124,5 @@ func (e *bytesError) LocalizedString(p *message.Printer) string {
 
 type intError struct{ reason string }
 
-func (e *intError) KeywordPath() []string                      { return []string{"type"} }
+func (e *intError) KeywordPath() []string                     { return []string{"type"} }
 func (e *intError) LocalizedString(p *message.Printer) string { return p.Sprintf("%s", e.reason) }

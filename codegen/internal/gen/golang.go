@@ -99,5 +99,3 @@ func LookupError(code int64) (ErrorInfo, bool) {
 `)
 	return b.String()
 }
-
-

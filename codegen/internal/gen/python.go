@@ -14,7 +14,7 @@ const PythonFile = "sdk-python/src/octet_extension/_models.py"
 
 func emitPython(m *ir.Model, out Output) error {
 	var b bytes.Buffer
-	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors, m.Types, m.Methods)))
+	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors)))
 	b.WriteString(`# ruff: noqa: E501
 # Regenerate with: go run mage.go generate (source: schema/*.schema.json, schema/methods.json).
 """Wire limits, error codes, typed models and validators of the octet extension protocol."""

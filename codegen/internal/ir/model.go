@@ -44,7 +44,7 @@ type File struct {
 // Named is a type with a name: a $defs entry, a file root, or a hoisted inline object.
 type Named struct {
 	Name    string
-	File    *File `json:"-"`
+	File    *File  `json:"-"`
 	Pointer string // JSON pointer within File, e.g. "/$defs/ContentPart"
 	Type    *Type
 }
