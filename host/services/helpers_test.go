@@ -76,7 +76,7 @@ func (ft *fakeTimers) Fire() int {
 }
 
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	r       *services.Router
 	st      *store.Store
 	clock   *fakeClock
@@ -96,7 +96,7 @@ func defaultOwner() services.Owner {
 
 // newEnv builds a Router over a temp store, a fake clock and timers, and a
 // caller with every feature negotiated and host request 7 active.
-func newEnv(t *testing.T, sc *script.Script) *env {
+func newEnv(t testing.TB, sc *script.Script) *env {
 	t.Helper()
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
@@ -142,7 +142,7 @@ func newEnv(t *testing.T, sc *script.Script) *env {
 	return e
 }
 
-func mustJSON(t *testing.T, v any) json.RawMessage {
+func mustJSON(t testing.TB, v any) json.RawMessage {
 	t.Helper()
 	if raw, ok := v.(string); ok {
 		return json.RawMessage(raw)

@@ -20,7 +20,7 @@ func TestSecretGet(t *testing.T) {
 		params string
 		code   int64
 	}{
-		{`{"parent_request_id":7,"name":"other.token"}`, -32602},  // undeclared
+		{`{"parent_request_id":7,"name":"other.token"}`, -32602},   // undeclared
 		{`{"parent_request_id":7,"name":"missing.token"}`, -32004}, // declared, no value
 		{`{"parent_request_id":7,"name":"9bad"}`, -32602},
 		{`{"parent_request_id":7,"name":"` + strings.Repeat("a", 65) + `"}`, -32602},
