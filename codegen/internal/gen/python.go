@@ -14,18 +14,21 @@ const PythonFile = "sdk-python/src/octet_extension/_models.py"
 
 func emitPython(m *ir.Model, out Output) error {
 	var b bytes.Buffer
-	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors)))
+	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors, pyRuntime, stripDocs(m.Types))))
 	b.WriteString(`# ruff: noqa: E501
 # Regenerate with: go run mage.go generate (source: schema/*.schema.json, schema/methods.json).
 """Wire limits, error codes, typed models and validators of the octet extension protocol."""
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+import json
+import re
+from typing import Any, Final, NamedTuple
 
 `)
 	pyLimits(&b, m)
 	pyErrors(&b, m)
+	pyValidators(&b, m)
 	out[PythonFile] = b.Bytes()
 	return nil
 }

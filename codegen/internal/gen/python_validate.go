@@ -1,0 +1,264 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/octet-kit/octet/codegen/internal/ir"
+)
+
+// pyLiteral matches a bare JSON literal (never text inside a string: json.Marshal output has
+// no spaces, so a bare literal always follows one of : , [).
+var pyLiteral = regexp.MustCompile(`[:,\[](true|false|null)\b`)
+
+// pySpec turns a type into the compact spec the generated Python checker interprets.
+func pySpec(m *ir.Model, t *ir.Type) map[string]any {
+	if t.Ref != "" {
+		return map[string]any{"ref": t.Ref}
+	}
+	s := map[string]any{}
+	if len(t.OneOf) > 0 {
+		var names []string
+		for _, v := range t.OneOf {
+			names = append(names, v.Ref)
+		}
+		s["oneof"] = names
+		s["prop"] = t.Disc.Property
+		s["values"] = t.Disc.Values
+		s["keys"] = t.Disc.Keys
+		return s
+	}
+	kinds := []string{}
+	for _, k := range t.Kinds {
+		kinds = append(kinds, string(k))
+	}
+	s["kinds"] = kinds
+	if t.Const != nil {
+		s["const"] = t.Const
+	}
+	if len(t.Enum) > 0 {
+		s["enum"] = t.Enum
+	}
+	for k, v := range map[string]*int64{"minLength": t.MinLength, "maxLength": t.MaxLength, "minBytes": t.MinBytes, "maxBytes": t.MaxBytes, "minItems": t.MinItems, "maxItems": t.MaxItems} {
+		if v != nil {
+			s[k] = *v
+		}
+	}
+	if t.Minimum != nil {
+		s["minimum"] = *t.Minimum
+	}
+	if t.Maximum != nil {
+		s["maximum"] = *t.Maximum
+	}
+	if t.Pattern != "" {
+		// Python's $ also matches before a final newline; \Z is the true end.
+		s["pattern"] = strings.ReplaceAll(t.Pattern, "$", `\Z`)
+	}
+	if t.Unique {
+		s["unique"] = true
+	}
+	if t.Items != nil {
+		s["items"] = pySpec(m, t.Items)
+	}
+	if t.Has(ir.Object) {
+		s["open"] = t.Open
+		fields := []any{}
+		for _, f := range t.Fields {
+			fields = append(fields, []any{f.Name, pySpec(m, f.Type), f.Required})
+		}
+		s["fields"] = fields
+	}
+	return s
+}
+
+func pyValidators(b *bytes.Buffer, m *ir.Model) {
+	b.WriteString(pyRuntime)
+	b.WriteString("\n# -- Schema types, as specs for _check (one entry per type, schema order) --\n\n_SPECS: Final[dict[str, Any]] = {\n")
+	for _, n := range m.Types {
+		js, _ := json.Marshal(pySpec(m, n.Type))
+		lit := pyLiteral.ReplaceAllStringFunc(string(js), func(tok string) string {
+			return strings.NewReplacer("true", "True", "false", "False", "null", "None").Replace(tok)
+		})
+		// JSON string escapes are valid Python escapes; booleans/null are only ever bare values here.
+		fmt.Fprintf(b, "    %q: %s,\n", n.Name, lit)
+	}
+	b.WriteString("}\n")
+	b.WriteString(`
+
+def validate(type_name: str, value: object) -> list[str]:
+    """Check value (from parse_strict) against a schema type; return the violations."""
+    errs: list[str] = []
+    _check(_SPECS[type_name], value, "$", errs)
+    return errs
+
+
+def type_names() -> list[str]:
+    """Every schema type validate knows."""
+    return list(_SPECS)
+`)
+}
+
+const pyRuntime = `
+# -- Strict decoding and checking (generated runtime; same rules as Go's strictjson) --
+
+MAX_SAFE_INTEGER: Final = 9007199254740991
+
+
+class StrictJSONError(ValueError):
+    """The text is not acceptable JSON on the octet wire."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise StrictJSONError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise StrictJSONError(f"{name} is not JSON")
+
+
+def _no_surrogates(v: Any) -> None:
+    if isinstance(v, str):
+        v.encode("utf-8")  # raises on a lone surrogate
+    elif isinstance(v, dict):
+        for k, x in v.items():
+            _no_surrogates(k)
+            _no_surrogates(x)
+    elif isinstance(v, list):
+        for x in v:
+            _no_surrogates(x)
+
+
+def parse_strict(text: str | bytes) -> Any:
+    """Decode one JSON document: duplicate keys, NaN/Infinity and lone surrogates refused."""
+    try:
+        v = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+        _no_surrogates(v)
+    except UnicodeError as e:
+        raise StrictJSONError(f"lone UTF-16 surrogate or invalid UTF-8: {e}") from e
+    except json.JSONDecodeError as e:
+        raise StrictJSONError(str(e)) from e
+    return v
+
+
+def _kind(v: object) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    if isinstance(v, float):
+        return "number"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, list):
+        return "array"
+    if isinstance(v, dict):
+        return "object"
+    return type(v).__name__
+
+
+def _check(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
+    if "ref" in s:
+        _check(_SPECS[s["ref"]], v, p, errs)
+        return
+    if "oneof" in s:
+        _check_union(s, v, p, errs)
+        return
+    kinds: list[str] = s["kinds"]
+    k = _kind(v)
+    if "const" in s and not kinds:
+        c = s["const"]
+        if _kind(c) != k or c != v:
+            errs.append(f"{p}: want {c!r}")
+        return
+    if not kinds:
+        return
+    if k == "integer" and "integer" not in kinds and "number" in kinds:
+        k = "number"
+    if k == "integer" and isinstance(v, int) and abs(v) > MAX_SAFE_INTEGER:
+        errs.append(f"{p}: integer outside +-(2^53-1)")
+        return
+    if k not in kinds:
+        errs.append(f"{p}: want {' or '.join(kinds)}, got {_kind(v)}")
+        return
+    if "const" in s and v != s["const"]:
+        errs.append(f"{p}: want {s['const']!r}")
+    if isinstance(v, str):
+        _check_str(s, v, p, errs)
+    elif isinstance(v, (int, float)) and not isinstance(v, bool):
+        if "minimum" in s and v < s["minimum"]:
+            errs.append(f"{p}: want at least {s['minimum']}")
+        if "maximum" in s and v > s["maximum"]:
+            errs.append(f"{p}: want at most {s['maximum']}")
+    elif isinstance(v, list):
+        if "minItems" in s and len(v) < s["minItems"]:
+            errs.append(f"{p}: want at least {s['minItems']} items")
+        if "maxItems" in s and len(v) > s["maxItems"]:
+            errs.append(f"{p}: want at most {s['maxItems']} items")
+        if s.get("unique") and len({(_kind(x), x) for x in v}) != len(v):
+            errs.append(f"{p}: items are not unique")
+        for i, x in enumerate(v):
+            _check(s["items"], x, f"{p}[{i}]", errs)
+    elif isinstance(v, dict) and not s.get("open"):
+        fields: list[list[Any]] = s["fields"]
+        known = {f[0] for f in fields}
+        for key in v:
+            if key not in known:
+                errs.append(f"{p}: unknown field {key!r}")
+        for name, fs, required in fields:
+            if name in v:
+                _check(fs, v[name], f"{p}.{name}", errs)
+            elif required:
+                errs.append(f"{p}: missing required field {name!r}")
+
+
+def _check_str(s: dict[str, Any], v: str, p: str, errs: list[str]) -> None:
+    if "enum" in s and v not in s["enum"]:
+        errs.append(f"{p}: want one of {', '.join(s['enum'])}")
+    n = len(v)  # code points
+    if "minLength" in s and n < s["minLength"]:
+        errs.append(f"{p}: want at least {s['minLength']} characters")
+    if "maxLength" in s and n > s["maxLength"]:
+        errs.append(f"{p}: want at most {s['maxLength']} characters")
+    if "minBytes" in s or "maxBytes" in s:
+        nb = len(v.encode("utf-8"))
+        if nb < s.get("minBytes", 0) or nb > s.get("maxBytes", nb):
+            errs.append(f"{p}: {nb} UTF-8 bytes out of range")
+    if "pattern" in s and re.search(s["pattern"], v) is None:
+        errs.append(f"{p}: does not match {s['pattern']}")
+
+
+def _check_union(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
+    if not isinstance(v, dict):
+        errs.append(f"{p}: want object, got {_kind(v)}")
+        return
+    names: list[str] = s["oneof"]
+    if s["prop"]:
+        d = v.get(s["prop"])
+        for name, value in zip(names, s["values"], strict=True):
+            if isinstance(d, str) and d == value:
+                _check(_SPECS[name], v, p, errs)
+                return
+        errs.append(f"{p}: member {s['prop']!r} must be one of {', '.join(s['values'])}")
+        return
+    fallback = None
+    for name, key in zip(names, s["keys"], strict=True):
+        if not key:
+            fallback = name
+        elif key in v:
+            _check(_SPECS[name], v, p, errs)
+            return
+    if fallback is None:
+        errs.append(f"{p}: want one of the members {', '.join(k for k in s['keys'] if k)}")
+    else:
+        _check(_SPECS[fallback], v, p, errs)
+`
