@@ -1,0 +1,304 @@
+// Runtime rules over the in-process loopback: negotiation, admission, cancellation races,
+// shutdown and EOF drains, envelope validation, dynamic catalog transactions.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Extension, ProtocolError, RemoteError, ValidationError, type JsonObject } from "../src/index.js";
+import { ScriptedHost, type HostOptions } from "../src/testing/index.js";
+import { manifest } from "./helpers.js";
+
+function gate(): { wait: Promise<void>; open(): void } {
+  let open!: () => void;
+  const wait = new Promise<void>((r) => (open = r));
+  return { wait, open };
+}
+
+async function started(ext: Extension, options: Partial<HostOptions> & { contributes?: JsonObject } = {}): Promise<ScriptedHost> {
+  const host = ScriptedHost.inProcess(ext, { manifest: manifest(options.contributes ?? {}), ...options });
+  const init = await host.initialize();
+  assert.equal(init.error, undefined, JSON.stringify(init.error));
+  return host;
+}
+
+describe("negotiation", () => {
+  it("answers the supported subset of offered features and caps concurrency", async () => {
+    const ext = new Extension({ maxConcurrentRequests: 16 });
+    const host = ScriptedHost.inProcess(ext, {
+      manifest: manifest(),
+      optionalFeatures: ["request_progress", "runtime_commands", "from_the_future", "lifecycle_events", "approvals", "kv"],
+      maxConcurrentRequests: 2,
+    });
+    const r = await host.initialize();
+    const protocol = (r.result as JsonObject)["protocol"] as JsonObject;
+    assert.deepEqual(protocol["features"], ["request_cancellation", "content_parts", "request_progress", "kv"]);
+    assert.deepEqual(protocol["limits"], { max_concurrent_requests: 2 });
+    assert.equal(ext.negotiatedConcurrency, 2);
+    assert.ok(!("lifecycle_events" in protocol), "no lifecycle handler, no subscription");
+  });
+
+  it("refuses an unsupported required feature naming it", async () => {
+    const host = ScriptedHost.inProcess(new Extension(), { manifest: manifest(), requiredFeatures: ["request_cancellation", "content_parts", "runtime_commands"] });
+    const r = await host.initialize();
+    assert.equal(r.error?.code, -32602);
+    assert.match(r.error!.message, /runtime_commands/);
+  });
+
+  it("refuses kv on API 0.2 and a version other than the pinned one", async () => {
+    const v02 = ScriptedHost.inProcess(new Extension({ apiVersion: "0.2" }), { manifest: manifest({}, { api_version: "0.2" }), apiVersion: "0.2", optionalFeatures: ["kv"] });
+    const ok = await v02.initialize();
+    assert.deepEqual(((ok.result as JsonObject)["protocol"] as JsonObject)["features"], ["request_cancellation", "content_parts"]);
+    const pinned = ScriptedHost.inProcess(new Extension({ apiVersion: "0.2" }), { manifest: manifest(), apiVersion: "0.4" });
+    const r = await pinned.initialize();
+    assert.equal(r.error?.code, -32006);
+    assert.deepEqual(r.error?.data, { requested: "0.4", supported: ["0.2"] });
+  });
+
+  it("refuses a code/manifest mismatch, naming the tool", async () => {
+    const ext = new Extension().tool({ name: "a", description: "" }, () => "a");
+    const host = ScriptedHost.inProcess(ext, { manifest: manifest({ tools: ["b"] }), optionalFeatures: [] });
+    const r = await host.initialize();
+    assert.equal(r.error?.code, -32602);
+    assert.match(r.error!.message, /'a' is registered in code but not declared/);
+  });
+
+  it("requires initialize first and only once", async () => {
+    const host = ScriptedHost.inProcess(new Extension(), { manifest: manifest() });
+    assert.equal((await host.callTool("x")).error?.code, -32600);
+    await host.initialize();
+    assert.equal((await host.initialize()).error?.code, -32600);
+  });
+
+  it("speaks the frozen 0.1 wire: no protocol, string content, integer ids, one worker", async () => {
+    const ext = new Extension({ apiVersion: "0.1" });
+    ext.tool({ name: "ask", description: "" }, async () => ((await ext.confirm("ok?")) ? "yes" : "no"));
+    const host = ScriptedHost.inProcess(ext, { manifest: manifest({ tools: ["ask"], confirmations: true }, { api_version: "0.1" }), script: { confirm: () => true } });
+    const init = await host.initialize();
+    assert.ok(!("protocol" in (init.result as JsonObject)));
+    const r = await host.callTool("ask");
+    assert.deepEqual(r.result, { content: "yes" });
+    const confirm = host.sent("confirmation/request")[0]!;
+    assert.equal(typeof confirm["id"], "number");
+    assert.ok(!("parent_request_id" in (confirm["params"] as JsonObject)));
+    assert.equal(ext.negotiatedConcurrency, 1);
+  });
+});
+
+describe("admission and cancellation", () => {
+  it("queues behind the pool and answers overloaded when the queue is full", async () => {
+    const g = gate();
+    const ext = new Extension({ maxConcurrentRequests: 1, maxPendingRequests: 1 });
+    ext.tool({ name: "block", description: "" }, async () => {
+      await g.wait;
+      return "released";
+    });
+    const host = await started(ext, { contributes: { tools: ["block"] } });
+    const first = host.callTool("block");
+    const second = host.callTool("block");
+    const third = await host.callTool("block");
+    assert.equal(third.error?.code, -32001);
+    assert.deepEqual(third.error?.data, { limit: 1 });
+    g.open();
+    assert.deepEqual((await first).result, { content: [{ type: "text", text: "released" }] });
+    assert.deepEqual((await second).result, { content: [{ type: "text", text: "released" }] });
+  });
+
+  it("cancelling a queued request answers -32800 without running it", async () => {
+    const g = gate();
+    let runs = 0;
+    const ext = new Extension({ maxConcurrentRequests: 1 });
+    ext.tool({ name: "block", description: "" }, async () => {
+      runs++;
+      await g.wait;
+      return "done";
+    });
+    const host = await started(ext, { contributes: { tools: ["block"] } });
+    const first = host.callTool("block");
+    const queuedId = host.peekNextId();
+    const queued = host.callTool("block");
+    host.cancel(queuedId);
+    assert.equal((await queued).error?.code, -32800);
+    g.open();
+    await first;
+    assert.equal(runs, 1);
+  });
+
+  it("a result that already won makes a late cancel a no-op; a cancel that wins drops the late result", async () => {
+    const g = gate();
+    const ext = new Extension();
+    ext.tool({ name: "quick", description: "" }, () => "quick");
+    ext.tool({ name: "stubborn", description: "" }, async () => {
+      await g.wait; // ignores cancellation on purpose
+      return "too late";
+    });
+    const host = await started(ext, { contributes: { tools: ["quick", "stubborn"] } });
+    const quickId = host.peekNextId();
+    const quick = await host.callTool("quick");
+    host.cancel(quickId);
+    assert.deepEqual(quick.result, { content: [{ type: "text", text: "quick" }] });
+    const id = host.peekNextId();
+    const stubborn = host.callTool("stubborn");
+    host.cancel(id);
+    assert.equal((await stubborn).error?.code, -32800);
+    g.open();
+    await host.callTool("quick"); // the stubborn handler has finished by now
+    assert.equal(host.sent().filter((f) => f["id"] === id).length, 1);
+    assert.equal(host.sent().filter((f) => f["id"] === quickId).length, 1);
+  });
+
+  it("cancelling a handler cancels its outstanding reverse call", async () => {
+    const ext = new Extension();
+    ext.tool({ name: "ask", description: "" }, async (_a, ctx) => ((await ext.confirm("?", { parent: ctx })) ? "y" : "n"));
+    const host = await started(ext, {
+      contributes: { tools: ["ask"], confirmations: true },
+      script: { respond: (method) => (method === "confirmation/request" ? new Promise(() => undefined) : undefined) },
+    });
+    const id = host.peekNextId();
+    const call = host.callTool("ask");
+    const request = await host.waitFor((f) => f["method"] === "confirmation/request");
+    host.cancel(id);
+    assert.equal((await call).error?.code, -32800);
+    const cancel = await host.waitFor((f) => f["method"] === "$/cancelRequest");
+    assert.deepEqual(cancel["params"], { id: request["id"] });
+  });
+
+  it("an uncaught exception is -32603 with its message; the stack goes to the log only", async () => {
+    const ext = new Extension().tool({ name: "boom", description: "" }, () => {
+      throw new Error("kaput");
+    });
+    const host = await started(ext, { contributes: { tools: ["boom"] } });
+    const r = await host.callTool("boom");
+    assert.deepEqual(r.error, { code: -32603, message: "kaput" });
+    assert.ok(host.stderr.some((l) => l.includes("kaput") && l.includes("stack")));
+  });
+
+  it("refuses a duplicate in-flight id", async () => {
+    const g = gate();
+    const ext = new Extension().tool({ name: "block", description: "" }, async () => {
+      await g.wait;
+      return "x";
+    });
+    const host = await started(ext, { contributes: { tools: ["block"] } });
+    const first = host.callTool("block", {}, {}, 77);
+    host.sendRaw('{"jsonrpc":"2.0","id":77,"method":"tool/call","params":{"name":"block","arguments":{}}}\n');
+    const dup = await host.waitFor((f) => f["id"] === 77 && f["error"] !== undefined);
+    assert.match(JSON.stringify(dup["error"]), /already in flight/);
+    void first; // its waiter receives whichever id-77 answer comes first
+    g.open();
+    const result = await host.waitFor((f) => f["id"] === 77 && f["result"] !== undefined);
+    assert.deepEqual(result["result"], { content: [{ type: "text", text: "x" }] });
+  });
+});
+
+describe("shutdown and EOF", () => {
+  it("refuses new work with -32003, drains in-flight calls, then acks", async () => {
+    const g = gate();
+    const ext = new Extension().tool({ name: "block", description: "" }, async () => {
+      await g.wait;
+      return "drained";
+    });
+    const host = await started(ext, { contributes: { tools: ["block"] } });
+    const inflight = host.callTool("block");
+    const ack = host.shutdown({ reason: "reload", deadline_ms: 5000 });
+    const refused = await host.callTool("block");
+    assert.equal(refused.error?.code, -32003);
+    g.open();
+    assert.deepEqual((await inflight).result, { content: [{ type: "text", text: "drained" }] });
+    assert.deepEqual((await ack).result, {});
+    assert.equal((await host.exited).code, 0);
+  });
+
+  it("cancels what the drain bound leaves, and still acks", async () => {
+    const ext = new Extension().tool({ name: "forever", description: "" }, () => new Promise<string>(() => undefined));
+    let hookRan = false;
+    ext.onShutdown(() => {
+      hookRan = true;
+    });
+    const host = await started(ext, { contributes: { tools: ["forever"] } });
+    const stuck = host.callTool("forever");
+    const ack = await host.shutdown({ deadline_ms: 30 });
+    assert.equal((await stuck).error?.code, -32800);
+    assert.deepEqual(ack.result, {});
+    assert.ok(hookRan);
+  });
+
+  it("stdin EOF during a call drains within the bound and exits 0", async () => {
+    const ext = new Extension({ shutdownDrainMs: 40 }).tool({ name: "forever", description: "" }, () => new Promise<string>(() => undefined));
+    const host = await started(ext, { contributes: { tools: ["forever"] } });
+    const stuck = host.callTool("forever");
+    await host.waitFor((f) => f["id"] === 1);
+    host.end();
+    assert.equal((await stuck).error?.code, -32800, "cancelled after the drain bound");
+    const exit = await host.exited;
+    assert.deepEqual([exit.code, exit.reason], [0, "eof"]);
+  });
+});
+
+describe("envelope validation", () => {
+  async function host(): Promise<ScriptedHost> {
+    return started(new Extension().tool({ name: "t", description: "" }, () => "t"), { contributes: { tools: ["t"] } });
+  }
+
+  it("answers invalid requests -32600 and keeps serving", async () => {
+    const h = await host();
+    h.sendRaw('{"jsonrpc":"1.0","id":5,"method":"tool/call","params":{}}\n');
+    h.sendRaw('{"jsonrpc":"2.0","id":6,"method":"tool/call","params":[1]}\n');
+    h.sendRaw('{"jsonrpc":"2.0","id":7,"method":"tool/call","params":{},"extra":1}\n');
+    h.sendRaw('{"jsonrpc":"2.0","id":-1,"method":"tool/call","params":{}}\n');
+    h.sendRaw('{"jsonrpc":"2.0","id":8}\n');
+    h.sendRaw('{"jsonrpc":"2.0","id":"ts:999","result":{}}\n'); // response to nothing: ignored
+    h.notify("unknown/notification", {});
+    const ok = await h.callTool("t");
+    assert.equal(ok.error, undefined);
+    const errors = h.sent().filter((f) => f["error"] !== undefined).map((f) => [f["id"], (f["error"] as JsonObject)["code"]]);
+    assert.deepEqual(errors, [[5, -32600], [6, -32600], [7, -32600], [null, -32600], [8, -32600]]);
+    assert.match(JSON.stringify(h.sent().find((f) => f["id"] === 7)), /unknown envelope field 'extra'/);
+  });
+
+  it("a batch is refused and closes the connection", async () => {
+    const h = await host();
+    h.sendRaw('[{"jsonrpc":"2.0","id":9,"method":"tool/call"}]\n');
+    const exit = await h.exited;
+    assert.deepEqual([exit.code, exit.reason], [1, "fault"]);
+    assert.match(JSON.stringify(h.sent().at(-1)), /batch/);
+  });
+
+  it("invalid UTF-8 and EOF inside a frame are protocol errors", async () => {
+    const h = await host();
+    h.sendRaw(Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]).toString("latin1"));
+    const exit = await h.exited;
+    assert.equal(exit.code, 1);
+  });
+});
+
+describe("dynamic catalog transactions", () => {
+  const contributes = { tools: [] };
+  it("a wrong acknowledged revision is a protocol error and commits nothing", async () => {
+    const ext = new Extension();
+    const host = await started(ext, { contributes, script: { respond: (m) => (m === "tools/register" ? { result: { revision: 5, tools: ["x"] } } : undefined) } });
+    await assert.rejects(ext.registerTool({ name: "x", description: "", handler: () => "x" }), (e) => e instanceof ProtocolError && /expected exactly 1/.test(e.message));
+    assert.equal(ext.toolCatalogRevision, 0);
+    assert.equal((await host.callTool("x")).error?.code, -32602);
+  });
+
+  it("a host rejection leaves the catalog unchanged; the next mutation still gets revision 1", async () => {
+    const ext = new Extension();
+    let refuse = true;
+    await started(ext, {
+      contributes,
+      script: { respond: (m) => (m === "tools/register" && refuse ? { error: { code: -32602, message: "name collides" } } : undefined) },
+    });
+    await assert.rejects(ext.registerTool({ name: "x", description: "", handler: () => "x" }), (e) => e instanceof RemoteError && e.code === -32602);
+    refuse = false;
+    const update = await ext.registerTool({ name: "x", description: "", handler: () => "x" });
+    assert.deepEqual(update, { revision: 1, tools: ["x"] });
+  });
+
+  it("needs dynamic_tools; 257 tools in one request are refused locally", async () => {
+    const ext = new Extension();
+    await started(ext, { contributes, optionalFeatures: [] });
+    assert.throws(() => ext.registerTools([{ name: "x", description: "", handler: () => "x" }]), /dynamic_tools/);
+    const ext2 = new Extension();
+    await started(ext2, { contributes });
+    const many = Array.from({ length: 257 }, (_, i) => ({ name: `t${i}`, description: "", handler: () => "x" }));
+    assert.throws(() => ext2.registerTools(many), ValidationError);
+  });
+});
