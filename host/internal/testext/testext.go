@@ -54,14 +54,14 @@ func Cleanup() {
 type Ext struct {
 	Name       string
 	API        string   // default "0.4"
-	Tools      []string // default echo, slow, crash, env, stderr, spawn, garbage, pid, fail, rpc_error
+	Tools      []string // default DefaultTools
 	Args       []string // fakeext flags
 	Extra      string   // appended to the manifest verbatim (e.g. "[capabilities]\n…")
 	CopyBinary bool     // copy fakeext beside the manifest and use a bare command
 }
 
 // DefaultTools are the tools fakeext implements.
-var DefaultTools = []string{"echo", "slow", "crash", "env", "stderr", "spawn", "garbage", "pid", "fail", "rpc_error"}
+var DefaultTools = []string{"echo", "slow", "crash", "env", "stderr", "spawn", "garbage", "pid", "fail", "rpc_error", "maxconc", "callback"}
 
 // Write creates root/<name>/extension.toml for e and returns the extension directory.
 func Write(t testing.TB, root string, e Ext) string {

@@ -2,7 +2,7 @@
 // the wire by hand (no SDK) so it can misbehave on request. Behaviour is chosen with flags
 // in the test manifest's entrypoint.args, because the host strips the test's environment.
 //
-// Tools (all API versions): echo {…} returns its arguments as JSON text; slow {ms} waits or
+// Tools (all API versions): maxconc returns the most slow calls ever in progress; callback makes two reverse requests; echo {…} returns its arguments as JSON text; slow {ms} waits or
 // is cancelled; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
 // writes a non-frame line to stdout; pid returns the process id.
@@ -40,7 +40,25 @@ var (
 	cancel = map[string]chan struct{}{}
 	cmu    sync.Mutex
 	api    string
+
+	replies   = map[string]chan json.RawMessage{} // our requests to the host, by id
+	rmu       sync.Mutex
+	nextReqID int
+	running   int // slow calls in progress, and the most ever seen
+	maxRun    int
 )
+
+// ask sends a request to the host and waits for its response frame.
+func ask(method string, params any) json.RawMessage {
+	rmu.Lock()
+	nextReqID++
+	id := fmt.Sprintf("fx:%d", nextReqID)
+	ch := make(chan json.RawMessage, 1)
+	replies[`"`+id+`"`] = ch
+	rmu.Unlock()
+	send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return <-ch
+}
 
 func send(v any) {
 	b, _ := json.Marshal(v)
@@ -80,6 +98,16 @@ func main() {
 		var f frame
 		if err := json.Unmarshal(sc.Bytes(), &f); err != nil {
 			fmt.Fprintln(os.Stderr, "fakeext: bad frame:", err)
+			continue
+		}
+		if f.Method == "" && len(f.ID) > 0 {
+			rmu.Lock()
+			ch := replies[string(f.ID)]
+			delete(replies, string(f.ID))
+			rmu.Unlock()
+			if ch != nil {
+				ch <- append(json.RawMessage(nil), sc.Bytes()...)
+			}
 			continue
 		}
 		switch f.Method {
@@ -206,12 +234,29 @@ func toolCall(f frame, cancelled chan struct{}) {
 	case "rpc_error":
 		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": 1234, "message": "authored failure", "data": map[string]any{"why": "test"}}})
 	case "slow":
+		cmu.Lock()
+		running++
+		maxRun = max(maxRun, running)
+		cmu.Unlock()
+		defer func() { cmu.Lock(); running--; cmu.Unlock() }()
 		select {
 		case <-time.After(time.Duration(num("ms")) * time.Millisecond):
 			reply(text("slept", false))
 		case <-cancelled:
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
+	case "maxconc":
+		cmu.Lock()
+		n := maxRun
+		cmu.Unlock()
+		reply(text(fmt.Sprint(n), false))
+	case "callback":
+		// A reverse request correlated to this very call, then one naming a bogus parent.
+		var parent any
+		json.Unmarshal(f.ID, &parent)
+		good := ask("input/request", map[string]any{"parent_request_id": parent, "prompt": "p", "secret": false})
+		bad := ask("input/request", map[string]any{"parent_request_id": 987654, "prompt": "p", "secret": false})
+		reply(text(string(good)+"\n"+string(bad), false))
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fakeext: crashing on purpose")
 		os.Exit(num("code"))
