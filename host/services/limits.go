@@ -1,61 +1,66 @@
 package services
 
-import "time"
+import (
+	"time"
 
-// Limits from wire.md §8. This is the one place the services name them;
-// switch to sdk-go/protocol constants once the generated package exports
-// them all.
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// Limits (wire.md §8) come from the generated protocol package, so the
+// schema stays their one source; the short local names keep call sites
+// readable. Values the schema does not name are marked.
 const (
-	maxIDBytes = 256
+	maxIDBytes = protocol.MaxIDBytes
 
-	maxToolsPerRequest = 256
-	maxCatalogTools    = 256
-	retainedCatalogs   = 8
-	maxToolDescChars   = 4096
+	maxToolsPerRequest = protocol.MaxToolsPerRequest
+	maxCatalogTools    = protocol.MaxCatalogTools
+	retainedCatalogs   = protocol.RetainedCatalogs
+	maxToolDescChars   = 4096 // wire.md §4 ToolDefinition.description
 
-	notificationMaxChars = 4096
-	statusTextMaxChars   = 1024
+	notificationMaxChars = 4096 // wire.md §6 notification.message
+	statusTextMaxChars   = 1024 // wire.md §5 status text
 
-	presentationMaxBytes       = 262144
-	presentationMaxActivities  = 128
-	presentationMaxNodes       = 256
-	presentationMaxActions     = 64
-	presentationMaxDepth       = 16
-	presentationMaxDetailBytes = 65536
-	presentationPerSecond      = 32
+	presentationMaxBytes       = protocol.PresentationMaxBytes
+	presentationMaxActivities  = protocol.PresentationMaxActivities
+	presentationMaxNodes       = protocol.PresentationMaxNodes
+	presentationMaxActions     = protocol.PresentationMaxActions
+	presentationMaxDepth       = protocol.PresentationMaxDepth
+	presentationMaxDetailBytes = protocol.PresentationMaxDetailBytes
+	presentationPerSecond      = protocol.PresentationMaxUpdatesPerSecond
 
-	artifactInlineMaxBytes     = 262144
-	artifactMaxBytes           = 20971520
-	artifactGenerationMaxBytes = 67108864
-	artifactGenerationMaxCount = 64
+	artifactInlineMaxBytes     = protocol.ArtifactInlineMaxBytes
+	artifactMaxBytes           = protocol.ArtifactMaxBytes
+	artifactGenerationMaxBytes = protocol.ArtifactGenerationMaxBytes
+	artifactGenerationMaxCount = protocol.ArtifactGenerationMaxCount
 
-	inputPromptMaxBytes = 16384
-	inputValueMaxBytes  = 262144
+	inputPromptMaxBytes = protocol.InputPromptMaxBytes
+	inputValueMaxBytes  = protocol.InputValueMaxBytes
 
-	secretNameMaxBytes  = 64
-	secretValueMaxBytes = 65536
+	secretNameMaxBytes  = protocol.SecretNameMaxBytes
+	secretValueMaxBytes = protocol.SecretValueMaxBytes
 
-	agentMessageMaxBytes = 131072
-	agentMaxActive       = 8
-	agentMaxRetained     = 32
-	agentWaitMinMS       = 1
-	agentWaitMaxMS       = 60000
-	agentMaxTokensMin    = 1000
-	agentMaxTokensMax    = 64000
-	agentModelsMaxLimit  = 200
+	agentMessageMaxBytes = protocol.AgentMessageMaxBytes
+	agentMaxActive       = protocol.AgentMaxActive
+	agentMaxRetained     = protocol.AgentMaxRetained
+	agentWaitMinMS       = protocol.AgentWaitMinMS
+	agentWaitMaxMS       = protocol.AgentWaitMaxMS
+	agentMaxTokensMin    = protocol.AgentMaxTokensMin
+	agentMaxTokensMax    = protocol.AgentMaxTokensMax
+	agentModelsMaxLimit  = 200 // wire.md §6 agent/models.limit
 
-	kvKeyMaxBytes   = 512
-	kvValueMaxBytes = 262144
-	kvMaxBatch      = 256
-	kvListMax       = 1000
-	kvListDefault   = 100
+	kvKeyMaxBytes   = protocol.KVKeyMaxBytes
+	kvValueMaxBytes = protocol.KVValueMaxBytes
+	kvMaxBatch      = protocol.KVMaxBatch
+	kvListMax       = protocol.KVListMax
+	kvListDefault   = 100 // wire.md §6 kv.list.limit default
 
-	approvalTokenTTL = 60000 * time.Millisecond
+	approvalTokenTTL = protocol.ApprovalTokenTtlMS * time.Millisecond
 
 	maxSafeInteger = 1<<53 - 1
 )
 
-// Error codes (wire.md §1).
+// Error codes (wire.md §1). The protocol package has no code constants
+// yet; these are the registry's values.
 const (
 	codeInvalidRequest     = -32600
 	codeMethodNotFound     = -32601
