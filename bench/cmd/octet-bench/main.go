@@ -36,6 +36,7 @@ func run() error {
 	doc := flag.String("doc", "../docs/benchmarks.md", "Markdown page to write (empty: none)")
 	out := flag.String("out", "results", "directory for latest.json and the SVG charts")
 	skipSetup := flag.Bool("skip-setup", false, "do not build or install the peers")
+	via := flag.String("via", "host", `how octet targets are driven: "host" (the reference host library, host overhead included) or "direct" (sdk-go/jsonrpc from the harness)`)
 	phases := flag.String("phases", "latency,cold,crash,scale", "phases to run, comma-separated")
 	extras := flag.Bool("extras", true, "in the latency phase, also run callback, artifact and cancel scenarios (off: echo only, e.g. to profile the hot path)")
 	flag.Parse()
@@ -67,7 +68,10 @@ func run() error {
 	res.Config = cfg
 	res.Command = commandLine()
 	res.Machine = describeMachine()
-	targets := plan(root, bench)
+	if *via != "host" && *via != "direct" {
+		return fmt.Errorf(`-via %q: want "host" or "direct"`, *via)
+	}
+	targets := plan(root, bench, *via)
 	if *only != "" {
 		keep := map[string]bool{}
 		for _, id := range strings.Split(*only, ",") {
@@ -95,6 +99,7 @@ func run() error {
 	}
 
 	ctx := context.Background()
+	defer target.CloseHostServices()
 	r := &runner{res: res, cfg: cfg, logf: logf, targets: runnable, root: root, work: filepath.Join(bench, ".work"), extras: *extras}
 	for _, p := range strings.Split(*phases, ",") {
 		switch strings.TrimSpace(p) {

@@ -16,18 +16,19 @@ var langs = []string{"go", "python", "typescript"}
 var langTitle = map[string]string{"go": "Go", "python": "Python", "typescript": "TypeScript"}
 
 // plan lists every target in table order, marking those this checkout cannot run.
-func plan(root, bench string) []target.Target {
+// via is "host" (octet targets run inside the reference host library, host overhead
+// included) or "direct" (the harness speaks sdk-go/jsonrpc to them itself).
+func plan(root, bench, via string) []target.Target {
 	work := filepath.Join(bench, ".work")
 	floorDir := map[string]string{"go": "floor-go", "python": "floor-python", "typescript": "floor-node"}
 	floorName := map[string]string{"go": "floor (Go)", "python": "floor (Python)", "typescript": "floor (Node)"}
 	env := langEnv(root)
 	var ts []target.Target
 	for _, lang := range langs {
-		ts = append(ts, target.Target{
-			ID: "floor-" + lang, Name: floorName[lang], Lang: lang, Kind: target.Floor, Via: target.ViaDirect,
-			Start: target.OctetDirect(filepath.Join(bench, "floors", floorDir[lang]), env[lang]),
-		})
-		ts = append(ts, fixtureTarget(root, lang, env[lang]))
+		floor := target.Target{ID: "floor-" + lang, Name: floorName[lang], Lang: lang, Kind: target.Floor}
+		octetStart(&floor, filepath.Join(bench, "floors", floorDir[lang]), work, env[lang], via)
+		ts = append(ts, floor)
+		ts = append(ts, fixtureTarget(root, work, lang, env[lang], via))
 		ts = append(ts, mcpTarget(bench, work, lang))
 	}
 	ts = append(ts, target.Target{
@@ -38,10 +39,10 @@ func plan(root, bench string) []target.Target {
 }
 
 // fixtureTarget is our SDK's conformance fixture in lang, driven directly.
-func fixtureTarget(root, lang string, env []string) target.Target {
+func fixtureTarget(root, work, lang string, env []string, via string) target.Target {
 	rel := filepath.Join("examples", lang, "conformance-fixture")
 	dir := filepath.Join(root, rel)
-	t := target.Target{ID: "octet-" + lang, Name: "octet SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.SDK, Via: target.ViaDirect}
+	t := target.Target{ID: "octet-" + lang, Name: "octet SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.SDK}
 	if _, err := os.Stat(filepath.Join(dir, "extension.toml")); err != nil {
 		t.Missing = rel + " is not in this checkout yet"
 		return t
@@ -50,8 +51,19 @@ func fixtureTarget(root, lang string, env []string) target.Target {
 		t.Missing = err.Error()
 		return t
 	}
-	t.Start = target.OctetDirect(dir, env)
+	octetStart(&t, dir, work, env, via)
 	return t
+}
+
+// octetStart sets how an octet extension directory is started.
+func octetStart(t *target.Target, dir, work string, env []string, via string) {
+	if via == "direct" {
+		t.Via, t.Start = target.ViaDirect, target.OctetDirect(dir, env)
+		return
+	}
+	t.Via, t.Start = target.ViaHost, target.HostStart(dir, env)
+	t.Direct = target.OctetDirect(dir, env)
+	t.StartGroup = target.HostGroupStart(dir, env)
 }
 
 func mcpTarget(bench, work, lang string) target.Target {

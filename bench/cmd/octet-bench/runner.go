@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/octet-kit/octet/bench/internal/measure"
@@ -98,17 +99,8 @@ func (r *runner) latencyOne(ctx context.Context, t target.Target, p50, tput map[
 		}
 	}
 	if pub, ok := s.(target.Publisher); ok && t.Kind == target.SDK {
-		start := time.Now()
-		if err := pub.Publish(ctx, artifactBig, "path"); err != nil {
-			errs = append(errs, fmt.Errorf("publish 16 MiB by path: %w", err))
-		} else {
-			r.res.Add(report.Artifact16, t.ID, float64(artifactBig)/(1<<20)/time.Since(start).Seconds())
-		}
-		start = time.Now()
-		if err := pub.Publish(ctx, artifactInline, "inline"); err != nil {
-			errs = append(errs, fmt.Errorf("publish 256 KiB inline: %w", err))
-		} else {
-			r.res.Add(report.Inline256, t.ID, measure.Millis(time.Since(start)))
+		if err := r.artifacts(ctx, t, pub); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if c, ok := s.(target.Canceller); ok && t.Kind == target.SDK {
@@ -122,6 +114,51 @@ func (r *runner) latencyOne(ctx context.Context, t target.Target, p50, tput map[
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// artifacts publishes 16 MiB by path and 256 KiB inline through the session. When
+// the host refuses the fixture's artifact (its service accepts only content-part
+// media types whose bytes carry their signature; the fixture publishes pattern
+// bytes), the scenario reruns on a direct session where the harness verifies size
+// and sha256 the way the service does, and the results say which path was used.
+func (r *runner) artifacts(ctx context.Context, t target.Target, pub target.Publisher) error {
+	big, inline, err := publishPair(ctx, pub)
+	if err != nil && t.Direct != nil {
+		r.res.Note(t.ID, report.Artifact16, "host refused ("+oneLine(err)+"); measured with the harness serving artifact/publish (size + sha256 check, no store)")
+		s, serr := t.Direct(ctx)
+		if serr != nil {
+			return fmt.Errorf("artifact: direct session: %w", serr)
+		}
+		defer s.Close()
+		big, inline, err = publishPair(ctx, s.(target.Publisher))
+	}
+	if err != nil {
+		return err
+	}
+	r.res.Add(report.Artifact16, t.ID, float64(artifactBig)/(1<<20)/big.Seconds())
+	r.res.Add(report.Inline256, t.ID, measure.Millis(inline))
+	return nil
+}
+
+func publishPair(ctx context.Context, pub target.Publisher) (big, inline time.Duration, err error) {
+	start := time.Now()
+	if err := pub.Publish(ctx, artifactBig, "path"); err != nil {
+		return 0, 0, fmt.Errorf("publish 16 MiB by path: %w", err)
+	}
+	big = time.Since(start)
+	start = time.Now()
+	if err := pub.Publish(ctx, artifactInline, "inline"); err != nil {
+		return 0, 0, fmt.Errorf("publish 256 KiB inline: %w", err)
+	}
+	return big, time.Since(start), nil
+}
+
+func oneLine(err error) string {
+	s := strings.ReplaceAll(err.Error(), "\n", " ")
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
 }
 
 // ratios records this repetition's ratios: each target's p50 over its language's

@@ -30,40 +30,20 @@ type ScaleRun struct {
 // spread round-robin over them, then closes them all.
 func Scale(ctx context.Context, t target.Target, n, calls int) (ScaleRun, error) {
 	run := ScaleRun{N: n, Calls: calls}
-	sessions := make([]target.Session, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
 	start := time.Now()
-	for i := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sessions[i], errs[i] = t.Start(ctx)
-		}()
-	}
-	wg.Wait()
+	sessions, closeAll, err := startAll(ctx, t, n)
 	run.Ready = time.Since(start)
-	defer func() {
-		var cw sync.WaitGroup
-		for _, s := range sessions {
-			if s != nil {
-				cw.Add(1)
-				go func() { defer cw.Done(); s.Close() }()
-			}
-		}
-		cw.Wait()
-	}()
-	for i, err := range errs {
-		if err != nil {
-			return run, fmt.Errorf("extension %d of %d: %w", i+1, n, err)
-		}
+	if err != nil {
+		return run, err
 	}
+	defer closeAll()
 	run.HostRSS = rssKiB(os.Getpid())
 	for _, s := range sessions {
 		run.ChildRSS += rssKiB(s.PID())
 	}
 	ds := make([]time.Duration, calls)
 	callErrs := make(chan error, calls)
+	var wg sync.WaitGroup
 	start = time.Now()
 	for i := 0; i < calls; i++ {
 		wg.Add(1)
@@ -107,4 +87,40 @@ func rssKiB(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// startAll starts n extensions at once: in one host when the target can, else as n
+// concurrent Starts.
+func startAll(ctx context.Context, t target.Target, n int) ([]target.Session, func(), error) {
+	if t.StartGroup != nil {
+		return t.StartGroup(ctx, n)
+	}
+	sessions := make([]target.Session, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sessions[i], errs[i] = t.Start(ctx)
+		}()
+	}
+	wg.Wait()
+	closeAll := func() {
+		var cw sync.WaitGroup
+		for _, s := range sessions {
+			if s != nil {
+				cw.Add(1)
+				go func() { defer cw.Done(); s.Close() }()
+			}
+		}
+		cw.Wait()
+	}
+	for i, err := range errs {
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("extension %d of %d: %w", i+1, n, err)
+		}
+	}
+	return sessions, closeAll, nil
 }

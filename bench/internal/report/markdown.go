@@ -81,6 +81,15 @@ func Markdown(r *Results, chartDir string, charts map[string]string) string {
 			cell(r, Callback, t.ID, spread), cell(r, Artifact16, t.ID, spread), cell(r, Inline256, t.ID, spread),
 			cell(r, Cancel, t.ID, spread), cell(r, Crash, t.ID, spread))
 	}
+	var notes []string
+	for _, t := range r.Targets {
+		for _, m := range sortedKeys(r.Notes[t.ID]) {
+			notes = append(notes, fmt.Sprintf("- %s, `%s`: %s\n", t.Name, m, oneLine(r.Notes[t.ID][m])))
+		}
+	}
+	if len(notes) > 0 {
+		w("\nHow some cells were measured:\n\n%s", strings.Join(notes, ""))
+	}
 	w("\n## Host scale\n\n")
 	w("n extensions started at once (spawn of the first to the last initialised), the memory of the\n")
 	w("host process and of the extensions once all are ready, then %d concurrent echo calls spread\n", r.Config.ScaleCalls)

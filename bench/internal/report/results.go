@@ -75,6 +75,7 @@ type Results struct {
 	Scale   map[string]map[int][]measure.ScaleRun `json:"scale"`         // target id -> n -> runs
 	Errors  map[string][]string                   `json:"errors,omitempty"`
 	NA      map[string]map[string]string          `json:"not_available,omitempty"` // metric -> target id -> why
+	Notes   map[string]map[string]string          `json:"notes,omitempty"`         // target id -> metric -> how it was measured
 	raw     map[string]map[string][]float64
 }
 
@@ -87,6 +88,7 @@ func New() *Results {
 		Scale:   map[string]map[int][]measure.ScaleRun{},
 		Errors:  map[string][]string{},
 		NA:      map[string]map[string]string{},
+		Notes:   map[string]map[string]string{},
 		raw:     map[string]map[string][]float64{},
 	}
 }
@@ -108,6 +110,14 @@ func (r *Results) NotAvailable(metric, id, why string) {
 		r.NA[metric] = map[string]string{}
 	}
 	r.NA[metric][id] = why
+}
+
+// Note records, once, how metric was measured for id when it differs from the rest.
+func (r *Results) Note(id, metric, text string) {
+	if r.Notes[id] == nil {
+		r.Notes[id] = map[string]string{}
+	}
+	r.Notes[id][metric] = text
 }
 
 // Fail records an error for id without stopping the run.

@@ -236,7 +236,7 @@ func (s *octetSession) CallbackN(ctx context.Context, n int) error {
 }
 
 func (s *octetSession) Publish(ctx context.Context, n int, mode string) error {
-	res, err := s.tool(ctx, "publish", map[string]any{"bytes": n, "mode": mode})
+	res, err := s.tool(ctx, "publish", map[string]any{"bytes": n, "mode": mode, "mime_type": PublishMIME})
 	if err != nil {
 		return err
 	}

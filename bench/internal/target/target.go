@@ -13,6 +13,10 @@ import (
 // and the same for every target.
 const EchoValue = "octet-bench-0123456789"
 
+// PublishMIME is the media type the artifact scenario asks the fixture to publish:
+// the host's artifact service accepts only the content-part media types.
+const PublishMIME = "image/png"
+
 // Kind says what a target is, for grouping and ratios.
 type Kind string
 
@@ -31,6 +35,14 @@ type Target struct {
 	Kind  Kind
 	Via   string // how the harness drives it, e.g. "sdk-go/jsonrpc (direct)"
 	Start func(ctx context.Context) (Session, error)
+	// StartGroup, when set, starts n extensions at once in one host and returns a
+	// session for each and a function that stops them all (host scale scenario).
+	// Without it the scale scenario calls Start n times concurrently.
+	StartGroup func(ctx context.Context, n int) ([]Session, func(), error)
+	// Direct, when set, starts the same extension with the harness as its host
+	// (sdk-go/jsonrpc, harness-served kv.get and artifact/publish). The runner uses
+	// it for scenarios the host library refuses, and says so.
+	Direct func(ctx context.Context) (Session, error)
 	// Missing, when set, says why the target cannot run in this checkout (for
 	// example "examples/go/conformance-fixture not present yet").
 	Missing string
