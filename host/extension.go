@@ -70,7 +70,7 @@ func (e *Extension) setStateLocked(s State, err error) {
 	if e.cur != nil {
 		gen = e.cur.number
 	}
-	go e.host.opts.OnEvent(Event{Extension: e.name, Generation: gen, State: s, Message: msg})
+	e.host.events.push(Event{Extension: e.name, Generation: gen, State: s, Message: msg})
 }
 
 // Status is a snapshot for `status` and `list`.

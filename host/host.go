@@ -17,6 +17,7 @@ type Host struct {
 	opts     Options
 	services Services
 	run      string // random per host run; instance ids derive from it
+	events   *eventQueue
 
 	mu   sync.Mutex
 	exts map[string]*Extension
@@ -28,7 +29,7 @@ type Host struct {
 // New creates a host. Nothing starts until Start.
 func New(opts Options) *Host {
 	opts.withDefaults()
-	h := &Host{opts: opts, services: opts.Services, exts: map[string]*Extension{}}
+	h := &Host{opts: opts, services: opts.Services, exts: map[string]*Extension{}, events: newEventQueue(opts.OnEvent)}
 	if h.services == nil {
 		h.services = noServices{}
 	}
@@ -162,7 +163,8 @@ func (h *Host) CallTool(ctx context.Context, name string, args []byte) ([]byte, 
 	return out, entry.Extension, err
 }
 
-// Shutdown stops every extension at once, each within its bounds.
+// Shutdown stops every extension at once, each within its bounds, and returns once every
+// status event has been delivered.
 func (h *Host) Shutdown() {
 	var wg sync.WaitGroup
 	for _, e := range h.Extensions() {
@@ -170,4 +172,5 @@ func (h *Host) Shutdown() {
 		go func(e *Extension) { defer wg.Done(); e.Stop("host_exit") }(e)
 	}
 	wg.Wait()
+	h.events.flush()
 }

@@ -238,11 +238,14 @@ func toolCall(f frame, cancelled chan struct{}) {
 		running++
 		maxRun = max(maxRun, running)
 		cmu.Unlock()
-		defer func() { cmu.Lock(); running--; cmu.Unlock() }()
+		// Count down before answering: the host may start the next call as soon as it reads this one.
+		done := func() { cmu.Lock(); running--; cmu.Unlock() }
 		select {
 		case <-time.After(time.Duration(num("ms")) * time.Millisecond):
+			done()
 			reply(text("slept", false))
 		case <-cancelled:
+			done()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
 	case "maxconc":
