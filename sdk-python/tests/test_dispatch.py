@@ -13,6 +13,7 @@ from octet_extension import (
     text_content,
     tool_result,
 )
+from octet_extension._registry import make_tool
 from octet_extension.testing import LoopbackHost
 
 TYPED = {"type": "object",
@@ -172,6 +173,7 @@ def test_uncaught_exception_is_internal_error_without_traceback(ext, capfd) -> N
     ({"content": "x", "surprise": 1}, "unknown fields"),
     ({"content": "x", "structured_content": {"s": "y" * 300_000}}, "structured_content is"),
     ({"content": "x", "metadata": {"m": "y" * 70_000}}, "metadata is"),
+    ({"content": "x", "metadata": []}, "metadata must be an object"),
     ({"content": "x", "is_error": "yes"}, "is_error"),
     (42, "returned int"),
     ({"content": "x", "metadata": float("nan")}, "metadata must be an object"),
@@ -179,8 +181,7 @@ def test_uncaught_exception_is_internal_error_without_traceback(ext, capfd) -> N
 def test_bad_results_are_internal_errors(ext, value, needle) -> None:
     with LoopbackHost(ext) as host:
         # A handler returning the value as-is: structure checks happen in the SDK.
-        ext._tools["returns"] = ext._tools["returns"].__class__(
-            "returns", "", {"type": "object"}, None, lambda a, c: value, lambda a: value)
+        ext._tools["returns"] = make_tool("returns", "", lambda a: value)
         host.ext._session.catalogs._epochs[0] = dict(ext._tools)
         err = error_of(host, "returns", {})
         assert err.code == -32603 and needle in err.message

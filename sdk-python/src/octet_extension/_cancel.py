@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from typing import Any
 
 from ._errors import Cancelled, UnavailableError
@@ -14,42 +13,57 @@ Id = int | str
 
 
 class CancellationToken:
-    """Thread-safe, idempotent, one-way cancellation flag for one request."""
+    """Thread-safe, idempotent, one-way cancellation flag for one request.
 
-    __slots__ = ("_callbacks", "_event", "_lock")
+    The Event behind wait()/sleep() is made on first use: most requests are never waited on
+    or cancelled, and a token is created for every request.
+    """
+
+    __slots__ = ("_callbacks", "_cancelled", "_event", "_lock")
 
     def __init__(self) -> None:
-        self._event = threading.Event()
+        self._cancelled = False
+        self._event: threading.Event | None = None
         self._lock = threading.Lock()
         self._callbacks: list[Callable[[], None]] = []
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._cancelled
 
     def is_cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._cancelled
 
     def cancel(self) -> None:
         with self._lock:
-            if self._event.is_set():
+            if self._cancelled:
                 return
-            self._event.set()
+            self._cancelled = True
+            if self._event is not None:
+                self._event.set()
             callbacks, self._callbacks = self._callbacks, []
         for callback in callbacks:
             callback()
 
     def raise_if_cancelled(self) -> None:
-        if self._event.is_set():
+        if self._cancelled:
             raise Cancelled()
+
+    def _waitable(self) -> threading.Event:
+        with self._lock:
+            if self._event is None:
+                self._event = threading.Event()
+                if self._cancelled:
+                    self._event.set()
+            return self._event
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until cancelled or ``timeout`` seconds pass; True when cancelled."""
-        return self._event.wait(timeout)
+        return self._cancelled or self._waitable().wait(timeout)
 
     def sleep(self, seconds: float) -> None:
         """Sleep interruptibly; raises Cancelled as soon as the request is cancelled."""
-        if self._event.wait(seconds):
+        if self.wait(seconds):
             raise Cancelled()
 
     def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
@@ -58,7 +72,7 @@ class CancellationToken:
         Returns a function that removes the callback again.
         """
         with self._lock:
-            if not self._event.is_set():
+            if not self._cancelled:
                 self._callbacks.append(callback)
 
                 def remove() -> None:
@@ -71,18 +85,21 @@ class CancellationToken:
         return lambda: None
 
 
-@dataclass(eq=False)
 class Call:
     """One host request being served: the ambient state of its handler."""
 
-    id: Id
-    method: str
-    params: dict[str, Any]
-    token: CancellationToken = field(default_factory=CancellationToken)
-    sequence: int = 0
-    done: bool = False
-    started: bool = False
-    resource_owner: Any = None
+    __slots__ = ("done", "id", "method", "params", "resource_owner", "sequence", "started",
+                 "token")
+
+    def __init__(self, rid: Id, method: str, params: dict[str, Any]) -> None:
+        self.id = rid
+        self.method = method
+        self.params = params
+        self.token = CancellationToken()
+        self.sequence = 0
+        self.done = False
+        self.started = False
+        self.resource_owner: Any = None
 
 
 current_call: ContextVar[Call | None] = ContextVar("octet_current_call", default=None)

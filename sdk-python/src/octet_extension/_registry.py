@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
 from ._checks import TOOL_NAME
+from ._schema import Check, compile_schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 Handler = Callable[[Any, dict[str, Any]], Any]
@@ -58,6 +59,9 @@ class ToolSpec:
     output_schema: dict[str, Any] | None
     handler: Handler
     func: Callable[..., Any]
+    # Compiled once here: validation runs on every call.
+    check_arguments: Check | None
+    check_output: Check | None
 
     def definition(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -85,8 +89,9 @@ def make_tool(
         raise TypeError(f"tool {name!r}: parameters must be a JSON Schema object (dict)")
     if output_schema is not None and not isinstance(output_schema, dict):
         raise TypeError(f"tool {name!r}: output_schema must be a JSON Schema object (dict)")
-    return ToolSpec(name, description, parameters or dict(DEFAULT_PARAMETERS), output_schema,
-                    adapt(handler), handler)
+    parameters = parameters or dict(DEFAULT_PARAMETERS)
+    return ToolSpec(name, description, parameters, output_schema, adapt(handler), handler,
+                    compile_schema(parameters), compile_schema(output_schema))
 
 
 class Registry:

@@ -9,7 +9,6 @@ from ._checks import encoded_size
 from ._content import AUDIO_MIME_TYPES, IMAGE_MIME_TYPES
 from ._errors import InvalidParams
 from ._registry import ToolSpec
-from ._schema import validate
 
 
 class ResultError(Exception):
@@ -64,26 +63,30 @@ def tool_result_02(value: Any, spec: ToolSpec) -> dict[str, Any]:
             raise ResultError(f"tool {spec.name!r} declares output_schema but returned no "
                               "structured_content")
         try:
-            validate(structured, spec.output_schema)
+            if spec.check_output is not None:
+                spec.check_output(structured, "")
         except InvalidParams as exc:
             raise ResultError(f"tool {spec.name!r} structured_content does not match its "
                               f"output_schema: {exc}") from None
-    _check_object(result, "structured_content", L.RESULT_MAX_STRUCTURED_BYTES, spec.name)
-    _check_object(result, "metadata", L.RESULT_MAX_METADATA_BYTES, spec.name)
+    for field in ("structured_content", "metadata"):
+        if field in result and not isinstance(result[field], dict):
+            raise ResultError(f"tool {spec.name!r}: {field} must be an object")
     return result
 
 
-def _check_object(result: dict[str, Any], field: str, limit: int, name: str) -> None:
-    value = result.get(field)
-    if value is None:
-        if field in result:
-            raise ResultError(f"tool {name!r}: {field} must be an object, not null")
-        return
-    if not isinstance(value, dict):
-        raise ResultError(f"tool {name!r}: {field} must be an object")
-    size = encoded_size(value)
-    if size > limit:
-        raise ResultError(f"tool {name!r}: {field} is {size} bytes, over the {limit}-byte limit")
+def check_result_sizes(result: dict[str, Any]) -> None:
+    """Byte bounds of structured_content and metadata.
+
+    Only called when the whole encoded frame exceeds the smaller bound: a smaller frame cannot
+    hold an oversized field, so the common case never encodes anything twice.
+    """
+    for field, limit in (("structured_content", L.RESULT_MAX_STRUCTURED_BYTES),
+                         ("metadata", L.RESULT_MAX_METADATA_BYTES)):
+        value = result.get(field)
+        if value is not None:
+            size = encoded_size(value)
+            if size > limit:
+                raise ResultError(f"{field} is {size} bytes, over the {limit}-byte limit")
 
 
 def _check_parts(parts: Any, name: str) -> None:

@@ -33,6 +33,7 @@ from ._log import log
 from ._negotiate import Negotiated, negotiate
 from ._results import (
     ResultError,
+    check_result_sizes,
     command_result,
     context_result,
     hook_result,
@@ -41,13 +42,25 @@ from ._results import (
     tool_result_01,
     tool_result_02,
 )
-from ._schema import validate
 from ._transport import LineReader, Writer
 
 if TYPE_CHECKING:
     from ._extension import Extension
 
 _dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+if _c_make_encoder is not None:  # pragma: no branch - CPython has it
+    # The C encoder called directly skips JSONEncoder.encode/iterencode's Python frames on
+    # every frame written (the hot path). Same output: compact separators, no NaN.
+    def _raise_type(o: Any) -> Any:
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+    _c_encode = _c_make_encoder(
+        None, _raise_type, json.encoder.encode_basestring_ascii, None, ":", ",", False, False,
+        False)
+
+    def _dumps(o: Any) -> str:
+        return "".join(_c_encode(o, 0))
 _loads = json.loads
 
 _HOST_METHODS = frozenset({
@@ -281,9 +294,11 @@ class Session:
                                                  "request cancelled"))
             return
         token = current_call.set(call)
+        tool_result = False
         try:
             result = self._dispatch(call)
             frame = {"jsonrpc": "2.0", "id": rid, "result": result}
+            tool_result = call.method == "tool/call" and not self.legacy
         except Cancelled:
             frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
         except (ToolError, RemoteError) as exc:
@@ -303,7 +318,7 @@ class Session:
                                           str(exc) or type(exc).__name__)
         finally:
             current_call.reset(token)
-        self._finish(call, frame)
+        self._finish(call, frame, tool_result)
 
     def _observe(self, method: str, params: dict[str, Any],
                  handlers: list[Callable[[Any, Any], Any]]) -> None:
@@ -377,7 +392,8 @@ class Session:
         if spec is None:
             where = "the current catalog" if revision is None else f"catalog revision {revision}"
             raise InvalidParams(f"unknown tool {name!r} in {where}", "name")
-        validate(args, spec.parameters, "/arguments")
+        if spec.check_arguments is not None:
+            spec.check_arguments(args, "/arguments")
         context["name"] = name
         context["call_id"] = params.get("call_id")
         context["catalog_revision"] = revision
@@ -395,12 +411,18 @@ class Session:
             error["data"] = data
         return {"jsonrpc": "2.0", "id": rid, "error": error}
 
-    def _encode_answer(self, frame: dict[str, Any]) -> bytes:
+    def _encode_answer(self, frame: dict[str, Any], tool_result: bool = False) -> bytes:
         try:
             data = _dumps(frame).encode()
         except (TypeError, ValueError) as exc:
             return self._encode_answer(self._error_frame(
                 frame["id"], L.CODE_INTERNAL_ERROR, f"result is not JSON-serialisable: {exc}"))
+        if tool_result and len(data) > L.RESULT_MAX_METADATA_BYTES:
+            try:
+                check_result_sizes(frame["result"])
+            except ResultError as exc:
+                return self._encode_answer(self._error_frame(
+                    frame["id"], L.CODE_INTERNAL_ERROR, str(exc)))
         if len(data) > self.max_bytes:
             return _dumps(self._error_frame(
                 frame["id"], L.CODE_INTERNAL_ERROR,
@@ -409,8 +431,8 @@ class Session:
             )).encode() + b"\n"
         return data + b"\n"
 
-    def _finish(self, call: Call, frame: dict[str, Any]) -> None:
-        data = self._encode_answer(frame)
+    def _finish(self, call: Call, frame: dict[str, Any], tool_result: bool = False) -> None:
+        data = self._encode_answer(frame, tool_result)
         with self._lock:
             if call.done:
                 return  # the other side of the terminal race already answered
