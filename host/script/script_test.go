@@ -141,3 +141,30 @@ func TestSecretsNeverInErrors(t *testing.T) {
 		t.Fatalf("oversized secret: %v", err)
 	}
 }
+
+// TestDocumentedExampleParses keeps docs/host-script.md honest: its complete
+// example must load.
+func TestDocumentedExampleParses(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "host-script.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "## Complete example")
+	if !ok {
+		t.Fatal("docs/host-script.md has no complete example")
+	}
+	_, rest, _ = strings.Cut(rest, "```toml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "demo-secrets.toml"), []byte(`"browser.api_token" = "x"`+"\n"), 0o600)
+	s, err := script.Parse("host-script.md example", []byte(example), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Lifecycle) != 6 || len(s.Policy) != 3 || len(s.Agents) != 3 {
+		t.Fatalf("parsed %s", s)
+	}
+	if _, ok := s.Secret("browser.api_token"); !ok {
+		t.Fatal("secrets_file of the example not loaded")
+	}
+}
