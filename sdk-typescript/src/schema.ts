@@ -41,7 +41,10 @@ export interface SchemaFault {
 function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  if (typeof value === "number") {
+    if (!Number.isInteger(value)) return "number";
+    return Number.isSafeInteger(value) ? "integer" : "integer outside ±(2^53−1)";
+  }
   return typeof value;
 }
 
