@@ -3,8 +3,6 @@
 // (initialize, tool/call echo, callback_n, crash, shutdown). Each answer is one
 // write; there is no validation, no queue and no pool, so an SDK measured against it
 // shows what its machinery costs.
-import { createInterface } from "node:readline";
-
 let name = "";
 let seq = 0;
 const waiting = new Map(); // our request id -> resolve
@@ -61,7 +59,7 @@ async function serve(frame) {
   if (frame.method === "shutdown") process.exit(0);
 }
 
-createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => {
+function onLine(line) {
   const frame = JSON.parse(line);
   if (frame.method === undefined) {
     const w = waiting.get(frame.id);
@@ -74,4 +72,18 @@ createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line)
   }
   if (frame.id === undefined) return; // notifications need no answer here
   serve(frame);
+}
+
+// Split stdin on newlines by hand: node:readline adds an event and a string copy
+// per line, which is more than the least a Node child can do.
+let buffered = "";
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  buffered += chunk;
+  let nl;
+  while ((nl = buffered.indexOf("\n")) >= 0) {
+    const line = buffered.slice(0, nl);
+    buffered = buffered.slice(nl + 1);
+    if (line) onLine(line);
+  }
 });
