@@ -19,6 +19,9 @@ func emitGo(m *ir.Model, out Output) error {
 		"errors_gen.go": goErrors(m),
 	}
 	for name, src := range goTypeFiles(m) {
+		if _, dup := files[name]; dup {
+			return fmt.Errorf("go emitter: two outputs named %s", name)
+		}
 		files[name] = src
 	}
 	for name, src := range files {

@@ -20,7 +20,7 @@ func goTypeFiles(m *ir.Model) map[string]string {
 			continue
 		}
 		stem := strings.ReplaceAll(f.Stem, "-", "_")
-		files[stem+"_gen.go"] = goTypes(m, f)
+		files[stem+"_types_gen.go"] = goTypes(m, f)
 		files[stem+"_validate_gen.go"] = goValidators(m, f)
 		for _, n := range f.Types {
 			all = append(all, n.Name)

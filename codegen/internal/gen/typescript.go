@@ -18,6 +18,9 @@ func emitTypeScript(m *ir.Model, out Output) error {
 		"errors.ts": tsErrors(m),
 	}
 	for name, src := range tsTypeFiles(m) {
+		if _, dup := files[name]; dup {
+			return fmt.Errorf("typescript emitter: two outputs named %s", name)
+		}
 		files[name] = src
 	}
 	var idx bytes.Buffer
@@ -107,5 +110,3 @@ export const ERROR_REGISTRY: readonly ErrorInfo[] = [
 	b.WriteString("];\n\n/** The registry row of a code, or undefined. */\nexport function lookupError(code: number): ErrorInfo | undefined {\n  return ERROR_REGISTRY.find((e) => e.code === code);\n}\n")
 	return b.String()
 }
-
-func tsTypeFiles(m *ir.Model) map[string]string { return map[string]string{} }

@@ -1,0 +1,237 @@
+package gen
+
+// tsRuntime is the generated helper module: a strict JSON scanner (duplicate keys, lone
+// surrogates and NaN refused; numbers written with a fraction or exponent remembered so
+// `1.0` is not an integer, as in Go and Python) and the small checks the validators share.
+const tsRuntime = `/** Thrown when text is not acceptable JSON on the octet wire. */
+export class StrictJSONError extends Error {
+  override name = "StrictJSONError";
+}
+
+/**
+ * What the scanner knows beyond the value: which numbers were written with a fraction or an
+ * exponent (by parent container and key), so integer checks match Go and Python exactly.
+ */
+export interface Ctx {
+  readonly floats: WeakMap<object, Set<string | number>>;
+  rootFloat: boolean;
+}
+
+/** A context for values that did not come from parseStrict (no lexical information). */
+export function plainCtx(): Ctx {
+  return { floats: new WeakMap(), rootFloat: false };
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const MAX_DEPTH = 256;
+
+/** Parse one JSON document strictly; returns the value and its lexical context. */
+export function parseStrictWithContext(text: string): { value: unknown; ctx: Ctx } {
+  const ctx = plainCtx();
+  let i = 0;
+  const fail = (msg: string): never => {
+    throw new StrictJSONError(msg + " at offset " + String(i));
+  };
+  const ws = (): void => {
+    for (;;) {
+      const ch = text.charCodeAt(i);
+      if (ch === 0x20 || ch === 0x09 || ch === 0x0a || ch === 0x0d) i++;
+      else return;
+    }
+  };
+  const markFloat = (parent: object | undefined, key: string | number): void => {
+    if (parent === undefined) {
+      ctx.rootFloat = true;
+      return;
+    }
+    let set = ctx.floats.get(parent);
+    if (set === undefined) {
+      set = new Set();
+      ctx.floats.set(parent, set);
+    }
+    set.add(key);
+  };
+  const str = (): string => {
+    const start = i;
+    i++;
+    for (;;) {
+      if (i >= text.length) fail("unterminated string");
+      const ch = text.charCodeAt(i);
+      if (ch === 0x22) break;
+      if (ch < 0x20) fail("control character in string");
+      i += ch === 0x5c ? 2 : 1;
+    }
+    i++;
+    let s: string;
+    try {
+      s = JSON.parse(text.slice(start, i)) as string;
+    } catch {
+      return fail("malformed string");
+    }
+    for (let j = 0; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const d = s.charCodeAt(j + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          j++;
+          continue;
+        }
+        fail("lone UTF-16 surrogate");
+      } else if (c >= 0xdc00 && c <= 0xdfff) {
+        fail("lone UTF-16 surrogate");
+      }
+    }
+    return s;
+  };
+  const value = (parent: object | undefined, key: string | number, depth: number): unknown => {
+    if (depth > MAX_DEPTH) fail("nesting too deep");
+    ws();
+    const ch = text[i];
+    if (ch === "{") {
+      i++;
+      const o: Record<string, unknown> = {};
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return o;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail("expected a string key");
+        const k = str();
+        if (Object.prototype.hasOwnProperty.call(o, k)) fail("duplicate key " + JSON.stringify(k));
+        ws();
+        if (text[i] !== ":") fail("expected ':'");
+        i++;
+        const v = value(o, k, depth + 1);
+        Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === "}") {
+          i++;
+          return o;
+        }
+        fail("expected ',' or '}'");
+      }
+    }
+    if (ch === "[") {
+      i++;
+      const a: unknown[] = [];
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return a;
+      }
+      for (;;) {
+        a.push(value(a, a.length, depth + 1));
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === "]") {
+          i++;
+          return a;
+        }
+        fail("expected ',' or ']'");
+      }
+    }
+    if (ch === '"') return str();
+    if (text.startsWith("true", i)) {
+      i += 4;
+      return true;
+    }
+    if (text.startsWith("false", i)) {
+      i += 5;
+      return false;
+    }
+    if (text.startsWith("null", i)) {
+      i += 4;
+      return null;
+    }
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
+    if (m === null) return fail("unexpected character");
+    const tok = m[0];
+    i += tok.length;
+    if (/[.eE]/.test(tok)) markFloat(parent, key);
+    return Number(tok);
+  };
+  const v = value(undefined, "", 0);
+  ws();
+  if (i !== text.length) fail("unexpected data after the JSON value");
+  return { value: v, ctx };
+}
+
+/** Parse one JSON document strictly (duplicate keys, lone surrogates refused). */
+export function parseStrict(text: string): unknown {
+  return parseStrictWithContext(text).value;
+}
+
+/** @internal */
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** @internal */
+export function has(o: object, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
+}
+
+/** @internal An integer on our wire: safe, and not written with a fraction or exponent. */
+export function isInt(v: number, c: Ctx, o: object | undefined, k: string | number | undefined): boolean {
+  if (!Number.isSafeInteger(v)) return false;
+  if (o === undefined) return !c.rootFloat;
+  return !(k !== undefined && c.floats.get(o)?.has(k) === true);
+}
+
+/** @internal Length in code points (what maxLength counts). */
+export function cpLen(s: string): number {
+  let n = 0;
+  for (let j = 0; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 0xd800 && c <= 0xdbff && j + 1 < s.length) {
+      const d = s.charCodeAt(j + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) j++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/** @internal Length in UTF-8 bytes. */
+export function utf8Len(s: string): number {
+  let n = 0;
+  for (let j = 0; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && j + 1 < s.length) {
+      n += 4;
+      j++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** @internal */
+export function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+
+/** @internal */
+export function hasDuplicate(a: readonly unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const x of a) {
+    const key = typeof x + ":" + String(x);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+`
