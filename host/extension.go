@@ -22,6 +22,7 @@ const (
 	StateParked   State = "parked"  // failed permanently or too often; needs reload
 	StateFailed   State = "failed"  // the first start failed; supervision never began
 	StateStopped  State = "stopped"
+	StateIdle     State = "idle" // lazy_resident or oneshot: starts on the first call
 )
 
 // Extension is one admitted extension under supervision. Its current generation changes on
@@ -45,6 +46,7 @@ type Extension struct {
 	stopCh   chan struct{}
 	contribs *contributions // what the first ready generation registered
 	restarts int
+	oneshot  sync.Mutex // serialises oneshot operations: one process per operation
 }
 
 func newExtension(h *Host, e *discovery.Entry) *Extension {
@@ -119,6 +121,12 @@ func (e *Extension) current(ctx context.Context) (*generation, error) {
 		if g != nil && s == StateReady {
 			return g, nil
 		}
+		if s == StateIdle {
+			if err := e.activate(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if s != StateStarting && s != StateBackoff {
 			reason := ""
 			if err != nil {
@@ -139,11 +147,19 @@ func (e *Extension) current(ctx context.Context) (*generation, error) {
 // *TransportError (never a hang), an overrun a *TimeoutError (after $/cancelRequest), an
 // error answer a *jsonrpc.Error. Calls are never retried.
 func (e *Extension) Request(ctx context.Context, method string, params map[string]any, result any) error {
+	if e.lifecycleOf() == "oneshot" {
+		e.oneshot.Lock()
+		defer e.oneshot.Unlock()
+	}
 	g, err := e.current(ctx)
 	if err != nil {
 		return err
 	}
-	return g.request(ctx, method, params, result)
+	err = g.request(ctx, method, params, result)
+	if e.lifecycleOf() == "oneshot" {
+		e.retire(g) // the admitted operation settled: the process goes with it
+	}
+	return err
 }
 
 // CallTool calls tool/call with args (a JSON object; nil means {}) and returns the raw result.

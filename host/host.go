@@ -80,9 +80,21 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 	errs := make([]error, len(entries))
 	var wg sync.WaitGroup
 	h.mu.Lock()
+	isRequired := map[string]bool{}
+	for _, r := range required {
+		isRequired[r] = true
+	}
+	skip := make([]bool, len(entries))
 	for i, en := range entries {
 		exts[i] = newExtension(h, en)
 		h.exts[en.Name] = exts[i]
+		if exts[i].onDemand() && !isRequired[en.Name] {
+			// lazy_resident and oneshot start on their first call; a required one is started
+			// now so that its failure stops startup.
+			skip[i] = true
+			exts[i].state = StateIdle
+			continue
+		}
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -93,6 +105,9 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 	wg.Wait()
 	// Install in name order so duplicate-tool refusals are deterministic.
 	for i, e := range exts {
+		if skip[i] {
+			continue
+		}
 		if errs[i] == nil {
 			if errs[i] = e.install(gens[i]); errs[i] != nil {
 				gens[i].stop("disable")
@@ -152,6 +167,16 @@ func (h *Host) Status() []Status {
 func (h *Host) CallTool(ctx context.Context, name string, args []byte) ([]byte, string, error) {
 	entry, ok := h.Catalog().Lookup(name)
 	if !ok {
+		// An idle on-demand extension declaring the tool is activated by the call.
+		for _, e := range h.Extensions() {
+			e.mu.Lock()
+			idle := e.state == StateIdle
+			e.mu.Unlock()
+			if idle && contains(e.entry.Manifest.Contributes.Tools, name) {
+				out, err := e.CallTool(ctx, name, args)
+				return out, e.name, err
+			}
+		}
 		var names []string
 		for _, t := range h.Catalog().Tools {
 			names = append(names, t.Tool.Name)

@@ -15,6 +15,13 @@ func (e *Extension) onCrash(g *generation) {
 		return
 	}
 	e.cur = nil
+	if e.lifecycleOf() == "oneshot" {
+		// A oneshot process lives for one operation; the next call starts a fresh one.
+		e.setStateLocked(StateIdle, fmt.Errorf("generation %d %s", g.number, g.endReason))
+		e.mu.Unlock()
+		e.host.removeTools(e.name)
+		return
+	}
 	if e.host.opts.Clock.Now().Sub(g.readyAt) >= ReadyReset {
 		e.failures = 0 // 30 s continuously ready resets the budget
 	}
