@@ -170,6 +170,8 @@ def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
 
 @pytest.mark.parametrize("raw,code,reason", [
     (b"{not json\n", -32700, "invalid JSON"),
+    (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}\n', -32700, "duplicate key 'id'"),
+    (b'{"jsonrpc":"2.0","method":"\xff"}\n', -32700, "utf-8"),
     (b"[1,2]\n", -32600, "batch"),
     (b'"hello"\n', -32600, "not an object"),
     (b'{"jsonrpc":"2.0","id":-4,"method":"x"}\n', -32600, "id -4 is invalid"),

@@ -61,7 +61,26 @@ if _c_make_encoder is not None:  # pragma: no branch - CPython has it
 
     def _dumps(o: Any) -> str:
         return "".join(_c_encode(o, 0))
-_loads = json.loads
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # A repeated key is a parse error on this wire (schema/errors: parse_error); json.loads
+    # would silently keep the last one. The hook costs ~0.1 us per frame.
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen.add(key)
+    return obj
+
+
+_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys).decode
+
+
+def _loads(line: bytes) -> Any:
+    return _decode(line.decode("utf-8"))
 
 _HOST_METHODS = frozenset({
     "tool/call", "command/execute", "hook/run", "context/collect", "status/collect",
@@ -148,8 +167,8 @@ class Session:
                     return
                 try:
                     message = _loads(line)
-                except (ValueError, UnicodeDecodeError):
-                    self._protocol_failure(L.CODE_PARSE_ERROR, "invalid JSON", line)
+                except ValueError as exc:  # includes UnicodeDecodeError
+                    self._protocol_failure(L.CODE_PARSE_ERROR, f"invalid JSON: {exc}", line)
                     return
                 if type(message) is not dict:
                     what = "a batch (JSON array)" if isinstance(message, list) else "not an object"
