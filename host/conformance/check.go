@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Tier says who a check binds.
@@ -43,7 +44,13 @@ type Check struct {
 }
 
 // Applies reports whether the check binds ext, and why not when it does not.
+//
+// A check that calls fixture tools binds only the conformance fixture: an example
+// may well have a tool called "echo" that does something else.
 func (c *Check) Applies(ext *Extension) (bool, string) {
+	if len(c.Tools) > 0 && !ext.IsFixture() {
+		return false, "runs against the conformance fixture (it calls fixture tools)"
+	}
 	for _, tool := range c.Tools {
 		if !ext.HasTool(tool) {
 			return false, fmt.Sprintf("the manifest does not contribute tool %q", tool)
@@ -67,8 +74,26 @@ func register(cs ...*Check) {
 	}
 }
 
+// reportOrder lists check-name prefixes in the order reports show them: the
+// handshake first, then the wire, the process, and the services last.
+var reportOrder = []string{"handshake", "version", "manifest", "rpc", "echo", "errors", "cancel", "progress",
+	"callback", "overload", "result", "frame", "stdout", "crash", "eof", "shutdown",
+	"catalog", "artifacts", "input", "secrets", "presentation", "agents", "kv"}
+
+func rank(c *Check) int {
+	prefix, _, _ := strings.Cut(c.Name, ".")
+	if i := slices.Index(reportOrder, prefix); i >= 0 {
+		return i
+	}
+	return len(reportOrder)
+}
+
 // Checks returns every registered check in report order.
-func Checks() []*Check { return slices.Clone(registry) }
+func Checks() []*Check {
+	out := slices.Clone(registry)
+	slices.SortStableFunc(out, func(a, b *Check) int { return rank(a) - rank(b) })
+	return out
+}
 
 // Lookup returns the check with that name.
 func Lookup(name string) (*Check, bool) {

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -73,7 +74,9 @@ func checkCancelReaches(t *T) error {
 	if err := s.Cancel(id); err != nil {
 		return err
 	}
-	resp, err := s.Wait(t.Ctx, id, ch)
+	ctx, cancel := context.WithTimeout(t.Ctx, t.Timeout())
+	defer cancel()
+	resp, err := s.Wait(ctx, id, ch)
 	if err != nil {
 		return fail(fmt.Sprintf("-32800 within %s of $/cancelRequest (slow was asked to sleep 60 s)", t.Timeout()), "%v", err)
 	}
@@ -99,7 +102,7 @@ func checkCancelRace(t *T) error {
 		if err := s.Cancel(id); err != nil {
 			return err
 		}
-		resp, err := s.Wait(t.Ctx, id, ch)
+		resp, err := t.wait(s, id, ch)
 		if err != nil {
 			return err
 		}
@@ -119,7 +122,7 @@ func checkCancelRace(t *T) error {
 		if err != nil {
 			return err
 		}
-		resp, err := s.Wait(t.Ctx, id, ch)
+		resp, err := t.wait(s, id, ch)
 		if err != nil {
 			return err
 		}
@@ -167,7 +170,7 @@ func checkProgress(t *T) error {
 	if err != nil {
 		return err
 	}
-	resp, err := s.Wait(t.Ctx, id, ch)
+	resp, err := t.wait(s, id, ch)
 	if err != nil {
 		return err
 	}

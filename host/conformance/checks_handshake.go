@@ -95,7 +95,7 @@ func tryInitialize(t *T, api string, manifest map[string]any) (outcome, error) {
 	case errors.Is(err, ErrTransport):
 		return outcome{true, fmt.Sprintf("exited without answering (code %d)", s.ExitCode())}, nil
 	case err != nil:
-		return outcome{}, fail("a refusal within 10s (an error answer or an exit)", "%v", err)
+		return outcome{}, fail(fmt.Sprintf("a refusal within %s (an error answer or an exit)", t.Timeout()), "%v", err)
 	case resp.Error != nil:
 		return outcome{true, fmt.Sprintf("refused with error %d", resp.Error.Code)}, nil
 	}

@@ -151,8 +151,8 @@ func checkOversizedFrame(t *T) error {
 	// The write may block once the extension stops reading; it is never waited for.
 	go func() { _ = s.WriteLine([]byte(line)) }()
 	start := time.Now()
-	if !s.WaitExit(ShutdownDrain + exitGrace) {
-		return fail(fmt.Sprintf("the process to close the connection and exit within %s of a %d-byte frame", ShutdownDrain+exitGrace, len(line)), "still running")
+	if !s.WaitExit(t.Drain() + exitGrace) {
+		return fail(fmt.Sprintf("the process to close the connection and exit within %s of a %d-byte frame", t.Drain()+exitGrace, len(line)), "still running")
 	}
 	t.Note("exited %d after %s", s.ExitCode(), time.Since(start).Round(time.Millisecond))
 	return nil
@@ -233,8 +233,8 @@ func checkEOF(t *T) error {
 	if err := s.CloseStdin(); err != nil {
 		return err
 	}
-	if !s.WaitExit(ShutdownDrain + exitGrace) {
-		return fail(fmt.Sprintf("exit within %s of stdin EOF", ShutdownDrain+exitGrace), "still running")
+	if !s.WaitExit(t.Drain() + exitGrace) {
+		return fail(fmt.Sprintf("exit within %s of stdin EOF", t.Drain()+exitGrace), "still running")
 	}
 	if code := s.ExitCode(); code != 0 {
 		return fail("exit code 0 after stdin EOF", "%d", code)
@@ -249,14 +249,14 @@ func checkShutdownAck(t *T) error {
 		return err
 	}
 	start := time.Now()
-	resp, err := s.Call(t.Ctx, ShutdownDrain+exitGrace, "shutdown", map[string]any{"reason": "host_exit", "deadline_ms": ShutdownDrain.Milliseconds()})
+	resp, err := s.Call(t.Ctx, t.Drain()+exitGrace, "shutdown", map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
 	if err != nil {
 		return fail("the shutdown acknowledgement {}", "%v", err)
 	}
 	if resp.Error != nil || !jsonEqual(resp.Result, []byte(`{}`)) {
 		return fail("the shutdown acknowledgement {}", "%s", resp)
 	}
-	if !s.WaitExit(ShutdownDrain + exitGrace) {
+	if !s.WaitExit(t.Drain() + exitGrace) {
 		return fail("exit after acknowledging shutdown", "still running")
 	}
 	if code := s.ExitCode(); code != 0 {

@@ -265,7 +265,7 @@ func checkInput(t *T) error {
 		}
 		ids[i] = id
 		wg.Go(func() {
-			resp, err := s.Wait(t.Ctx, id, ch)
+			resp, err := t.wait(s, id, ch)
 			if err == nil && resp.Error != nil {
 				err = fail("a result", "%s", resp.Error)
 			}

@@ -24,6 +24,9 @@ type Options struct {
 	AnswerTimeout time.Duration
 	// Secrets is the broker's contents (default: fixture.token = a fixed test value).
 	Secrets map[string]string
+	// Drain bounds the wait for an exit after EOF or a protocol error (default
+	// SHUTDOWN_DRAIN_MS, 5 s); tests shorten it.
+	Drain time.Duration
 }
 
 // FixtureSecret is the value the default broker serves for the fixture's secret.
@@ -34,6 +37,13 @@ func (o *Options) answerTimeout() time.Duration {
 		return o.AnswerTimeout
 	}
 	return 10 * time.Second
+}
+
+func (o *Options) drain() time.Duration {
+	if o.Drain > 0 {
+		return o.Drain
+	}
+	return ShutdownDrain
 }
 
 // T is what a running check uses: it starts sessions (each a fresh process) and
@@ -48,6 +58,9 @@ type T struct {
 
 // Timeout is the bound for one answer that should come promptly.
 func (t *T) Timeout() time.Duration { return t.opts.answerTimeout() }
+
+// Drain is the bound for an exit after EOF, a protocol error or shutdown.
+func (t *T) Drain() time.Duration { return t.opts.drain() }
 
 // Note adds a line to the check's detail (shown on pass too).
 func (t *T) Note(format string, args ...any) { t.notes = append(t.notes, fmt.Sprintf(format, args...)) }
@@ -149,9 +162,14 @@ func RunCheck(ctx context.Context, c *Check, ext *Extension, opts Options) Resul
 			} else {
 				res.Detail = err.Error()
 			}
+			for _, s := range t.sessions {
+				if v := s.Violations(); len(v) > 0 && !strings.Contains(res.Detail, v[0]) {
+					res.Detail += "; on the stream: " + strings.Join(v, "; ")
+				}
+			}
 			if n := len(t.sessions); n > 0 {
 				last := t.sessions[n-1]
-				res.Frames, res.Stderr = last.Frames(), last.StderrTail(12)
+				res.Frames, res.Stderr = last.Frames(), last.StderrTail()
 			}
 		}
 	} else {
@@ -173,6 +191,13 @@ func runGuarded(c *Check, t *T) (err error) {
 		}
 	}()
 	return c.Run(t)
+}
+
+// wait waits up to the answer timeout for the response to request id.
+func (t *T) wait(s *Session, id int64, ch <-chan Response) (Response, error) {
+	ctx, cancel := context.WithTimeout(t.Ctx, t.Timeout())
+	defer cancel()
+	return s.Wait(ctx, id, ch)
 }
 
 // toolCall calls a tool and waits up to the answer timeout.

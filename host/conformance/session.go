@@ -8,13 +8,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/octet-kit/octet/host/process"
 )
 
 // ErrTransport marks a call that failed because of the connection (the process
@@ -27,11 +28,11 @@ var ErrTransport = errors.New("transport")
 // unknown response ids) and answers the extension's requests with Services.
 type Session struct {
 	ext      *Extension
-	cmd      *exec.Cmd
-	stdin    *os.File
+	proc     *process.Process
+	stdin    io.WriteCloser
+	logPath  string
 	start    time.Time
 	frames   frameLog
-	stderr   *tailBuffer
 	services *Services
 
 	wmu sync.Mutex // one writer: whole lines only
@@ -45,9 +46,6 @@ type Session struct {
 	readerErr     error
 
 	readerDone chan struct{}
-	exited     chan struct{}
-	exitState  *os.ProcessState
-	killed     bool
 	scratchDir string
 }
 
@@ -65,90 +63,43 @@ type StartOptions struct {
 	Secrets map[string]string
 }
 
-// startSession starts the extension's entrypoint with the host's environment rules
-// (docs/design/wire.md §9) in its own process group.
+// startSession starts the extension's entrypoint through the host's process
+// package: sanitised environment (wire.md §9), own process group, bounded stderr log.
 func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []string) (*Session, error) {
 	m := ext.Manifest
-	command := m.Entrypoint.Command
-	if strings.Contains(command, "/") && !filepath.IsAbs(command) {
-		command = filepath.Join(ext.Dir, command)
-	}
 	api := opts.APIVersion
 	if api == "" {
 		api = m.APIVersion
 	}
-	cmd := exec.Command(command, m.Entrypoint.Args...)
-	cmd.Dir = ext.Dir
-	cmd.Env = processEnv(ext, api, scratch, passEnv)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-
-	inR, inW, err := os.Pipe()
+	p, err := process.Start(process.Spec{
+		Name:         m.Name,
+		Dir:          ext.Dir,
+		ManifestPath: m.Path,
+		Command:      m.Entrypoint.Command,
+		Args:         m.Entrypoint.Args,
+		Workspace:    ext.Workspace,
+		APIVersion:   api,
+		ScratchDir:   filepath.Join(scratch, "scratch"),
+		LogPath:      filepath.Join(scratch, "stderr.log"),
+		PassEnv:      passEnv,
+		SSHAuthSock:  slices.Contains(m.Capabilities.Environment, "SSH_AUTH_SOCK"),
+	})
 	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
+		return nil, fmt.Errorf("start %s: %w", m.Entrypoint.Command, err)
 	}
 	s := &Session{
 		ext:        ext,
-		cmd:        cmd,
-		stdin:      inW,
-		stderr:     newTailBuffer(64 << 10),
+		proc:       p,
+		stdin:      p.Stdin(),
+		logPath:    filepath.Join(scratch, "stderr.log"),
 		pending:    map[int64]chan Response{},
 		answered:   map[int64]bool{},
 		readerDone: make(chan struct{}),
-		exited:     make(chan struct{}),
+		start:      time.Now(),
 	}
-	s.services = newServices(s, ext, opts.Secrets, scratch)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, s.stderr
-	s.start = time.Now()
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, fmt.Errorf("start %s: %w", m.Entrypoint.Command, err)
-	}
-	go s.read(outR)
-	go func() {
-		_ = cmd.Wait()
-		s.mu.Lock()
-		s.exitState = cmd.ProcessState
-		s.mu.Unlock()
-		close(s.exited)
-	}()
+	s.services = newServices(s, ext, opts.Secrets, filepath.Join(scratch, "scratch"))
+	go s.read(p.Stdout())
 	return s, nil
-}
-
-// processEnv is the sanitised environment: a baseline copied from this process,
-// the OCTET_* variables and the names the operator passes through.
-func processEnv(ext *Extension, api, scratch string, passEnv []string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch {
-		case name == "PATH", name == "HOME", name == "USER", name == "LANG", name == "TZ",
-			name == "TMPDIR", name == "TERM", strings.HasPrefix(name, "LC_"):
-			env = append(env, kv)
-		}
-		for _, p := range passEnv {
-			if name == p {
-				env = append(env, kv)
-			}
-		}
-	}
-	return append(env,
-		"OCTET_EXTENSION_API_VERSION="+api,
-		"OCTET_EXTENSION_NAME="+ext.Manifest.Name,
-		"OCTET_EXTENSION_DIR="+ext.Dir,
-		"OCTET_EXTENSION_MANIFEST="+filepath.Join(ext.Dir, "extension.toml"),
-		"OCTET_WORKSPACE="+ext.Workspace,
-		"OCTET_EXTENSION_SCRATCH="+scratch,
-	)
 }
 
 // read is the only reader of the extension's stdout. It never blocks on a check:
@@ -384,24 +335,17 @@ func (s *Session) CloseStdin() error {
 }
 
 // Exited is closed when the process has exited.
-func (s *Session) Exited() <-chan struct{} { return s.exited }
+func (s *Session) Exited() <-chan struct{} { return s.proc.Done() }
 
 // ExitCode returns the exit code (-1 when killed by a signal or still running).
-func (s *Session) ExitCode() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.exitState == nil {
-		return -1
-	}
-	return s.exitState.ExitCode()
-}
+func (s *Session) ExitCode() int { return s.proc.ExitCode() }
 
 // WaitExit waits up to d for the process to exit and reports whether it did.
 func (s *Session) WaitExit(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-s.exited:
+	case <-s.proc.Done():
 		return true
 	case <-t.C:
 		return false
@@ -409,31 +353,16 @@ func (s *Session) WaitExit(d time.Duration) bool {
 }
 
 // Kill ends the whole process group: SIGTERM, then SIGKILL after grace.
-func (s *Session) Kill(grace time.Duration) {
-	select {
-	case <-s.exited:
-		return
-	default:
-	}
-	s.mu.Lock()
-	s.killed = true
-	s.mu.Unlock()
-	pid := s.cmd.Process.Pid
-	_ = syscall.Kill(-pid, syscall.SIGTERM)
-	if !s.WaitExit(grace) {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		<-s.exited
-	}
-}
+func (s *Session) Kill(grace time.Duration) { s.proc.Stop(grace) }
 
-// close releases the session: stdin closed, process group killed if still there.
+// close releases the session: stdin closed, the process group ended.
 func (s *Session) close() {
 	_ = s.CloseStdin()
 	if !s.WaitExit(2 * time.Second) {
 		s.Kill(time.Second)
 	}
-	// Children that inherited stdout may keep it open; kill the group regardless.
-	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	// Children that inherited stdout may keep it open; end the group regardless.
+	s.proc.Stop(0)
 	t := time.NewTimer(2 * time.Second)
 	defer t.Stop()
 	select {
@@ -442,18 +371,21 @@ func (s *Session) close() {
 	}
 }
 
-// StderrTail returns the last n lines the extension wrote to stderr.
-func (s *Session) StderrTail(n int) []string { return s.stderr.lastLines(n) }
+// StderrTail returns the last lines the extension wrote to stderr.
+func (s *Session) StderrTail() []string { return s.proc.StderrTail() }
 
-// StderrContains reports whether the extension's stderr contained text.
-func (s *Session) StderrContains(text string) bool { return s.stderr.contains(text) }
+// StderrContains reports whether the extension's stderr log contains text.
+func (s *Session) StderrContains(text string) bool {
+	b, err := os.ReadFile(s.logPath)
+	return err == nil && strings.Contains(string(b), text)
+}
 
 // Frames returns the frames kept for the failure report.
 func (s *Session) Frames() []string { return s.frames.lines() }
 
 func (s *Session) exitSummary() string {
 	if s.WaitExit(200 * time.Millisecond) {
-		return fmt.Sprintf(" (process exited: %s)", s.cmd.ProcessState)
+		return " (process " + s.proc.ExitDescription() + ")"
 	}
 	return ""
 }

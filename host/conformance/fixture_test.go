@@ -1,0 +1,168 @@
+package conformance_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/octet-kit/octet/host/conformance"
+)
+
+// rawFixture is the raw-wire fixture binary (testdata/rawfixture), built once.
+var rawFixture string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "conformance-test-")
+	if err != nil {
+		panic(err)
+	}
+	rawFixture = filepath.Join(dir, "rawfixture")
+	build := exec.Command("go", "build", "-o", rawFixture, "./testdata/rawfixture")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building testdata/rawfixture:", err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fixtureManifest is docs/design/fixture.md's manifest with the raw fixture as entrypoint.
+const fixtureManifest = `name = %q
+version = "0.1.0"
+api_version = "0.4"
+description = "Implements the conformance checks' fixture tools"
+
+[entrypoint]
+command = %q
+args = [%s]
+
+[capabilities]
+secrets = ["fixture.token"]
+
+[contributes]
+tools = ["echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
+         "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
+         "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed"]
+commands = ["fixture_cmd"]
+hooks = ["before_prompt", "after_tool_call"]
+ui = ["status"]
+context = true
+tool_renderers = ["echo"]
+notifications = true
+confirmations = true
+presentation = true
+`
+
+// writeExtension writes root/<lang>/<name>/extension.toml running the raw fixture
+// in the given mode ("" follows every rule) and returns the directory.
+func writeExtension(t testing.TB, root, lang, name, mode string) string {
+	t.Helper()
+	dir := filepath.Join(root, lang, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := ""
+	if mode != "" {
+		args = fmt.Sprintf("%q", mode)
+	}
+	body := fmt.Sprintf(fixtureManifest, name, rawFixture, args)
+	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func loadFixture(t testing.TB, mode string) *conformance.Extension {
+	t.Helper()
+	dir := writeExtension(t, t.TempDir(), "go", conformance.FixtureName, mode)
+	ext, err := conformance.LoadExtension(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ext
+}
+
+// testOptions shorten the bounds a broken fixture makes a check wait out.
+var testOptions = conformance.Options{AnswerTimeout: 3 * time.Second, Drain: time.Second}
+
+func TestRawFixturePassesEveryCheck(t *testing.T) {
+	ext := loadFixture(t, "")
+	rep := conformance.Certify(t.Context(), ext, testOptions)
+	var text strings.Builder
+	_ = conformance.WriteText(&text, rep)
+	t.Log("\n" + text.String())
+	if len(rep.Results) != len(conformance.Checks()) {
+		t.Fatalf("%d results for %d checks", len(rep.Results), len(conformance.Checks()))
+	}
+	for _, r := range rep.Results {
+		if r.Status != conformance.Pass {
+			t.Errorf("check %s: %s, want pass", r.Check.Name, r.Status)
+		}
+	}
+}
+
+// brokenFor names, for every check, the raw fixture mode that breaks its rule.
+var brokenFor = map[string]string{
+	"handshake.manifest_echo":        "handshake-wrong-version",
+	"version.refuse_0_3":             "accept-0.3",
+	"version.mismatch_deterministic": "version-hang",
+	"manifest.contribution_mismatch": "lie-tools",
+	"rpc.unknown_method":             "unknown-method-wrong-code",
+	"rpc.invalid_params":             "no-param-validation",
+	"echo.sequential":                "echo-tired",
+	"echo.concurrent":                "echo-swap",
+	"overload.answered":              "no-overload",
+	"cancel.reaches_handler":         "no-cancel",
+	"cancel.race_one_answer":         "double-answer",
+	"progress.sequence":              "progress-zero",
+	"callback.nested_1000":           "callback-short",
+	"errors.verbatim":                "error-rewrite",
+	"result.oversized_refused":       "big-result-written",
+	"frame.oversized_closes":         "oversize-hang",
+	"stdout.stray_output":            "stdout-garbage",
+	"crash.transport_error":          "crash-answers",
+	"eof.exit":                       "ignore-eof",
+	"shutdown.ack":                   "shutdown-no-ack",
+	"shutdown.bounded":               "stuck-shutdown",
+	"catalog.epochs":                 "catalog-no-pin",
+	"artifacts.integrity":            "artifact-ignore-error",
+	"input.correlation":              "ask-wrong-parent",
+	"secrets.allowlist":              "secret-error-rewrite",
+	"presentation.limits":            "present-no-limit",
+	"agents.child_bounds":            "spawn-bad-policy",
+	"kv.preconditions":               "kv-error-rewrite",
+}
+
+// TestEveryCheckCanFail runs each check against the fixture that breaks its rule.
+func TestEveryCheckCanFail(t *testing.T) {
+	for _, c := range conformance.Checks() {
+		mode, ok := brokenFor[c.Name]
+		if !ok {
+			t.Errorf("check %s has no broken fixture proving it can fail; add a rawfixture mode", c.Name)
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			ext := loadFixture(t, mode)
+			res := conformance.RunCheck(t.Context(), c, ext, testOptions)
+			if res.Status != conformance.Fail {
+				t.Fatalf("against mode %q: %s (%s), want fail", mode, res.Status, res.Detail)
+			}
+			if res.Detail == "" {
+				t.Errorf("a failure must say what went wrong")
+			}
+			t.Logf("expected %s; got %s", res.Expected, res.Detail)
+		})
+	}
+	for name := range brokenFor {
+		if _, ok := conformance.Lookup(name); !ok {
+			t.Errorf("brokenFor names %s, which is not a registered check", name)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// WriteText renders a report for people: one line per check (result, name, tier,
+// duration, detail) and, for a failure, what was expected, the frames exchanged
+// and the last lines of stderr.
+func WriteText(w io.Writer, r *Report) error {
+	lang := r.Language
+	if lang == "" {
+		lang = "unknown language"
+	}
+	fmt.Fprintf(w, "%s (%s) %s\n", r.Extension, lang, r.Dir)
+	if r.LoadError != "" {
+		fmt.Fprintf(w, "  FAIL  manifest: %s\n", indent(r.LoadError, "        "))
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, x := range r.Results {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", strings.ToUpper(string(x.Status)), x.Check.Name, x.Check.Tier,
+			roundDuration(x.Duration), oneLine(x.Detail, 110))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, x := range r.Results {
+		if x.Status != Fail {
+			continue
+		}
+		fmt.Fprintf(w, "\n  %s failed (%s: %s)\n", x.Check.Name, x.Check.Tier, x.Check.Requirement)
+		if x.Expected != "" {
+			fmt.Fprintf(w, "    expected: %s\n", x.Expected)
+		}
+		fmt.Fprintf(w, "    got:      %s\n", indent(x.Detail, "              "))
+		if len(x.Frames) > 0 {
+			fmt.Fprintf(w, "    frames (last process; → to the extension, ← from it):\n")
+			for _, f := range x.Frames {
+				fmt.Fprintf(w, "      %s\n", f)
+			}
+		}
+		if len(x.Stderr) > 0 {
+			fmt.Fprintf(w, "    stderr (last lines):\n")
+			for _, l := range x.Stderr {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
+		}
+	}
+	_, err := fmt.Fprintf(w, "  %d passed, %d failed, %d skipped\n", r.Passed(), r.Failed(), r.Skipped())
+	return err
+}
+
+func roundDuration(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(10 * time.Millisecond).String()
+}
+
+func oneLine(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func indent(s, prefix string) string { return strings.ReplaceAll(s, "\n", "\n"+prefix) }
+
+// JSONReport is the machine-readable report of one extension (certify --json).
+type JSONReport struct {
+	Extension string      `json:"extension"`
+	Language  string      `json:"language"`
+	Checks    []JSONCheck `json:"checks"`
+	Passed    int         `json:"passed"`
+	Failed    int         `json:"failed"`
+}
+
+// JSONCheck is one check's outcome in a JSONReport.
+type JSONCheck struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	Detail string `json:"detail"`
+}
+
+// ToJSON converts a report; a failure's detail carries what was expected.
+func ToJSON(r *Report) JSONReport {
+	out := JSONReport{Extension: r.Extension, Language: r.Language, Checks: []JSONCheck{}, Passed: r.Passed(), Failed: r.Failed()}
+	if r.LoadError != "" {
+		out.Checks = append(out.Checks, JSONCheck{Name: "manifest", Status: Fail, Detail: r.LoadError})
+	}
+	for _, x := range r.Results {
+		detail := x.Detail
+		if x.Status == Fail && x.Expected != "" {
+			detail = "expected " + x.Expected + "; got " + x.Detail
+		}
+		out.Checks = append(out.Checks, JSONCheck{Name: x.Check.Name, Status: x.Status, Detail: detail})
+	}
+	return out
+}
+
+// WriteJSON writes one object for one report, an array for several.
+func WriteJSON(w io.Writer, reps []*Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if len(reps) == 1 {
+		return enc.Encode(ToJSON(reps[0]))
+	}
+	all := make([]JSONReport, 0, len(reps))
+	for _, r := range reps {
+		all = append(all, ToJSON(r))
+	}
+	return enc.Encode(all)
+}

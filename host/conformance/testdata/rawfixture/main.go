@@ -1,0 +1,793 @@
+// Command rawfixture implements the conformance fixture (docs/design/fixture.md) on
+// the raw wire, with no SDK, so the conformance suite can be tested on its own.
+//
+// With no argument it follows every rule and must pass every check. With one
+// argument it breaks exactly one rule (see the modes below); the suite's tests run
+// the check for that rule against it and expect a failure, which proves the check
+// can fail.
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Modes, one rule broken each.
+const (
+	modeGood             = ""
+	modeHandshakeEcho    = "handshake-wrong-version" // answers api_version "0.2" whatever was offered
+	modeAccept03         = "accept-0.3"              // answers initialize for API 0.3
+	modeVersionHang      = "version-hang"            // never answers a version other than the manifest's
+	modeLieTools         = "lie-tools"               // claims the manifest's tools instead of its own
+	modeUnknownCode      = "unknown-method-wrong-code"
+	modeNoParamCheck     = "no-param-validation"
+	modeEchoTired        = "echo-tired"  // fails echoes after 1,000
+	modeEchoSwap         = "echo-swap"   // answers an echo with a concurrent echo's value
+	modeNoOverload       = "no-overload" // queues without bound instead of answering -32001
+	modeErrorRewrite     = "error-rewrite"
+	modeNoCancel         = "no-cancel"
+	modeDoubleAnswer     = "double-answer" // answers a late cancel of a finished request
+	modeProgressZero     = "progress-zero"
+	modeCallbackShort    = "callback-short"
+	modeBigResultWritten = "big-result-written"
+	modeOversizeHang     = "oversize-hang"
+	modeStdoutGarbage    = "stdout-garbage"
+	modeCrashAnswers     = "crash-answers"
+	modeIgnoreEOF        = "ignore-eof"
+	modeShutdownNoAck    = "shutdown-no-ack"
+	modeStuckShutdown    = "stuck-shutdown" // does not bound on_shutdown
+	modeCatalogNoPin     = "catalog-no-pin"
+	modeArtifactIgnore   = "artifact-ignore-error"
+	modeAskWrongParent   = "ask-wrong-parent"
+	modeSecretRewrite    = "secret-error-rewrite"
+	modePresentNoLimit   = "present-no-limit"
+	modeSpawnBadPolicy   = "spawn-bad-policy"
+	modeKVRewrite        = "kv-error-rewrite"
+)
+
+var mode string
+
+var tools = []string{"echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
+	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
+	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed"}
+
+func main() {
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
+	}
+	out := os.Stdout
+	if mode != modeStdoutGarbage {
+		// Keep the protocol on a private duplicate of fd 1 and point fd 1 at stderr.
+		fd, err := syscall.Dup(1)
+		if err != nil {
+			fatal("dup stdout: %v", err)
+		}
+		if err := syscall.Dup3(2, 1, 0); err != nil {
+			fatal("redirect stdout: %v", err)
+		}
+		out = os.NewFile(uintptr(fd), "protocol")
+	}
+	c := &conn{out: out, calls: map[string]chan reply{}, running: map[string]context.CancelFunc{},
+		finished: map[string]bool{}, catalogs: map[int]map[string]string{0: {}}}
+	c.serve(bufio.NewReaderSize(os.Stdin, 64<<10))
+}
+
+// hang blocks forever without Go's deadlock detector ending the process.
+func hang() {
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func fatal(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "rawfixture: "+format+"\n", args...)
+	os.Exit(1)
+}
+
+type rpcError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+type reply struct {
+	Result json.RawMessage
+	Error  *rpcError
+}
+
+type frame struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *rpcError       `json:"error,omitempty"`
+}
+
+type conn struct {
+	out *os.File
+	wmu sync.Mutex
+
+	mu        sync.Mutex
+	calls     map[string]chan reply // outgoing calls by id
+	nextID    int
+	running   map[string]context.CancelFunc
+	finished  map[string]bool
+	admitted  int
+	limit     int // concurrency
+	pending   int // admission queue
+	workers   chan struct{}
+	draining  bool
+	armed     bool
+	catalogs  map[int]map[string]string // revision → dynamic tool → text
+	revision  int
+	echoes    int
+	echoValue map[string]json.RawMessage // in-flight echo values (echo-swap)
+	handlers  sync.WaitGroup
+}
+
+func (c *conn) write(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		fatal("encode: %v", err)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if _, err := c.out.Write(append(b, '\n')); err != nil {
+		fatal("write: %v", err)
+	}
+}
+
+func (c *conn) respond(id json.RawMessage, result any, e *rpcError) {
+	f := map[string]any{"jsonrpc": "2.0", "id": id}
+	if e != nil {
+		f["error"] = e
+	} else {
+		f["result"] = result
+	}
+	c.write(f)
+}
+
+func (c *conn) notify(method string, params any) {
+	c.write(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+// call makes an extension-to-host request and waits for its answer.
+func (c *conn) call(ctx context.Context, method string, params any) (json.RawMessage, *rpcError) {
+	c.mu.Lock()
+	c.nextID++
+	id := fmt.Sprintf("raw:%d", c.nextID)
+	ch := make(chan reply, 1)
+	c.calls[fmt.Sprintf("%q", id)] = ch // keyed by the id's JSON text, as responses carry it
+	c.mu.Unlock()
+	c.write(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	select {
+	case r := <-ch:
+		return r.Result, r.Error
+	case <-ctx.Done():
+		return nil, &rpcError{Code: -32800, Message: "request cancelled"}
+	}
+}
+
+func (c *conn) serve(r *bufio.Reader) {
+	for {
+		line, err := readLine(r)
+		if err != nil {
+			if err == errTooLong {
+				if mode == modeOversizeHang {
+					hang()
+				}
+				fatal("protocol error: frame over 1048576 bytes")
+			}
+			if mode == modeIgnoreEOF {
+				hang()
+			}
+			c.drain(5 * time.Second)
+			os.Exit(0)
+		}
+		if len(line) == 0 {
+			continue
+		}
+		var f frame
+		if err := json.Unmarshal(line, &f); err != nil {
+			fatal("protocol error: invalid JSON: %.40s", line)
+		}
+		switch {
+		case f.Method == "" && f.ID != nil:
+			c.mu.Lock()
+			ch := c.calls[string(f.ID)]
+			delete(c.calls, string(f.ID))
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- reply{f.Result, f.Error}
+			}
+		case f.Method == "$/cancelRequest":
+			c.cancel(f.Params)
+		case f.ID == nil:
+			// other notifications are ignored
+		default:
+			c.request(f)
+		}
+	}
+}
+
+var errTooLong = fmt.Errorf("line too long")
+
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > 1<<20+1 {
+			return nil, errTooLong
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return line[:len(line)-1], nil
+	}
+}
+
+func (c *conn) cancel(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if mode == modeNoCancel {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.running[string(p.ID)]
+	finished := c.finished[string(p.ID)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	if finished && mode == modeDoubleAnswer {
+		c.respond(p.ID, nil, &rpcError{Code: -32800, Message: "request cancelled"})
+	}
+}
+
+func (c *conn) drain(d time.Duration) {
+	done := make(chan struct{})
+	go func() { c.handlers.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+func (c *conn) request(f frame) {
+	switch f.Method {
+	case "initialize":
+		c.initialize(f)
+		return
+	case "shutdown":
+		c.handlers.Add(1)
+		go c.shutdown(f)
+		return
+	}
+	c.mu.Lock()
+	if c.draining {
+		c.mu.Unlock()
+		c.respond(f.ID, nil, &rpcError{Code: -32003, Message: "shutting down"})
+		return
+	}
+	if c.admitted >= c.limit+c.pending && mode != modeNoOverload {
+		c.mu.Unlock()
+		c.respond(f.ID, nil, &rpcError{Code: -32001, Message: "overloaded", Data: json.RawMessage(fmt.Sprintf(`{"limit":%d}`, c.limit))})
+		return
+	}
+	c.admitted++
+	ctx, cancel := context.WithCancel(context.Background())
+	c.running[string(f.ID)] = cancel
+	c.mu.Unlock()
+	c.handlers.Add(1)
+	go func() {
+		defer c.handlers.Done()
+		c.workers <- struct{}{}
+		var result any
+		var e *rpcError
+		if ctx.Err() != nil {
+			e = &rpcError{Code: -32800, Message: "request cancelled"}
+		} else {
+			result, e = c.handle(ctx, f)
+		}
+		<-c.workers
+		c.mu.Lock()
+		delete(c.running, string(f.ID))
+		c.finished[string(f.ID)] = true
+		c.admitted--
+		c.mu.Unlock()
+		cancel()
+		c.respond(f.ID, result, e)
+	}()
+}
+
+func (c *conn) initialize(f frame) {
+	var p struct {
+		APIVersion string         `json:"api_version"`
+		Manifest   map[string]any `json:"manifest"`
+		Protocol   struct {
+			Required []string `json:"required_features"`
+			Optional []string `json:"optional_features"`
+			Limits   struct {
+				Conc    int `json:"max_concurrent_requests"`
+				Pending int `json:"max_pending_requests"`
+			} `json:"limits"`
+		} `json:"protocol"`
+	}
+	if err := json.Unmarshal(f.Params, &p); err != nil {
+		c.respond(f.ID, nil, &rpcError{Code: -32602, Message: err.Error()})
+		return
+	}
+	manifestAPI, _ := p.Manifest["api_version"].(string)
+	if mode == modeVersionHang && p.APIVersion != manifestAPI {
+		return
+	}
+	if p.APIVersion != "0.2" && p.APIVersion != "0.4" && mode != modeAccept03 {
+		c.respond(f.ID, nil, &rpcError{Code: -32006, Message: "unsupported api version " + p.APIVersion,
+			Data: json.RawMessage(fmt.Sprintf(`{"requested":%q,"supported":["0.2","0.4"]}`, p.APIVersion))})
+		return
+	}
+	supported := []string{"request_cancellation", "content_parts", "request_progress", "artifacts",
+		"dynamic_tools", "agent_sessions", "secrets", "kv"}
+	var features []string
+	for _, x := range append(p.Protocol.Required, p.Protocol.Optional...) {
+		if slices.Contains(supported, x) && !slices.Contains(features, x) {
+			features = append(features, x)
+		}
+	}
+	c.limit = min(max(p.Protocol.Limits.Conc, 1), 64)
+	c.pending = 64
+	if p.Protocol.Limits.Pending > 0 {
+		c.pending = p.Protocol.Limits.Pending
+	}
+	c.workers = make(chan struct{}, c.limit)
+	names := tools
+	if mode == modeLieTools {
+		contributes, _ := p.Manifest["contributes"].(map[string]any)
+		names = nil
+		for _, t := range contributes["tools"].([]any) {
+			names = append(names, t.(string))
+		}
+	}
+	var defs []any
+	for _, n := range names {
+		d := map[string]any{"name": n, "description": "fixture tool " + n, "parameters": map[string]any{"type": "object"}}
+		if n == "typed" {
+			d["parameters"] = map[string]any{"type": "object", "additionalProperties": false, "required": []string{"count", "label"},
+				"properties": map[string]any{"count": map[string]any{"type": "integer"}, "label": map[string]any{"type": "string"}}}
+			d["output_schema"] = map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "integer"}}}
+		}
+		defs = append(defs, d)
+	}
+	api := p.APIVersion
+	if mode == modeHandshakeEcho {
+		api = "0.2"
+	}
+	c.respond(f.ID, map[string]any{
+		"api_version": api, "name": os.Getenv("OCTET_EXTENSION_NAME"), "version": "0.1.0",
+		"tools": defs, "commands": []any{map[string]any{"name": "fixture_cmd", "description": "joins its arguments"}},
+		"hooks": []string{"before_prompt", "after_tool_call"}, "ui": []string{"status"}, "context": true,
+		"tool_renderers": []string{"echo"},
+		"protocol": map[string]any{"version": p.APIVersion, "features": features,
+			"limits": map[string]any{"max_concurrent_requests": c.limit}},
+	}, nil)
+}
+
+func (c *conn) shutdown(f frame) {
+	defer c.handlers.Done()
+	var p struct {
+		DeadlineMS int `json:"deadline_ms"`
+	}
+	_ = json.Unmarshal(f.Params, &p)
+	if p.DeadlineMS <= 0 {
+		p.DeadlineMS = 5000
+	}
+	deadline := time.Now().Add(time.Duration(p.DeadlineMS) * time.Millisecond)
+	c.mu.Lock()
+	c.draining = true
+	armed := c.armed
+	c.mu.Unlock()
+	if mode == modeShutdownNoAck {
+		return
+	}
+	// on_shutdown: a stuck handler is abandoned at the deadline.
+	if armed {
+		if mode == modeStuckShutdown {
+			hang()
+		}
+		time.Sleep(time.Until(deadline))
+	}
+	c.respond(f.ID, map[string]any{}, nil)
+	os.Exit(0)
+}
+
+func text(s string) map[string]any {
+	return map[string]any{"content": []any{map[string]any{"type": "text", "text": s}}}
+}
+
+func withStructured(s string, sc any) map[string]any {
+	r := text(s)
+	r["structured_content"] = sc
+	return r
+}
+
+func invalidParams(format string, args ...any) *rpcError {
+	return &rpcError{Code: -32602, Message: fmt.Sprintf(format, args...)}
+}
+
+func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
+	switch f.Method {
+	case "tool/call":
+		var p struct {
+			Name     string                     `json:"name"`
+			Args     map[string]json.RawMessage `json:"arguments"`
+			Revision *int                       `json:"catalog_revision"`
+		}
+		if err := json.Unmarshal(f.Params, &p); err != nil {
+			return nil, invalidParams("tool/call params: %v", err)
+		}
+		return c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
+	case "command/execute":
+		var p struct {
+			Arguments []string `json:"arguments"`
+		}
+		_ = json.Unmarshal(f.Params, &p)
+		return map[string]any{"text": strings.Join(p.Arguments, " ")}, nil
+	case "hook/run":
+		return map[string]any{"disposition": map[string]any{"action": "continue"}}, nil
+	case "context/collect":
+		return map[string]any{"items": []any{map[string]any{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}}}, nil
+	case "status/collect":
+		return map[string]any{"surface": "status", "text": "fixture ready", "priority": 0}, nil
+	case "tool/render":
+		return map[string]any{"segments": []any{map[string]any{"text": "echo", "style_role": nil}}}, nil
+	}
+	if mode == modeUnknownCode {
+		return nil, &rpcError{Code: -32603, Message: "no handler"}
+	}
+	return nil, &rpcError{Code: -32601, Message: "method not found: " + f.Method, Data: json.RawMessage(fmt.Sprintf(`{"method":%q}`, f.Method))}
+}
+
+func arg[T any](args map[string]json.RawMessage, name string) T {
+	var v T
+	_ = json.Unmarshal(args[name], &v)
+	return v
+}
+
+func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args map[string]json.RawMessage, revision *int) (any, *rpcError) {
+	c.mu.Lock()
+	rev := c.revision
+	if revision != nil && mode != modeCatalogNoPin {
+		rev = *revision
+	}
+	catalog, ok := c.catalogs[rev]
+	c.mu.Unlock()
+	if !ok {
+		return nil, invalidParams("catalog_revision %d is unknown or retired", rev)
+	}
+	if t, ok := catalog[name]; ok {
+		return text(t), nil
+	}
+	if !slices.Contains(tools, name) {
+		return nil, invalidParams("tool %q is not in catalog revision %d", name, rev)
+	}
+	parent := map[string]any{"parent_request_id": id}
+	switch name {
+	case "echo":
+		return c.echo(args["value"]), nil
+	case "fail_with":
+		e := &rpcError{Code: arg[int64](args, "code"), Message: arg[string](args, "message"), Data: args["data"]}
+		if mode == modeErrorRewrite {
+			e.Data = nil
+		}
+		return nil, e
+	case "slow":
+		select {
+		case <-time.After(time.Duration(arg[int](args, "ms")) * time.Millisecond):
+			return text("slept"), nil
+		case <-ctx.Done():
+			return nil, &rpcError{Code: -32800, Message: "request cancelled"}
+		}
+	case "progress_n":
+		n := arg[int](args, "n")
+		for i := 1; i <= n; i++ {
+			seq := i
+			if mode == modeProgressZero {
+				seq = i - 1
+			}
+			c.notify("$/progress", map[string]any{"parent_request_id": id, "sequence": seq,
+				"event": map[string]any{"type": "status", "message": fmt.Sprintf("step %d", i), "current": i, "total": n}})
+		}
+		return text("done"), nil
+	case "print_stdout":
+		if mode == modeStdoutGarbage {
+			c.wmu.Lock()
+			fmt.Fprintln(c.out, arg[string](args, "text"))
+			c.wmu.Unlock()
+		} else {
+			fmt.Println(arg[string](args, "text"))
+		}
+		cmd := exec.Command("sh", "-c", "echo child-output")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if mode == modeStdoutGarbage {
+			cmd.Stdout = c.out
+		}
+		_ = cmd.Run()
+		return text("printed"), nil
+	case "crash":
+		if mode == modeCrashAnswers {
+			return nil, &rpcError{Code: -32603, Message: "crashed"}
+		}
+		code := 3
+		if _, ok := args["code"]; ok {
+			code = arg[int](args, "code")
+		}
+		os.Exit(code)
+	case "callback_n":
+		n := arg[int](args, "n")
+		calls := n
+		if mode == modeCallbackShort {
+			calls = n / 2
+		}
+		for range calls {
+			if _, e := c.call(ctx, "kv.get", map[string]any{"namespace": "conformance-fixture", "key": "callback"}); e != nil {
+				return nil, e
+			}
+		}
+		return withStructured("called", map[string]any{"calls": n}), nil
+	case "big_result":
+		n := arg[int](args, "bytes")
+		if n > 1<<20-200 && mode != modeBigResultWritten {
+			return nil, &rpcError{Code: -32603, Message: fmt.Sprintf("result of about %d bytes exceeds the 1048576-byte message limit", n)}
+		}
+		return text(strings.Repeat("x", n)), nil
+	case "publish":
+		return c.publish(ctx, id, args)
+	case "register_dynamic", "unregister_dynamic":
+		return c.catalogChange(ctx, name, args)
+	case "ask":
+		return c.ask(ctx, id, args)
+	case "secret":
+		p := map[string]any{"parent_request_id": id, "name": arg[string](args, "name")}
+		res, e := c.call(ctx, "secret/get", p)
+		if e != nil {
+			if mode == modeSecretRewrite {
+				return nil, &rpcError{Code: -32603, Message: e.Message}
+			}
+			return nil, e
+		}
+		var v struct {
+			Value string `json:"value"`
+		}
+		_ = json.Unmarshal(res, &v)
+		sum := sha256.Sum256([]byte(v.Value))
+		return withStructured("secret", map[string]any{"sha256": hex.EncodeToString(sum[:])}), nil
+	case "present":
+		n := arg[int](args, "activities")
+		if n > 128 && mode != modePresentNoLimit {
+			return nil, invalidParams("snapshot has %d activities; the limit is 128", n)
+		}
+		acts := []any{}
+		for i := range n {
+			acts = append(acts, map[string]any{"id": fmt.Sprintf("a%d", i), "label": fmt.Sprintf("activity %d", i), "state": "running"})
+		}
+		c.notify("presentation/update", map[string]any{"parent_request_id": id,
+			"snapshot": map[string]any{"revision": arg[int](args, "revision"), "activities": acts, "actions": []any{}}})
+		return text("presented"), nil
+	case "spawn_child":
+		children := 1
+		if mode == modeSpawnBadPolicy {
+			children = 9
+		}
+		res, e := c.call(ctx, "agent/spawn", map[string]any{"parent_request_id": id,
+			"task_name": arg[string](args, "task_name"), "message": arg[string](args, "message"), "idempotency_key": arg[string](args, "key"),
+			"policy": map[string]any{"tools": []string{"read"}, "max_depth": 1, "max_concurrent_children": children, "max_turns": 1,
+				"max_tokens": nil, "max_cost_microdollars": 0, "max_output_bytes": 4096, "timeout_ms": 10000}})
+		if e != nil {
+			return nil, e
+		}
+		var sp struct {
+			AgentID string `json:"agent_id"`
+		}
+		_ = json.Unmarshal(res, &sp)
+		res, e = c.call(ctx, "agent/wait", map[string]any{"parent_request_id": id, "timeout_ms": 1000})
+		if e != nil {
+			return nil, e
+		}
+		var w struct {
+			TimedOut bool `json:"timed_out"`
+		}
+		_ = json.Unmarshal(res, &w)
+		return withStructured("spawned", map[string]any{"agent_id": sp.AgentID, "timed_out": w.TimedOut}), nil
+	case "kv_commit", "kv_get":
+		method := map[string]string{"kv_commit": "kv.commit", "kv_get": "kv.get"}[name]
+		res, e := c.call(ctx, method, args)
+		if e != nil {
+			if mode == modeKVRewrite {
+				return nil, &rpcError{Code: -32603, Message: e.Message}
+			}
+			return nil, e
+		}
+		return withStructured("kv", res), nil
+	case "arm_stuck_shutdown":
+		c.mu.Lock()
+		c.armed = true
+		c.mu.Unlock()
+		return text("armed"), nil
+	case "typed":
+		var count int64
+		var label string
+		if mode != modeNoParamCheck {
+			if json.Unmarshal(args["count"], &count) != nil || json.Unmarshal(args["label"], &label) != nil || len(args) != 2 {
+				return nil, invalidParams("typed needs {count: integer, label: string}")
+			}
+		} else {
+			_ = json.Unmarshal(args["count"], &count)
+			_ = json.Unmarshal(args["label"], &label)
+		}
+		return withStructured(fmt.Sprintf("%s:%d", label, count), map[string]any{"count": count}), nil
+	}
+	_ = parent
+	return nil, invalidParams("tool %q is not implemented", name)
+}
+
+func (c *conn) echo(value json.RawMessage) any {
+	c.mu.Lock()
+	c.echoes++
+	n := c.echoes
+	if c.echoValue == nil {
+		c.echoValue = map[string]json.RawMessage{}
+	}
+	key := fmt.Sprint(n)
+	c.echoValue[key] = value
+	out := value
+	if mode == modeEchoSwap {
+		for k, v := range c.echoValue {
+			if k != key {
+				out = v
+				break
+			}
+		}
+	}
+	c.mu.Unlock()
+	if mode == modeEchoSwap {
+		time.Sleep(time.Millisecond) // widen the overlap so concurrent echoes meet
+	}
+	c.mu.Lock()
+	delete(c.echoValue, key)
+	c.mu.Unlock()
+	if mode == modeEchoTired && n > 1000 {
+		return map[string]any{"content": []any{map[string]any{"type": "text", "text": "tired"}}, "is_error": true}
+	}
+	return withStructured("echo", map[string]any{"value": out})
+}
+
+func (c *conn) publish(ctx context.Context, id json.RawMessage, args map[string]json.RawMessage) (any, *rpcError) {
+	n := arg[int](args, "bytes")
+	data := make([]byte, n)
+	for i := range data {
+		data[i] = byte(i % 251)
+	}
+	mime := arg[string](args, "mime_type")
+	if mime == "" {
+		mime = "application/octet-stream"
+	}
+	p := map[string]any{"parent_request_id": id, "mime_type": mime}
+	if arg[string](args, "mode") == "path" {
+		path := filepath.Join(os.Getenv("OCTET_EXTENSION_SCRATCH"), "fixture.bin")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return nil, &rpcError{Code: -32603, Message: err.Error()}
+		}
+		sum := sha256.Sum256(data)
+		p["path"], p["size"], p["sha256"] = "fixture.bin", n, hex.EncodeToString(sum[:])
+		switch arg[string](args, "corrupt") {
+		case "size":
+			p["size"] = n + 1
+		case "sha256":
+			p["sha256"] = strings.Repeat("0", 64)
+		}
+	} else {
+		p["data"] = base64.StdEncoding.EncodeToString(data)
+	}
+	res, e := c.call(ctx, "artifact/publish", p)
+	if e != nil {
+		if mode == modeArtifactIgnore {
+			return withStructured("published", map[string]any{"artifact_id": "none", "size": n, "sha256": ""}), nil
+		}
+		return nil, e
+	}
+	var sc map[string]any
+	_ = json.Unmarshal(res, &sc)
+	return withStructured("published", sc), nil
+}
+
+func (c *conn) catalogChange(ctx context.Context, tool string, args map[string]json.RawMessage) (any, *rpcError) {
+	name := arg[string](args, "name")
+	var res json.RawMessage
+	var e *rpcError
+	if tool == "register_dynamic" {
+		res, e = c.call(ctx, "tools/register", map[string]any{"tools": []any{map[string]any{"name": name, "description": "dynamic", "parameters": map[string]any{"type": "object"}}}})
+	} else {
+		res, e = c.call(ctx, "tools/unregister", map[string]any{"names": []string{name}})
+	}
+	if e != nil {
+		return nil, e
+	}
+	var ack struct {
+		Revision int `json:"revision"`
+	}
+	_ = json.Unmarshal(res, &ack)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ack.Revision != c.revision+1 {
+		fatal("protocol error: catalog revision %d after %d", ack.Revision, c.revision)
+	}
+	next := map[string]string{}
+	for k, v := range c.catalogs[c.revision] {
+		next[k] = v
+	}
+	if tool == "register_dynamic" {
+		next[name] = arg[string](args, "text")
+	} else {
+		delete(next, name)
+	}
+	c.revision = ack.Revision
+	c.catalogs[c.revision] = next
+	delete(c.catalogs, c.revision-8) // retain 8 committed catalogs
+	return withStructured("catalog", map[string]any{"revision": c.revision}), nil
+}
+
+func (c *conn) ask(ctx context.Context, id json.RawMessage, args map[string]json.RawMessage) (any, *rpcError) {
+	parent := id
+	if mode == modeAskWrongParent {
+		parent = json.RawMessage("0")
+	}
+	prompt := arg[string](args, "prompt")
+	if arg[string](args, "kind") == "confirm" {
+		res, e := c.call(ctx, "confirmation/request", map[string]any{"message": prompt, "parent_request_id": parent})
+		if e != nil {
+			return nil, e
+		}
+		var r struct {
+			Confirmed bool `json:"confirmed"`
+		}
+		_ = json.Unmarshal(res, &r)
+		return withStructured("asked", map[string]any{"answer": r.Confirmed}), nil
+	}
+	secret := arg[bool](args, "secret")
+	res, e := c.call(ctx, "input/request", map[string]any{"parent_request_id": parent, "prompt": prompt, "secret": secret})
+	if e != nil {
+		return nil, e
+	}
+	var r struct {
+		Value *string `json:"value"`
+	}
+	_ = json.Unmarshal(res, &r)
+	if secret {
+		var h any
+		if r.Value != nil {
+			sum := sha256.Sum256([]byte(*r.Value))
+			h = hex.EncodeToString(sum[:])
+		}
+		return withStructured("asked", map[string]any{"answer_sha256": h}), nil
+	}
+	return withStructured("asked", map[string]any{"answer": r.Value}), nil
+}
