@@ -112,8 +112,7 @@ func TestCompleteness(t *testing.T) {
 		stem := strings.ReplaceAll(f.Stem, "-", "_")
 		for _, n := range f.Types {
 			for _, fl := range n.Type.Fields {
-				// TODO(typescript): add the gen.TSDir files once that emitter renders types.
-				for _, p := range []string{gen.GoDir + stem + "_types_gen.go", gen.DocsDir + f.Stem + ".md", gen.PythonFile} {
+				for _, p := range []string{gen.GoDir + stem + "_types_gen.go", gen.DocsDir + f.Stem + ".md", gen.PythonFile, gen.TSDir + f.Stem + ".types.ts"} {
 					if _, ok := out[p]; !ok {
 						continue
 					}
