@@ -1,0 +1,87 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// The typed host→extension calls (wire.md §5). Each refuses locally, without a round trip,
+// what the extension did not register in its handshake, so a caller's mistake is reported
+// as the caller's and never reaches the extension.
+
+// ExecuteCommand sends command/execute.
+func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []string) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.result.Commands, name) }, "command", name); err != nil {
+		return nil, err
+	}
+	if args == nil {
+		args = []string{}
+	}
+	var out json.RawMessage
+	return out, e.Request(ctx, "command/execute", map[string]any{"name": name, "arguments": args}, &out)
+}
+
+// RunHook sends hook/run with the hook's payload.
+func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool { return contains(orManifest(g.neg.result.Hooks, g.manifest.Contributes.Hooks), hook) }, "hook", hook); err != nil {
+		return nil, err
+	}
+	var out json.RawMessage
+	return out, e.Request(ctx, "hook/run", map[string]any{"hook": hook, "payload": payload}, &out)
+}
+
+// CollectContext sends context/collect (params: session_id?, prompt?).
+func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool { return (g.neg.result.Context == nil && g.manifest.Contributes.Context) || (g.neg.result.Context != nil && *g.neg.result.Context) }, "context", "contribution"); err != nil {
+		return nil, err
+	}
+	var out json.RawMessage
+	return out, e.Request(ctx, "context/collect", params, &out)
+}
+
+// CollectStatus sends status/collect for surface (status, header, footer).
+func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool { return contains(orManifest(g.neg.result.UI, g.manifest.Contributes.UI), surface) }, "ui surface", surface); err != nil {
+		return nil, err
+	}
+	var out json.RawMessage
+	return out, e.Request(ctx, "status/collect", map[string]any{"surface": surface}, &out)
+}
+
+// RenderTool sends tool/render for a tool result the extension registered a renderer for.
+func (e *Extension) RenderTool(ctx context.Context, name string, args, result json.RawMessage) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool { return contains(orManifest(g.neg.result.ToolRenderers, g.manifest.Contributes.ToolRenderers), name) }, "tool renderer", name); err != nil {
+		return nil, err
+	}
+	var out json.RawMessage
+	return out, e.Request(ctx, "tool/render", map[string]any{"name": name, "arguments": args, "result": result}, &out)
+}
+
+func (e *Extension) registered(ctx context.Context, ok func(*generation) bool, what, name string) error {
+	g, err := e.current(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok(g) {
+		return fmt.Errorf("extension %s did not register %s %q in its handshake", e.name, what, name)
+	}
+	return nil
+}
+
+func containsDef(defs []commandDef, name string) bool {
+	for _, d := range defs {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// orManifest is what the handshake registered; an omitted list means the manifest's.
+func orManifest(registered, declared []string) []string {
+	if registered == nil {
+		return declared
+	}
+	return registered
+}
