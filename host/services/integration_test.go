@@ -187,7 +187,9 @@ func (rh *realHost) reverse(args map[string]any) []outcome {
 	return out
 }
 
-func c(method string, params any) map[string]any { return map[string]any{"method": method, "params": params} }
+func c(method string, params any) map[string]any {
+	return map[string]any{"method": method, "params": params}
+}
 
 func TestIntegrationRealProcess(t *testing.T) {
 	if testing.Short() {
