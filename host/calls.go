@@ -24,7 +24,9 @@ func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []stri
 
 // RunHook sends hook/run with the hook's payload.
 func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json.RawMessage, error) {
-	if err := e.registered(ctx, func(g *generation) bool { return contains(orManifest(g.neg.result.Hooks, g.manifest.Contributes.Hooks), hook) }, "hook", hook); err != nil {
+	if err := e.registered(ctx, func(g *generation) bool {
+		return contains(orManifest(g.neg.result.Hooks, g.manifest.Contributes.Hooks), hook)
+	}, "hook", hook); err != nil {
 		return nil, err
 	}
 	var out json.RawMessage
@@ -33,7 +35,9 @@ func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json
 
 // CollectContext sends context/collect (params: session_id?, prompt?).
 func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (json.RawMessage, error) {
-	if err := e.registered(ctx, func(g *generation) bool { return (g.neg.result.Context == nil && g.manifest.Contributes.Context) || (g.neg.result.Context != nil && *g.neg.result.Context) }, "context", "contribution"); err != nil {
+	if err := e.registered(ctx, func(g *generation) bool {
+		return (g.neg.result.Context == nil && g.manifest.Contributes.Context) || (g.neg.result.Context != nil && *g.neg.result.Context)
+	}, "context", "contribution"); err != nil {
 		return nil, err
 	}
 	var out json.RawMessage
@@ -42,7 +46,9 @@ func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (
 
 // CollectStatus sends status/collect for surface (status, header, footer).
 func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.RawMessage, error) {
-	if err := e.registered(ctx, func(g *generation) bool { return contains(orManifest(g.neg.result.UI, g.manifest.Contributes.UI), surface) }, "ui surface", surface); err != nil {
+	if err := e.registered(ctx, func(g *generation) bool {
+		return contains(orManifest(g.neg.result.UI, g.manifest.Contributes.UI), surface)
+	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
 	var out json.RawMessage
@@ -51,7 +57,9 @@ func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.Raw
 
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
 func (e *Extension) RenderTool(ctx context.Context, name string, args, result json.RawMessage) (json.RawMessage, error) {
-	if err := e.registered(ctx, func(g *generation) bool { return contains(orManifest(g.neg.result.ToolRenderers, g.manifest.Contributes.ToolRenderers), name) }, "tool renderer", name); err != nil {
+	if err := e.registered(ctx, func(g *generation) bool {
+		return contains(orManifest(g.neg.result.ToolRenderers, g.manifest.Contributes.ToolRenderers), name)
+	}, "tool renderer", name); err != nil {
 		return nil, err
 	}
 	var out json.RawMessage

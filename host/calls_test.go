@@ -29,7 +29,10 @@ func TestTypedCallsRefuseUnregisteredLocally(t *testing.T) {
 	}
 	for name, err := range map[string]error{
 		"command": func() error { _, err := e.ExecuteCommand(t.Context(), "other", nil); return err }(),
-		"hook":    func() error { _, err := e.RunHook(t.Context(), "after_response", map[string]any{"response": "x"}); return err }(),
+		"hook": func() error {
+			_, err := e.RunHook(t.Context(), "after_response", map[string]any{"response": "x"})
+			return err
+		}(),
 		"status":  func() error { _, err := e.CollectStatus(t.Context(), "footer"); return err }(),
 		"context": func() error { _, err := e.CollectContext(t.Context(), nil); return err }(),
 		"render":  func() error { _, err := e.RenderTool(t.Context(), "echo", nil, nil); return err }(),
