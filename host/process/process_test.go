@@ -74,6 +74,12 @@ func TestResolve(t *testing.T) {
 	if _, err := process.Resolve(dir, "./plain", "/bin"); !errors.As(err, &se) || se.Kind != process.KindNotExecutable {
 		t.Errorf("not executable: %v", err)
 	}
+	if err := os.Symlink("/bin/sh", filepath.Join(dir, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := process.Resolve(dir, "./escape", "/bin"); err == nil || !strings.Contains(err.Error(), "outside the extension directory") {
+		t.Errorf("symlink escape: %v", err)
+	}
 }
 
 func start(t *testing.T, args []string, logPath string, limit int64) *process.Process {

@@ -19,6 +19,9 @@ func Resolve(dir, command, path string) (string, error) {
 		candidate = command
 	case strings.Contains(command, "/"):
 		candidate = filepath.Join(dir, command)
+		if err := staysInside(dir, candidate); err != nil {
+			return "", &StartError{Kind: KindNotFound, Message: fmt.Sprintf("command %q: %v", command, err)}
+		}
 	default:
 		beside := filepath.Join(dir, command)
 		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
@@ -57,4 +60,22 @@ func Resolve(dir, command, path string) (string, error) {
 		return "", &StartError{Kind: KindNotExecutable, Message: fmt.Sprintf("command %q (%s) is not executable: %v", command, candidate, err)}
 	}
 	return candidate, nil
+}
+
+// staysInside checks, after resolving symbolic links, that path is inside dir: the manifest
+// check is lexical, and a link inside the directory could otherwise point anywhere.
+func staysInside(dir, path string) error {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	realPath, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil // a missing file is reported by the caller as not found
+	}
+	rel, err := filepath.Rel(realDir, realPath)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("resolves to %s, outside the extension directory %s", realPath, realDir)
+	}
+	return nil
 }
