@@ -2,10 +2,10 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,7 +150,6 @@ func TestApprovalsAndAgents(t *testing.T) {
 	if len(rows) != 1 {
 		t.Fatalf("%d agents", len(rows))
 	}
-	_ = sql.ErrNoRows
 }
 
 func TestArtifactsBlobAndQuota(t *testing.T) {
@@ -192,5 +191,34 @@ func TestArtifactsBlobAndQuota(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Join(st.Dir(), "artifacts", "tmp"))
 	if len(entries) != 0 {
 		t.Fatalf("temp files left: %v", entries)
+	}
+}
+
+// TestKVConcurrentCreate: many writers race to create one key with an
+// "absent" precondition; exactly one wins, the rest see a conflict.
+func TestKVConcurrentCreate(t *testing.T) {
+	st := open(t, t.TempDir())
+	const writers = 8
+	errs := make(chan error, writers)
+	for i := 0; i < writers; i++ {
+		go func(i int) {
+			_, err := st.KVCommit(context.Background(), []store.KVPrecondition{{Namespace: "n", Key: "lock", Absent: true}},
+				[]store.KVWrite{{Namespace: "n", Key: "lock", Value: []byte(strconv.Itoa(i))}})
+			errs <- err
+		}(i)
+	}
+	wins := 0
+	for i := 0; i < writers; i++ {
+		err := <-errs
+		var conflict *store.KVConflict
+		switch {
+		case err == nil:
+			wins++
+		case !errors.As(err, &conflict):
+			t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d writers created the key, want exactly 1", wins)
 	}
 }
