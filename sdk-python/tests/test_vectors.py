@@ -48,3 +48,12 @@ def test_duplicate_keys_refused() -> None:
 def test_bool_is_not_an_integer() -> None:
     assert _models.validate("RequestID", True)
     assert not _models.validate("RequestID", 1)
+
+
+def test_typed_models_and_per_type_validators() -> None:
+    params: _models.ToolCallParams = {"name": "echo", "arguments": {}}
+    assert _models.validate_tool_call_params(params) == []
+    assert _models.validate_tool_call_params({"name": "echo"}) == [
+        "$: missing required field 'arguments'"
+    ]
+    assert _models.METHODS["tool/call"].result["0.1"] == "ToolResult01"

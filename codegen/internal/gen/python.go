@@ -14,7 +14,7 @@ const PythonFile = "sdk-python/src/octet_extension/_models.py"
 
 func emitPython(m *ir.Model, out Output) error {
 	var b bytes.Buffer
-	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors, pyRuntime, stripDocs(m.Types))))
+	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors, pyRuntime, m.Types, m.Methods)))
 	b.WriteString(`# ruff: noqa: E501
 # Regenerate with: go run mage.go generate (source: schema/*.schema.json, schema/methods.json).
 """Wire limits, error codes, typed models and validators of the octet extension protocol."""
@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
 
 `)
 	pyLimits(&b, m)
 	pyErrors(&b, m)
 	pyValidators(&b, m)
+	pyTypes(&b, m)
+	pyMethods(&b, m)
 	out[PythonFile] = b.Bytes()
 	return nil
 }
