@@ -215,7 +215,7 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	switch {
 	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil && ownerMethods[*f.Method]:
 		g.mu.Lock()
-		g.parents[f.ID.String()] = *f.ID
+		g.parents[idKey(*f.ID)] = *f.ID
 		g.mu.Unlock()
 	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == "$/cancelRequest" && f.Params.ID != nil:
 		g.settle(*f.Params.ID)
@@ -226,8 +226,8 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 
 func (g *generation) settle(id jsonrpc.ID) {
 	g.mu.Lock()
-	_, ok := g.parents[id.String()]
-	delete(g.parents, id.String())
+	_, ok := g.parents[idKey(id)]
+	delete(g.parents, idKey(id))
 	g.mu.Unlock()
 	if ok {
 		g.ext.host.services.ParentSettled(g.caller, id)
@@ -240,7 +240,7 @@ func (g *generation) activeParent(id jsonrpc.ID) (Owner, bool) {
 		return Owner{}, false // host ids are integers
 	}
 	g.mu.Lock()
-	_, ok := g.parents[id.String()]
+	_, ok := g.parents[idKey(id)]
 	g.mu.Unlock()
 	if !ok {
 		return Owner{}, false
@@ -280,9 +280,12 @@ func (g *generation) request(ctx context.Context, method string, params map[stri
 	tctx, tcancel := context.WithTimeoutCause(cctx, timeout, errTimeout)
 	defer tcancel()
 	err := g.conn.Call(tctx, method, params, result)
+	var we *jsonrpc.Error
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, &we):
+		return err // an answer, even one that raced the timeout, is the outcome
 	case errors.Is(err, jsonrpc.ErrTransport):
 		return g.transportError()
 	case tctx.Err() != nil:
@@ -339,3 +342,12 @@ func (g *generation) pending() int {
 }
 
 var _ = discovery.Global
+
+// idKey is an id's JSON form, so the integer 5 and the string "5" never collide.
+func idKey(id jsonrpc.ID) string {
+	b, err := id.MarshalJSON()
+	if err != nil {
+		return "?" + id.String()
+	}
+	return string(b)
+}
