@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/manifest"
 )
 
@@ -40,7 +41,7 @@ func LoadExtension(dir string) (*Extension, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, diags := manifest.Load(filepath.Join(abs, manifest.FileName), manifest.Options{})
+	m, diags := manifest.Load(filepath.Join(abs, manifest.FileName), manifest.Options{OctetVersion: host.OctetVersion})
 	if len(diags) > 0 {
 		var lines []string
 		for _, d := range diags {

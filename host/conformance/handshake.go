@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/octet-kit/octet/host"
 )
 
 // Features the host sends as required and the optional ones it can serve
@@ -70,7 +72,7 @@ func initParams(ext *Extension, o InitOptions) map[string]any {
 	}
 	p := map[string]any{
 		"api_version":   api,
-		"octet_version": "0.4.0",
+		"octet_version": host.OctetVersion,
 		"extension": map[string]any{
 			"name": ext.Manifest.Name, "version": ext.Manifest.Version, "dir": ext.Dir,
 			"manifest_path": ext.Manifest.Path, "source": "explicit",

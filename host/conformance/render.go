@@ -110,11 +110,18 @@ func ToJSON(r *Report) JSONReport {
 
 // WriteJSON writes one object for one report, an array for several.
 func WriteJSON(w io.Writer, reps []*Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
 	if len(reps) == 1 {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
 		return enc.Encode(ToJSON(reps[0]))
 	}
+	return WriteJSONArray(w, reps)
+}
+
+// WriteJSONArray writes the reports as a JSON array, whatever their number.
+func WriteJSONArray(w io.Writer, reps []*Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
 	all := make([]JSONReport, 0, len(reps))
 	for _, r := range reps {
 		all = append(all, ToJSON(r))

@@ -184,6 +184,11 @@ func (s *Session) dispatch(line []byte) {
 }
 
 func (s *Session) deliver(env envelope, line []byte) {
+	if string(env.ID) == "null" && env.Error != nil {
+		// JSON-RPC's answer to a frame whose id could not be read: the extension
+		// reporting the protocol error it is closing on. Allowed, not a response.
+		return
+	}
 	id, err := strconv.ParseInt(string(env.ID), 10, 64)
 	if err != nil {
 		s.violation("response id %s is not one of the host's integer ids: %s", env.ID, excerpt(line, 120))
