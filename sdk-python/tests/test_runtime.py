@@ -320,3 +320,21 @@ def test_stdout_is_protected_at_the_fd_level(tmp_path) -> None:
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=20)
     assert proc.stdout == b"PROTOCOL\n"
     assert b"stray print" in proc.stderr and b"stray child" in proc.stderr
+
+
+def test_shutdown_waits_for_queued_lifecycle_observations() -> None:
+    ext = Extension()
+    go, seen = threading.Event(), []
+
+    @ext.on_lifecycle("turn_settled")
+    def settled(event):
+        go.wait(5)
+        seen.append(event["turn_id"])
+
+    with LoopbackHost(ext) as host:
+        host.notify("turn/settled", {"session_id": "s", "turn_id": "t1", "outcome": "completed"})
+        ack = host.start_request("shutdown", {"deadline_ms": 3000})
+        assert not ack.event.wait(0.1)  # still observing: no acknowledgement yet
+        go.set()
+        assert ack.wait().result == {}
+        assert seen == ["t1"]

@@ -136,6 +136,7 @@ class Session:
         self._finished = threading.Event()
         self.exit_code = 0
         self.presentation_revision = -1
+        self._observing = 0
         self._capacity = 1
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -261,6 +262,8 @@ class Session:
             return
         handlers = self.ext._lifecycle.get(method) if isinstance(method, str) else None
         if handlers and self.negotiated is not None and isinstance(params, dict):
+            with self._lock:
+                self._observing += 1  # drained by shutdown like requests
             self._work.put((method, params, handlers))
 
     # ---- initialize ------------------------------------------------------------------------
@@ -346,6 +349,10 @@ class Session:
                 handler(params, {"method": method})
             except Exception:
                 log.exception("lifecycle handler failed", event=method)
+        with self._lock:
+            self._observing -= 1
+            if self.closing:
+                self._idle.notify_all()
 
     def _dispatch(self, call: Call) -> Any:
         params = call.params
@@ -579,7 +586,7 @@ class Session:
 
     def _wait_idle(self, until: float) -> bool:
         with self._lock:
-            while self.inflight:
+            while self.inflight or self._observing:
                 left = until - time.monotonic()
                 if left <= 0:
                     return False

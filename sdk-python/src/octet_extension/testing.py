@@ -588,7 +588,8 @@ class ProcessHost(_ScriptedHost):
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         assert self.process.stdin and self.process.stdout and self.process.stderr
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
         self._attach(self.process.stdin.fileno(), self.process.stdout.fileno())
         if self.auto_initialize:
             response = self.initialize()
@@ -612,9 +613,12 @@ class ProcessHost(_ScriptedHost):
     def wait_exit(self, timeout: float | None = None) -> int | None:
         assert self.process is not None
         try:
-            return self.process.wait(self.timeout if timeout is None else timeout)
+            code = self.process.wait(self.timeout if timeout is None else timeout)
         except subprocess.TimeoutExpired:
             return None
+        # Everything the process wrote to stderr is in stderr_lines once this returns.
+        self._stderr_thread.join(self.timeout)
+        return code
 
     def __exit__(self, *_: Any) -> None:
         if self.process is None:
