@@ -119,7 +119,17 @@ func (e *Extension) current(ctx context.Context) (*generation, error) {
 		g, s, err, ch := e.cur, e.state, e.lastErr, e.changed
 		e.mu.Unlock()
 		if g != nil && s == StateReady {
-			return g, nil
+			if !g.dead() {
+				return g, nil
+			}
+			// It just died and supervision has not noticed yet: wait for the state change
+			// (backoff, then ready again) instead of failing this call on a dead connection.
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, &UnavailableError{Extension: e.name, State: string(StateBackoff), Reason: "restarting when the call gave up: " + ctx.Err().Error()}
+			}
 		}
 		if s == StateIdle {
 			if err := e.activate(ctx); err != nil {

@@ -334,6 +334,18 @@ func (g *generation) finish(call *inflightCall) {
 	g.mu.Unlock()
 }
 
+// dead reports whether the process or its connection has ended.
+func (g *generation) dead() bool {
+	select {
+	case <-g.conn.Done():
+		return true
+	case <-g.proc.Done():
+		return true
+	default:
+		return false
+	}
+}
+
 // pending is the number of host calls in progress.
 func (g *generation) pending() int {
 	g.mu.Lock()

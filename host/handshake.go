@@ -140,6 +140,9 @@ func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.
 	refuse := func(format string, args ...any) error {
 		return &process.StartError{Kind: process.KindRefused, Message: "initialize result refused: " + fmt.Sprintf(format, args...)}
 	}
+	if err := validateSchema(initializeResultDef(params.APIVersion), raw); err != nil {
+		return nil, refuse("%v", err)
+	}
 	var res initializeResult
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()

@@ -248,6 +248,10 @@ func TestCrashMidCallFailsFastThenRestarts(t *testing.T) {
 	if d := time.Since(began); d > 10*time.Second {
 		t.Fatalf("crash took %v to surface", d)
 	}
+	// The very next call waits for the restart instead of failing on the dead connection.
+	if got, err := call(t, h, "echo", `{"next":true}`); err != nil || got != `{"next":true}` {
+		t.Fatalf("call right after the crash: %q %v", got, err)
+	}
 	waitFor(t, func() bool { st := e.Status(); return st.State == host.StateReady && st.Generation == 2 })
 	if st := e.Status(); st.Generation != 2 || st.Restarts != 1 {
 		t.Fatalf("after restart: %+v", st)
