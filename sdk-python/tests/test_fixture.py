@@ -14,10 +14,24 @@ from octet_extension import RemoteError
 SECRET = "fixture-secret"
 
 
+def start(scratch):
+    return example_host("conformance-fixture", scratch_dir=scratch, confirmations=[True],
+                        inputs=["typed", "pw"], secrets={"fixture.token": SECRET})
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One process for the tests that leave it running (process start-up dominates)."""
+    scratch = tmp_path_factory.mktemp("scratch")
+    with start(scratch) as h:
+        h.scratch = scratch
+        yield h
+
+
 @pytest.fixture
 def host(scratch):
-    with example_host("conformance-fixture", scratch_dir=scratch, confirmations=[True],
-                      inputs=["typed", "pw"], secrets={"fixture.token": SECRET}) as h:
+    """A fresh process for tests that end it (shutdown, crash, EOF)."""
+    with start(scratch) as h:
         yield h
 
 
@@ -25,7 +39,8 @@ def sc(result):
     return result["structured_content"]
 
 
-def test_echo_typed_and_validation(host) -> None:
+def test_echo_typed_and_validation(shared) -> None:
+    host = shared
     assert host.call_tool("echo", {"value": {"a": [1, None]}}) == {
         "content": [{"type": "text", "text": "echo"}],
         "structured_content": {"value": {"a": [1, None]}}}
@@ -36,25 +51,30 @@ def test_echo_typed_and_validation(host) -> None:
         assert err.value.code == -32602
 
 
-def test_fail_with_is_verbatim(host) -> None:
+def test_fail_with_is_verbatim(shared) -> None:
+    host = shared
     response = host.request("tool/call", {"name": "fail_with", "arguments": {
         "code": 1234, "message": "nope", "data": {"k": "v"}}})
     assert response.error == {"code": 1234, "message": "nope", "data": {"k": "v"}}
 
 
-def test_slow_progress_and_cancellation(host) -> None:
+def test_slow_progress_and_cancellation(shared) -> None:
+    host = shared
     assert host.call_tool("slow", {"ms": 1})["content"][0]["text"] == "slept"
     pending = host.start_tool("slow", {"ms": 60_000})
     host.cancel(pending.id)
     assert pending.wait().error["code"] == -32800
-    assert host.call_tool("progress_n", {"n": 3})["content"][0]["text"] == "done"
-    events = host.notifications("$/progress")
+    response = host.request("tool/call", {"name": "progress_n", "arguments": {"n": 3}})
+    assert response.result["content"][0]["text"] == "done"
+    events = [e for e in host.notifications("$/progress")
+              if e["parent_request_id"] == response["id"]]
     assert [(e["sequence"], e["event"]) for e in events] == [
         (i, {"type": "status", "message": f"step {i}", "current": i, "total": 3})
         for i in (1, 2, 3)]
 
 
-def test_print_stdout_never_reaches_the_protocol(host) -> None:
+def test_print_stdout_never_reaches_the_protocol(shared) -> None:
+    host = shared
     assert host.call_tool("print_stdout", {"text": "stray"})["content"][0]["text"] == "printed"
     host.sync()
     for line in host.raw_lines:
@@ -66,9 +86,11 @@ def test_print_stdout_never_reaches_the_protocol(host) -> None:
         host.sync()
 
 
-def test_callback_kv_and_secrets(host) -> None:
+def test_callback_kv_and_secrets(shared) -> None:
+    host = shared
+    before = len(host.requests_from_extension("kv.get"))
     assert sc(host.call_tool("callback_n", {"n": 5})) == {"calls": 5}
-    assert len(host.requests_from_extension("kv.get")) == 5
+    assert len(host.requests_from_extension("kv.get")) - before == 5
     write = {"op": "put", "namespace": "conformance-fixture", "key": "k", "value": 1}
     committed = sc(host.call_tool("kv_commit", {"preconditions": [], "writes": [write]}))
     version = committed["versions"][0]["version"]
@@ -83,14 +105,16 @@ def test_callback_kv_and_secrets(host) -> None:
     assert SECRET not in "".join(x.decode() for x in host.raw_lines)
 
 
-def test_big_result_is_answered_32603(host) -> None:
+def test_big_result_is_answered_32603(shared) -> None:
+    host = shared
     with pytest.raises(RemoteError) as err:
         host.call_tool("big_result", {"bytes": 2_000_000})
     assert err.value.code == -32603 and "1048576" in err.value.message
     assert len(host.call_tool("big_result", {"bytes": 10})["content"][0]["text"]) == 10
 
 
-def test_publish_inline_path_and_corrupt(host, scratch) -> None:
+def test_publish_inline_path_and_corrupt(shared) -> None:
+    host, scratch = shared, shared.scratch
     inline = sc(host.call_tool("publish", {"bytes": 300, "mode": "inline"}))
     assert host.artifacts[inline["artifact_id"]] == bytes(i % 251 for i in range(300))
     by_path = sc(host.call_tool("publish", {"bytes": 1000, "mode": "path"}))
@@ -101,7 +125,8 @@ def test_publish_inline_path_and_corrupt(host, scratch) -> None:
         assert err.value.code == -32602 and err.value.data == {"path": field}
 
 
-def test_dynamic_ask_present_spawn(host) -> None:
+def test_dynamic_ask_present_spawn(shared) -> None:
+    host = shared
     assert sc(host.call_tool("register_dynamic", {"name": "dyn", "text": "hi"})) == {
         "revision": 1}
     assert host.call_tool("dyn")["content"][0]["text"] == "hi"
