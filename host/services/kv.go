@@ -227,7 +227,7 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 			if len(canon) > kvValueMaxBytes {
 				return nil, invalidParams(path+".value", "is %d bytes encoded; the limit is %d", len(canon), kvValueMaxBytes)
 			}
-			writes[i] = store.KVWrite{Namespace: w.Namespace, Key: w.Key, Value: canon}
+			writes[i] = store.KVWrite{Namespace: w.Namespace, Key: w.Key, Value: canon, Canonical: true}
 		case "delete":
 			if len(w.Value) != 0 {
 				return nil, invalidParams(path+".value", "is not a field of a delete")

@@ -29,6 +29,9 @@ type KVWrite struct {
 	Namespace, Key string
 	Delete         bool
 	Value          json.RawMessage
+	// Canonical says Value is already in Canonical form (the caller
+	// canonicalised it to check its size), so KVCommit need not redo it.
+	Canonical bool
 }
 
 // KVConflict is the error KVCommit returns when a precondition fails.
@@ -101,6 +104,10 @@ func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVW
 		if w.Delete {
 			continue
 		}
+		if w.Canonical {
+			canon[i] = w.Value
+			continue
+		}
 		c, err := Canonical(w.Value)
 		if err != nil {
 			return nil, fmt.Errorf("writes[%d].value: %w", i, err)
@@ -109,10 +116,28 @@ func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVW
 	}
 	versions := make([]*string, len(writes))
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		// Statements are prepared once per batch: parsing SQL dominated
+		// large batches otherwise.
+		sel, err := tx.PrepareContext(ctx, `SELECT version FROM kv WHERE namespace = ? AND key = ?`)
+		if err != nil {
+			return fmt.Errorf("store: kv prepare: %w", err)
+		}
+		defer sel.Close()
+		del, err := tx.PrepareContext(ctx, `DELETE FROM kv WHERE namespace = ? AND key = ?`)
+		if err != nil {
+			return fmt.Errorf("store: kv prepare: %w", err)
+		}
+		defer del.Close()
+		put, err := tx.PrepareContext(ctx, `INSERT INTO kv (namespace, key, value, version) VALUES (?, ?, ?, ?)
+			ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version`)
+		if err != nil {
+			return fmt.Errorf("store: kv prepare: %w", err)
+		}
+		defer put.Close()
 		for _, p := range pre {
 			var actual *string
 			var v string
-			err := tx.QueryRowContext(ctx, `SELECT version FROM kv WHERE namespace = ? AND key = ?`, p.Namespace, p.Key).Scan(&v)
+			err := sel.QueryRowContext(ctx, p.Namespace, p.Key).Scan(&v)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
@@ -131,15 +156,13 @@ func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVW
 		}
 		for i, w := range writes {
 			if w.Delete {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM kv WHERE namespace = ? AND key = ?`, w.Namespace, w.Key); err != nil {
+				if _, err := del.ExecContext(ctx, w.Namespace, w.Key); err != nil {
 					return fmt.Errorf("store: kv delete %s/%s: %w", w.Namespace, w.Key, err)
 				}
 				continue
 			}
 			v := Digest(canon[i])
-			if _, err := tx.ExecContext(ctx, `INSERT INTO kv (namespace, key, value, version) VALUES (?, ?, ?, ?)
-				ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version`,
-				w.Namespace, w.Key, canon[i], v); err != nil {
+			if _, err := put.ExecContext(ctx, w.Namespace, w.Key, canon[i], v); err != nil {
 				return fmt.Errorf("store: kv put %s/%s: %w", w.Namespace, w.Key, err)
 			}
 			versions[i] = &v
