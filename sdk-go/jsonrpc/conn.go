@@ -1,0 +1,319 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/octet-kit/octet/sdk-go/internal/wire"
+)
+
+// Direction says which way a frame travelled, for Options.OnFrame.
+type Direction int
+
+// The two directions of a frame.
+const (
+	Inbound  Direction = iota + 1 // read from the peer
+	Outbound                      // written to the peer
+)
+
+// String returns "in" or "out".
+func (d Direction) String() string {
+	switch d {
+	case Inbound:
+		return "in"
+	case Outbound:
+		return "out"
+	}
+	return "direction(" + strconv.Itoa(int(d)) + ")"
+}
+
+// Request is an incoming request or notification.
+type Request struct {
+	ID     ID // zero for notifications
+	Method string
+	Params json.RawMessage // nil when the frame had no params; otherwise an object
+}
+
+// IsNotification reports whether the request expects no answer.
+func (r *Request) IsNotification() bool { return r.ID.IsZero() }
+
+// Handler serves requests and notifications. For a request, a returned *Error
+// (possibly wrapped) is sent verbatim and any other error becomes internal_error
+// (-32603) with its message; the result is marshalled with encoding/json
+// (json.RawMessage is sent as is). For a notification the result is ignored.
+// Handlers run on their own goroutines and may Call the peer.
+type Handler func(ctx context.Context, req *Request) (result any, err error)
+
+// Options configures a connection. The zero value is usable.
+type Options struct {
+	// Handler serves the peer's requests and notifications. Nil answers every
+	// request method_not_found.
+	Handler Handler
+	// MaxMessageBytes bounds one line in either direction (default 1 MiB).
+	MaxMessageBytes int
+	// MaxInFlight bounds the peer's requests served at once (default 64); the next
+	// one is answered overloaded (-32001) without pausing the reader.
+	MaxInFlight int
+	// IDPrefix selects this side's request ids: "" gives integers 1, 2, …; "go:"
+	// gives strings "go:1", "go:2", ….
+	IDPrefix string
+	// OnFrame, if set, sees every complete frame (without its newline): inbound
+	// ones from the reader before decoding, outbound ones from the writer before
+	// writing. The slice is only valid during the call.
+	OnFrame func(dir Direction, frame []byte)
+	// Logf receives diagnostics (dropped notifications, handler panics).
+	Logf func(format string, args ...any)
+}
+
+// Conn is one JSON-RPC connection. All methods are safe for concurrent use.
+type Conn struct {
+	opts   Options
+	r      io.Reader
+	w      io.Writer
+	out    *writer
+	nextID atomic.Int64
+	cancel atomic.Bool // send $/cancelRequest when a Call's context ends
+
+	baseCtx    context.Context
+	cancelBase context.CancelFunc
+
+	mu       sync.Mutex
+	pending  map[ID]chan *message
+	inflight map[ID]*serving
+	err      error
+	done     chan struct{}
+
+	notes *notificationQueue
+
+	closeOnce sync.Once
+}
+
+// NewConn starts a connection reading r and writing w. The reader goroutine starts
+// at once. Close closes r and w when they implement io.Closer.
+func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
+	if opts.MaxMessageBytes <= 0 {
+		opts.MaxMessageBytes = wire.MaxMessageBytes
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = wire.MaxInFlight
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	c := &Conn{
+		opts:     opts,
+		r:        r,
+		w:        w,
+		pending:  make(map[ID]chan *message),
+		inflight: make(map[ID]*serving),
+		done:     make(chan struct{}),
+	}
+	c.cancel.Store(true)
+	c.baseCtx, c.cancelBase = context.WithCancel(context.Background())
+	c.out = newWriter(w, opts.OnFrame, func(err error) {
+		c.fail(transportError("write failed: %v", err))
+	})
+	c.notes = newNotificationQueue(c)
+	go c.read()
+	return c
+}
+
+// SetCancellation turns sending $/cancelRequest on or off (default on). A peer
+// speaking API 0.1 has no cancellation, so the SDK turns it off there; a cancelled
+// Call still returns at once either way.
+func (c *Conn) SetCancellation(enabled bool) { c.cancel.Store(enabled) }
+
+// Done is closed when the connection can no longer carry calls: the peer closed its
+// side, a protocol error or write failure happened, or Close was called. Err says why.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns why the connection stopped (wrapping ErrTransport), or nil while it
+// is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// fail records the first reason the connection stopped and wakes every waiter.
+func (c *Conn) fail(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return
+	}
+	c.err = err
+	close(c.done)
+}
+
+// closeFlushTimeout bounds how long Close waits for queued frames to be written to
+// a peer that may have stopped reading.
+const closeFlushTimeout = 2 * time.Second
+
+// Close stops the connection: pending Calls fail with ErrTransport, handlers'
+// contexts are cancelled, frames already queued are written (bounded), then r and w
+// are closed if they are io.Closers. Close is idempotent.
+func (c *Conn) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		c.fail(transportError("connection closed"))
+		c.cancelBase()
+		c.notes.close()
+		c.out.close()
+		timer := time.NewTimer(closeFlushTimeout)
+		select {
+		case <-c.out.done:
+		case <-timer.C:
+		}
+		timer.Stop()
+		if wc, ok := c.w.(io.Closer); ok {
+			err = wc.Close()
+		}
+		if rc, ok := c.r.(io.Closer); ok && any(c.r) != any(c.w) {
+			if e := rc.Close(); err == nil {
+				err = e
+			}
+		}
+	})
+	return err
+}
+
+// newID returns this side's next request id.
+func (c *Conn) newID() ID {
+	n := c.nextID.Add(1)
+	if c.opts.IDPrefix == "" {
+		return IntID(n)
+	}
+	return StringID(c.opts.IDPrefix + strconv.FormatInt(n, 10))
+}
+
+// encodeParams marshals params, which must encode to a JSON object (or be nil).
+func encodeParams(method string, params any) (json.RawMessage, error) {
+	if params == nil {
+		return nil, nil
+	}
+	raw, err := marshalValue(params)
+	if err != nil {
+		return nil, fmt.Errorf("jsonrpc: params of %q: %w", method, err)
+	}
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, fmt.Errorf("jsonrpc: params of %q must encode to a JSON object, got %s", method, excerpt(raw))
+	}
+	return raw, nil
+}
+
+// checkSize refuses an outgoing frame over the message limit.
+func (c *Conn) checkSize(frame []byte, what string) error {
+	if len(frame) > c.opts.MaxMessageBytes {
+		return fmt.Errorf("jsonrpc: %s of %d bytes exceeds the %d-byte message limit", what, len(frame), c.opts.MaxMessageBytes)
+	}
+	return nil
+}
+
+// Call sends a request and waits for its response, decoding the result into result
+// (nil discards it; *json.RawMessage keeps it raw). An error response is returned as
+// *Error. When ctx ends first, Call sends $/cancelRequest, returns ctx.Err() at once
+// and drops the late reply. A connection failure returns an error wrapping
+// ErrTransport.
+func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	raw, err := encodeParams(method, params)
+	if err != nil {
+		return err
+	}
+	id := c.newID()
+	frame, err := appendRequest(make([]byte, 0, 64+len(raw)), id, method, raw)
+	if err != nil {
+		return err
+	}
+	if err := c.checkSize(frame, fmt.Sprintf("request %q", method)); err != nil {
+		return err
+	}
+	ch := make(chan *message, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return err
+	}
+	c.pending[id] = ch
+	c.mu.Unlock()
+	if err := c.out.send(frame); err != nil {
+		c.forget(id)
+		return err
+	}
+	select {
+	case m := <-ch:
+		return decodeResult(method, m, result)
+	case <-ctx.Done():
+		c.forget(id)
+		if c.cancel.Load() {
+			c.sendCancel(id)
+		}
+		return ctx.Err()
+	case <-c.done:
+		c.forget(id)
+		select {
+		case m := <-ch: // the answer arrived just before the connection stopped
+			return decodeResult(method, m, result)
+		default:
+		}
+		return c.Err()
+	}
+}
+
+func (c *Conn) forget(id ID) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+func (c *Conn) sendCancel(id ID) {
+	b := append([]byte(`{"jsonrpc":"2.0","method":"`+wire.CancelMethod+`","params":{"id":`), nil...)
+	b, _ = id.appendJSON(b)
+	_ = c.out.sendAsync(append(b, "}}"...)) // best effort: the caller has already stopped waiting
+}
+
+func decodeResult(method string, m *message, result any) error {
+	if m.err != nil {
+		return m.err
+	}
+	switch r := result.(type) {
+	case nil:
+		return nil
+	case *json.RawMessage:
+		*r = m.result
+		return nil
+	}
+	if err := json.Unmarshal(m.result, result); err != nil {
+		return fmt.Errorf("jsonrpc: result of %q: %w", method, err)
+	}
+	return nil
+}
+
+// Notify sends a notification.
+func (c *Conn) Notify(method string, params any) error {
+	raw, err := encodeParams(method, params)
+	if err != nil {
+		return err
+	}
+	frame, err := appendRequest(make([]byte, 0, 64+len(raw)), ID{}, method, raw)
+	if err != nil {
+		return err
+	}
+	if err := c.checkSize(frame, fmt.Sprintf("notification %q", method)); err != nil {
+		return err
+	}
+	return c.out.send(frame)
+}

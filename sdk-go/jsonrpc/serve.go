@@ -1,0 +1,207 @@
+package jsonrpc
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	"github.com/octet-kit/octet/sdk-go/internal/wire"
+)
+
+// serving is one peer request being handled.
+type serving struct {
+	cancel    context.CancelFunc
+	cancelled bool // the peer sent $/cancelRequest before the handler returned
+}
+
+type requestIDKey struct{}
+
+// RequestIDFromContext returns the id of the request whose handler ctx belongs to
+// (the ambient request id), and false outside a request handler.
+func RequestIDFromContext(ctx context.Context) (ID, bool) {
+	id, ok := ctx.Value(requestIDKey{}).(ID)
+	return id, ok
+}
+
+// startServing admits a request or answers it at once: overloaded over the
+// in-flight limit, invalid_request for an id already in flight.
+func (c *Conn) startServing(m *message) {
+	c.mu.Lock()
+	if len(c.inflight) >= c.opts.MaxInFlight {
+		c.mu.Unlock()
+		c.replyAsync(appendError(nil, m.id, &Error{
+			Code:    wire.CodeOverloaded,
+			Message: fmt.Sprintf("overloaded: %d requests already in flight", c.opts.MaxInFlight),
+			Data:    mustJSON(map[string]int{"limit": c.opts.MaxInFlight}),
+		}))
+		return
+	}
+	if _, dup := c.inflight[m.id]; dup {
+		c.mu.Unlock()
+		c.replyAsync(appendError(nil, m.id, &Error{
+			Code:    wire.CodeInvalidRequest,
+			Message: fmt.Sprintf("invalid request: id %s is already in flight", m.id),
+		}))
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithValue(c.baseCtx, requestIDKey{}, m.id))
+	s := &serving{cancel: cancel}
+	c.inflight[m.id] = s
+	c.mu.Unlock()
+	go c.serve(ctx, s, &Request{ID: m.id, Method: m.method, Params: m.params})
+}
+
+// serve runs the handler and sends exactly one answer. If the peer cancelled before
+// the handler returned, the answer is request_cancelled whatever the handler said;
+// once the handler has returned, its answer has won and a later cancel is ignored.
+func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
+	result, err := c.call(ctx, req)
+	c.mu.Lock()
+	delete(c.inflight, req.ID)
+	cancelled := s.cancelled
+	c.mu.Unlock()
+	s.cancel()
+	switch {
+	case cancelled:
+		c.reply(appendError(nil, req.ID, &Error{Code: wire.CodeRequestCancelled, Message: "request cancelled"}))
+	case err != nil:
+		c.reply(appendError(nil, req.ID, asWireError(err)))
+	default:
+		c.reply(c.resultFrame(req, result))
+	}
+}
+
+// resultFrame encodes a result, replacing it with internal_error when it cannot be
+// encoded or the frame would exceed the message limit (never written oversized).
+func (c *Conn) resultFrame(req *Request, result any) []byte {
+	raw, err := marshalValue(result)
+	if err != nil {
+		return appendError(nil, req.ID, &Error{
+			Code:    wire.CodeInternalError,
+			Message: fmt.Sprintf("result of %q could not be encoded: %v", req.Method, err),
+		})
+	}
+	frame := appendResult(make([]byte, 0, len(raw)+48), req.ID, raw)
+	if len(frame) > c.opts.MaxMessageBytes {
+		return appendError(nil, req.ID, &Error{
+			Code: wire.CodeInternalError,
+			Message: fmt.Sprintf("result of %q is %d bytes, over the %d-byte message limit; not sent",
+				req.Method, len(frame), c.opts.MaxMessageBytes),
+			Data: mustJSON(map[string]int{"size": len(frame), "limit": c.opts.MaxMessageBytes}),
+		})
+	}
+	return frame
+}
+
+// call runs the handler, turning a panic into internal_error (the stack goes to
+// Logf, never to the wire).
+func (c *Conn) call(ctx context.Context, req *Request) (result any, err error) {
+	if c.opts.Handler == nil {
+		return nil, methodNotFound(req.Method)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			c.opts.Logf("jsonrpc: handler for %q panicked: %v\n%s", req.Method, p, debug.Stack())
+			result, err = nil, &Error{Code: wire.CodeInternalError, Message: fmt.Sprintf("handler for %q panicked: %v", req.Method, p)}
+		}
+	}()
+	return c.opts.Handler(ctx, req)
+}
+
+// cancelInbound handles the peer's $/cancelRequest; unknown or finished ids are
+// ignored, as are malformed ones (logged).
+func (c *Conn) cancelInbound(m *message) {
+	id, err := cancelTarget(m.params)
+	if err != nil {
+		c.opts.Logf("jsonrpc: ignoring %s: %v", wire.CancelMethod, err)
+		return
+	}
+	c.mu.Lock()
+	s := c.inflight[id]
+	if s != nil {
+		s.cancelled = true
+	}
+	c.mu.Unlock()
+	if s != nil {
+		s.cancel()
+	}
+}
+
+func cancelTarget(params []byte) (ID, error) {
+	if params == nil {
+		return ID{}, fmt.Errorf("no params; want {id}")
+	}
+	fields, err := splitObject(params)
+	if err != nil {
+		return ID{}, err
+	}
+	if len(fields) != 1 || fields[0].key != "id" {
+		return ID{}, fmt.Errorf("params %s must be exactly {id}", excerpt(params))
+	}
+	return parseID(fields[0].value)
+}
+
+// notificationQueue delivers notifications to the handler one at a time, in
+// arrival order (lifecycle events must not overtake each other), on its own
+// goroutine so the reader never waits.
+type notificationQueue struct {
+	c      *Conn
+	mu     sync.Mutex
+	queue  []*Request
+	closed bool
+	wake   chan struct{}
+}
+
+func newNotificationQueue(c *Conn) *notificationQueue {
+	q := &notificationQueue{c: c, wake: make(chan struct{}, 1)}
+	go q.loop()
+	return q
+}
+
+func (q *notificationQueue) push(r *Request) {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	q.queue = append(q.queue, r)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *notificationQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *notificationQueue) loop() {
+	for range q.wake {
+		for {
+			q.mu.Lock()
+			if q.closed {
+				q.mu.Unlock()
+				return
+			}
+			if len(q.queue) == 0 {
+				q.mu.Unlock()
+				break
+			}
+			r := q.queue[0]
+			q.queue[0] = nil
+			q.queue = q.queue[1:]
+			q.mu.Unlock()
+			if _, err := q.c.call(q.c.baseCtx, r); err != nil {
+				q.c.opts.Logf("jsonrpc: notification %q: %v", r.Method, err)
+			}
+		}
+	}
+}
