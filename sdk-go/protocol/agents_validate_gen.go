@@ -17,11 +17,19 @@ func validateName48(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reAgents0fd3b415.MatchString(x0) {
-			e.add(p, "does not match %s", "^[a-z0-9_-]{1,48}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[a-z0-9_-]{1,48}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -29,11 +37,19 @@ func validateSha256Hex(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reAgents190b3eb9.MatchString(x0) {
-			e.add(p, "does not match %s", "^[0-9a-f]{64}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[0-9a-f]{64}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -43,73 +59,153 @@ func validateAgentState(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "pending", "running", "settled", "failed", "interrupted", "timed_out":
 		default:
-			e.add(p, "want one of pending, running, settled, failed, interrupted, timed_out, got %q", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want one of pending, running, settled, failed, interrupted, timed_out, got %q", x0)
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
 func validateModelSelection(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "provider", "model":
+			case "provider":
+				f0_0, h0_0 = val, true
+			case "model":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["provider"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["model"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "model"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentPolicy(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		for k, val := range x0 {
 			switch k {
-			case "tools", "max_depth", "max_concurrent_children", "max_turns", "max_tokens", "max_cost_microdollars", "max_output_bytes", "timeout_ms":
+			case "tools":
+				f0_0, h0_0 = val, true
+			case "max_depth":
+				f0_1, h0_1 = val, true
+			case "max_concurrent_children":
+				f0_2, h0_2 = val, true
+			case "max_turns":
+				f0_3, h0_3 = val, true
+			case "max_tokens":
+				f0_4, h0_4 = val, true
+			case "max_cost_microdollars":
+				f0_5, h0_5 = val, true
+			case "max_output_bytes":
+				f0_6, h0_6 = val, true
+			case "timeout_ms":
+				f0_7, h0_7 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["tools"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "tools"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					e.add(&fp, "want at least 1 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 items, got %d", len(x1))
+					}
 				}
 				if len(x1) > 5 {
-					e.add(&fp, "want at most 5 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 5 items, got %d", len(x1))
+					}
 				}
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -119,526 +215,962 @@ func validateAgentPolicy(v any, p *vpath, e *verrs) {
 						switch x2 {
 						case "read", "search", "edit", "write", "bash":
 						default:
-							e.add(&ip1, "want one of read, search, edit, write, bash, got %q", x2)
+							if e.quiet {
+								e.n++
+							} else {
+								e.add(&ip1, "want one of read, search, edit, write, bash, got %q", x2)
+							}
 						}
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "tools")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "tools")
+			}
 		}
-		if f0, ok := x0["max_depth"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "max_depth"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if n != 1 {
-					e.add(&fp, "want 1")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1")
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_depth")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_depth")
+			}
 		}
-		if f0, ok := x0["max_concurrent_children"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "max_concurrent_children"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				if float64(n) > 8 {
-					e.add(&fp, "want at most 8, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 8, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_concurrent_children")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_concurrent_children")
+			}
 		}
-		if f0, ok := x0["max_turns"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "max_turns"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_turns")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_turns")
+			}
 		}
-		if f0, ok := x0["max_tokens"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "max_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case nil:
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1000 {
-					e.add(&fp, "want at least 1000, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1000, got %v", n)
+					}
 				}
 				if float64(n) > 64000 {
-					e.add(&fp, "want at most 64000, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 64000, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer or null, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_tokens")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_tokens")
+			}
 		}
-		if f0, ok := x0["max_cost_microdollars"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "max_cost_microdollars"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_5))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_cost_microdollars")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_cost_microdollars")
+			}
 		}
-		if f0, ok := x0["max_output_bytes"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "max_output_bytes"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_6.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_6))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_output_bytes")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_output_bytes")
+			}
 		}
-		if f0, ok := x0["timeout_ms"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "timeout_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_7.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_7))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "timeout_ms")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "timeout_ms")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentSpawnParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "task_name", "profile", "fingerprint", "message", "idempotency_key", "model_selection", "policy":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "task_name":
+				f0_1, h0_1 = val, true
+			case "profile":
+				f0_2, h0_2 = val, true
+			case "fingerprint":
+				f0_3, h0_3 = val, true
+			case "message":
+				f0_4, h0_4 = val, true
+			case "idempotency_key":
+				f0_5, h0_5 = val, true
+			case "model_selection":
+				f0_6, h0_6 = val, true
+			case "policy":
+				f0_7, h0_7 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["task_name"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "task_name"}
 			_ = fp
-			validateName48(f0, &fp, e)
+			validateName48(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "task_name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "task_name")
+			}
 		}
-		if f0, ok := x0["profile"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "profile"}
 			_ = fp
-			validateName48(f0, &fp, e)
+			validateName48(f0_2, &fp, e)
 		}
-		if f0, ok := x0["fingerprint"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "fingerprint"}
 			_ = fp
-			validateSha256Hex(f0, &fp, e)
+			validateSha256Hex(f0_3, &fp, e)
 		}
-		if f0, ok := x0["message"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 				if n := len(x1); n > 131072 {
-					e.add(&fp, "want at most 131072 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 131072 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "message")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "message")
+			}
 		}
-		if f0, ok := x0["idempotency_key"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "idempotency_key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 256 {
-					e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_5))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "idempotency_key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "idempotency_key")
+			}
 		}
-		if f0, ok := x0["model_selection"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "model_selection"}
 			_ = fp
-			validateModelSelection(f0, &fp, e)
+			validateModelSelection(f0_6, &fp, e)
 		}
-		if f0, ok := x0["policy"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "policy"}
 			_ = fp
-			validateAgentPolicy(f0, &fp, e)
+			validateAgentPolicy(f0_7, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "policy")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "policy")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentSpawnResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "agent_id", "session", "state", "created":
+			case "agent_id":
+				f0_0, h0_0 = val, true
+			case "session":
+				f0_1, h0_1 = val, true
+			case "state":
+				f0_2, h0_2 = val, true
+			case "created":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["agent_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "agent_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "agent_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "agent_id")
+			}
 		}
-		if f0, ok := x0["session"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session")
+			}
 		}
-		if f0, ok := x0["state"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "state"}
 			_ = fp
-			validateAgentState(f0, &fp, e)
+			validateAgentState(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "state")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "state")
+			}
 		}
-		if f0, ok := x0["created"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "created"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "created")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "created")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentMessageParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "target", "message":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "target":
+				f0_1, h0_1 = val, true
+			case "message":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["target"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "target"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "target")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "target")
+			}
 		}
-		if f0, ok := x0["message"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 				if n := len(x1); n > 131072 {
-					e.add(&fp, "want at most 131072 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 131072 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "message")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "message")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentMessageResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "accepted":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["accepted"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "accepted"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "accepted")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "accepted")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentModelsParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "query", "limit":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "query":
+				f0_1, h0_1 = val, true
+			case "limit":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["query"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "query"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["limit"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "limit"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				if float64(n) > 200 {
-					e.add(&fp, "want at most 200, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 200, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "limit")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "limit")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentModel(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "provider", "model", "label":
+			case "provider":
+				f0_0, h0_0 = val, true
+			case "model":
+				f0_1, h0_1 = val, true
+			case "label":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["provider"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "provider")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "provider")
+			}
 		}
-		if f0, ok := x0["model"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "model"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "model")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "model")
+			}
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentModelsResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "models":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["models"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "models"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -647,344 +1179,640 @@ func validateAgentModelsResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "models")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "models")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentListParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "parent_request_id":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentUsage(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "input_tokens", "output_tokens", "cost_microdollars":
+			case "input_tokens":
+				f0_0, h0_0 = val, true
+			case "output_tokens":
+				f0_1, h0_1 = val, true
+			case "cost_microdollars":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["input_tokens"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "input_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "input_tokens")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "input_tokens")
+			}
 		}
-		if f0, ok := x0["output_tokens"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "output_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "output_tokens")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "output_tokens")
+			}
 		}
-		if f0, ok := x0["cost_microdollars"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "cost_microdollars"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "cost_microdollars")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "cost_microdollars")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentRecord(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		var f0_8 any
+		h0_8 := false
+		var f0_9 any
+		h0_9 := false
+		var f0_10 any
+		h0_10 := false
+		var f0_11 any
+		h0_11 := false
+		var f0_12 any
+		h0_12 := false
+		var f0_13 any
+		h0_13 := false
+		var f0_14 any
+		h0_14 := false
+		var f0_15 any
+		h0_15 := false
+		for k, val := range x0 {
 			switch k {
-			case "agent_id", "session", "task_name", "profile", "fingerprint", "idempotency_key", "state", "policy", "created_at_ms", "started_at_ms", "completed_at_ms", "deadline_ms", "turns", "usage", "output", "timed_out":
+			case "agent_id":
+				f0_0, h0_0 = val, true
+			case "session":
+				f0_1, h0_1 = val, true
+			case "task_name":
+				f0_2, h0_2 = val, true
+			case "profile":
+				f0_3, h0_3 = val, true
+			case "fingerprint":
+				f0_4, h0_4 = val, true
+			case "idempotency_key":
+				f0_5, h0_5 = val, true
+			case "state":
+				f0_6, h0_6 = val, true
+			case "policy":
+				f0_7, h0_7 = val, true
+			case "created_at_ms":
+				f0_8, h0_8 = val, true
+			case "started_at_ms":
+				f0_9, h0_9 = val, true
+			case "completed_at_ms":
+				f0_10, h0_10 = val, true
+			case "deadline_ms":
+				f0_11, h0_11 = val, true
+			case "turns":
+				f0_12, h0_12 = val, true
+			case "usage":
+				f0_13, h0_13 = val, true
+			case "output":
+				f0_14, h0_14 = val, true
+			case "timed_out":
+				f0_15, h0_15 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["agent_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "agent_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "agent_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "agent_id")
+			}
 		}
-		if f0, ok := x0["session"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session")
+			}
 		}
-		if f0, ok := x0["task_name"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "task_name"}
 			_ = fp
-			validateName48(f0, &fp, e)
+			validateName48(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "task_name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "task_name")
+			}
 		}
-		if f0, ok := x0["profile"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "profile"}
 			_ = fp
-			validateName48(f0, &fp, e)
+			validateName48(f0_3, &fp, e)
 		}
-		if f0, ok := x0["fingerprint"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "fingerprint"}
 			_ = fp
-			validateSha256Hex(f0, &fp, e)
+			validateSha256Hex(f0_4, &fp, e)
 		}
-		if f0, ok := x0["idempotency_key"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "idempotency_key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_5))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "idempotency_key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "idempotency_key")
+			}
 		}
-		if f0, ok := x0["state"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "state"}
 			_ = fp
-			validateAgentState(f0, &fp, e)
+			validateAgentState(f0_6, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "state")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "state")
+			}
 		}
-		if f0, ok := x0["policy"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "policy"}
 			_ = fp
-			validateAgentPolicy(f0, &fp, e)
+			validateAgentPolicy(f0_7, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "policy")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "policy")
+			}
 		}
-		if f0, ok := x0["created_at_ms"]; ok {
+		if h0_8 {
 			fp := vpath{up: p, key: "created_at_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_8.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_8))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "created_at_ms")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "created_at_ms")
+			}
 		}
-		if f0, ok := x0["started_at_ms"]; ok {
+		if h0_9 {
 			fp := vpath{up: p, key: "started_at_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_9.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_9))
+				}
 			}
 		}
-		if f0, ok := x0["completed_at_ms"]; ok {
+		if h0_10 {
 			fp := vpath{up: p, key: "completed_at_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_10.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_10))
+				}
 			}
 		}
-		if f0, ok := x0["deadline_ms"]; ok {
+		if h0_11 {
 			fp := vpath{up: p, key: "deadline_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_11.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_11))
+				}
 			}
 		}
-		if f0, ok := x0["turns"]; ok {
+		if h0_12 {
 			fp := vpath{up: p, key: "turns"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_12.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_12))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "turns")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "turns")
+			}
 		}
-		if f0, ok := x0["usage"]; ok {
+		if h0_13 {
 			fp := vpath{up: p, key: "usage"}
 			_ = fp
-			validateAgentUsage(f0, &fp, e)
+			validateAgentUsage(f0_13, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "usage")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "usage")
+			}
 		}
-		if f0, ok := x0["output"]; ok {
+		if h0_14 {
 			fp := vpath{up: p, key: "output"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_14.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_14))
+				}
 			}
 		}
-		if f0, ok := x0["timed_out"]; ok {
+		if h0_15 {
 			fp := vpath{up: p, key: "timed_out"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_15.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_15))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "timed_out")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "timed_out")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentListResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "agents":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["agents"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "agents"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -993,90 +1821,162 @@ func validateAgentListResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "agents")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "agents")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentWaitParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "timeout_ms":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "timeout_ms":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["timeout_ms"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "timeout_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				if float64(n) > 60000 {
-					e.add(&fp, "want at most 60000, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 60000, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "timeout_ms")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "timeout_ms")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentWaitResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "timed_out", "agents":
+			case "timed_out":
+				f0_0, h0_0 = val, true
+			case "agents":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["timed_out"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "timed_out"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "timed_out")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "timed_out")
+			}
 		}
-		if f0, ok := x0["agents"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "agents"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -1085,76 +1985,136 @@ func validateAgentWaitResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "agents")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "agents")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentInterruptParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "target":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "target":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["target"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "target"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "target")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "target")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAgentInterruptResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "interrupted":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["interrupted"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "interrupted"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "interrupted")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "interrupted")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

@@ -10,402 +10,746 @@ import (
 func validateResourceOwner(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "extension_instance_id", "process_generation":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "extension_instance_id":
+				f0_1, h0_1 = val, true
+			case "process_generation":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 256 {
-					e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
-		if f0, ok := x0["extension_instance_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "extension_instance_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 256 {
-					e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "extension_instance_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "extension_instance_id")
+			}
 		}
-		if f0, ok := x0["process_generation"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "process_generation"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "process_generation")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "process_generation")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolDefinition01(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "description", "parameters":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "description":
+				f0_1, h0_1 = val, true
+			case "parameters":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateToolName(f0, &fp, e)
+			validateToolName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["description"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "description"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 4096 {
-					e.add(&fp, "want at most 4096 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 4096 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "description")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "description")
+			}
 		}
-		if f0, ok := x0["parameters"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "parameters"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "parameters")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parameters")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolDefinition(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "description", "parameters", "output_schema":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "description":
+				f0_1, h0_1 = val, true
+			case "parameters":
+				f0_2, h0_2 = val, true
+			case "output_schema":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateToolName(f0, &fp, e)
+			validateToolName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["description"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "description"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 4096 {
-					e.add(&fp, "want at most 4096 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 4096 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "description")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "description")
+			}
 		}
-		if f0, ok := x0["parameters"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "parameters"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "parameters")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parameters")
+			}
 		}
-		if f0, ok := x0["output_schema"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "output_schema"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateCommandDefinition(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "description":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "description":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateCommandName(f0, &fp, e)
+			validateCommandName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["description"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "description"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "description")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "description")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateTextPart(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "text":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "text":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "text" {
-					e.add(&fp, "want %q, got %q", "text", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "text", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["text"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "text")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "text")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateImagePart(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "artifact_id", "mime_type", "alt":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "artifact_id":
+				f0_1, h0_1 = val, true
+			case "mime_type":
+				f0_2, h0_2 = val, true
+			case "alt":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "image" {
-					e.add(&fp, "want %q, got %q", "image", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "image", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["artifact_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "artifact_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "artifact_id")
+			}
 		}
-		if f0, ok := x0["mime_type"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "mime_type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "image/png", "image/jpeg", "image/gif", "image/webp":
 				default:
-					e.add(&fp, "want one of image/png, image/jpeg, image/gif, image/webp, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of image/png, image/jpeg, image/gif, image/webp, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "mime_type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "mime_type")
+			}
 		}
-		if f0, ok := x0["alt"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "alt"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAudioPart(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "artifact_id", "mime_type", "transcript":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "artifact_id":
+				f0_1, h0_1 = val, true
+			case "mime_type":
+				f0_2, h0_2 = val, true
+			case "transcript":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "audio" {
-					e.add(&fp, "want %q, got %q", "audio", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "audio", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["artifact_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "artifact_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "artifact_id")
+			}
 		}
-		if f0, ok := x0["mime_type"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "mime_type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "audio/wav", "audio/mpeg", "audio/ogg", "audio/flac":
 				default:
-					e.add(&fp, "want one of audio/wav, audio/mpeg, audio/ogg, audio/flac, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of audio/wav, audio/mpeg, audio/ogg, audio/flac, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "mime_type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "mime_type")
+			}
 		}
-		if f0, ok := x0["transcript"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "transcript"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateContentPart(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	switch u0["type"] {
@@ -416,78 +760,146 @@ func validateContentPart(v any, p *vpath, e *verrs) {
 	case "audio":
 		validateAudioPart(v, p, e)
 	default:
-		e.add(p, "member \"type\" must be one of text, image, audio")
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "member \"type\" must be one of text, image, audio")
+		}
 	}
 }
 
 func validateToolResult01(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "content", "is_error", "metadata":
+			case "content":
+				f0_0, h0_0 = val, true
+			case "is_error":
+				f0_1, h0_1 = val, true
+			case "metadata":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["content"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "content"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "content")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "content")
+			}
 		}
-		if f0, ok := x0["is_error"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["metadata"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "metadata"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "content", "is_error", "structured_content", "metadata":
+			case "content":
+				f0_0, h0_0 = val, true
+			case "is_error":
+				f0_1, h0_1 = val, true
+			case "structured_content":
+				f0_2, h0_2 = val, true
+			case "metadata":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["content"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "content"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					e.add(&fp, "want at least 1 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 items, got %d", len(x1))
+					}
 				}
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -496,43 +908,67 @@ func validateToolResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "content")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "content")
+			}
 		}
-		if f0, ok := x0["is_error"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["structured_content"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "structured_content"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["metadata"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "metadata"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

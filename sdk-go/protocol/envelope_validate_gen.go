@@ -10,246 +10,454 @@ func validateRequestID(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if n := len(x0); n < 1 || n > 256 {
-			e.add(p, "want 1..256 UTF-8 bytes, got %d", n)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want 1..256 UTF-8 bytes, got %d", n)
+			}
 		}
 	case json.Number:
 		n, ok := asInt(x0)
 		if !ok {
-			e.add(p, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x0)
+			}
 			break
 		}
 		if float64(n) < 0 {
-			e.add(p, "want at least 0, got %v", n)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want at least 0, got %v", n)
+			}
 		}
 		_ = n
 	default:
 		_ = x0
-		e.add(p, "want integer or string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want integer or string, got %s", kindName(v))
+		}
 	}
 }
 
 func validateRequest(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "jsonrpc", "id", "method", "params":
+			case "jsonrpc":
+				f0_0, h0_0 = val, true
+			case "id":
+				f0_1, h0_1 = val, true
+			case "method":
+				f0_2, h0_2 = val, true
+			case "params":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["jsonrpc"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					e.add(&fp, "want %q, got %q", "2.0", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "2.0", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "jsonrpc")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "jsonrpc")
+			}
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
-		if f0, ok := x0["method"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "method"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "method")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "method")
+			}
 		}
-		if f0, ok := x0["params"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "params"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateNotification(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "jsonrpc", "method", "params":
+			case "jsonrpc":
+				f0_0, h0_0 = val, true
+			case "method":
+				f0_1, h0_1 = val, true
+			case "params":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["jsonrpc"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					e.add(&fp, "want %q, got %q", "2.0", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "2.0", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "jsonrpc")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "jsonrpc")
+			}
 		}
-		if f0, ok := x0["method"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "method"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "method")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "method")
+			}
 		}
-		if f0, ok := x0["params"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "params"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSuccessResponse(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "jsonrpc", "id", "result":
+			case "jsonrpc":
+				f0_0, h0_0 = val, true
+			case "id":
+				f0_1, h0_1 = val, true
+			case "result":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["jsonrpc"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					e.add(&fp, "want %q, got %q", "2.0", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "2.0", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "jsonrpc")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "jsonrpc")
+			}
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
-		if f0, ok := x0["result"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "result"}
 			_ = fp
-			_ = f0 // any JSON value
+			_ = f0_2 // any JSON value
 		} else {
-			e.add(p, "missing required field %q", "result")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "result")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateErrorResponse(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "jsonrpc", "id", "error":
+			case "jsonrpc":
+				f0_0, h0_0 = val, true
+			case "id":
+				f0_1, h0_1 = val, true
+			case "error":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["jsonrpc"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					e.add(&fp, "want %q, got %q", "2.0", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "2.0", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "jsonrpc")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "jsonrpc")
+			}
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
-		if f0, ok := x0["error"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "error"}
 			_ = fp
-			validateErrorObject(f0, &fp, e)
+			validateErrorObject(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "error")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "error")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateCancelParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "id":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

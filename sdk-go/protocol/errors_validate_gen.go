@@ -9,167 +9,283 @@ import (
 func validateErrorObject(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "code", "message", "data":
+			case "code":
+				f0_0, h0_0 = val, true
+			case "message":
+				f0_1, h0_1 = val, true
+			case "data":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["code"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "code"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "code")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "code")
+			}
 		}
-		if f0, ok := x0["message"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "message")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "message")
+			}
 		}
-		if f0, ok := x0["data"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "data"}
 			_ = fp
-			_ = f0 // any JSON value
+			_ = f0_2 // any JSON value
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateParseErrorData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "excerpt":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["excerpt"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "excerpt"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInvalidRequestData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "excerpt":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["excerpt"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "excerpt"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateMethodNotFoundData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "method":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["method"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "method"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "method")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "method")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInvalidParamsData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "path", "reason":
+			case "path":
+				f0_0, h0_0 = val, true
+			case "reason":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["path"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "path"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["reason"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
@@ -178,165 +294,289 @@ func validateInternalErrorData(v any, p *vpath, e *verrs) {
 	case map[string]any:
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateOverloadedData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "limit":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["limit"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "limit"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "limit")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "limit")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateServiceUnavailableData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "reason":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["reason"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVConflictData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "namespace", "key", "expected", "actual":
+			case "namespace":
+				f0_0, h0_0 = val, true
+			case "key":
+				f0_1, h0_1 = val, true
+			case "expected":
+				f0_2, h0_2 = val, true
+			case "actual":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
-		if f0, ok := x0["expected"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "expected"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "expected")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "expected")
+			}
 		}
-		if f0, ok := x0["actual"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "actual"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "actual")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "actual")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateUnsupportedAPIVersionData(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "requested", "supported":
+			case "requested":
+				f0_0, h0_0 = val, true
+			case "supported":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["requested"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "requested"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "requested")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "requested")
+			}
 		}
-		if f0, ok := x0["supported"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "supported"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -345,18 +585,34 @@ func validateUnsupportedAPIVersionData(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "supported")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "supported")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

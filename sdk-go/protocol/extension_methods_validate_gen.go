@@ -17,241 +17,429 @@ var (
 func validateNotificationParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "message", "level", "title":
+			case "message":
+				f0_0, h0_0 = val, true
+			case "level":
+				f0_1, h0_1 = val, true
+			case "title":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["message"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 4096 {
-					e.add(&fp, "want at most 4096 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 4096 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "message")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "message")
+			}
 		}
-		if f0, ok := x0["level"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "level"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				switch x1 {
 				case "info", "success", "warning", "error":
 				default:
-					e.add(&fp, "want one of info, success, warning, error, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of info, success, warning, error, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "level")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "level")
+			}
 		}
-		if f0, ok := x0["title"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "title"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateConfirmationRequestParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "message", "title", "destructive", "parent_request_id":
+			case "message":
+				f0_0, h0_0 = val, true
+			case "title":
+				f0_1, h0_1 = val, true
+			case "destructive":
+				f0_2, h0_2 = val, true
+			case "parent_request_id":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["message"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "message")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "message")
+			}
 		}
-		if f0, ok := x0["title"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "title"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["destructive"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "destructive"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateConfirmationRequestResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "confirmed":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["confirmed"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "confirmed"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "confirmed")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "confirmed")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInputRequestParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "prompt", "secret":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "prompt":
+				f0_1, h0_1 = val, true
+			case "secret":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["prompt"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "prompt"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n > 16384 {
-					e.add(&fp, "want at most 16384 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 16384 UTF-8 bytes, got %d", n)
+					}
 				}
 				if !reExtensionMethods58c442a1.MatchString(x1) {
-					e.add(&fp, "does not match %s", "[^ \\t\\n\\r]")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "[^ \\t\\n\\r]")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "prompt")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "prompt")
+			}
 		}
-		if f0, ok := x0["secret"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "secret"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "secret")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "secret")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInputRequestResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "value":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["value"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case nil:
 			case string:
 				if n := len(x1); n > 262144 {
-					e.add(&fp, "want at most 262144 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 262144 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "value")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "value")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateContextContributionParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "items":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["items"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "items"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -260,313 +448,577 @@ func validateContextContributionParams(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "items")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "items")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateStatusContributionParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "surface", "text", "priority", "style_role":
+			case "surface":
+				f0_0, h0_0 = val, true
+			case "text":
+				f0_1, h0_1 = val, true
+			case "priority":
+				f0_2, h0_2 = val, true
+			case "style_role":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["surface"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "surface"}
 			_ = fp
-			validateUISurface(f0, &fp, e)
+			validateUISurface(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "surface")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "surface")
+			}
 		}
-		if f0, ok := x0["text"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 1024 {
-					e.add(&fp, "want at most 1024 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 1024 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "text")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "text")
+			}
 		}
-		if f0, ok := x0["priority"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "priority"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "priority")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "priority")
+			}
 		}
-		if f0, ok := x0["style_role"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "style_role"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateProgressStatus(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "message", "current", "total", "unit":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "message":
+				f0_1, h0_1 = val, true
+			case "current":
+				f0_2, h0_2 = val, true
+			case "total":
+				f0_3, h0_3 = val, true
+			case "unit":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "status" {
-					e.add(&fp, "want %q, got %q", "status", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "status", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["message"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["current"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "current"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asNum(x1)
 				if !ok {
-					e.add(&fp, "want a number")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want a number")
+					}
 					break
 				}
 				if n < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want number, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want number, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["total"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "total"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asNum(x1)
 				if !ok {
-					e.add(&fp, "want a number")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want a number")
+					}
 					break
 				}
 				if n < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want number, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want number, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["unit"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "unit"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_4))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateProgressOutput(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "stream", "encoding", "data":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "stream":
+				f0_1, h0_1 = val, true
+			case "encoding":
+				f0_2, h0_2 = val, true
+			case "data":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "output" {
-					e.add(&fp, "want %q, got %q", "output", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "output", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["stream"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "stream"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				switch x1 {
 				case "stdout", "stderr":
 				default:
-					e.add(&fp, "want one of stdout, stderr, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of stdout, stderr, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "stream")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "stream")
+			}
 		}
-		if f0, ok := x0["encoding"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "encoding"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "utf8", "base64":
 				default:
-					e.add(&fp, "want one of utf8, base64, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of utf8, base64, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "encoding")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "encoding")
+			}
 		}
-		if f0, ok := x0["data"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "data"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "data")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "data")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateProgressDecoration(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "label", "detail":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "label":
+				f0_1, h0_1 = val, true
+			case "detail":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "decoration" {
-					e.add(&fp, "want %q, got %q", "decoration", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "decoration", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 64 {
-					e.add(&fp, "want at most 64 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 64 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "label")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "label")
+			}
 		}
-		if f0, ok := x0["detail"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "detail"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 256 {
-					e.add(&fp, "want at most 256 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateProgressEvent(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	switch u0["type"] {
@@ -577,217 +1029,405 @@ func validateProgressEvent(v any, p *vpath, e *verrs) {
 	case "decoration":
 		validateProgressDecoration(v, p, e)
 	default:
-		e.add(p, "member \"type\" must be one of status, output, decoration")
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "member \"type\" must be one of status, output, decoration")
+		}
 	}
 }
 
 func validateProgressParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "sequence", "event":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "sequence":
+				f0_1, h0_1 = val, true
+			case "event":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["sequence"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "sequence"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "sequence")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "sequence")
+			}
 		}
-		if f0, ok := x0["event"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "event"}
 			_ = fp
-			validateProgressEvent(f0, &fp, e)
+			validateProgressEvent(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "event")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "event")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateArtifactPublishInline(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "mime_type", "name", "data":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "mime_type":
+				f0_1, h0_1 = val, true
+			case "name":
+				f0_2, h0_2 = val, true
+			case "data":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["mime_type"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "mime_type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "mime_type")
-		}
-		if f0, ok := x0["name"]; ok {
-			fp := vpath{up: p, key: "name"}
-			_ = fp
-			switch x1 := f0.(type) {
-			case string:
-			default:
-				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "mime_type")
 			}
 		}
-		if f0, ok := x0["data"]; ok {
+		if h0_2 {
+			fp := vpath{up: p, key: "name"}
+			_ = fp
+			switch x1 := f0_2.(type) {
+			case string:
+			default:
+				_ = x1
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
+			}
+		}
+		if h0_3 {
 			fp := vpath{up: p, key: "data"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 349528 {
-					e.add(&fp, "want at most 349528 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 349528 characters, got %d", n)
+					}
 				}
 				if !reExtensionMethodsc0db35be.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[A-Za-z0-9+/]*={0,2}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[A-Za-z0-9+/]*={0,2}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateArtifactPublishFile(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "mime_type", "name", "path", "size", "sha256":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "mime_type":
+				f0_1, h0_1 = val, true
+			case "name":
+				f0_2, h0_2 = val, true
+			case "path":
+				f0_3, h0_3 = val, true
+			case "size":
+				f0_4, h0_4 = val, true
+			case "sha256":
+				f0_5, h0_5 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["mime_type"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "mime_type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "mime_type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "mime_type")
+			}
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["path"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "path"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "path")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "path")
+			}
 		}
-		if f0, ok := x0["size"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "size"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				if float64(n) > 2.097152e+07 {
-					e.add(&fp, "want at most 2.097152e+07, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 2.097152e+07, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "size")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "size")
+			}
 		}
-		if f0, ok := x0["sha256"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "sha256"}
 			_ = fp
-			validateSha256Hex(f0, &fp, e)
+			validateSha256Hex(f0_5, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "sha256")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "sha256")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateArtifactPublishParams(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	if _, ok := u0["path"]; ok {
@@ -800,143 +1440,259 @@ func validateArtifactPublishParams(v any, p *vpath, e *verrs) {
 func validateArtifactPublishResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "artifact_id", "size", "sha256":
+			case "artifact_id":
+				f0_0, h0_0 = val, true
+			case "size":
+				f0_1, h0_1 = val, true
+			case "sha256":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["artifact_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "artifact_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "artifact_id")
+			}
 		}
-		if f0, ok := x0["size"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "size"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "size")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "size")
+			}
 		}
-		if f0, ok := x0["sha256"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "sha256"}
 			_ = fp
-			validateSha256Hex(f0, &fp, e)
+			validateSha256Hex(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "sha256")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "sha256")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAdapterHints(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "read_only", "destructive":
+			case "read_only":
+				f0_0, h0_0 = val, true
+			case "destructive":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["read_only"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "read_only"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["destructive"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "destructive"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePolicyIntent(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "kind", "operation", "target", "data_classes", "adapter_hints":
+			case "kind":
+				f0_0, h0_0 = val, true
+			case "operation":
+				f0_1, h0_1 = val, true
+			case "target":
+				f0_2, h0_2 = val, true
+			case "data_classes":
+				f0_3, h0_3 = val, true
+			case "adapter_hints":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["kind"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "kind"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "kind")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "kind")
+			}
 		}
-		if f0, ok := x0["operation"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "operation"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "operation")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "operation")
+			}
 		}
-		if f0, ok := x0["target"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "target"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["data_classes"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "data_classes"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -945,205 +1701,361 @@ func validatePolicyIntent(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["adapter_hints"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "adapter_hints"}
 			_ = fp
-			validateAdapterHints(f0, &fp, e)
+			validateAdapterHints(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePolicyEvaluateParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "intent", "approval_token":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "intent":
+				f0_1, h0_1 = val, true
+			case "approval_token":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["intent"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "intent"}
 			_ = fp
-			validatePolicyIntent(f0, &fp, e)
+			validatePolicyIntent(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "intent")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "intent")
+			}
 		}
-		if f0, ok := x0["approval_token"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "approval_token"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if !reExtensionMethods190b3eb9.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePolicyEvaluateResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "decision", "reason", "approval_token":
+			case "decision":
+				f0_0, h0_0 = val, true
+			case "reason":
+				f0_1, h0_1 = val, true
+			case "approval_token":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["decision"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "decision"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "allow", "ask", "deny":
 				default:
-					e.add(&fp, "want one of allow, ask, deny, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of allow, ask, deny, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "decision")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "decision")
+			}
 		}
-		if f0, ok := x0["reason"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["approval_token"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "approval_token"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if !reExtensionMethods190b3eb9.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSecretGetParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "parent_request_id", "name":
+			case "parent_request_id":
+				f0_0, h0_0 = val, true
+			case "name":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "parent_request_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "parent_request_id")
+			}
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateSecretName(f0, &fp, e)
+			validateSecretName(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSecretGetResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "value":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["value"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := len(x1); n > 65536 {
-					e.add(&fp, "want at most 65536 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 65536 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "value")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "value")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolsRegisterParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "tools":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["tools"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "tools"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					e.add(&fp, "want at least 1 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 items, got %d", len(x1))
+					}
 				}
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -1152,37 +2064,65 @@ func validateToolsRegisterParams(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "tools")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "tools")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolsUnregisterParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "names":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["names"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "names"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					e.add(&fp, "want at least 1 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 items, got %d", len(x1))
+					}
 				}
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -1191,55 +2131,99 @@ func validateToolsUnregisterParams(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "names")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "names")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolsCatalogResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "revision", "tools":
+			case "revision":
+				f0_0, h0_0 = val, true
+			case "tools":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["revision"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "revision"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "revision")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "revision")
+			}
 		}
-		if f0, ok := x0["tools"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "tools"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -1248,13 +2232,25 @@ func validateToolsCatalogResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "tools")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "tools")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

@@ -10,93 +10,169 @@ import (
 func validateToolCallParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "arguments", "catalog_revision", "resource_owner", "call_id":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "arguments":
+				f0_1, h0_1 = val, true
+			case "catalog_revision":
+				f0_2, h0_2 = val, true
+			case "resource_owner":
+				f0_3, h0_3 = val, true
+			case "call_id":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateToolName(f0, &fp, e)
+			validateToolName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "arguments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "arguments")
+			}
 		}
-		if f0, ok := x0["catalog_revision"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "catalog_revision"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_3, &fp, e)
 		}
-		if f0, ok := x0["call_id"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "call_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_4))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateCommandExecuteParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "arguments", "resource_owner":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "arguments":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateCommandName(f0, &fp, e)
+			validateCommandName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -105,506 +181,910 @@ func validateCommandExecuteParams(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "arguments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "arguments")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateCommandExecuteResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "text", "is_error":
+			case "text":
+				f0_0, h0_0 = val, true
+			case "is_error":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["text"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "text")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "text")
+			}
 		}
-		if f0, ok := x0["is_error"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateBeforePromptPayload(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "prompt":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["prompt"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "prompt"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "prompt")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "prompt")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunBeforePrompt(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "hook", "payload", "resource_owner":
+			case "hook":
+				f0_0, h0_0 = val, true
+			case "payload":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["hook"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "before_prompt" {
-					e.add(&fp, "want %q, got %q", "before_prompt", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "before_prompt", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "hook")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "hook")
+			}
 		}
-		if f0, ok := x0["payload"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
 			_ = fp
-			validateBeforePromptPayload(f0, &fp, e)
+			validateBeforePromptPayload(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "payload")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "payload")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAfterResponsePayload(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "response":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["response"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "response"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "response")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "response")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunAfterResponse(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "hook", "payload", "resource_owner":
+			case "hook":
+				f0_0, h0_0 = val, true
+			case "payload":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["hook"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "after_response" {
-					e.add(&fp, "want %q, got %q", "after_response", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "after_response", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "hook")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "hook")
+			}
 		}
-		if f0, ok := x0["payload"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
 			_ = fp
-			validateAfterResponsePayload(f0, &fp, e)
+			validateAfterResponsePayload(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "payload")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "payload")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateBeforeToolCallPayload(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "arguments":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "arguments":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "arguments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "arguments")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunBeforeToolCall(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "hook", "payload", "resource_owner":
+			case "hook":
+				f0_0, h0_0 = val, true
+			case "payload":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["hook"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "before_tool_call" {
-					e.add(&fp, "want %q, got %q", "before_tool_call", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "before_tool_call", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "hook")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "hook")
+			}
 		}
-		if f0, ok := x0["payload"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
 			_ = fp
-			validateBeforeToolCallPayload(f0, &fp, e)
+			validateBeforeToolCallPayload(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "payload")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "payload")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAfterToolCallPayload(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "arguments", "output", "is_error":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "arguments":
+				f0_1, h0_1 = val, true
+			case "output":
+				f0_2, h0_2 = val, true
+			case "is_error":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "arguments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "arguments")
+			}
 		}
-		if f0, ok := x0["output"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "output"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "output")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "output")
+			}
 		}
-		if f0, ok := x0["is_error"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "is_error")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "is_error")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunAfterToolCall(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "hook", "payload", "resource_owner":
+			case "hook":
+				f0_0, h0_0 = val, true
+			case "payload":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["hook"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "after_tool_call" {
-					e.add(&fp, "want %q, got %q", "after_tool_call", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "after_tool_call", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "hook")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "hook")
+			}
 		}
-		if f0, ok := x0["payload"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
 			_ = fp
-			validateAfterToolCallPayload(f0, &fp, e)
+			validateAfterToolCallPayload(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "payload")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "payload")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateBeforePersistencePayload(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "output":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "output":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["output"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "output"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "output")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "output")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunBeforePersistence(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "hook", "payload", "resource_owner":
+			case "hook":
+				f0_0, h0_0 = val, true
+			case "payload":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["hook"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "before_persistence" {
-					e.add(&fp, "want %q, got %q", "before_persistence", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "before_persistence", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "hook")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "hook")
+			}
 		}
-		if f0, ok := x0["payload"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
 			_ = fp
-			validateBeforePersistencePayload(f0, &fp, e)
+			validateBeforePersistencePayload(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "payload")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "payload")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePostMutationPayload(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "resource_ids":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "resource_ids":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["resource_ids"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "resource_ids"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -613,69 +1093,125 @@ func validatePostMutationPayload(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "resource_ids")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "resource_ids")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunPostMutation(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "hook", "payload", "resource_owner":
+			case "hook":
+				f0_0, h0_0 = val, true
+			case "payload":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["hook"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "post_mutation" {
-					e.add(&fp, "want %q, got %q", "post_mutation", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "post_mutation", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "hook")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "hook")
+			}
 		}
-		if f0, ok := x0["payload"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
 			_ = fp
-			validatePostMutationPayload(f0, &fp, e)
+			validatePostMutationPayload(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "payload")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "payload")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunParams(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	switch u0["hook"] {
@@ -692,117 +1228,201 @@ func validateHookRunParams(v any, p *vpath, e *verrs) {
 	case "post_mutation":
 		validateHookRunPostMutation(v, p, e)
 	default:
-		e.add(p, "member \"hook\" must be one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation")
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "member \"hook\" must be one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation")
+		}
 	}
 }
 
 func validateHookDisposition(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "action", "message", "prompt":
+			case "action":
+				f0_0, h0_0 = val, true
+			case "message":
+				f0_1, h0_1 = val, true
+			case "prompt":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["action"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "action"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "continue", "block", "replace":
 				default:
-					e.add(&fp, "want one of continue, block, replace, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of continue, block, replace, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "action")
-		}
-		if f0, ok := x0["message"]; ok {
-			fp := vpath{up: p, key: "message"}
-			_ = fp
-			switch x1 := f0.(type) {
-			case string:
-			default:
-				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "action")
 			}
 		}
-		if f0, ok := x0["prompt"]; ok {
-			fp := vpath{up: p, key: "prompt"}
+		if h0_1 {
+			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
+			}
+		}
+		if h0_2 {
+			fp := vpath{up: p, key: "prompt"}
+			_ = fp
+			switch x1 := f0_2.(type) {
+			case string:
+			default:
+				_ = x1
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePersistenceMetadata(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "value", "public":
+			case "value":
+				f0_0, h0_0 = val, true
+			case "public":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["value"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "value")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "value")
+			}
 		}
-		if f0, ok := x0["public"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "public"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "public")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "public")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePostMutationRescan(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "resource_ids":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["resource_ids"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "resource_ids"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -811,165 +1431,285 @@ func validatePostMutationRescan(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "resource_ids")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "resource_ids")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateHookRunResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "disposition", "persistence_metadata", "post_mutation_rescan":
+			case "disposition":
+				f0_0, h0_0 = val, true
+			case "persistence_metadata":
+				f0_1, h0_1 = val, true
+			case "post_mutation_rescan":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["disposition"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "disposition"}
 			_ = fp
-			validateHookDisposition(f0, &fp, e)
+			validateHookDisposition(f0_0, &fp, e)
 		}
-		if f0, ok := x0["persistence_metadata"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "persistence_metadata"}
 			_ = fp
-			validatePersistenceMetadata(f0, &fp, e)
+			validatePersistenceMetadata(f0_1, &fp, e)
 		}
-		if f0, ok := x0["post_mutation_rescan"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "post_mutation_rescan"}
 			_ = fp
-			validatePostMutationRescan(f0, &fp, e)
+			validatePostMutationRescan(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateContextCollectParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "prompt", "resource_owner":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "prompt":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["prompt"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "prompt"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateContextItem(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "label", "content", "placement":
+			case "label":
+				f0_0, h0_0 = val, true
+			case "content":
+				f0_1, h0_1 = val, true
+			case "placement":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "label")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "label")
+			}
 		}
-		if f0, ok := x0["content"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "content"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "content")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "content")
+			}
 		}
-		if f0, ok := x0["placement"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "placement"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix":
 				default:
-					e.add(&fp, "want one of system_prefix, system_suffix, prompt_prefix, prompt_suffix, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of system_prefix, system_suffix, prompt_prefix, prompt_suffix, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "placement")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "placement")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateContextCollectResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "items":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["items"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "items"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -978,261 +1718,469 @@ func validateContextCollectResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "items")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "items")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateStatusCollectParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "surface", "resource_owner":
+			case "surface":
+				f0_0, h0_0 = val, true
+			case "resource_owner":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["surface"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "surface"}
 			_ = fp
-			validateUISurface(f0, &fp, e)
+			validateUISurface(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "surface")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "surface")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateStatusCollectResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "surface", "text", "priority", "style_role":
+			case "surface":
+				f0_0, h0_0 = val, true
+			case "text":
+				f0_1, h0_1 = val, true
+			case "priority":
+				f0_2, h0_2 = val, true
+			case "style_role":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["surface"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "surface"}
 			_ = fp
-			validateUISurface(f0, &fp, e)
+			validateUISurface(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "surface")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "surface")
+			}
 		}
-		if f0, ok := x0["text"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 1024 {
-					e.add(&fp, "want at most 1024 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 1024 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "text")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "text")
+			}
 		}
-		if f0, ok := x0["priority"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "priority"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "priority")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "priority")
+			}
 		}
-		if f0, ok := x0["style_role"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "style_role"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolRenderParams01(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "arguments", "result", "resource_owner":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "arguments":
+				f0_1, h0_1 = val, true
+			case "result":
+				f0_2, h0_2 = val, true
+			case "resource_owner":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateToolName(f0, &fp, e)
+			validateToolName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "arguments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "arguments")
+			}
 		}
-		if f0, ok := x0["result"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "result"}
 			_ = fp
-			validateToolResult01(f0, &fp, e)
+			validateToolResult01(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "result")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "result")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolRenderParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "arguments", "result", "resource_owner":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "arguments":
+				f0_1, h0_1 = val, true
+			case "result":
+				f0_2, h0_2 = val, true
+			case "resource_owner":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateToolName(f0, &fp, e)
+			validateToolName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case map[string]any:
 			default:
 				_ = x1
-				e.add(&fp, "want object, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want object, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "arguments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "arguments")
+			}
 		}
-		if f0, ok := x0["result"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "result"}
 			_ = fp
-			validateToolResult(f0, &fp, e)
+			validateToolResult(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "result")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "result")
+			}
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateRenderSegment(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "text", "style_role":
+			case "text":
+				f0_0, h0_0 = val, true
+			case "style_role":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["text"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "text")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "text")
+			}
 		}
-		if f0, ok := x0["style_role"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "style_role"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "style_role")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "style_role")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolRenderResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "segments":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["segments"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "segments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -1241,79 +2189,136 @@ func validateToolRenderResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "segments")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "segments")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateShutdownParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "reason", "deadline_ms":
+			case "reason":
+				f0_0, h0_0 = val, true
+			case "deadline_ms":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["reason"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "host_exit", "reload", "disable", "restart":
 				default:
-					e.add(&fp, "want one of host_exit, reload, disable, restart, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of host_exit, reload, disable, restart, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["deadline_ms"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "deadline_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateShutdownResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		for k, val := range x0 {
 			switch k {
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
@@ -1323,307 +2328,567 @@ func validateOutcome(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "completed", "failed", "cancelled", "interrupted", "disconnected", "shutdown", "limit":
 		default:
-			e.add(p, "want one of completed, failed, cancelled, interrupted, disconnected, shutdown, limit, got %q", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want one of completed, failed, cancelled, interrupted, disconnected, shutdown, limit, got %q", x0)
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSessionStartedParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "session_id":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSessionSettledParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "outcome":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "outcome":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
-		if f0, ok := x0["outcome"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "outcome"}
 			_ = fp
-			validateOutcome(f0, &fp, e)
+			validateOutcome(f0_1, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "outcome")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "outcome")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateTurnStartedParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "turn_id":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "turn_id":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
-		if f0, ok := x0["turn_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "turn_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "turn_id")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateTurnSettledParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "turn_id", "outcome":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "turn_id":
+				f0_1, h0_1 = val, true
+			case "outcome":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
-		if f0, ok := x0["turn_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "turn_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "turn_id")
+			}
 		}
-		if f0, ok := x0["outcome"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "outcome"}
 			_ = fp
-			validateOutcome(f0, &fp, e)
+			validateOutcome(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "outcome")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "outcome")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolStartedParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "turn_id", "call_id", "name":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "turn_id":
+				f0_1, h0_1 = val, true
+			case "call_id":
+				f0_2, h0_2 = val, true
+			case "name":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
-		if f0, ok := x0["turn_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "turn_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "turn_id")
+			}
 		}
-		if f0, ok := x0["call_id"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "call_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "call_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "call_id")
+			}
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateToolSettledParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "turn_id", "call_id", "name", "outcome", "is_error":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "turn_id":
+				f0_1, h0_1 = val, true
+			case "call_id":
+				f0_2, h0_2 = val, true
+			case "name":
+				f0_3, h0_3 = val, true
+			case "outcome":
+				f0_4, h0_4 = val, true
+			case "is_error":
+				f0_5, h0_5 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session_id")
+			}
 		}
-		if f0, ok := x0["turn_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "turn_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "turn_id")
+			}
 		}
-		if f0, ok := x0["call_id"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "call_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "call_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "call_id")
+			}
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["outcome"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "outcome"}
 			_ = fp
-			validateOutcome(f0, &fp, e)
+			validateOutcome(f0_4, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "outcome")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "outcome")
+			}
 		}
-		if f0, ok := x0["is_error"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_5))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "is_error")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "is_error")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

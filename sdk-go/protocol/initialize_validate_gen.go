@@ -9,198 +9,358 @@ import (
 func validateExtensionInfo(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "version", "dir", "manifest_path", "source":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "version":
+				f0_1, h0_1 = val, true
+			case "dir":
+				f0_2, h0_2 = val, true
+			case "manifest_path":
+				f0_3, h0_3 = val, true
+			case "source":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateExtensionName(f0, &fp, e)
+			validateExtensionName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
-		if f0, ok := x0["dir"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "dir"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "dir")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "dir")
+			}
 		}
-		if f0, ok := x0["manifest_path"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "manifest_path"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "manifest_path")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "manifest_path")
+			}
 		}
-		if f0, ok := x0["source"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "source"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case string:
 				switch x1 {
 				case "global", "project", "explicit":
 				default:
-					e.add(&fp, "want one of global, project, explicit, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of global, project, explicit, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "source")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "source")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateWorkspaceInfo(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "root", "trusted":
+			case "root":
+				f0_0, h0_0 = val, true
+			case "trusted":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["root"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "root"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "root")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "root")
+			}
 		}
-		if f0, ok := x0["trusted"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "trusted"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "trusted")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "trusted")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateModelInfo(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "provider", "id":
+			case "provider":
+				f0_0, h0_0 = val, true
+			case "id":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["provider"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "provider")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "provider")
+			}
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSessionInfo(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "session_id", "model", "reasoning_effort", "active_skills":
+			case "session_id":
+				f0_0, h0_0 = val, true
+			case "model":
+				f0_1, h0_1 = val, true
+			case "reasoning_effort":
+				f0_2, h0_2 = val, true
+			case "active_skills":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["session_id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["model"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "model"}
 			_ = fp
-			validateModelInfo(f0, &fp, e)
+			validateModelInfo(f0_1, &fp, e)
 		}
-		if f0, ok := x0["reasoning_effort"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "reasoning_effort"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["active_skills"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "active_skills"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -209,126 +369,230 @@ func validateSessionInfo(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateOfferedLimits(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "max_concurrent_requests", "max_message_bytes", "max_pending_requests":
+			case "max_concurrent_requests":
+				f0_0, h0_0 = val, true
+			case "max_message_bytes":
+				f0_1, h0_1 = val, true
+			case "max_pending_requests":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["max_concurrent_requests"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "max_concurrent_requests"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_concurrent_requests")
-		}
-		if f0, ok := x0["max_message_bytes"]; ok {
-			fp := vpath{up: p, key: "max_message_bytes"}
-			_ = fp
-			switch x1 := f0.(type) {
-			case json.Number:
-				n, ok := asInt(x1)
-				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					break
-				}
-				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
-				}
-				_ = n
-			default:
-				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_concurrent_requests")
 			}
 		}
-		if f0, ok := x0["max_pending_requests"]; ok {
-			fp := vpath{up: p, key: "max_pending_requests"}
+		if h0_1 {
+			fp := vpath{up: p, key: "max_message_bytes"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
+			}
+		}
+		if h0_2 {
+			fp := vpath{up: p, key: "max_pending_requests"}
+			_ = fp
+			switch x1 := f0_2.(type) {
+			case json.Number:
+				n, ok := asInt(x1)
+				if !ok {
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
+					break
+				}
+				if float64(n) < 1 {
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
+				}
+				_ = n
+			default:
+				_ = x1
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateProtocolOffer(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "version", "required_features", "optional_features", "limits":
+			case "version":
+				f0_0, h0_0 = val, true
+			case "required_features":
+				f0_1, h0_1 = val, true
+			case "optional_features":
+				f0_2, h0_2 = val, true
+			case "limits":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "0.2", "0.4":
 				default:
-					e.add(&fp, "want one of 0.2, 0.4, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of 0.2, 0.4, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
-		if f0, ok := x0["required_features"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "required_features"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -337,20 +601,32 @@ func validateProtocolOffer(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "required_features")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "required_features")
+			}
 		}
-		if f0, ok := x0["optional_features"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "optional_features"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -359,239 +635,451 @@ func validateProtocolOffer(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "optional_features")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "optional_features")
+			}
 		}
-		if f0, ok := x0["limits"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "limits"}
 			_ = fp
-			validateOfferedLimits(f0, &fp, e)
+			validateOfferedLimits(f0_3, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "limits")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "limits")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInitializeParams01(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		for k, val := range x0 {
 			switch k {
-			case "api_version", "octet_version", "extension", "manifest", "workspace", "session":
+			case "api_version":
+				f0_0, h0_0 = val, true
+			case "octet_version":
+				f0_1, h0_1 = val, true
+			case "extension":
+				f0_2, h0_2 = val, true
+			case "manifest":
+				f0_3, h0_3 = val, true
+			case "workspace":
+				f0_4, h0_4 = val, true
+			case "session":
+				f0_5, h0_5 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["api_version"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "0.1" {
-					e.add(&fp, "want %q, got %q", "0.1", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "0.1", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "api_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "api_version")
+			}
 		}
-		if f0, ok := x0["octet_version"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "octet_version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "octet_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "octet_version")
+			}
 		}
-		if f0, ok := x0["extension"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "extension"}
 			_ = fp
-			validateExtensionInfo(f0, &fp, e)
+			validateExtensionInfo(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "extension")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "extension")
+			}
 		}
-		if f0, ok := x0["manifest"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "manifest"}
 			_ = fp
-			validateManifest(f0, &fp, e)
+			validateManifest(f0_3, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "manifest")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "manifest")
+			}
 		}
-		if f0, ok := x0["workspace"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "workspace"}
 			_ = fp
-			validateWorkspaceInfo(f0, &fp, e)
+			validateWorkspaceInfo(f0_4, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "workspace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "workspace")
+			}
 		}
-		if f0, ok := x0["session"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			validateSessionInfo(f0, &fp, e)
+			validateSessionInfo(f0_5, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInitializeParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		for k, val := range x0 {
 			switch k {
-			case "api_version", "octet_version", "extension", "manifest", "workspace", "session", "protocol":
+			case "api_version":
+				f0_0, h0_0 = val, true
+			case "octet_version":
+				f0_1, h0_1 = val, true
+			case "extension":
+				f0_2, h0_2 = val, true
+			case "manifest":
+				f0_3, h0_3 = val, true
+			case "workspace":
+				f0_4, h0_4 = val, true
+			case "session":
+				f0_5, h0_5 = val, true
+			case "protocol":
+				f0_6, h0_6 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["api_version"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "0.2", "0.4":
 				default:
-					e.add(&fp, "want one of 0.2, 0.4, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of 0.2, 0.4, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "api_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "api_version")
+			}
 		}
-		if f0, ok := x0["octet_version"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "octet_version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "octet_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "octet_version")
+			}
 		}
-		if f0, ok := x0["extension"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "extension"}
 			_ = fp
-			validateExtensionInfo(f0, &fp, e)
+			validateExtensionInfo(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "extension")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "extension")
+			}
 		}
-		if f0, ok := x0["manifest"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "manifest"}
 			_ = fp
-			validateManifest(f0, &fp, e)
+			validateManifest(f0_3, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "manifest")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "manifest")
+			}
 		}
-		if f0, ok := x0["workspace"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "workspace"}
 			_ = fp
-			validateWorkspaceInfo(f0, &fp, e)
+			validateWorkspaceInfo(f0_4, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "workspace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "workspace")
+			}
 		}
-		if f0, ok := x0["session"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			validateSessionInfo(f0, &fp, e)
+			validateSessionInfo(f0_5, &fp, e)
 		}
-		if f0, ok := x0["protocol"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "protocol"}
 			_ = fp
-			validateProtocolOffer(f0, &fp, e)
+			validateProtocolOffer(f0_6, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "protocol")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "protocol")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAnsweredLimits(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "max_concurrent_requests":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["max_concurrent_requests"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "max_concurrent_requests"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "max_concurrent_requests")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "max_concurrent_requests")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "version", "features", "limits", "lifecycle_events":
+			case "version":
+				f0_0, h0_0 = val, true
+			case "features":
+				f0_1, h0_1 = val, true
+			case "limits":
+				f0_2, h0_2 = val, true
+			case "lifecycle_events":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
-		if f0, ok := x0["features"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "features"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -600,27 +1088,43 @@ func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "features")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "features")
+			}
 		}
-		if f0, ok := x0["limits"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "limits"}
 			_ = fp
-			validateAnsweredLimits(f0, &fp, e)
+			validateAnsweredLimits(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "limits")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "limits")
+			}
 		}
-		if f0, ok := x0["lifecycle_events"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "lifecycle_events"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -629,46 +1133,106 @@ func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInitializeResult01(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		var f0_8 any
+		h0_8 := false
+		for k, val := range x0 {
 			switch k {
-			case "api_version", "tools", "name", "version", "commands", "hooks", "ui", "context", "tool_renderers":
+			case "api_version":
+				f0_0, h0_0 = val, true
+			case "tools":
+				f0_1, h0_1 = val, true
+			case "name":
+				f0_2, h0_2 = val, true
+			case "version":
+				f0_3, h0_3 = val, true
+			case "commands":
+				f0_4, h0_4 = val, true
+			case "hooks":
+				f0_5, h0_5 = val, true
+			case "ui":
+				f0_6, h0_6 = val, true
+			case "context":
+				f0_7, h0_7 = val, true
+			case "tool_renderers":
+				f0_8, h0_8 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["api_version"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "api_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "api_version")
+			}
 		}
-		if f0, ok := x0["tools"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "tools"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -677,34 +1241,54 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "tools")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "tools")
+			}
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateExtensionName(f0, &fp, e)
+			validateExtensionName(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
-		if f0, ok := x0["commands"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "commands"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -713,15 +1297,23 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "commands")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "commands")
+			}
 		}
-		if f0, ok := x0["hooks"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "hooks"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -730,18 +1322,26 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_5))
+				}
 			}
 		}
-		if f0, ok := x0["ui"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "ui"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_6.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -750,28 +1350,40 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_6))
+				}
 			}
 		}
-		if f0, ok := x0["context"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "context"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_7.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_7))
+				}
 			}
 		}
-		if f0, ok := x0["tool_renderers"]; ok {
+		if h0_8 {
 			fp := vpath{up: p, key: "tool_renderers"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_8.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -780,46 +1392,110 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_8))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateInitializeResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		var f0_8 any
+		h0_8 := false
+		var f0_9 any
+		h0_9 := false
+		for k, val := range x0 {
 			switch k {
-			case "api_version", "tools", "name", "version", "commands", "hooks", "ui", "context", "tool_renderers", "protocol":
+			case "api_version":
+				f0_0, h0_0 = val, true
+			case "tools":
+				f0_1, h0_1 = val, true
+			case "name":
+				f0_2, h0_2 = val, true
+			case "version":
+				f0_3, h0_3 = val, true
+			case "commands":
+				f0_4, h0_4 = val, true
+			case "hooks":
+				f0_5, h0_5 = val, true
+			case "ui":
+				f0_6, h0_6 = val, true
+			case "context":
+				f0_7, h0_7 = val, true
+			case "tool_renderers":
+				f0_8, h0_8 = val, true
+			case "protocol":
+				f0_9, h0_9 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["api_version"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "api_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "api_version")
+			}
 		}
-		if f0, ok := x0["tools"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "tools"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -828,34 +1504,54 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "tools")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "tools")
+			}
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateExtensionName(f0, &fp, e)
+			validateExtensionName(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
-		if f0, ok := x0["commands"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "commands"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -864,15 +1560,23 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "commands")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "commands")
+			}
 		}
-		if f0, ok := x0["hooks"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "hooks"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -881,18 +1585,26 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_5))
+				}
 			}
 		}
-		if f0, ok := x0["ui"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "ui"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_6.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -901,28 +1613,40 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_6))
+				}
 			}
 		}
-		if f0, ok := x0["context"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "context"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_7.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_7))
+				}
 			}
 		}
-		if f0, ok := x0["tool_renderers"]; ok {
+		if h0_8 {
 			fp := vpath{up: p, key: "tool_renderers"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_8.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -931,23 +1655,39 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_8))
+				}
 			}
 		}
-		if f0, ok := x0["protocol"]; ok {
+		if h0_9 {
 			fp := vpath{up: p, key: "protocol"}
 			_ = fp
-			validateProtocolAnswer(f0, &fp, e)
+			validateProtocolAnswer(f0_9, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "protocol")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "protocol")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

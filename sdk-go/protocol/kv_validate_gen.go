@@ -15,234 +15,430 @@ var (
 func validateKVGetParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "namespace", "key":
+			case "namespace":
+				f0_0, h0_0 = val, true
+			case "key":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVGetResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "found", "value", "version":
+			case "found":
+				f0_0, h0_0 = val, true
+			case "value":
+				f0_1, h0_1 = val, true
+			case "version":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["found"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "found"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "found")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "found")
+			}
 		}
-		if f0, ok := x0["value"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			_ = f0 // any JSON value
+			_ = f0_1 // any JSON value
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVListParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "namespace", "prefix", "cursor", "limit":
+			case "namespace":
+				f0_0, h0_0 = val, true
+			case "prefix":
+				f0_1, h0_1 = val, true
+			case "cursor":
+				f0_2, h0_2 = val, true
+			case "limit":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["prefix"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "prefix"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "prefix")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "prefix")
+			}
 		}
-		if f0, ok := x0["cursor"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "cursor"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["limit"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "limit"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 1 {
-					e.add(&fp, "want at least 1, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1, got %v", n)
+					}
 				}
 				if float64(n) > 1000 {
-					e.add(&fp, "want at most 1000, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 1000, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_3))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVEntry(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "key", "value", "version":
+			case "key":
+				f0_0, h0_0 = val, true
+			case "value":
+				f0_1, h0_1 = val, true
+			case "version":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
-		if f0, ok := x0["value"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			_ = f0 // any JSON value
+			_ = f0_1 // any JSON value
 		} else {
-			e.add(p, "missing required field %q", "value")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "value")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVListResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "entries", "next_cursor":
+			case "entries":
+				f0_0, h0_0 = val, true
+			case "next_cursor":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["entries"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "entries"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -251,153 +447,285 @@ func validateKVListResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "entries")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "entries")
+			}
 		}
-		if f0, ok := x0["next_cursor"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "next_cursor"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVExpectVersion(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "namespace", "key", "version":
+			case "namespace":
+				f0_0, h0_0 = val, true
+			case "key":
+				f0_1, h0_1 = val, true
+			case "version":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVExpectAbsent(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "namespace", "key", "absent":
+			case "namespace":
+				f0_0, h0_0 = val, true
+			case "key":
+				f0_1, h0_1 = val, true
+			case "absent":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
-		if f0, ok := x0["absent"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "absent"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case bool:
 				if x1 != true {
-					e.add(&fp, "want true")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want true")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "absent")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "absent")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVPrecondition(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	if _, ok := u0["version"]; ok {
@@ -405,143 +733,271 @@ func validateKVPrecondition(v any, p *vpath, e *verrs) {
 	} else if _, ok := u0["absent"]; ok {
 		validateKVExpectAbsent(v, p, e)
 	} else {
-		e.add(p, "want one of the members version, absent")
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want one of the members version, absent")
+		}
 	}
 }
 
 func validateKVPut(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "op", "namespace", "key", "value":
+			case "op":
+				f0_0, h0_0 = val, true
+			case "namespace":
+				f0_1, h0_1 = val, true
+			case "key":
+				f0_2, h0_2 = val, true
+			case "value":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["op"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "op"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "put" {
-					e.add(&fp, "want %q, got %q", "put", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "put", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "op")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "op")
+			}
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
-		if f0, ok := x0["value"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			_ = f0 // any JSON value
+			_ = f0_3 // any JSON value
 		} else {
-			e.add(p, "missing required field %q", "value")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "value")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVDelete(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "op", "namespace", "key":
+			case "op":
+				f0_0, h0_0 = val, true
+			case "namespace":
+				f0_1, h0_1 = val, true
+			case "key":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["op"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "op"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "delete" {
-					e.add(&fp, "want %q, got %q", "delete", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "delete", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "op")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "op")
+			}
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVWrite(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	switch u0["op"] {
@@ -550,27 +1006,47 @@ func validateKVWrite(v any, p *vpath, e *verrs) {
 	case "delete":
 		validateKVDelete(v, p, e)
 	default:
-		e.add(p, "member \"op\" must be one of put, delete")
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "member \"op\" must be one of put, delete")
+		}
 	}
 }
 
 func validateKVCommitParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "preconditions", "writes":
+			case "preconditions":
+				f0_0, h0_0 = val, true
+			case "writes":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["preconditions"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "preconditions"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -579,21 +1055,37 @@ func validateKVCommitParams(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "preconditions")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "preconditions")
+			}
 		}
-		if f0, ok := x0["writes"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "writes"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				if len(x1) < 1 {
-					e.add(&fp, "want at least 1 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 items, got %d", len(x1))
+					}
 				}
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -602,93 +1094,169 @@ func validateKVCommitParams(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "writes")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "writes")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVWriteVersion(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "namespace", "key", "version":
+			case "namespace":
+				f0_0, h0_0 = val, true
+			case "key":
+				f0_1, h0_1 = val, true
+			case "version":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["namespace"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n < 1 {
-					e.add(&fp, "want at least 1 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 1 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "namespace")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "namespace")
+			}
 		}
-		if f0, ok := x0["key"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "key")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "key")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case nil:
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string or null, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string or null, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateKVCommitResult(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		for k, val := range x0 {
 			switch k {
 			case "versions":
+				f0_0, h0_0 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["versions"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "versions"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -697,13 +1265,25 @@ func validateKVCommitResult(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "versions")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "versions")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

@@ -18,93 +18,177 @@ var (
 func validateManifest(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		var f0_8 any
+		h0_8 := false
+		for k, val := range x0 {
 			switch k {
-			case "name", "version", "api_version", "requires_octet", "description", "entrypoint", "capabilities", "contributes", "runtime":
+			case "name":
+				f0_0, h0_0 = val, true
+			case "version":
+				f0_1, h0_1 = val, true
+			case "api_version":
+				f0_2, h0_2 = val, true
+			case "requires_octet":
+				f0_3, h0_3 = val, true
+			case "description":
+				f0_4, h0_4 = val, true
+			case "entrypoint":
+				f0_5, h0_5 = val, true
+			case "capabilities":
+				f0_6, h0_6 = val, true
+			case "contributes":
+				f0_7, h0_7 = val, true
+			case "runtime":
+				f0_8, h0_8 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["name"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			validateExtensionName(f0, &fp, e)
+			validateExtensionName(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "name")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "name")
+			}
 		}
-		if f0, ok := x0["version"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if !reManifestf0b030aa.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "version")
+			}
 		}
-		if f0, ok := x0["api_version"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			validateApiVersion(f0, &fp, e)
+			validateApiVersion(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "api_version")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "api_version")
+			}
 		}
-		if f0, ok := x0["requires_octet"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "requires_octet"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 				if !reManifest4bbeab3e.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^=[0-9]+\\.[0-9]+\\.[0-9]+$")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^=[0-9]+\\.[0-9]+\\.[0-9]+$")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["description"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "description"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 1024 {
-					e.add(&fp, "want at most 1024 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 1024 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_4))
+				}
 			}
 		}
-		if f0, ok := x0["entrypoint"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "entrypoint"}
 			_ = fp
-			validateManifestEntrypoint(f0, &fp, e)
+			validateManifestEntrypoint(f0_5, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "entrypoint")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "entrypoint")
+			}
 		}
-		if f0, ok := x0["capabilities"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "capabilities"}
 			_ = fp
-			validateManifestCapabilities(f0, &fp, e)
+			validateManifestCapabilities(f0_6, &fp, e)
 		}
-		if f0, ok := x0["contributes"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "contributes"}
 			_ = fp
-			validateManifestContributions(f0, &fp, e)
+			validateManifestContributions(f0_7, &fp, e)
 		}
-		if f0, ok := x0["runtime"]; ok {
+		if h0_8 {
 			fp := vpath{up: p, key: "runtime"}
 			_ = fp
-			validateManifestRuntime(f0, &fp, e)
+			validateManifestRuntime(f0_8, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
@@ -114,11 +198,19 @@ func validateApiVersion(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "0.1", "0.2", "0.4":
 		default:
-			e.add(p, "want one of 0.1, 0.2, 0.4, got %q", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want one of 0.1, 0.2, 0.4, got %q", x0)
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -126,11 +218,19 @@ func validateExtensionName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reManifest4399f66a.MatchString(x0) {
-			e.add(p, "does not match %s", "^[a-z][a-z0-9_-]{0,63}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[a-z][a-z0-9_-]{0,63}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -138,11 +238,19 @@ func validateToolName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reManifest4f9a0bb1.MatchString(x0) {
-			e.add(p, "does not match %s", "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -150,11 +258,19 @@ func validateCommandName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reManifest4399f66a.MatchString(x0) {
-			e.add(p, "does not match %s", "^[a-z][a-z0-9_-]{0,63}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[a-z][a-z0-9_-]{0,63}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -162,14 +278,26 @@ func validateSecretName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if n := len(x0); n > 64 {
-			e.add(p, "want at most 64 UTF-8 bytes, got %d", n)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want at most 64 UTF-8 bytes, got %d", n)
+			}
 		}
 		if !reManifest529a5a46.MatchString(x0) {
-			e.add(p, "does not match %s", "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -179,11 +307,19 @@ func validateHookName(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "before_prompt", "after_response", "before_tool_call", "after_tool_call", "before_persistence", "post_mutation":
 		default:
-			e.add(p, "want one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation, got %q", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation, got %q", x0)
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -193,43 +329,75 @@ func validateUISurface(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "status", "header", "footer":
 		default:
-			e.add(p, "want one of status, header, footer, got %q", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want one of status, header, footer, got %q", x0)
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
 func validateManifestEntrypoint(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "command", "args":
+			case "command":
+				f0_0, h0_0 = val, true
+			case "args":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["command"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "command"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 4096 {
-					e.add(&fp, "want 1..4096 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want 1..4096 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "command")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "command")
+			}
 		}
-		if f0, ok := x0["args"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "args"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -238,75 +406,135 @@ func validateManifestEntrypoint(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateManifestCapabilities(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "filesystem", "process", "network", "secrets", "environment":
+			case "filesystem":
+				f0_0, h0_0 = val, true
+			case "process":
+				f0_1, h0_1 = val, true
+			case "network":
+				f0_2, h0_2 = val, true
+			case "secrets":
+				f0_3, h0_3 = val, true
+			case "environment":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["filesystem"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "filesystem"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "none", "workspace", "unrestricted":
 				default:
-					e.add(&fp, "want one of none, workspace, unrestricted, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of none, workspace, unrestricted, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["process"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "process"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["network"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "network"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["secrets"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "secrets"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case []any:
 				if len(x1) > 64 {
-					e.add(&fp, "want at most 64 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 64 items, got %d", len(x1))
+					}
 				}
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -315,16 +543,24 @@ func validateManifestCapabilities(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["environment"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "environment"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -334,44 +570,108 @@ func validateManifestCapabilities(v any, p *vpath, e *verrs) {
 						switch x2 {
 						case "SSH_AUTH_SOCK":
 						default:
-							e.add(&ip1, "want one of SSH_AUTH_SOCK, got %q", x2)
+							if e.quiet {
+								e.n++
+							} else {
+								e.add(&ip1, "want one of SSH_AUTH_SOCK, got %q", x2)
+							}
 						}
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_4))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateManifestContributions(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		var f0_8 any
+		h0_8 := false
+		for k, val := range x0 {
 			switch k {
-			case "tools", "commands", "hooks", "ui", "context", "tool_renderers", "notifications", "confirmations", "presentation":
+			case "tools":
+				f0_0, h0_0 = val, true
+			case "commands":
+				f0_1, h0_1 = val, true
+			case "hooks":
+				f0_2, h0_2 = val, true
+			case "ui":
+				f0_3, h0_3 = val, true
+			case "context":
+				f0_4, h0_4 = val, true
+			case "tool_renderers":
+				f0_5, h0_5 = val, true
+			case "notifications":
+				f0_6, h0_6 = val, true
+			case "confirmations":
+				f0_7, h0_7 = val, true
+			case "presentation":
+				f0_8, h0_8 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["tools"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "tools"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -380,16 +680,24 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["commands"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "commands"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -398,16 +706,24 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["hooks"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "hooks"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -416,16 +732,24 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["ui"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "ui"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -434,26 +758,38 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["context"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "context"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_4))
+				}
 			}
 		}
-		if f0, ok := x0["tool_renderers"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "tool_renderers"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					e.add(&fp, "items %d and %d are equal", i, j)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "items %d and %d are equal", i, j)
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -462,87 +798,139 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_5))
+				}
 			}
 		}
-		if f0, ok := x0["notifications"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "notifications"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_6.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_6))
+				}
 			}
 		}
-		if f0, ok := x0["confirmations"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "confirmations"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_7.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_7))
+				}
 			}
 		}
-		if f0, ok := x0["presentation"]; ok {
+		if h0_8 {
 			fp := vpath{up: p, key: "presentation"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_8.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_8))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateManifestRuntime(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "lifecycle", "sharing":
+			case "lifecycle":
+				f0_0, h0_0 = val, true
+			case "sharing":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["lifecycle"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "lifecycle"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "legacy_resident", "lazy_resident", "oneshot", "session", "workspace_service", "always", "pi_aggregate":
 				default:
-					e.add(&fp, "want one of legacy_resident, lazy_resident, oneshot, session, workspace_service, always, pi_aggregate, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of legacy_resident, lazy_resident, oneshot, session, workspace_service, always, pi_aggregate, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["sharing"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "sharing"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				switch x1 {
 				case "isolated", "workspace":
 				default:
-					e.add(&fp, "want one of isolated, workspace, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of isolated, workspace, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

@@ -17,11 +17,19 @@ func validateShortID(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !rePresentationcdc28d59.MatchString(x0) {
-			e.add(p, "does not match %s", "^[A-Za-z0-9_.:-]{1,64}$")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "does not match %s", "^[A-Za-z0-9_.:-]{1,64}$")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
@@ -31,193 +39,353 @@ func validateState(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "empty", "loading", "pending", "active", "running", "succeeded", "failed", "cancelled", "degraded", "stopped", "unavailable":
 		default:
-			e.add(p, "want one of empty, loading, pending, active, running, succeeded, failed, cancelled, degraded, stopped, unavailable, got %q", x0)
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "want one of empty, loading, pending, active, running, succeeded, failed, cancelled, degraded, stopped, unavailable, got %q", x0)
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want string, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want string, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSessionReference(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "session":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "session":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "session" {
-					e.add(&fp, "want %q, got %q", "session", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "session", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["session"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "session")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "session")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateArtifactReference(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "artifact_id":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "artifact_id":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "artifact" {
-					e.add(&fp, "want %q, got %q", "artifact", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "artifact", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["artifact_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "artifact_id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "artifact_id")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateResourceReference(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "resource":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "resource":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "resource" {
-					e.add(&fp, "want %q, got %q", "resource", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "resource", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["resource"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "resource"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "resource")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "resource")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateURLReference(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "type", "url":
+			case "type":
+				f0_0, h0_0 = val, true
+			case "url":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["type"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "type"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "url" {
-					e.add(&fp, "want %q, got %q", "url", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want %q, got %q", "url", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "type")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "type")
+			}
 		}
-		if f0, ok := x0["url"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "url"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if !rePresentation4a76259f.MatchString(x1) {
-					e.add(&fp, "does not match %s", "^https?://[^/@ ]+")
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "does not match %s", "^https?://[^/@ ]+")
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "url")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "url")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateReference(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 		return
 	}
 	switch u0["type"] {
@@ -230,444 +398,816 @@ func validateReference(v any, p *vpath, e *verrs) {
 	case "url":
 		validateURLReference(v, p, e)
 	default:
-		e.add(p, "member \"type\" must be one of session, artifact, resource, url")
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "member \"type\" must be one of session, artifact, resource, url")
+		}
 	}
 }
 
 func validatePresentationStatus(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "state", "label", "detail":
+			case "state":
+				f0_0, h0_0 = val, true
+			case "label":
+				f0_1, h0_1 = val, true
+			case "detail":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["state"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "state"}
 			_ = fp
-			validateState(f0, &fp, e)
+			validateState(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "state")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "state")
+			}
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 128 {
-					e.add(&fp, "want at most 128 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 128 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "label")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "label")
+			}
 		}
-		if f0, ok := x0["detail"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "detail"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 1024 {
-					e.add(&fp, "want at most 1024 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 1024 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateActivityMetrics(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		for k, val := range x0 {
 			switch k {
-			case "tool_calls", "input_tokens", "cache_read_tokens", "cache_write_tokens", "output_tokens", "reasoning_tokens", "cost_microdollars":
+			case "tool_calls":
+				f0_0, h0_0 = val, true
+			case "input_tokens":
+				f0_1, h0_1 = val, true
+			case "cache_read_tokens":
+				f0_2, h0_2 = val, true
+			case "cache_write_tokens":
+				f0_3, h0_3 = val, true
+			case "output_tokens":
+				f0_4, h0_4 = val, true
+			case "reasoning_tokens":
+				f0_5, h0_5 = val, true
+			case "cost_microdollars":
+				f0_6, h0_6 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["tool_calls"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "tool_calls"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["input_tokens"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "input_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_1))
+				}
 			}
 		}
-		if f0, ok := x0["cache_read_tokens"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "cache_read_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_2))
+				}
 			}
 		}
-		if f0, ok := x0["cache_write_tokens"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "cache_write_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["output_tokens"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "output_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_4))
+				}
 			}
 		}
-		if f0, ok := x0["reasoning_tokens"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "reasoning_tokens"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_5.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_5))
+				}
 			}
 		}
-		if f0, ok := x0["cost_microdollars"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "cost_microdollars"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_6.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_6))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateActivity(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		var f0_5 any
+		h0_5 := false
+		var f0_6 any
+		h0_6 := false
+		var f0_7 any
+		h0_7 := false
+		for k, val := range x0 {
 			switch k {
-			case "id", "label", "state", "detail", "reference", "metrics", "started_at_ms", "updated_at_ms":
+			case "id":
+				f0_0, h0_0 = val, true
+			case "label":
+				f0_1, h0_1 = val, true
+			case "state":
+				f0_2, h0_2 = val, true
+			case "detail":
+				f0_3, h0_3 = val, true
+			case "reference":
+				f0_4, h0_4 = val, true
+			case "metrics":
+				f0_5, h0_5 = val, true
+			case "started_at_ms":
+				f0_6, h0_6 = val, true
+			case "updated_at_ms":
+				f0_7, h0_7 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateShortID(f0, &fp, e)
+			validateShortID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 128 {
-					e.add(&fp, "want at most 128 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 128 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "label")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "label")
+			}
 		}
-		if f0, ok := x0["state"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "state"}
 			_ = fp
-			validateState(f0, &fp, e)
+			validateState(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "state")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "state")
+			}
 		}
-		if f0, ok := x0["detail"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "detail"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 1024 {
-					e.add(&fp, "want at most 1024 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 1024 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["reference"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "reference"}
 			_ = fp
-			validateReference(f0, &fp, e)
+			validateReference(f0_4, &fp, e)
 		}
-		if f0, ok := x0["metrics"]; ok {
+		if h0_5 {
 			fp := vpath{up: p, key: "metrics"}
 			_ = fp
-			validateActivityMetrics(f0, &fp, e)
+			validateActivityMetrics(f0_5, &fp, e)
 		}
-		if f0, ok := x0["started_at_ms"]; ok {
+		if h0_6 {
 			fp := vpath{up: p, key: "started_at_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_6.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_6))
+				}
 			}
 		}
-		if f0, ok := x0["updated_at_ms"]; ok {
+		if h0_7 {
 			fp := vpath{up: p, key: "updated_at_ms"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_7.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_7))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateNode(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "id", "parent", "label", "state", "reference":
+			case "id":
+				f0_0, h0_0 = val, true
+			case "parent":
+				f0_1, h0_1 = val, true
+			case "label":
+				f0_2, h0_2 = val, true
+			case "state":
+				f0_3, h0_3 = val, true
+			case "reference":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateShortID(f0, &fp, e)
+			validateShortID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
-		if f0, ok := x0["parent"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "parent"}
 			_ = fp
-			validateShortID(f0, &fp, e)
+			validateShortID(f0_1, &fp, e)
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 128 {
-					e.add(&fp, "want at most 128 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 128 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "label")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "label")
+			}
 		}
-		if f0, ok := x0["state"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "state"}
 			_ = fp
-			validateState(f0, &fp, e)
+			validateState(f0_3, &fp, e)
 		}
-		if f0, ok := x0["reference"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "reference"}
 			_ = fp
-			validateReference(f0, &fp, e)
+			validateReference(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateCollectionDetail(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		for k, val := range x0 {
 			switch k {
-			case "title", "text":
+			case "title":
+				f0_0, h0_0 = val, true
+			case "text":
+				f0_1, h0_1 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["title"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "title"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		}
-		if f0, ok := x0["text"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n > 65536 {
-					e.add(&fp, "want at most 65536 UTF-8 bytes, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 65536 UTF-8 bytes, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "text")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "text")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateCollection(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		for k, val := range x0 {
 			switch k {
-			case "kind", "nodes", "selected", "detail":
+			case "kind":
+				f0_0, h0_0 = val, true
+			case "nodes":
+				f0_1, h0_1 = val, true
+			case "selected":
+				f0_2, h0_2 = val, true
+			case "detail":
+				f0_3, h0_3 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["kind"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "kind"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "list", "tree":
 				default:
-					e.add(&fp, "want one of list, tree, got %q", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want one of list, tree, got %q", x1)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "kind")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "kind")
+			}
 		}
-		if f0, ok := x0["nodes"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "nodes"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case []any:
 				if len(x1) > 256 {
-					e.add(&fp, "want at most 256 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 256 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -676,70 +1216,126 @@ func validateCollection(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "nodes")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "nodes")
+			}
 		}
-		if f0, ok := x0["selected"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "selected"}
 			_ = fp
-			validateShortID(f0, &fp, e)
+			validateShortID(f0_2, &fp, e)
 		}
-		if f0, ok := x0["detail"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "detail"}
 			_ = fp
-			validateCollectionDetail(f0, &fp, e)
+			validateCollectionDetail(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateAction(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "id", "label", "command", "arguments", "destructive":
+			case "id":
+				f0_0, h0_0 = val, true
+			case "label":
+				f0_1, h0_1 = val, true
+			case "command":
+				f0_2, h0_2 = val, true
+			case "arguments":
+				f0_3, h0_3 = val, true
+			case "destructive":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["id"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			validateShortID(f0, &fp, e)
+			validateShortID(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "id")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "id")
+			}
 		}
-		if f0, ok := x0["label"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_1.(type) {
 			case string:
 				if n := utf8.RuneCountInString(x1); n > 64 {
-					e.add(&fp, "want at most 64 characters, got %d", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 64 characters, got %d", n)
+					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want string, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want string, got %s", kindName(f0_1))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "label")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "label")
+			}
 		}
-		if f0, ok := x0["command"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "command"}
 			_ = fp
-			validateCommandName(f0, &fp, e)
+			validateCommandName(f0_2, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "command")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "command")
+			}
 		}
-		if f0, ok := x0["arguments"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -748,73 +1344,133 @@ func validateAction(v any, p *vpath, e *verrs) {
 					case string:
 					default:
 						_ = x2
-						e.add(&ip1, "want string, got %s", kindName(it1))
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&ip1, "want string, got %s", kindName(it1))
+						}
 					}
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_3))
+				}
 			}
 		}
-		if f0, ok := x0["destructive"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "destructive"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case bool:
 			default:
 				_ = x1
-				e.add(&fp, "want boolean, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want boolean, got %s", kindName(f0_4))
+				}
 			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validateSnapshot(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		var f0_3 any
+		h0_3 := false
+		var f0_4 any
+		h0_4 := false
+		for k, val := range x0 {
 			switch k {
-			case "revision", "status", "activities", "collection", "actions":
+			case "revision":
+				f0_0, h0_0 = val, true
+			case "status":
+				f0_1, h0_1 = val, true
+			case "activities":
+				f0_2, h0_2 = val, true
+			case "collection":
+				f0_3, h0_3 = val, true
+			case "actions":
+				f0_4, h0_4 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["revision"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "revision"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
+					}
 					break
 				}
 				if float64(n) < 0 {
-					e.add(&fp, "want at least 0, got %v", n)
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at least 0, got %v", n)
+					}
 				}
 				_ = n
 			default:
 				_ = x1
-				e.add(&fp, "want integer, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want integer, got %s", kindName(f0_0))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "revision")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "revision")
+			}
 		}
-		if f0, ok := x0["status"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "status"}
 			_ = fp
-			validatePresentationStatus(f0, &fp, e)
+			validatePresentationStatus(f0_1, &fp, e)
 		}
-		if f0, ok := x0["activities"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "activities"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_2.(type) {
 			case []any:
 				if len(x1) > 128 {
-					e.add(&fp, "want at most 128 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 128 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -823,23 +1479,35 @@ func validateSnapshot(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_2))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "activities")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "activities")
+			}
 		}
-		if f0, ok := x0["collection"]; ok {
+		if h0_3 {
 			fp := vpath{up: p, key: "collection"}
 			_ = fp
-			validateCollection(f0, &fp, e)
+			validateCollection(f0_3, &fp, e)
 		}
-		if f0, ok := x0["actions"]; ok {
+		if h0_4 {
 			fp := vpath{up: p, key: "actions"}
 			_ = fp
-			switch x1 := f0.(type) {
+			switch x1 := f0_4.(type) {
 			case []any:
 				if len(x1) > 64 {
-					e.add(&fp, "want at most 64 items, got %d", len(x1))
+					if e.quiet {
+						e.n++
+					} else {
+						e.add(&fp, "want at most 64 items, got %d", len(x1))
+					}
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
@@ -848,46 +1516,82 @@ func validateSnapshot(v any, p *vpath, e *verrs) {
 				}
 			default:
 				_ = x1
-				e.add(&fp, "want array, got %s", kindName(f0))
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(&fp, "want array, got %s", kindName(f0_4))
+				}
 			}
 		} else {
-			e.add(p, "missing required field %q", "actions")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "actions")
+			}
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }
 
 func validatePresentationUpdateParams(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case map[string]any:
-		for k := range x0 {
+		var f0_0 any
+		h0_0 := false
+		var f0_1 any
+		h0_1 := false
+		var f0_2 any
+		h0_2 := false
+		for k, val := range x0 {
 			switch k {
-			case "snapshot", "parent_request_id", "resource_owner":
+			case "snapshot":
+				f0_0, h0_0 = val, true
+			case "parent_request_id":
+				f0_1, h0_1 = val, true
+			case "resource_owner":
+				f0_2, h0_2 = val, true
 			default:
-				e.add(p, "unknown field %q", k)
+				if e.quiet {
+					e.n++
+				} else {
+					e.add(p, "unknown field %q", k)
+				}
 			}
+			_ = val
 		}
-		if f0, ok := x0["snapshot"]; ok {
+		if h0_0 {
 			fp := vpath{up: p, key: "snapshot"}
 			_ = fp
-			validateSnapshot(f0, &fp, e)
+			validateSnapshot(f0_0, &fp, e)
 		} else {
-			e.add(p, "missing required field %q", "snapshot")
+			if e.quiet {
+				e.n++
+			} else {
+				e.add(p, "missing required field %q", "snapshot")
+			}
 		}
-		if f0, ok := x0["parent_request_id"]; ok {
+		if h0_1 {
 			fp := vpath{up: p, key: "parent_request_id"}
 			_ = fp
-			validateRequestID(f0, &fp, e)
+			validateRequestID(f0_1, &fp, e)
 		}
-		if f0, ok := x0["resource_owner"]; ok {
+		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
 			_ = fp
-			validateResourceOwner(f0, &fp, e)
+			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		e.add(p, "want object, got %s", kindName(v))
+		if e.quiet {
+			e.n++
+		} else {
+			e.add(p, "want object, got %s", kindName(v))
+		}
 	}
 }

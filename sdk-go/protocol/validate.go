@@ -54,11 +54,9 @@ type verrs struct {
 	n     int
 }
 
+// add records a violation; generated code calls it only when !e.quiet (see quietGuard).
 func (e *verrs) add(p *vpath, format string, a ...any) {
 	e.n++
-	if e.quiet {
-		return
-	}
 	e.list = append(e.list, ValidationError{Path: p.String(), Msg: fmt.Sprintf(format, a...)})
 }
 
@@ -113,24 +111,20 @@ func Unmarshal(data []byte, v Validated) error {
 
 // Validate checks a document from strictjson.Parse against the named schema type.
 func Validate(typeName string, doc any) error {
-	f, ok := validators[typeName]
-	if !ok {
+	var e verrs
+	if !dispatch(typeName, doc, &e) {
 		return fmt.Errorf("protocol: no schema type %q", typeName)
 	}
-	var e verrs
-	f(doc, nil, &e)
 	return e.err()
 }
 
 // Valid reports whether doc satisfies the named schema type, without building error messages.
 // It panics on an unknown type name (a programming error, unlike bad input).
 func Valid(typeName string, doc any) bool {
-	f, ok := validators[typeName]
-	if !ok {
+	e := verrs{quiet: true}
+	if !dispatch(typeName, doc, &e) {
 		panic("protocol: no schema type " + typeName)
 	}
-	e := verrs{quiet: true}
-	f(doc, nil, &e)
 	return e.n == 0
 }
 

@@ -168,3 +168,339 @@ var validators = map[string]func(any, *vpath, *verrs){
 	"UnsupportedAPIVersionData": validateUnsupportedAPIVersionData,
 	"WorkspaceInfo":             validateWorkspaceInfo,
 }
+
+// dispatch calls the validator of a type directly (no function values, so the error
+// collector stays on the caller's stack); false when the name is unknown.
+func dispatch(name string, v any, e *verrs) bool {
+	switch name {
+	case "Action":
+		validateAction(v, nil, e)
+	case "Activity":
+		validateActivity(v, nil, e)
+	case "ActivityMetrics":
+		validateActivityMetrics(v, nil, e)
+	case "AdapterHints":
+		validateAdapterHints(v, nil, e)
+	case "AfterResponsePayload":
+		validateAfterResponsePayload(v, nil, e)
+	case "AfterToolCallPayload":
+		validateAfterToolCallPayload(v, nil, e)
+	case "AgentInterruptParams":
+		validateAgentInterruptParams(v, nil, e)
+	case "AgentInterruptResult":
+		validateAgentInterruptResult(v, nil, e)
+	case "AgentListParams":
+		validateAgentListParams(v, nil, e)
+	case "AgentListResult":
+		validateAgentListResult(v, nil, e)
+	case "AgentMessageParams":
+		validateAgentMessageParams(v, nil, e)
+	case "AgentMessageResult":
+		validateAgentMessageResult(v, nil, e)
+	case "AgentModel":
+		validateAgentModel(v, nil, e)
+	case "AgentModelsParams":
+		validateAgentModelsParams(v, nil, e)
+	case "AgentModelsResult":
+		validateAgentModelsResult(v, nil, e)
+	case "AgentPolicy":
+		validateAgentPolicy(v, nil, e)
+	case "AgentRecord":
+		validateAgentRecord(v, nil, e)
+	case "AgentSpawnParams":
+		validateAgentSpawnParams(v, nil, e)
+	case "AgentSpawnResult":
+		validateAgentSpawnResult(v, nil, e)
+	case "AgentState":
+		validateAgentState(v, nil, e)
+	case "AgentUsage":
+		validateAgentUsage(v, nil, e)
+	case "AgentWaitParams":
+		validateAgentWaitParams(v, nil, e)
+	case "AgentWaitResult":
+		validateAgentWaitResult(v, nil, e)
+	case "AnsweredLimits":
+		validateAnsweredLimits(v, nil, e)
+	case "ApiVersion":
+		validateApiVersion(v, nil, e)
+	case "ArtifactPublishFile":
+		validateArtifactPublishFile(v, nil, e)
+	case "ArtifactPublishInline":
+		validateArtifactPublishInline(v, nil, e)
+	case "ArtifactPublishParams":
+		validateArtifactPublishParams(v, nil, e)
+	case "ArtifactPublishResult":
+		validateArtifactPublishResult(v, nil, e)
+	case "ArtifactReference":
+		validateArtifactReference(v, nil, e)
+	case "AudioPart":
+		validateAudioPart(v, nil, e)
+	case "BeforePersistencePayload":
+		validateBeforePersistencePayload(v, nil, e)
+	case "BeforePromptPayload":
+		validateBeforePromptPayload(v, nil, e)
+	case "BeforeToolCallPayload":
+		validateBeforeToolCallPayload(v, nil, e)
+	case "CancelParams":
+		validateCancelParams(v, nil, e)
+	case "Collection":
+		validateCollection(v, nil, e)
+	case "CollectionDetail":
+		validateCollectionDetail(v, nil, e)
+	case "CommandDefinition":
+		validateCommandDefinition(v, nil, e)
+	case "CommandExecuteParams":
+		validateCommandExecuteParams(v, nil, e)
+	case "CommandExecuteResult":
+		validateCommandExecuteResult(v, nil, e)
+	case "CommandName":
+		validateCommandName(v, nil, e)
+	case "ConfirmationRequestParams":
+		validateConfirmationRequestParams(v, nil, e)
+	case "ConfirmationRequestResult":
+		validateConfirmationRequestResult(v, nil, e)
+	case "ContentPart":
+		validateContentPart(v, nil, e)
+	case "ContextCollectParams":
+		validateContextCollectParams(v, nil, e)
+	case "ContextCollectResult":
+		validateContextCollectResult(v, nil, e)
+	case "ContextContributionParams":
+		validateContextContributionParams(v, nil, e)
+	case "ContextItem":
+		validateContextItem(v, nil, e)
+	case "ErrorObject":
+		validateErrorObject(v, nil, e)
+	case "ErrorResponse":
+		validateErrorResponse(v, nil, e)
+	case "ExtensionInfo":
+		validateExtensionInfo(v, nil, e)
+	case "ExtensionName":
+		validateExtensionName(v, nil, e)
+	case "HookDisposition":
+		validateHookDisposition(v, nil, e)
+	case "HookName":
+		validateHookName(v, nil, e)
+	case "HookRunAfterResponse":
+		validateHookRunAfterResponse(v, nil, e)
+	case "HookRunAfterToolCall":
+		validateHookRunAfterToolCall(v, nil, e)
+	case "HookRunBeforePersistence":
+		validateHookRunBeforePersistence(v, nil, e)
+	case "HookRunBeforePrompt":
+		validateHookRunBeforePrompt(v, nil, e)
+	case "HookRunBeforeToolCall":
+		validateHookRunBeforeToolCall(v, nil, e)
+	case "HookRunParams":
+		validateHookRunParams(v, nil, e)
+	case "HookRunPostMutation":
+		validateHookRunPostMutation(v, nil, e)
+	case "HookRunResult":
+		validateHookRunResult(v, nil, e)
+	case "ImagePart":
+		validateImagePart(v, nil, e)
+	case "InitializeParams":
+		validateInitializeParams(v, nil, e)
+	case "InitializeParams01":
+		validateInitializeParams01(v, nil, e)
+	case "InitializeResult":
+		validateInitializeResult(v, nil, e)
+	case "InitializeResult01":
+		validateInitializeResult01(v, nil, e)
+	case "InputRequestParams":
+		validateInputRequestParams(v, nil, e)
+	case "InputRequestResult":
+		validateInputRequestResult(v, nil, e)
+	case "InternalErrorData":
+		validateInternalErrorData(v, nil, e)
+	case "InvalidParamsData":
+		validateInvalidParamsData(v, nil, e)
+	case "InvalidRequestData":
+		validateInvalidRequestData(v, nil, e)
+	case "KVCommitParams":
+		validateKVCommitParams(v, nil, e)
+	case "KVCommitResult":
+		validateKVCommitResult(v, nil, e)
+	case "KVConflictData":
+		validateKVConflictData(v, nil, e)
+	case "KVDelete":
+		validateKVDelete(v, nil, e)
+	case "KVEntry":
+		validateKVEntry(v, nil, e)
+	case "KVExpectAbsent":
+		validateKVExpectAbsent(v, nil, e)
+	case "KVExpectVersion":
+		validateKVExpectVersion(v, nil, e)
+	case "KVGetParams":
+		validateKVGetParams(v, nil, e)
+	case "KVGetResult":
+		validateKVGetResult(v, nil, e)
+	case "KVListParams":
+		validateKVListParams(v, nil, e)
+	case "KVListResult":
+		validateKVListResult(v, nil, e)
+	case "KVPrecondition":
+		validateKVPrecondition(v, nil, e)
+	case "KVPut":
+		validateKVPut(v, nil, e)
+	case "KVWrite":
+		validateKVWrite(v, nil, e)
+	case "KVWriteVersion":
+		validateKVWriteVersion(v, nil, e)
+	case "Manifest":
+		validateManifest(v, nil, e)
+	case "ManifestCapabilities":
+		validateManifestCapabilities(v, nil, e)
+	case "ManifestContributions":
+		validateManifestContributions(v, nil, e)
+	case "ManifestEntrypoint":
+		validateManifestEntrypoint(v, nil, e)
+	case "ManifestRuntime":
+		validateManifestRuntime(v, nil, e)
+	case "MethodNotFoundData":
+		validateMethodNotFoundData(v, nil, e)
+	case "ModelInfo":
+		validateModelInfo(v, nil, e)
+	case "ModelSelection":
+		validateModelSelection(v, nil, e)
+	case "Name48":
+		validateName48(v, nil, e)
+	case "Node":
+		validateNode(v, nil, e)
+	case "Notification":
+		validateNotification(v, nil, e)
+	case "NotificationParams":
+		validateNotificationParams(v, nil, e)
+	case "OfferedLimits":
+		validateOfferedLimits(v, nil, e)
+	case "Outcome":
+		validateOutcome(v, nil, e)
+	case "OverloadedData":
+		validateOverloadedData(v, nil, e)
+	case "ParseErrorData":
+		validateParseErrorData(v, nil, e)
+	case "PersistenceMetadata":
+		validatePersistenceMetadata(v, nil, e)
+	case "PolicyEvaluateParams":
+		validatePolicyEvaluateParams(v, nil, e)
+	case "PolicyEvaluateResult":
+		validatePolicyEvaluateResult(v, nil, e)
+	case "PolicyIntent":
+		validatePolicyIntent(v, nil, e)
+	case "PostMutationPayload":
+		validatePostMutationPayload(v, nil, e)
+	case "PostMutationRescan":
+		validatePostMutationRescan(v, nil, e)
+	case "PresentationStatus":
+		validatePresentationStatus(v, nil, e)
+	case "PresentationUpdateParams":
+		validatePresentationUpdateParams(v, nil, e)
+	case "ProgressDecoration":
+		validateProgressDecoration(v, nil, e)
+	case "ProgressEvent":
+		validateProgressEvent(v, nil, e)
+	case "ProgressOutput":
+		validateProgressOutput(v, nil, e)
+	case "ProgressParams":
+		validateProgressParams(v, nil, e)
+	case "ProgressStatus":
+		validateProgressStatus(v, nil, e)
+	case "ProtocolAnswer":
+		validateProtocolAnswer(v, nil, e)
+	case "ProtocolOffer":
+		validateProtocolOffer(v, nil, e)
+	case "Reference":
+		validateReference(v, nil, e)
+	case "RenderSegment":
+		validateRenderSegment(v, nil, e)
+	case "Request":
+		validateRequest(v, nil, e)
+	case "RequestID":
+		validateRequestID(v, nil, e)
+	case "ResourceOwner":
+		validateResourceOwner(v, nil, e)
+	case "ResourceReference":
+		validateResourceReference(v, nil, e)
+	case "SecretGetParams":
+		validateSecretGetParams(v, nil, e)
+	case "SecretGetResult":
+		validateSecretGetResult(v, nil, e)
+	case "SecretName":
+		validateSecretName(v, nil, e)
+	case "ServiceUnavailableData":
+		validateServiceUnavailableData(v, nil, e)
+	case "SessionInfo":
+		validateSessionInfo(v, nil, e)
+	case "SessionReference":
+		validateSessionReference(v, nil, e)
+	case "SessionSettledParams":
+		validateSessionSettledParams(v, nil, e)
+	case "SessionStartedParams":
+		validateSessionStartedParams(v, nil, e)
+	case "Sha256Hex":
+		validateSha256Hex(v, nil, e)
+	case "ShortID":
+		validateShortID(v, nil, e)
+	case "ShutdownParams":
+		validateShutdownParams(v, nil, e)
+	case "ShutdownResult":
+		validateShutdownResult(v, nil, e)
+	case "Snapshot":
+		validateSnapshot(v, nil, e)
+	case "State":
+		validateState(v, nil, e)
+	case "StatusCollectParams":
+		validateStatusCollectParams(v, nil, e)
+	case "StatusCollectResult":
+		validateStatusCollectResult(v, nil, e)
+	case "StatusContributionParams":
+		validateStatusContributionParams(v, nil, e)
+	case "SuccessResponse":
+		validateSuccessResponse(v, nil, e)
+	case "TextPart":
+		validateTextPart(v, nil, e)
+	case "ToolCallParams":
+		validateToolCallParams(v, nil, e)
+	case "ToolDefinition":
+		validateToolDefinition(v, nil, e)
+	case "ToolDefinition01":
+		validateToolDefinition01(v, nil, e)
+	case "ToolName":
+		validateToolName(v, nil, e)
+	case "ToolRenderParams":
+		validateToolRenderParams(v, nil, e)
+	case "ToolRenderParams01":
+		validateToolRenderParams01(v, nil, e)
+	case "ToolRenderResult":
+		validateToolRenderResult(v, nil, e)
+	case "ToolResult":
+		validateToolResult(v, nil, e)
+	case "ToolResult01":
+		validateToolResult01(v, nil, e)
+	case "ToolSettledParams":
+		validateToolSettledParams(v, nil, e)
+	case "ToolStartedParams":
+		validateToolStartedParams(v, nil, e)
+	case "ToolsCatalogResult":
+		validateToolsCatalogResult(v, nil, e)
+	case "ToolsRegisterParams":
+		validateToolsRegisterParams(v, nil, e)
+	case "ToolsUnregisterParams":
+		validateToolsUnregisterParams(v, nil, e)
+	case "TurnSettledParams":
+		validateTurnSettledParams(v, nil, e)
+	case "TurnStartedParams":
+		validateTurnStartedParams(v, nil, e)
+	case "UISurface":
+		validateUISurface(v, nil, e)
+	case "URLReference":
+		validateURLReference(v, nil, e)
+	case "UnsupportedAPIVersionData":
+		validateUnsupportedAPIVersionData(v, nil, e)
+	case "WorkspaceInfo":
+		validateWorkspaceInfo(v, nil, e)
+	default:
+		return false
+	}
+	return true
+}

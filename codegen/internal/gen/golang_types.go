@@ -33,7 +33,11 @@ func goTypeFiles(m *ir.Model) map[string]string {
 	for _, n := range all {
 		fmt.Fprintf(&b, "\t%q: validate%s,\n", n, n)
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n\n// dispatch calls the validator of a type directly (no function values, so the error\n// collector stays on the caller's stack); false when the name is unknown.\nfunc dispatch(name string, v any, e *verrs) bool {\n\tswitch name {\n")
+	for _, n := range all {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\tvalidate%s(v, nil, e)\n", n, n)
+	}
+	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
 	files["validators_gen.go"] = b.String()
 	files["methods_gen.go"] = goMethods(m)
 	return files

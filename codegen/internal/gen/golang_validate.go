@@ -23,7 +23,7 @@ func goValidators(m *ir.Model, f *ir.File) string {
 	b.WriteString(header("//", fingerprint(false, f.Types)))
 	b.WriteString("\npackage protocol\n\n")
 	imports := []string{}
-	src := body.String()
+	src := quietGuard(body.String())
 	if strings.Contains(src, "json.") {
 		imports = append(imports, `"encoding/json"`)
 	}
@@ -229,21 +229,24 @@ func (g *goVal) num(t *ir.Type, n, p string, integer bool) {
 }
 
 func (g *goVal) object(t *ir.Type, x, p string, d int) {
-	g.w("for k := range %s {", x)
+	// One pass over the members: each known member lands in its own variable, anything else is
+	// unknown. Cheaper than a lookup per declared field after a separate unknown-key scan.
+	for i := range t.Fields {
+		g.w("var f%d_%d any", d, i)
+		g.w("h%d_%d := false", d, i)
+	}
+	g.w("for k, val := range %s {", x)
 	g.w("switch k {")
-	if len(t.Fields) > 0 {
-		q := make([]string, len(t.Fields))
-		for i, f := range t.Fields {
-			q[i] = strconv.Quote(f.Name)
-		}
-		g.w("case %s:", strings.Join(q, ", "))
+	for i, f := range t.Fields {
+		g.w("case %q: f%d_%d, h%d_%d = val, true", f.Name, d, i, d, i)
 	}
 	g.w("default: e.add(%s, \"unknown field %%q\", k)", p)
 	g.w("}")
+	g.w("_ = val")
 	g.w("}")
-	for _, f := range t.Fields {
-		fv := fmt.Sprintf("f%d", d)
-		g.w("if %s, ok := %s[%q]; ok {", fv, x, f.Name)
+	for i, f := range t.Fields {
+		fv := fmt.Sprintf("f%d_%d", d, i)
+		g.w("if h%d_%d {", d, i)
 		g.w("fp := vpath{up: %s, key: %q}", p, f.Name)
 		g.w("_ = fp")
 		g.check(f.Type, fv, "&fp", d+1)
@@ -295,4 +298,43 @@ func (g *goVal) union(t *ir.Type, v, p string, d int) {
 		g.w("e.add(%s, \"want one of the members %s\")", p, strings.Join(keys, ", "))
 	}
 	g.w("}")
+}
+
+// quietGuard wraps every e.add(...) call so the verdict-only mode (protocol.Valid) never
+// builds its arguments: boxing them into ...any would allocate on every failed check.
+func quietGuard(src string) string {
+	var out strings.Builder
+	for {
+		i := strings.Index(src, "e.add(")
+		if i < 0 {
+			out.WriteString(src)
+			return out.String()
+		}
+		out.WriteString(src[:i])
+		// Find the matching ')' (string literals may contain parentheses).
+		depth, j, inStr := 0, i+len("e.add"), false
+		for ; j < len(src); j++ {
+			c := src[j]
+			if inStr {
+				if c == '\\' {
+					j++
+				} else if c == '"' {
+					inStr = false
+				}
+				continue
+			}
+			if c == '"' {
+				inStr = true
+			} else if c == '(' {
+				depth++
+			} else if c == ')' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		out.WriteString("if e.quiet { e.n++ } else { " + src[i:j+1] + " }")
+		src = src[j+1:]
+	}
 }

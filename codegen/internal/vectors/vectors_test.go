@@ -172,6 +172,27 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		}
 	})
+	var valid []doc
+	for _, d := range docs {
+		if d.s.Validate(d.v) == nil {
+			valid = append(valid, d)
+		}
+	}
+	// Valid documents only: the hot path of a healthy connection.
+	b.Run("valid-only/generated", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, d := range valid {
+				_ = protocol.Validate(d.typ, d.v)
+			}
+		}
+	})
+	b.Run("valid-only/generic", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			for _, d := range valid {
+				_ = d.s.Validate(d.v)
+			}
+		}
+	})
 	b.Run("generic", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			for _, d := range docs {
