@@ -221,3 +221,28 @@ func TestArtifactByteQuota(t *testing.T) {
 		t.Fatalf("message %q", err.Message)
 	}
 }
+
+func TestCheckMedia(t *testing.T) {
+	e := newEnv(t, nil)
+	var res published
+	e.ok("artifact/publish", map[string]any{"parent_request_id": 7, "mime_type": "image/png", "data": base64.StdEncoding.EncodeToString(pngBytes)}, &res)
+	ctx := context.Background()
+	ok := `[{"type":"text","text":"x"},{"type":"image","artifact_id":"` + res.ArtifactID + `","mime_type":"image/png"}]`
+	if err := e.r.CheckMedia(ctx, e.c, defaultOwner(), []byte(ok)); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"wrong mime":    `[{"type":"image","artifact_id":"` + res.ArtifactID + `","mime_type":"image/gif"}]`,
+		"unknown id":    `[{"type":"audio","artifact_id":"artifact:ffff","mime_type":"audio/ogg"}]`,
+		"not an array":  `{"type":"image"}`,
+		"foreign owner": ok,
+	} {
+		owner := defaultOwner()
+		if name == "foreign owner" {
+			owner.SessionID = "other"
+		}
+		if err := e.r.CheckMedia(ctx, e.c, owner, []byte(content)); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+}
