@@ -338,3 +338,11 @@ def test_shutdown_waits_for_queued_lifecycle_observations() -> None:
         go.set()
         assert ack.wait().result == {}
         assert seen == ["t1"]
+
+
+def test_malformed_ids_in_responses_and_cancellations_are_ignored() -> None:
+    ext, _entered, _release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":[1],"result":{}}\n')
+        host.send_raw(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"x":1}}}\n')
+        assert host.call_tool("quick")["content"][0]["text"] == "quick"

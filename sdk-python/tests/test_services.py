@@ -83,6 +83,19 @@ def test_oversized_input_value_is_a_protocol_error() -> None:
         assert err.code == -32603 and "262144" in err.message
 
 
+def test_notify_and_confirm_need_their_manifest_flags() -> None:
+    ext, job = service_ext()
+    m = manifest_for(ext)
+    m["contributes"]["notifications"] = False
+    m["contributes"]["confirmations"] = False
+    with LoopbackHost(ext, manifest=m) as host:
+        assert "notifications = true" in expect_error(host, job,
+                                                      lambda c: ext.notify("x")).message
+        assert "confirmations = true" in expect_error(host, job,
+                                                      lambda c: ext.confirm("x")).message
+        assert host.notifications("notification") == []
+
+
 def test_services_outside_a_handler_need_an_explicit_live_parent() -> None:
     ext, _job = service_ext()
     with LoopbackHost(ext) as host:

@@ -16,7 +16,8 @@ _LEVELS = frozenset({"info", "success", "warning", "error"})
 class InteractMixin(Base):
     def notify(self, message: str, level: str = "info", *, title: str | None = None) -> None:
         """Show a notification (manifest ``notifications = true``)."""
-        session = self._live("notify()")
+        session, negotiated = self._negotiated("notify()")
+        self._manifest_flag(negotiated, "notifications", "notify()")
         require_str(message, "message")
         if len(message) > 4096:
             raise InvalidParams(f"is {len(message)} characters, over the 4096 limit", "message")
@@ -30,7 +31,8 @@ class InteractMixin(Base):
     def confirm(self, message: str, *, title: str | None = None, destructive: bool = False,
                 parent_request_id: ParentId = ...) -> bool:
         """Ask the user yes/no; False when denied, dropped or non-interactive."""
-        session = self._live("confirm()")
+        session, negotiated = self._negotiated("confirm()")
+        self._manifest_flag(negotiated, "confirmations", "confirm()")
         require_str(message, "message")
         params: dict[str, Any] = {"message": message}
         if title is not None:
@@ -39,7 +41,8 @@ class InteractMixin(Base):
             params["destructive"] = True
         if not session.legacy:
             params["parent_request_id"] = self._parent(session, parent_request_id, "confirm()")
-        result = shape(session.request("confirmation/request", params),
+        # A person answers: no SDK timeout (cancellation and transport loss still end it).
+        result = shape(session.request("confirmation/request", params, None),
                        {"confirmed": bool}, "confirmation/request")
         return bool(result["confirmed"])
 
@@ -55,7 +58,7 @@ class InteractMixin(Base):
             "prompt": prompt,
             "secret": bool(secret),
         }
-        result = shape(session.request("input/request", params), {}, "input/request")
+        result = shape(session.request("input/request", params, None), {}, "input/request")
         value = result.get("value")
         if value is None:
             return None

@@ -13,7 +13,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from . import _limits as L
 from ._cancel import Call, Id, current_call
@@ -108,7 +108,7 @@ class _Waiter:
         self.event.set()
 
 
-def _valid_id(value: Any) -> bool:
+def _valid_id(value: Any) -> TypeGuard[int | str]:
     if isinstance(value, str):
         return 0 < len(value.encode()) <= L.MAX_ID_BYTES
     return is_int(value) and 0 <= value <= 2**53 - 1
@@ -137,6 +137,7 @@ class Session:
         self.exit_code = 0
         self.presentation_revision = -1
         self._observing = 0
+        self._transport_closed = False
         self._capacity = 1
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -184,7 +185,8 @@ class Session:
     def _route(self, msg: dict[str, Any]) -> None:
         method = msg.get("method")
         if method is None:
-            waiter = self._waiters.pop(msg.get("id"), None)  # type: ignore[arg-type]
+            rid = msg.get("id")
+            waiter = self._waiters.pop(rid, None) if _valid_id(rid) else None
             if waiter is not None:
                 waiter.resolve(msg)
             # else: a late reply to something we stopped waiting for; dropped on purpose.
@@ -250,9 +252,9 @@ class Session:
 
     def _notification(self, method: Any, params: Any) -> None:
         if method == "$/cancelRequest":
-            if self.legacy or not isinstance(params, dict):
+            if self.legacy or not isinstance(params, dict) or not _valid_id(params.get("id")):
                 return
-            call = self.inflight.get(params.get("id"))  # type: ignore[arg-type]
+            call = self.inflight.get(params["id"])
             if call is None:
                 return  # unknown or finished: ignored (wire.md §1)
             call.token.cancel()
@@ -491,18 +493,27 @@ class Session:
         self.writer.send(data + b"\n")
 
     def request(self, method: str, params: dict[str, Any],
-                timeout_ms: int = L.REQUEST_TIMEOUT_MS) -> Any:
+                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS) -> Any:
+        """Send a request to the host and wait for its answer.
+
+        ``timeout_ms=None`` waits for as long as the host takes (user-facing prompts); the
+        wait still ends on cancellation of the calling handler or loss of the transport.
+        """
         if self._finished.is_set() or self.negotiated is None:
             raise UnavailableError(f"{method} needs an initialized, running extension")
         number = next(self._ids)
         rid: Id = number if self.legacy else f"py:{number}"
         waiter = _Waiter()
         self._waiters[rid] = waiter
+        if self._transport_closed:
+            # _fail_waiters may have swapped the table before our insert.
+            self._waiters.pop(rid, None)
+            raise ProtocolError(f"transport closed before {method} could be sent")
         call = current_call.get()
         remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy else None
         try:
             self.send(method, params, rid)
-            answered = waiter.event.wait(timeout_ms / 1000)
+            answered = waiter.event.wait(None if timeout_ms is None else timeout_ms / 1000)
         except BaseException:
             self._waiters.pop(rid, None)
             raise
@@ -530,6 +541,7 @@ class Session:
         return msg["result"]
 
     def _fail_waiters(self) -> None:
+        self._transport_closed = True
         waiters, self._waiters = self._waiters, {}
         for waiter in waiters.values():
             waiter.resolve(None)
