@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/octet-kit/octet/sdk-go/internal/wire"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Direction says which way a frame travelled, for Options.OnFrame.
@@ -98,10 +98,10 @@ type Conn struct {
 // at once. Close closes r and w when they implement io.Closer.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if opts.MaxMessageBytes <= 0 {
-		opts.MaxMessageBytes = wire.MaxMessageBytes
+		opts.MaxMessageBytes = protocol.MaxMessageBytes
 	}
 	if opts.MaxInFlight <= 0 {
-		opts.MaxInFlight = wire.MaxInFlight
+		opts.MaxInFlight = protocol.MaxInFlight
 	}
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
@@ -280,7 +280,7 @@ func (c *Conn) forget(id ID) {
 }
 
 func (c *Conn) sendCancel(id ID) {
-	b := append([]byte(`{"jsonrpc":"2.0","method":"`+wire.CancelMethod+`","params":{"id":`), nil...)
+	b := append([]byte(`{"jsonrpc":"2.0","method":"`+protocol.MethodCancelRequest+`","params":{"id":`), nil...)
 	b, _ = id.appendJSON(b)
 	_ = c.out.sendAsync(append(b, "}}"...)) // best effort: the caller has already stopped waiting
 }

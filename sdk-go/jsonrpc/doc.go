@@ -2,7 +2,7 @@
 // SDK and the reference host: one compact JSON object per line over any reader and
 // writer pair, requests in both directions, responses in any order.
 //
-// The design follows docs/design/wire.md §1 exactly. The reader goroutine only
+// The design follows docs/design/protocol.md §1 exactly. The reader goroutine only
 // decodes and dispatches: requests run on their own goroutines (at most
 // Options.MaxInFlight at once; the next is answered overloaded at once), so a handler
 // may Call the peer and wait while the reader keeps delivering responses. One writer

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/octet-kit/octet/sdk-go/internal/wire"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Error is a JSON-RPC error object. A handler returning an *Error (possibly wrapped)
@@ -49,18 +49,18 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Sentinels for the protocol codes of the error registry (docs/design/wire.md §1).
+// Sentinels for the protocol codes of the error registry (docs/design/protocol.md §1).
 // Compare with errors.Is; build a response with NewError(ErrX.Code, msg, data).
 var (
-	ErrParse              = &Error{Code: wire.CodeParseError, Message: "parse error"}
-	ErrInvalidRequest     = &Error{Code: wire.CodeInvalidRequest, Message: "invalid request"}
-	ErrMethodNotFound     = &Error{Code: wire.CodeMethodNotFound, Message: "method not found"}
-	ErrInvalidParams      = &Error{Code: wire.CodeInvalidParams, Message: "invalid params"}
-	ErrInternal           = &Error{Code: wire.CodeInternalError, Message: "internal error"}
-	ErrRequestCancelled   = &Error{Code: wire.CodeRequestCancelled, Message: "request cancelled"}
-	ErrOverloaded         = &Error{Code: wire.CodeOverloaded, Message: "overloaded"}
-	ErrShuttingDown       = &Error{Code: wire.CodeShuttingDown, Message: "shutting down"}
-	ErrServiceUnavailable = &Error{Code: wire.CodeServiceUnavailable, Message: "service unavailable"}
+	ErrParse              = &Error{Code: protocol.CodeParseError, Message: "parse error"}
+	ErrInvalidRequest     = &Error{Code: protocol.CodeInvalidRequest, Message: "invalid request"}
+	ErrMethodNotFound     = &Error{Code: protocol.CodeMethodNotFound, Message: "method not found"}
+	ErrInvalidParams      = &Error{Code: protocol.CodeInvalidParams, Message: "invalid params"}
+	ErrInternal           = &Error{Code: protocol.CodeInternalError, Message: "internal error"}
+	ErrRequestCancelled   = &Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}
+	ErrOverloaded         = &Error{Code: protocol.CodeOverloaded, Message: "overloaded"}
+	ErrShuttingDown       = &Error{Code: protocol.CodeShuttingDown, Message: "shutting down"}
+	ErrServiceUnavailable = &Error{Code: protocol.CodeServiceUnavailable, Message: "service unavailable"}
 )
 
 // ErrTransport is wrapped by every error caused by the connection rather than the
@@ -82,5 +82,5 @@ func asWireError(err error) *Error {
 	if errors.As(err, &we) {
 		return we
 	}
-	return &Error{Code: wire.CodeInternalError, Message: err.Error()}
+	return &Error{Code: protocol.CodeInternalError, Message: err.Error()}
 }

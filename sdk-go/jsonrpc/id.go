@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/octet-kit/octet/sdk-go/internal/wire"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ID is a JSON-RPC request id: an integer from 0 to 2^53−1 or a string of 1..256
@@ -73,7 +73,7 @@ func (id ID) MarshalJSON() ([]byte, error) {
 func (id ID) appendJSON(b []byte) ([]byte, error) {
 	switch id.kind {
 	case idInt:
-		if id.num < 0 || id.num > wire.MaxSafeInteger {
+		if id.num < 0 || id.num > maxSafeInteger {
 			return nil, fmt.Errorf("jsonrpc: id %d is outside 0..2^53-1", id.num)
 		}
 		return strconv.AppendInt(b, id.num, 10), nil
@@ -122,7 +122,7 @@ func parseID(data []byte) (ID, error) {
 		return ID{}, fmt.Errorf("id %s has a leading zero", valueExcerpt(data))
 	}
 	n, err := strconv.ParseInt(string(data), 10, 64)
-	if err != nil || n > wire.MaxSafeInteger {
+	if err != nil || n > maxSafeInteger {
 		return ID{}, fmt.Errorf("id %s is larger than 2^53-1", valueExcerpt(data))
 	}
 	return IntID(n), nil
@@ -130,10 +130,10 @@ func parseID(data []byte) (ID, error) {
 
 func checkStringID(s string) error {
 	if s == "" {
-		return fmt.Errorf("string id is empty; ids need 1..%d bytes", wire.MaxIDBytes)
+		return fmt.Errorf("string id is empty; ids need 1..%d bytes", protocol.MaxIDBytes)
 	}
-	if len(s) > wire.MaxIDBytes {
-		return fmt.Errorf("string id of %d bytes exceeds the %d-byte limit", len(s), wire.MaxIDBytes)
+	if len(s) > protocol.MaxIDBytes {
+		return fmt.Errorf("string id of %d bytes exceeds the %d-byte limit", len(s), protocol.MaxIDBytes)
 	}
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("string id is not valid UTF-8")
@@ -148,3 +148,6 @@ func appendString(b []byte, s string) []byte {
 	enc, _ := json.Marshal(s)
 	return append(b, enc...)
 }
+
+// maxSafeInteger is 2^53−1, the largest integer every language's JSON keeps exact.
+const maxSafeInteger = 1<<53 - 1

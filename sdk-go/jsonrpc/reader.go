@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/octet-kit/octet/sdk-go/internal/wire"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // read is the reader goroutine: it only decodes and dispatches, never waiting for a
@@ -23,7 +23,7 @@ func (c *Conn) read() {
 			c.opts.OnFrame(Inbound, line)
 		}
 		if !json.Valid(line) {
-			c.protocolError(wire.CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
+			c.protocolError(protocol.CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
 			return
 		}
 		// The line aliases the read buffer; decoded values are handed to other
@@ -34,12 +34,12 @@ func (c *Conn) read() {
 			var env *envelopeError
 			if errors.As(err, &env) && !env.id.IsZero() {
 				c.replyAsync(appendError(nil, env.id, &Error{
-					Code: wire.CodeInvalidRequest, Message: "invalid request: " + env.reason,
+					Code: protocol.CodeInvalidRequest, Message: "invalid request: " + env.reason,
 					Data: mustJSON(map[string]string{"excerpt": excerptString(line)}),
 				}))
 				continue
 			}
-			c.protocolError(wire.CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
+			c.protocolError(protocol.CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
 			return
 		}
 		if !c.dispatch(m) {
@@ -56,7 +56,7 @@ func (c *Conn) readFailed(err error, lineNo int) {
 	case errors.Is(err, io.EOF):
 		c.fail(transportError("peer closed"))
 	case errors.As(err, &tooLong):
-		c.protocolError(wire.CodeInvalidRequest, tooLong.first, "line %d %v", lineNo, err)
+		c.protocolError(protocol.CodeInvalidRequest, tooLong.first, "line %d %v", lineNo, err)
 	case errors.As(err, &partial):
 		c.fail(transportError("%v", err))
 	default:
@@ -91,7 +91,7 @@ func (c *Conn) dispatch(m *message) bool {
 			ch <- m // buffered: never blocks
 		}
 		// A response nobody waits for answers a call that was cancelled: dropped.
-	case m.method == wire.CancelMethod:
+	case m.method == protocol.MethodCancelRequest:
 		c.cancelInbound(m)
 	case m.id.IsZero():
 		c.notes.push(&Request{Method: m.method, Params: m.params})

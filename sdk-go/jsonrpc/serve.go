@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/octet-kit/octet/sdk-go/internal/wire"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // serving is one peer request being handled.
@@ -31,7 +31,7 @@ func (c *Conn) startServing(m *message) {
 	if len(c.inflight) >= c.opts.MaxInFlight {
 		c.mu.Unlock()
 		c.replyAsync(appendError(nil, m.id, &Error{
-			Code:    wire.CodeOverloaded,
+			Code:    protocol.CodeOverloaded,
 			Message: fmt.Sprintf("overloaded: %d requests already in flight", c.opts.MaxInFlight),
 			Data:    mustJSON(map[string]int{"limit": c.opts.MaxInFlight}),
 		}))
@@ -40,7 +40,7 @@ func (c *Conn) startServing(m *message) {
 	if _, dup := c.inflight[m.id]; dup {
 		c.mu.Unlock()
 		c.replyAsync(appendError(nil, m.id, &Error{
-			Code:    wire.CodeInvalidRequest,
+			Code:    protocol.CodeInvalidRequest,
 			Message: fmt.Sprintf("invalid request: id %s is already in flight", m.id),
 		}))
 		return
@@ -64,7 +64,7 @@ func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
 	s.cancel()
 	switch {
 	case cancelled:
-		c.reply(appendError(nil, req.ID, &Error{Code: wire.CodeRequestCancelled, Message: "request cancelled"}))
+		c.reply(appendError(nil, req.ID, &Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}))
 	case err != nil:
 		c.reply(appendError(nil, req.ID, asWireError(err)))
 	default:
@@ -78,14 +78,14 @@ func (c *Conn) resultFrame(req *Request, result any) []byte {
 	raw, err := marshalValue(result)
 	if err != nil {
 		return appendError(nil, req.ID, &Error{
-			Code:    wire.CodeInternalError,
+			Code:    protocol.CodeInternalError,
 			Message: fmt.Sprintf("result of %q could not be encoded: %v", req.Method, err),
 		})
 	}
 	frame := appendResult(make([]byte, 0, len(raw)+48), req.ID, raw)
 	if len(frame) > c.opts.MaxMessageBytes {
 		return appendError(nil, req.ID, &Error{
-			Code: wire.CodeInternalError,
+			Code: protocol.CodeInternalError,
 			Message: fmt.Sprintf("result of %q is %d bytes, over the %d-byte message limit; not sent",
 				req.Method, len(frame), c.opts.MaxMessageBytes),
 			Data: mustJSON(map[string]int{"size": len(frame), "limit": c.opts.MaxMessageBytes}),
@@ -103,7 +103,7 @@ func (c *Conn) call(ctx context.Context, req *Request) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.opts.Logf("jsonrpc: handler for %q panicked: %v\n%s", req.Method, p, debug.Stack())
-			result, err = nil, &Error{Code: wire.CodeInternalError, Message: fmt.Sprintf("handler for %q panicked: %v", req.Method, p)}
+			result, err = nil, &Error{Code: protocol.CodeInternalError, Message: fmt.Sprintf("handler for %q panicked: %v", req.Method, p)}
 		}
 	}()
 	return c.opts.Handler(ctx, req)
@@ -114,7 +114,7 @@ func (c *Conn) call(ctx context.Context, req *Request) (result any, err error) {
 func (c *Conn) cancelInbound(m *message) {
 	id, err := cancelTarget(m.params)
 	if err != nil {
-		c.opts.Logf("jsonrpc: ignoring %s: %v", wire.CancelMethod, err)
+		c.opts.Logf("jsonrpc: ignoring %s: %v", protocol.MethodCancelRequest, err)
 		return
 	}
 	c.mu.Lock()
