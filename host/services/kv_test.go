@@ -167,3 +167,12 @@ func TestKVNamespacesAndBounds(t *testing.T) {
 	// Duplicate keys in one value are refused (meaning differs across parsers).
 	e.fails("kv.commit", `{"preconditions":[],"writes":[{"op":"put","namespace":"demo","key":"d","value":{"a":1,"a":2}}]}`, -32602)
 }
+
+func TestKVNullValueIsAValue(t *testing.T) {
+	e := newEnv(t, nil)
+	e.ok("kv.commit", `{"preconditions":[],"writes":[{"op":"put","namespace":"demo","key":"n","value":null}]}`, nil)
+	res, err := e.call("kv.get", `{"namespace":"demo","key":"n"}`)
+	if err != nil || string(res) != `{"found":true,"value":null,"version":"`+store.Digest([]byte("null"))+`"}` {
+		t.Fatalf("get null: %s %v", res, err)
+	}
+}
