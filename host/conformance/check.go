@@ -38,6 +38,7 @@ type Check struct {
 	Requirement string   // where the rule is written: a seed section or a wire.md/schema path
 	Tier        Tier     // who it binds
 	Tools       []string // fixture tools it calls; it applies only when the manifest contributes them all
+	Fixture     bool     // binds only the conformance fixture (it relies on fixture.md behaviour)
 	Features    []string // features it needs negotiated; not negotiated means skipped
 	Methods     []string // wire methods it exercises, for the coverage report
 	Run         func(t *T) error
@@ -48,8 +49,8 @@ type Check struct {
 // A check that calls fixture tools binds only the conformance fixture: an example
 // may well have a tool called "echo" that does something else.
 func (c *Check) Applies(ext *Extension) (bool, string) {
-	if len(c.Tools) > 0 && !ext.IsFixture() {
-		return false, "runs against the conformance fixture (it calls fixture tools)"
+	if (len(c.Tools) > 0 || c.Fixture) && !ext.IsFixture() {
+		return false, "runs against the conformance fixture (it relies on fixture.md behaviour)"
 	}
 	for _, tool := range c.Tools {
 		if !ext.HasTool(tool) {
@@ -77,7 +78,7 @@ func register(cs ...*Check) {
 // reportOrder lists check-name prefixes in the order reports show them: the
 // handshake first, then the wire, the process, and the services last.
 var reportOrder = []string{"handshake", "version", "manifest", "rpc", "echo", "errors", "cancel", "progress",
-	"callback", "overload", "result", "frame", "stdout", "crash", "eof", "shutdown",
+	"callback", "overload", "contributions", "lifecycle", "result", "frame", "stdout", "crash", "eof", "shutdown",
 	"catalog", "artifacts", "input", "secrets", "presentation", "agents", "kv"}
 
 func rank(c *Check) int {

@@ -137,6 +137,9 @@ var brokenFor = map[string]string{
 	"presentation.limits":            "present-no-limit",
 	"agents.child_bounds":            "spawn-bad-policy",
 	"kv.preconditions":               "kv-error-rewrite",
+	"contributions.shapes":           "contribution-bad-shape",
+	"contributions.fixture_command":  "bad-command",
+	"lifecycle.notifications":        "lifecycle-answers",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

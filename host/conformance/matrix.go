@@ -39,8 +39,12 @@ func RunMatrix(ctx context.Context, root string, opts Options, progress io.Write
 			m.Examples = append(m.Examples, rep)
 		}
 		if progress != nil {
-			_ = WriteText(progress, rep)
-			fmt.Fprintln(progress)
+			if f.Name == FixtureName {
+				_ = WriteText(progress, rep)
+				fmt.Fprintln(progress)
+			} else {
+				_ = WriteSummary(progress, rep)
+			}
 		}
 	}
 	return m

@@ -56,6 +56,16 @@ func WriteText(w io.Writer, r *Report) error {
 	return err
 }
 
+// WriteSummary renders a report in one line, followed by the details of any
+// failure (the matrix uses it for examples, whose skipped fixture checks are noise).
+func WriteSummary(w io.Writer, r *Report) error {
+	if r.LoadError != "" || r.Failed() > 0 {
+		return WriteText(w, r)
+	}
+	_, err := fmt.Fprintf(w, "%s (%s): %d passed, %d failed, %d skipped  %s\n", r.Extension, r.Language, r.Passed(), r.Failed(), r.Skipped(), r.Dir)
+	return err
+}
+
 func roundDuration(d time.Duration) string {
 	if d == 0 {
 		return "-"

@@ -44,6 +44,7 @@ type Session struct {
 	violations    []string
 	notifications []Notification
 	readerErr     error
+	nullIDErrors  int
 
 	readerDone chan struct{}
 	scratchDir string
@@ -187,6 +188,9 @@ func (s *Session) deliver(env envelope, line []byte) {
 	if string(env.ID) == "null" && env.Error != nil {
 		// JSON-RPC's answer to a frame whose id could not be read: the extension
 		// reporting the protocol error it is closing on. Allowed, not a response.
+		s.mu.Lock()
+		s.nullIDErrors++
+		s.mu.Unlock()
 		return
 	}
 	id, err := strconv.ParseInt(string(env.ID), 10, 64)
@@ -241,6 +245,13 @@ func (s *Session) Violations() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.violations...)
+}
+
+// NullIDErrors counts error frames with id null (answers to unreadable frames).
+func (s *Session) NullIDErrors() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nullIDErrors
 }
 
 // Notifications returns the notifications with the given method received so far,

@@ -56,6 +56,9 @@ const (
 	modePresentNoLimit   = "present-no-limit"
 	modeSpawnBadPolicy   = "spawn-bad-policy"
 	modeKVRewrite        = "kv-error-rewrite"
+	modeBadShape         = "contribution-bad-shape" // status/collect priority is a string
+	modeBadCommand       = "bad-command"            // fixture_cmd joins with commas
+	modeLifecycleAnswers = "lifecycle-answers"      // answers notifications with an error
 )
 
 var mode string
@@ -216,7 +219,9 @@ func (c *conn) serve(r *bufio.Reader) {
 		case f.Method == "$/cancelRequest":
 			c.cancel(f.Params)
 		case f.ID == nil:
-			// other notifications are ignored
+			if mode == modeLifecycleAnswers {
+				c.respond(json.RawMessage("null"), nil, &rpcError{Code: -32600, Message: "no id"})
+			}
 		default:
 			c.request(f)
 		}
@@ -346,7 +351,7 @@ func (c *conn) initialize(f frame) {
 		return
 	}
 	supported := []string{"request_cancellation", "content_parts", "request_progress", "artifacts",
-		"dynamic_tools", "agent_sessions", "secrets", "kv"}
+		"dynamic_tools", "agent_sessions", "secrets", "kv", "lifecycle_events"}
 	var features []string
 	for _, x := range append(p.Protocol.Required, p.Protocol.Optional...) {
 		if slices.Contains(supported, x) && !slices.Contains(features, x) {
@@ -450,12 +455,19 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 			Arguments []string `json:"arguments"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
-		return map[string]any{"text": strings.Join(p.Arguments, " ")}, nil
+		sep := " "
+		if mode == modeBadCommand {
+			sep = ","
+		}
+		return map[string]any{"text": strings.Join(p.Arguments, sep)}, nil
 	case "hook/run":
 		return map[string]any{"disposition": map[string]any{"action": "continue"}}, nil
 	case "context/collect":
 		return map[string]any{"items": []any{map[string]any{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}}}, nil
 	case "status/collect":
+		if mode == modeBadShape {
+			return map[string]any{"surface": "status", "text": "fixture ready", "priority": "high"}, nil
+		}
 		return map[string]any{"surface": "status", "text": "fixture ready", "priority": 0}, nil
 	case "tool/render":
 		return map[string]any{"segments": []any{map[string]any{"text": "echo", "style_role": nil}}}, nil
