@@ -1,0 +1,118 @@
+package services
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Steering and stopping children: agent/message, agent/follow_up and
+// agent/interrupt. Targets must belong to the caller's principal and owner.
+
+func (r *Router) findAgent(agents []*storedAgent, target string) (*storedAgent, error) {
+	for _, a := range agents {
+		if a.Record.AgentID == target || a.Record.Session == target {
+			return a, nil
+		}
+	}
+	// Unknown and foreign targets read the same.
+	return nil, unavailable("target %q is not a child session of this extension and owner", target)
+}
+
+func (r *Router) agentMessage(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	return r.steer(ctx, c, raw, false)
+}
+
+func (r *Router) agentFollowUp(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	return r.steer(ctx, c, raw, true)
+}
+
+// steer is agent/message (steer a running child) and agent/follow_up
+// (resume a settled child with a new turn).
+func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, followUp bool) (any, error) {
+	var p agentTarget
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Target == "" {
+		return nil, invalidParams("target", "must be an agent_id or agent-session reference")
+	}
+	if err := checkAgentMessage("message", p.Message); err != nil {
+		return nil, err
+	}
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	r.agentMu.Lock()
+	defer r.agentMu.Unlock()
+	agents, err := r.loadAgents(ctx, c, owner)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.findAgent(agents, p.Target)
+	if err != nil {
+		return nil, err
+	}
+	if !followUp {
+		if !a.active() {
+			return nil, unavailable("target %s is %s; agent/message steers running children (use agent/follow_up to resume)", a.Record.AgentID, a.Record.State)
+		}
+		return map[string]bool{"accepted": true}, nil
+	}
+	switch a.Record.State {
+	case "settled", "failed", "interrupted":
+	default:
+		return nil, unavailable("target %s is %s; only settled, failed or interrupted children can be followed up", a.Record.AgentID, a.Record.State)
+	}
+	active := 0
+	for _, o := range agents {
+		if o.active() {
+			active++
+		}
+	}
+	if active >= agentMaxActive {
+		return nil, unavailable("%d children are active; the limit is %d", active, agentMaxActive)
+	}
+	now := r.now().UnixMilli()
+	deadline := now + a.Record.Policy.TimeoutMS
+	a.Record.State, a.Record.CompletedAtMS, a.Record.Output, a.Record.DeadlineMS, a.Record.TimedOut = "running", nil, nil, &deadline, false
+	if err := r.saveAgent(ctx, a); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"accepted": true}, nil
+}
+
+func (r *Router) agentInterrupt(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	var p interruptParams
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if p.Target == "" {
+		return nil, invalidParams("target", "must be an agent_id or agent-session reference")
+	}
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	r.agentMu.Lock()
+	defer r.agentMu.Unlock()
+	agents, err := r.loadAgents(ctx, c, owner)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.findAgent(agents, p.Target)
+	if err != nil {
+		return nil, err
+	}
+	if !a.active() {
+		return map[string]bool{"interrupted": false}, nil
+	}
+	now := r.now().UnixMilli()
+	a.Record.State, a.Record.CompletedAtMS = "interrupted", &now
+	if err := r.saveAgent(ctx, a); err != nil {
+		return nil, err
+	}
+	return map[string]bool{"interrupted": true}, nil
+}
