@@ -98,7 +98,7 @@ type StatusContributionParams struct {
 	// Ordering among contributions; higher first.
 	Priority int64 `json:"priority"`
 	// Style role name, or null for the default.
-	StyleRole *Nullable[string] `json:"style_role,omitzero"`
+	StyleRole OptionalNullable[string] `json:"style_role,omitzero"`
 }
 
 func (*StatusContributionParams) validateDoc(doc any, p *vpath, e *verrs) {

@@ -487,7 +487,7 @@ type StatusCollectResult struct {
 	// Ordering among contributions; higher first.
 	Priority int64 `json:"priority"`
 	// Style role name, or null for the default.
-	StyleRole *Nullable[string] `json:"style_role,omitzero"`
+	StyleRole OptionalNullable[string] `json:"style_role,omitzero"`
 }
 
 func (*StatusCollectResult) validateDoc(doc any, p *vpath, e *verrs) {

@@ -213,3 +213,33 @@ func duplicate(items []any) (int, int, bool) {
 	}
 	return 0, 0, false
 }
+
+// OptionalNullable is an optional field that may also be null: absent (Present false), null
+// (Null true) or a value. Use it where a pointer would lose the difference.
+type OptionalNullable[T any] struct {
+	Present bool
+	Null    bool
+	Value   T
+}
+
+// OptionalValue returns a present, non-null OptionalNullable.
+func OptionalValue[T any](v T) OptionalNullable[T] { return OptionalNullable[T]{Present: true, Value: v} }
+
+// IsZero makes `omitzero` drop an absent field.
+func (o OptionalNullable[T]) IsZero() bool { return !o.Present }
+
+func (o OptionalNullable[T]) MarshalJSON() ([]byte, error) {
+	if o.Null {
+		return []byte("null"), nil
+	}
+	return json.Marshal(o.Value)
+}
+
+func (o *OptionalNullable[T]) UnmarshalJSON(b []byte) error {
+	*o = OptionalNullable[T]{Present: true}
+	if string(b) == "null" {
+		o.Null = true
+		return nil
+	}
+	return json.Unmarshal(b, &o.Value)
+}

@@ -504,3 +504,319 @@ func dispatch(name string, v any, e *verrs) bool {
 	}
 	return true
 }
+
+// NewMessage returns a new zero value of the Go type generated for a schema object, union or
+// enum type, ready for Unmarshal; false for other names.
+func NewMessage(name string) (Validated, bool) {
+	switch name {
+	case "Action":
+		return new(Action), true
+	case "Activity":
+		return new(Activity), true
+	case "ActivityMetrics":
+		return new(ActivityMetrics), true
+	case "AdapterHints":
+		return new(AdapterHints), true
+	case "AfterResponsePayload":
+		return new(AfterResponsePayload), true
+	case "AfterToolCallPayload":
+		return new(AfterToolCallPayload), true
+	case "AgentInterruptParams":
+		return new(AgentInterruptParams), true
+	case "AgentInterruptResult":
+		return new(AgentInterruptResult), true
+	case "AgentListParams":
+		return new(AgentListParams), true
+	case "AgentListResult":
+		return new(AgentListResult), true
+	case "AgentMessageParams":
+		return new(AgentMessageParams), true
+	case "AgentMessageResult":
+		return new(AgentMessageResult), true
+	case "AgentModel":
+		return new(AgentModel), true
+	case "AgentModelsParams":
+		return new(AgentModelsParams), true
+	case "AgentModelsResult":
+		return new(AgentModelsResult), true
+	case "AgentPolicy":
+		return new(AgentPolicy), true
+	case "AgentRecord":
+		return new(AgentRecord), true
+	case "AgentSpawnParams":
+		return new(AgentSpawnParams), true
+	case "AgentSpawnResult":
+		return new(AgentSpawnResult), true
+	case "AgentState":
+		return new(AgentState), true
+	case "AgentUsage":
+		return new(AgentUsage), true
+	case "AgentWaitParams":
+		return new(AgentWaitParams), true
+	case "AgentWaitResult":
+		return new(AgentWaitResult), true
+	case "AnsweredLimits":
+		return new(AnsweredLimits), true
+	case "ApiVersion":
+		return new(ApiVersion), true
+	case "ArtifactPublishFile":
+		return new(ArtifactPublishFile), true
+	case "ArtifactPublishInline":
+		return new(ArtifactPublishInline), true
+	case "ArtifactPublishParams":
+		return new(ArtifactPublishParams), true
+	case "ArtifactPublishResult":
+		return new(ArtifactPublishResult), true
+	case "ArtifactReference":
+		return new(ArtifactReference), true
+	case "AudioPart":
+		return new(AudioPart), true
+	case "BeforePersistencePayload":
+		return new(BeforePersistencePayload), true
+	case "BeforePromptPayload":
+		return new(BeforePromptPayload), true
+	case "BeforeToolCallPayload":
+		return new(BeforeToolCallPayload), true
+	case "CancelParams":
+		return new(CancelParams), true
+	case "Collection":
+		return new(Collection), true
+	case "CollectionDetail":
+		return new(CollectionDetail), true
+	case "CommandDefinition":
+		return new(CommandDefinition), true
+	case "CommandExecuteParams":
+		return new(CommandExecuteParams), true
+	case "CommandExecuteResult":
+		return new(CommandExecuteResult), true
+	case "ConfirmationRequestParams":
+		return new(ConfirmationRequestParams), true
+	case "ConfirmationRequestResult":
+		return new(ConfirmationRequestResult), true
+	case "ContentPart":
+		return new(ContentPart), true
+	case "ContextCollectParams":
+		return new(ContextCollectParams), true
+	case "ContextCollectResult":
+		return new(ContextCollectResult), true
+	case "ContextContributionParams":
+		return new(ContextContributionParams), true
+	case "ContextItem":
+		return new(ContextItem), true
+	case "ErrorObject":
+		return new(ErrorObject), true
+	case "ErrorResponse":
+		return new(ErrorResponse), true
+	case "ExtensionInfo":
+		return new(ExtensionInfo), true
+	case "HookDisposition":
+		return new(HookDisposition), true
+	case "HookName":
+		return new(HookName), true
+	case "HookRunAfterResponse":
+		return new(HookRunAfterResponse), true
+	case "HookRunAfterToolCall":
+		return new(HookRunAfterToolCall), true
+	case "HookRunBeforePersistence":
+		return new(HookRunBeforePersistence), true
+	case "HookRunBeforePrompt":
+		return new(HookRunBeforePrompt), true
+	case "HookRunBeforeToolCall":
+		return new(HookRunBeforeToolCall), true
+	case "HookRunParams":
+		return new(HookRunParams), true
+	case "HookRunPostMutation":
+		return new(HookRunPostMutation), true
+	case "HookRunResult":
+		return new(HookRunResult), true
+	case "ImagePart":
+		return new(ImagePart), true
+	case "InitializeParams":
+		return new(InitializeParams), true
+	case "InitializeParams01":
+		return new(InitializeParams01), true
+	case "InitializeResult":
+		return new(InitializeResult), true
+	case "InitializeResult01":
+		return new(InitializeResult01), true
+	case "InputRequestParams":
+		return new(InputRequestParams), true
+	case "InputRequestResult":
+		return new(InputRequestResult), true
+	case "InvalidParamsData":
+		return new(InvalidParamsData), true
+	case "InvalidRequestData":
+		return new(InvalidRequestData), true
+	case "KVCommitParams":
+		return new(KVCommitParams), true
+	case "KVCommitResult":
+		return new(KVCommitResult), true
+	case "KVConflictData":
+		return new(KVConflictData), true
+	case "KVDelete":
+		return new(KVDelete), true
+	case "KVEntry":
+		return new(KVEntry), true
+	case "KVExpectAbsent":
+		return new(KVExpectAbsent), true
+	case "KVExpectVersion":
+		return new(KVExpectVersion), true
+	case "KVGetParams":
+		return new(KVGetParams), true
+	case "KVGetResult":
+		return new(KVGetResult), true
+	case "KVListParams":
+		return new(KVListParams), true
+	case "KVListResult":
+		return new(KVListResult), true
+	case "KVPrecondition":
+		return new(KVPrecondition), true
+	case "KVPut":
+		return new(KVPut), true
+	case "KVWrite":
+		return new(KVWrite), true
+	case "KVWriteVersion":
+		return new(KVWriteVersion), true
+	case "Manifest":
+		return new(Manifest), true
+	case "ManifestCapabilities":
+		return new(ManifestCapabilities), true
+	case "ManifestContributions":
+		return new(ManifestContributions), true
+	case "ManifestEntrypoint":
+		return new(ManifestEntrypoint), true
+	case "ManifestRuntime":
+		return new(ManifestRuntime), true
+	case "MethodNotFoundData":
+		return new(MethodNotFoundData), true
+	case "ModelInfo":
+		return new(ModelInfo), true
+	case "ModelSelection":
+		return new(ModelSelection), true
+	case "Node":
+		return new(Node), true
+	case "Notification":
+		return new(Notification), true
+	case "NotificationParams":
+		return new(NotificationParams), true
+	case "OfferedLimits":
+		return new(OfferedLimits), true
+	case "Outcome":
+		return new(Outcome), true
+	case "OverloadedData":
+		return new(OverloadedData), true
+	case "ParseErrorData":
+		return new(ParseErrorData), true
+	case "PersistenceMetadata":
+		return new(PersistenceMetadata), true
+	case "PolicyEvaluateParams":
+		return new(PolicyEvaluateParams), true
+	case "PolicyEvaluateResult":
+		return new(PolicyEvaluateResult), true
+	case "PolicyIntent":
+		return new(PolicyIntent), true
+	case "PostMutationPayload":
+		return new(PostMutationPayload), true
+	case "PostMutationRescan":
+		return new(PostMutationRescan), true
+	case "PresentationStatus":
+		return new(PresentationStatus), true
+	case "PresentationUpdateParams":
+		return new(PresentationUpdateParams), true
+	case "ProgressDecoration":
+		return new(ProgressDecoration), true
+	case "ProgressEvent":
+		return new(ProgressEvent), true
+	case "ProgressOutput":
+		return new(ProgressOutput), true
+	case "ProgressParams":
+		return new(ProgressParams), true
+	case "ProgressStatus":
+		return new(ProgressStatus), true
+	case "ProtocolAnswer":
+		return new(ProtocolAnswer), true
+	case "ProtocolOffer":
+		return new(ProtocolOffer), true
+	case "Reference":
+		return new(Reference), true
+	case "RenderSegment":
+		return new(RenderSegment), true
+	case "Request":
+		return new(Request), true
+	case "ResourceOwner":
+		return new(ResourceOwner), true
+	case "ResourceReference":
+		return new(ResourceReference), true
+	case "SecretGetParams":
+		return new(SecretGetParams), true
+	case "SecretGetResult":
+		return new(SecretGetResult), true
+	case "ServiceUnavailableData":
+		return new(ServiceUnavailableData), true
+	case "SessionInfo":
+		return new(SessionInfo), true
+	case "SessionReference":
+		return new(SessionReference), true
+	case "SessionSettledParams":
+		return new(SessionSettledParams), true
+	case "SessionStartedParams":
+		return new(SessionStartedParams), true
+	case "ShutdownParams":
+		return new(ShutdownParams), true
+	case "ShutdownResult":
+		return new(ShutdownResult), true
+	case "Snapshot":
+		return new(Snapshot), true
+	case "State":
+		return new(State), true
+	case "StatusCollectParams":
+		return new(StatusCollectParams), true
+	case "StatusCollectResult":
+		return new(StatusCollectResult), true
+	case "StatusContributionParams":
+		return new(StatusContributionParams), true
+	case "SuccessResponse":
+		return new(SuccessResponse), true
+	case "TextPart":
+		return new(TextPart), true
+	case "ToolCallParams":
+		return new(ToolCallParams), true
+	case "ToolDefinition":
+		return new(ToolDefinition), true
+	case "ToolDefinition01":
+		return new(ToolDefinition01), true
+	case "ToolRenderParams":
+		return new(ToolRenderParams), true
+	case "ToolRenderParams01":
+		return new(ToolRenderParams01), true
+	case "ToolRenderResult":
+		return new(ToolRenderResult), true
+	case "ToolResult":
+		return new(ToolResult), true
+	case "ToolResult01":
+		return new(ToolResult01), true
+	case "ToolSettledParams":
+		return new(ToolSettledParams), true
+	case "ToolStartedParams":
+		return new(ToolStartedParams), true
+	case "ToolsCatalogResult":
+		return new(ToolsCatalogResult), true
+	case "ToolsRegisterParams":
+		return new(ToolsRegisterParams), true
+	case "ToolsUnregisterParams":
+		return new(ToolsUnregisterParams), true
+	case "TurnSettledParams":
+		return new(TurnSettledParams), true
+	case "TurnStartedParams":
+		return new(TurnStartedParams), true
+	case "UISurface":
+		return new(UISurface), true
+	case "URLReference":
+		return new(URLReference), true
+	case "UnsupportedAPIVersionData":
+		return new(UnsupportedAPIVersionData), true
+	case "WorkspaceInfo":
+		return new(WorkspaceInfo), true
+	}
+	return nil, false
+}

@@ -38,6 +38,14 @@ func goTypeFiles(m *ir.Model) map[string]string {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\tvalidate%s(v, nil, e)\n", n, n)
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
+	b.WriteString("\n// NewMessage returns a new zero value of the Go type generated for a schema object, union or\n// enum type, ready for Unmarshal; false for other names.\nfunc NewMessage(name string) (Validated, bool) {\n\tswitch name {\n")
+	for _, name := range all {
+		t := m.Lookup(name).Type
+		if (t.Has(ir.Object) && !t.Open) || len(t.OneOf) > 0 || len(t.Enum) > 0 {
+			fmt.Fprintf(&b, "\tcase %q:\n\t\treturn new(%s), true\n", name, name)
+		}
+	}
+	b.WriteString("\t}\n\treturn nil, false\n}\n")
 	files["validators_gen.go"] = b.String()
 	files["methods_gen.go"] = goMethods(m)
 	return files
@@ -58,7 +66,10 @@ func goType(m *ir.Model, t *ir.Type, required bool) string {
 			return t.Ref // slices and maps: nil is absent
 		}
 		if rt.Nullable() {
-			return ptr + "Nullable[" + t.Ref + "]"
+			if !required {
+				return "OptionalNullable[" + t.Ref + "]"
+			}
+			return "Nullable[" + t.Ref + "]"
 		}
 		return ptr + t.Ref
 	}
@@ -81,7 +92,11 @@ func goType(m *ir.Model, t *ir.Type, required bool) string {
 		return "map[string]any"
 	}
 	if t.Nullable() {
-		return ptr + "Nullable[" + base + "]"
+		// A pointer cannot tell absent from null (encoding/json sets it to nil for both).
+		if !required {
+			return "OptionalNullable[" + base + "]"
+		}
+		return "Nullable[" + base + "]"
 	}
 	return ptr + base
 }
