@@ -223,7 +223,9 @@ type OptionalNullable[T any] struct {
 }
 
 // OptionalValue returns a present, non-null OptionalNullable.
-func OptionalValue[T any](v T) OptionalNullable[T] { return OptionalNullable[T]{Present: true, Value: v} }
+func OptionalValue[T any](v T) OptionalNullable[T] {
+	return OptionalNullable[T]{Present: true, Value: v}
+}
 
 // IsZero makes `omitzero` drop an absent field.
 func (o OptionalNullable[T]) IsZero() bool { return !o.Present }
