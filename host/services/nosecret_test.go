@@ -76,6 +76,10 @@ func TestNoSecretLeaks(t *testing.T) {
 	exchange("input/request", `{"parent_request_id":1,"prompt":"Password:","secret":true}`)
 	exchange("kv.commit", `{"preconditions":[],"writes":[{"op":"put","namespace":"demo","key":"k","value":"ordinary"}]}`)
 	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"bad","level":"nope"}`)})
+	// A careless extension echoes the secret into a notification and into
+	// an invalid one (whose diagnostic quotes the bad level).
+	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"token is ` + brokered + `","level":"info"}`)})
+	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"x","level":"` + brokered + `"}`)})
 
 	// The exchange really delivered the values (so the scan below means something).
 	frames, _, _ := st.Frames(context.Background(), "sess")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -107,6 +108,10 @@ type RouterConfig struct {
 type Router struct {
 	cfg   RouterConfig
 	store *store.Store
+	// secretValues are the broker's values: scrubbed from anything the
+	// router stores or emits that carries extension-provided text, in case
+	// an extension echoes a secret into a notification or diagnostic.
+	secretValues []string
 
 	mu        sync.Mutex
 	gens      map[genKey]*genState
@@ -153,10 +158,11 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 		cfg.ApprovalTTL = approvalTokenTTL
 	}
 	return &Router{
-		cfg:      cfg,
-		store:    cfg.Store,
-		gens:     map[genKey]*genState{},
-		inflight: map[parentKey]map[*inflightCall]struct{}{},
+		cfg:          cfg,
+		store:        cfg.Store,
+		secretValues: cfg.Script.SecretValues(),
+		gens:         map[genKey]*genState{},
+		inflight:     map[parentKey]map[*inflightCall]struct{}{},
 	}, nil
 }
 
@@ -270,13 +276,21 @@ func (r *Router) genLocked(c *Caller) *genState {
 
 func (r *Router) now() time.Time { return r.cfg.Clock() }
 
+// redact replaces every brokered secret value in s.
+func (r *Router) redact(s string) string {
+	for _, v := range r.secretValues {
+		s = strings.ReplaceAll(s, v, "[redacted]")
+	}
+	return s
+}
+
 func (r *Router) emit(c *Caller, kind EventKind, payload any) {
 	r.cfg.Events.Event(Event{Kind: kind, At: r.now(), Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation, Payload: payload})
 }
 
 // diagnose reports a problem with what c sent to the console and records it.
 func (r *Router) diagnose(c *Caller, method, msg string) {
-	d := Diagnostic{Method: method, Message: msg}
+	d := Diagnostic{Method: method, Message: r.redact(msg)}
 	r.emit(c, EventDiagnostic, d)
 	b, _ := json.Marshal(d)
 	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
