@@ -1,15 +1,20 @@
 package main
 
-// Generate regenerates every file derived from schema/ (Go, Python, TypeScript, docs).
+// Generate regenerates every file derived from schema/: the synthesized vectors
+// (schema/vectors/<Type>/{valid,invalid}/), then Go, Python, TypeScript and the docs.
 func Generate() error {
 	if !exists("codegen") {
 		return nil
 	}
+	if err := run(".", nil, "go", "run", "./codegen/cmd/octet-vectors"); err != nil {
+		return err
+	}
 	return run(".", nil, "go", "run", "./codegen/cmd/octet-codegen", "-out", ".")
 }
 
-// Drift regenerates into a temporary directory and fails, listing the stale files,
-// when a committed generated file differs from what the schema produces.
+// Drift regenerates in memory and fails, listing the stale files, when a committed
+// generated file differs from what the schema produces. (Stale synthesized vectors are
+// caught by TestSynthesizedVectorsCurrent under go test.)
 func Drift() error {
 	if !exists("codegen") {
 		return nil
