@@ -131,9 +131,9 @@ func (g *generation) classifyStartFailure(ctx context.Context, err error) error 
 	switch {
 	case errors.As(err, &we):
 		return &process.StartError{Kind: process.KindRefused, Message: fmt.Sprintf("initialize answered with error %d: %s", we.Code, we.Message), Stderr: g.proc.StderrTail()}
-	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil && !g.proc.Exited():
 		return &process.StartError{Kind: process.KindTimeout, Message: fmt.Sprintf("no initialize answer within %s", g.ext.host.opts.StartTimeout), Stderr: g.proc.StderrTail()}
-	case errors.Is(err, jsonrpc.ErrTransport):
+	case errors.Is(err, jsonrpc.ErrTransport) || g.proc.Exited():
 		if cerr := g.conn.Err(); cerr != nil && strings.Contains(cerr.Error(), "protocol error") {
 			return &process.StartError{Kind: process.KindNonFrame, Message: "wrote a non-frame line to stdout before the handshake (" + cerr.Error() + ")", Stderr: g.proc.StderrTail()}
 		}

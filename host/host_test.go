@@ -143,7 +143,7 @@ func TestCallAndSanitisedEnvironment(t *testing.T) {
 
 func TestStartFailuresAreClassified(t *testing.T) {
 	f := newFixture(t)
-	f.opts.StartTimeout = 500 * time.Millisecond
+	f.opts.StartTimeout = 2 * time.Second // generous: eight processes start at once on a loaded machine
 	noexec := f.entry(testext.Ext{Name: "noexec"})
 	if err := os.WriteFile(filepath.Join(noexec.Dir, "plain"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -229,6 +229,13 @@ func TestRequiredFailureRollsBackAndDuplicatesFailClosed(t *testing.T) {
 
 func TestCrashMidCallFailsFastThenRestarts(t *testing.T) {
 	f := newFixture(t)
+	slowSent := make(chan struct{})
+	var once sync.Once
+	f.opts.OnFrame = func(_ string, _ int64, dir jsonrpc.Direction, frame []byte) {
+		if dir == jsonrpc.Outbound && strings.Contains(string(frame), `"name":"slow"`) {
+			once.Do(func() { close(slowSent) })
+		}
+	}
 	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "crashy"})})
 	if err != nil {
 		t.Fatal(err)
@@ -236,6 +243,7 @@ func TestCrashMidCallFailsFastThenRestarts(t *testing.T) {
 	e := h.Extension("crashy")
 	slowErr := make(chan error, 1)
 	go func() { _, err := call(t, h, "slow", `{"ms":60000}`); slowErr <- err }()
+	<-slowSent // the slow call is on the wire before the crash: both must fail
 	began := time.Now()
 	_, err = call(t, h, "crash", `{"code":3}`)
 	var te *host.TransportError
@@ -248,9 +256,11 @@ func TestCrashMidCallFailsFastThenRestarts(t *testing.T) {
 	if d := time.Since(began); d > 10*time.Second {
 		t.Fatalf("crash took %v to surface", d)
 	}
-	// The very next call waits for the restart instead of failing on the dead connection.
-	if got, err := call(t, h, "echo", `{"next":true}`); err != nil || got != `{"next":true}` {
-		t.Fatalf("call right after the crash: %q %v", got, err)
+	// The very next call to the extension waits for the restart instead of failing on the
+	// dead connection (the catalog meanwhile has dropped the dead tool group).
+	raw, err := e.CallTool(t.Context(), "echo", []byte(`{"next":true}`))
+	if err != nil || text(t, raw) != `{"next":true}` {
+		t.Fatalf("call right after the crash: %s %v", raw, err)
 	}
 	waitFor(t, func() bool { st := e.Status(); return st.State == host.StateReady && st.Generation == 2 })
 	if st := e.Status(); st.Generation != 2 || st.Restarts != 1 {
