@@ -44,3 +44,10 @@ func LintPython() error {
 	}
 	return run("sdk-python", nil, venvBin("python"), "-m", "ruff", "check", "src", "tests")
 }
+
+// BenchPython prints the Python SDK's tool-call round trip (p50/p99) against a hand-written
+// JSON-lines echo, interleaved (sdk-python/bench/roundtrip.py).
+func BenchPython() error {
+	mg.Deps(PythonEnv)
+	return run(".", nil, venvBin("python"), "sdk-python/bench/roundtrip.py")
+}

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -305,23 +306,18 @@ class _ScriptedHost:
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool],
                  timeout: float | None = None) -> dict[str, Any]:
         """Block until the extension sends a frame matching ``predicate``; return it."""
-        timeout = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        seen = 0
         with self._lock:
-            seen = 0
-            deadline = threading.Event()
-            timer = threading.Timer(timeout, deadline.set)
-            timer.start()
-            try:
-                while True:
-                    for direction, msg in self.frames[seen:]:
-                        if direction == "out" and predicate(msg):
-                            return msg
-                    seen = len(self.frames)
-                    if deadline.is_set() or self.closed.is_set():
-                        raise TimeoutError("the extension never sent the expected frame")
-                    self._lock.wait(0.05 if not deadline.is_set() else 0)
-            finally:
-                timer.cancel()
+            while True:
+                for direction, msg in self.frames[seen:]:
+                    if direction == "out" and predicate(msg):
+                        return msg
+                seen = len(self.frames)
+                left = deadline - time.monotonic()
+                if left <= 0 or self.closed.is_set():
+                    raise TimeoutError("the extension never sent the expected frame")
+                self._lock.wait(left)  # woken by every frame the reader records
 
     # ---- the scripted reverse services -----------------------------------------------------
 
