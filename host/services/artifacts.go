@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -140,22 +141,21 @@ func (r *Router) ingestScratch(bw *store.BlobWriter, scratchDir, rel string, siz
 	if rel == "" || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
 		return invalidParams("path", "%q must be a relative path inside the scratch directory (no .., not absolute)", rel)
 	}
-	root, err := filepath.EvalSymlinks(scratchDir)
+	// os.Root resolves the path (symlinks included) strictly beneath the
+	// scratch directory and refuses anything that would leave it, with no
+	// window between checking and opening for a swapped symlink to exploit.
+	root, err := os.OpenRoot(scratchDir)
 	if err != nil {
 		return unavailable("scratch directory: %v", err)
 	}
-	resolved, err := filepath.EvalSymlinks(filepath.Join(root, rel))
-	if err != nil {
-		return invalidParams("path", "%q cannot be resolved in the scratch directory: %v", rel, errors.Unwrap(err))
-	}
-	inside, err := filepath.Rel(root, resolved)
-	if err != nil || !filepath.IsLocal(inside) {
+	defer root.Close()
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return invalidParams("path", "%q cannot be resolved in the scratch directory: no such file", rel)
+	case err != nil && strings.Contains(err.Error(), "escapes"):
 		return invalidParams("path", "%q resolves outside the scratch directory", rel)
-	}
-	// O_NOFOLLOW: the final component was resolved above; if it became a
-	// symlink since, refuse instead of following it.
-	f, err := os.OpenFile(resolved, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
+	case err != nil:
 		return invalidParams("path", "%q cannot be opened: %v", rel, errors.Unwrap(err))
 	}
 	defer f.Close()

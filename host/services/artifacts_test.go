@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/octet-kit/octet/host/services"
@@ -133,6 +134,9 @@ func TestArtifactScratch(t *testing.T) {
 	os.Symlink(filepath.Dir(outside), filepath.Join(e.c.ScratchDir, "dirlink"))
 	os.Mkdir(filepath.Join(e.c.ScratchDir, "adir"), 0o700)
 	e.writeScratch("wav.bin", []byte("RIFF\x00\x00\x00\x00WAVEfmt "))
+	if err := syscall.Mkfifo(filepath.Join(e.c.ScratchDir, "pipe.png"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 
 	cases := []struct {
 		name   string
@@ -145,6 +149,7 @@ func TestArtifactScratch(t *testing.T) {
 		{"dir symlink out", scratchParams("dirlink/secret.png", pngBytes), "outside the scratch"},
 		{"missing", scratchParams("nope.png", pngBytes), "cannot be resolved"},
 		{"directory", scratchParams("adir", pngBytes), "not a regular file"},
+		{"fifo", scratchParams("pipe.png", pngBytes), "not a regular file"},
 		{"size mismatch", func() map[string]any { p := scratchParams("shots/a.png", pngBytes); p["size"] = 5; return p }(), "declared 5 bytes"},
 		{"sha mismatch", func() map[string]any { p := scratchParams("shots/a.png", pngBytes); p["sha256"] = sum(nil); return p }(), "hash to"},
 		{"bad sha", func() map[string]any { p := scratchParams("shots/a.png", pngBytes); p["sha256"] = "ABC"; return p }(), "64 lowercase"},
