@@ -4,13 +4,12 @@ package protocol
 
 import (
 	"encoding/json"
-	"regexp"
 	"unicode/utf8"
 )
 
 var (
-	reAgents0fd3b415 = regexp.MustCompile("^[a-z0-9_-]{1,48}$")
-	reAgents190b3eb9 = regexp.MustCompile("^[0-9a-f]{64}$")
+	reAgents0fd3b415 = newSeqPattern("^[a-z0-9_-]{1,48}$", []seqAtom{{chars: "-0123456789_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 48}}, true)
+	reAgents190b3eb9 = newSeqPattern("^[0-9a-f]{64}$", []seqAtom{{chars: "0123456789abcdef", neg: false, min: 64, max: 64}}, true)
 )
 
 func validateName48(v any, p *vpath, e *verrs) {
@@ -612,11 +611,13 @@ func validateAgentSpawnParams(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_4.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 				if n := len(x1); n > 131072 {
@@ -867,11 +868,13 @@ func validateAgentMessageParams(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 				if n := len(x1); n > 131072 {

@@ -176,11 +176,13 @@ func validateToolDefinition01(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 4096 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 4096 characters, got %d", n)
+				if len(x1) > 4096 {
+					if n := utf8.RuneCountInString(x1); n > 4096 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 4096 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -274,11 +276,13 @@ func validateToolDefinition(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 4096 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 4096 characters, got %d", n)
+				if len(x1) > 4096 {
+					if n := utf8.RuneCountInString(x1); n > 4096 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 4096 characters, got %d", n)
+						}
 					}
 				}
 			default:

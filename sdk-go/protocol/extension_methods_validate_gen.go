@@ -10,8 +10,8 @@ import (
 
 var (
 	reExtensionMethods58c442a1 = regexp.MustCompile("[^ \\t\\n\\r]")
-	reExtensionMethodsc0db35be = regexp.MustCompile("^[A-Za-z0-9+/]*={0,2}$")
-	reExtensionMethods190b3eb9 = regexp.MustCompile("^[0-9a-f]{64}$")
+	reExtensionMethodsc0db35be = newSeqPattern("^[A-Za-z0-9+/]*={0,2}$", []seqAtom{{chars: "+/0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: -1}, {chars: "=", neg: false, min: 0, max: 2}}, true)
+	reExtensionMethods190b3eb9 = newSeqPattern("^[0-9a-f]{64}$", []seqAtom{{chars: "0123456789abcdef", neg: false, min: 64, max: 64}}, true)
 )
 
 func validateNotificationParams(v any, p *vpath, e *verrs) {
@@ -45,11 +45,13 @@ func validateNotificationParams(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 4096 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 4096 characters, got %d", n)
+				if len(x1) > 4096 {
+					if n := utf8.RuneCountInString(x1); n > 4096 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 4096 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -517,11 +519,13 @@ func validateStatusContributionParams(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 1024 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 1024 characters, got %d", n)
+				if len(x1) > 1024 {
+					if n := utf8.RuneCountInString(x1); n > 1024 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 1024 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -958,11 +962,13 @@ func validateProgressDecoration(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 64 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 64 characters, got %d", n)
+				if len(x1) > 64 {
+					if n := utf8.RuneCountInString(x1); n > 64 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 64 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -985,11 +991,13 @@ func validateProgressDecoration(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 characters, got %d", n)
+				if len(x1) > 256 {
+					if n := utf8.RuneCountInString(x1); n > 256 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 256 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -1212,11 +1220,13 @@ func validateArtifactPublishInline(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 349528 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 349528 characters, got %d", n)
+				if len(x1) > 349528 {
+					if n := utf8.RuneCountInString(x1); n > 349528 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 349528 characters, got %d", n)
+						}
 					}
 				}
 				if !reExtensionMethodsc0db35be.MatchString(x1) {
@@ -1333,11 +1343,13 @@ func validateArtifactPublishFile(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:

@@ -1835,11 +1835,13 @@ func validateStatusCollectResult(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 1024 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 1024 characters, got %d", n)
+				if len(x1) > 1024 {
+					if n := utf8.RuneCountInString(x1); n > 1024 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 1024 characters, got %d", n)
+						}
 					}
 				}
 			default:

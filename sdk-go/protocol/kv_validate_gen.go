@@ -4,12 +4,11 @@ package protocol
 
 import (
 	"encoding/json"
-	"regexp"
 	"unicode/utf8"
 )
 
 var (
-	reKV190b3eb9 = regexp.MustCompile("^[0-9a-f]{64}$")
+	reKV190b3eb9 = newSeqPattern("^[0-9a-f]{64}$", []seqAtom{{chars: "0123456789abcdef", neg: false, min: 64, max: 64}}, true)
 )
 
 func validateKVGetParams(v any, p *vpath, e *verrs) {
@@ -39,11 +38,13 @@ func validateKVGetParams(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -215,11 +216,13 @@ func validateKVListParams(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -515,11 +518,13 @@ func validateKVExpectVersion(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -632,11 +637,13 @@ func validateKVExpectAbsent(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -803,11 +810,13 @@ func validateKVPut(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -931,11 +940,13 @@ func validateKVDelete(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -1148,11 +1159,13 @@ func validateKVWriteVersion(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 characters, got %d", n)
+				if len(x1) < 4 {
+					if n := utf8.RuneCountInString(x1); n < 1 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at least 1 characters, got %d", n)
+						}
 					}
 				}
 			default:

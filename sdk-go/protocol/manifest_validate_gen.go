@@ -9,10 +9,10 @@ import (
 
 var (
 	reManifestf0b030aa = regexp.MustCompile("^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$")
-	reManifest4bbeab3e = regexp.MustCompile("^=[0-9]+\\.[0-9]+\\.[0-9]+$")
-	reManifest4399f66a = regexp.MustCompile("^[a-z][a-z0-9_-]{0,63}$")
-	reManifest4f9a0bb1 = regexp.MustCompile("^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
-	reManifest529a5a46 = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
+	reManifest4bbeab3e = newSeqPattern("^=[0-9]+\\.[0-9]+\\.[0-9]+$", []seqAtom{{chars: "=", neg: false, min: 1, max: 1}, {chars: "0123456789", neg: false, min: 1, max: -1}, {chars: ".", neg: false, min: 1, max: 1}, {chars: "0123456789", neg: false, min: 1, max: -1}, {chars: ".", neg: false, min: 1, max: 1}, {chars: "0123456789", neg: false, min: 1, max: -1}}, true)
+	reManifest4399f66a = newSeqPattern("^[a-z][a-z0-9_-]{0,63}$", []seqAtom{{chars: "abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-0123456789_abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 63}}, true)
+	reManifest4f9a0bb1 = newSeqPattern("^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", []seqAtom{{chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 63}}, true)
+	reManifest529a5a46 = newSeqPattern("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", []seqAtom{{chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 63}}, true)
 )
 
 func validateManifest(v any, p *vpath, e *verrs) {
@@ -140,11 +140,13 @@ func validateManifest(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_4.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 1024 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 1024 characters, got %d", n)
+				if len(x1) > 1024 {
+					if n := utf8.RuneCountInString(x1); n > 1024 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 1024 characters, got %d", n)
+						}
 					}
 				}
 			default:

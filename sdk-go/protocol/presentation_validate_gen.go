@@ -4,13 +4,12 @@ package protocol
 
 import (
 	"encoding/json"
-	"regexp"
 	"unicode/utf8"
 )
 
 var (
-	rePresentationcdc28d59 = regexp.MustCompile("^[A-Za-z0-9_.:-]{1,64}$")
-	rePresentation4a76259f = regexp.MustCompile("^https?://[^/@ ]+")
+	rePresentationcdc28d59 = newSeqPattern("^[A-Za-z0-9_.:-]{1,64}$", []seqAtom{{chars: "-.0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 64}}, true)
+	rePresentation4a76259f = newSeqPattern("^https?://[^/@ ]+", []seqAtom{{chars: "h", neg: false, min: 1, max: 1}, {chars: "t", neg: false, min: 1, max: 1}, {chars: "t", neg: false, min: 1, max: 1}, {chars: "p", neg: false, min: 1, max: 1}, {chars: "s", neg: false, min: 0, max: 1}, {chars: ":", neg: false, min: 1, max: 1}, {chars: "/", neg: false, min: 1, max: 1}, {chars: "/", neg: false, min: 1, max: 1}, {chars: " /@", neg: true, min: 1, max: -1}}, false)
 )
 
 func validateShortID(v any, p *vpath, e *verrs) {
@@ -448,11 +447,13 @@ func validatePresentationStatus(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 128 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 128 characters, got %d", n)
+				if len(x1) > 128 {
+					if n := utf8.RuneCountInString(x1); n > 128 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 128 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -475,11 +476,13 @@ func validatePresentationStatus(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 1024 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 1024 characters, got %d", n)
+				if len(x1) > 1024 {
+					if n := utf8.RuneCountInString(x1); n > 1024 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 1024 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -832,11 +835,13 @@ func validateActivity(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 128 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 128 characters, got %d", n)
+				if len(x1) > 128 {
+					if n := utf8.RuneCountInString(x1); n > 128 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 128 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -870,11 +875,13 @@ func validateActivity(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 1024 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 1024 characters, got %d", n)
+				if len(x1) > 1024 {
+					if n := utf8.RuneCountInString(x1); n > 1024 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 1024 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -1023,11 +1030,13 @@ func validateNode(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 128 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 128 characters, got %d", n)
+				if len(x1) > 128 {
+					if n := utf8.RuneCountInString(x1); n > 128 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 128 characters, got %d", n)
+						}
 					}
 				}
 			default:
@@ -1299,11 +1308,13 @@ func validateAction(v any, p *vpath, e *verrs) {
 			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
-				if n := utf8.RuneCountInString(x1); n > 64 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 64 characters, got %d", n)
+				if len(x1) > 64 {
+					if n := utf8.RuneCountInString(x1); n > 64 {
+						if e.quiet {
+							e.n++
+						} else {
+							e.add(&fp, "want at most 64 characters, got %d", n)
+						}
 					}
 				}
 			default:

@@ -30,7 +30,13 @@ func goValidators(m *ir.Model, f *ir.File) string {
 	if strings.Contains(src, "utf8.") {
 		imports = append(imports, `"unicode/utf8"`)
 	}
-	if len(g.order) > 0 {
+	needRegexp := false
+	for _, pat := range g.order {
+		if _, ok := seqAtoms(pat); !ok {
+			needRegexp = true
+		}
+	}
+	if needRegexp {
 		imports = append(imports, `"regexp"`)
 	}
 	if len(imports) > 0 {
@@ -39,6 +45,12 @@ func goValidators(m *ir.Model, f *ir.File) string {
 	if len(g.order) > 0 {
 		b.WriteString("var (\n")
 		for _, pat := range g.order {
+			if atoms, ok := seqAtoms(pat); ok {
+				// A fixed sequence of classes: matched without the regexp engine (TestSeqPatterns
+				// proves it equals regexp on every schema pattern).
+				fmt.Fprintf(&b, "\t%s = newSeqPattern(%s, %s)\n", g.regexps[pat], strconv.Quote(pat), atoms)
+				continue
+			}
 			fmt.Fprintf(&b, "\t%s = regexp.MustCompile(%s)\n", g.regexps[pat], strconv.Quote(pat))
 		}
 		b.WriteString(")\n\n")
@@ -177,8 +189,18 @@ func (g *goVal) str(t *ir.Type, x, p string) {
 		g.w("}")
 	}
 	if t.MinLength != nil || t.MaxLength != nil {
+		// Count code points only when the byte length cannot decide (a code point is 1..4 bytes).
+		var pre []string
+		if t.MaxLength != nil {
+			pre = append(pre, fmt.Sprintf("len(%s) > %d", x, *t.MaxLength))
+		}
+		if t.MinLength != nil {
+			pre = append(pre, fmt.Sprintf("len(%s) < %d", x, 4**t.MinLength))
+		}
+		g.w("if %s {", strings.Join(pre, " || "))
 		g.w("if n := utf8.RuneCountInString(%s); %s {", x, lenCond("n", t.MinLength, t.MaxLength))
 		g.w("e.add(%s, \"want %s characters, got %%d\", n) }", p, rangeText(t.MinLength, t.MaxLength))
+		g.w("}")
 	}
 	if t.MinBytes != nil || t.MaxBytes != nil {
 		g.w("if n := len(%s); %s {", x, lenCond("n", t.MinBytes, t.MaxBytes))
