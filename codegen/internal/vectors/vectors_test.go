@@ -2,8 +2,8 @@ package vectors_test
 
 import (
 	"os"
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
