@@ -172,6 +172,7 @@ def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
     (b"{not json\n", -32700, "invalid JSON"),
     (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}\n', -32700, "duplicate key 'id'"),
     (b'{"jsonrpc":"2.0","method":"\xff"}\n', -32700, "utf-8"),
+    (b'{"jsonrpc":"2.0","method":"x","params":{"v":NaN}}\n', -32700, "NaN is not JSON"),
     (b"[1,2]\n", -32600, "batch"),
     (b'"hello"\n', -32600, "not an object"),
     (b'{"jsonrpc":"2.0","id":-4,"method":"x"}\n', -32600, "id -4 is invalid"),

@@ -76,7 +76,12 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys).decode
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
+                           parse_constant=_no_constant).decode
 
 
 def _loads(line: bytes) -> Any:
