@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/octet-kit/octet/host/conformance/scaffold"
+)
+
+const newHelp = `
+Usage: octet-host new --lang go|python|typescript [--kit DIR] [--no-build] NAME [DIR]
+
+Writes a new extension NAME into DIR (default ./NAME; its last element must be NAME):
+the manifest, the code (one tool, hello), a test through the SDK's testing helper and a
+README. It passes 'octet-host certify' as written.
+
+Inside a checkout of the kit (found from DIR upwards, or --kit) the extension uses the
+kit's SDK sources; elsewhere it uses the installed SDK package. TypeScript and Go are
+compiled once unless --no-build.
+
+Exit codes: 0 written, 1 the build failed, 2 usage error or the directory is not empty.
+
+Examples:
+  octet-host new --lang python weather
+  octet-host new --lang typescript weather ~/.octet/extensions/weather
+`
+
+func init() {
+	register("new", verb{Summary: "scaffold an extension in Go, Python or TypeScript", Run: runNew})
+}
+
+func runNew(args []string, stdout, stderr io.Writer) int {
+	fs := flagSet("new", newHelp, stderr)
+	lang := fs.String("lang", "", "the language: "+strings.Join(scaffold.Languages, ", "))
+	kit := fs.String("kit", "", "the kit checkout whose SDKs to use (default: found from DIR upwards)")
+	noBuild := fs.Bool("no-build", false, "do not compile TypeScript or Go after writing")
+	if code := parse(fs, args, stdout); code >= 0 {
+		return code
+	}
+	if *lang == "" || fs.NArg() < 1 || fs.NArg() > 2 {
+		fmt.Fprintln(stderr, "octet-host new: want --lang LANGUAGE NAME [DIR]")
+		return exitStartup
+	}
+	name := fs.Arg(0)
+	dir := name
+	if fs.NArg() == 2 {
+		dir = fs.Arg(1)
+	}
+	if *kit == "" {
+		*kit = scaffold.FindKit(filepath.Dir(dir))
+	}
+	o := scaffold.Options{Lang: *lang, Name: name, Dir: dir, Kit: *kit}
+	res, err := scaffold.Generate(o)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host new:", err)
+		return exitStartup
+	}
+	fmt.Fprintf(stdout, "wrote %s extension %s in %s:\n", *lang, name, dir)
+	for _, f := range res.Files {
+		fmt.Fprintf(stdout, "  %s\n", f)
+	}
+	if !*noBuild {
+		if err := scaffold.Build(o); err != nil {
+			fmt.Fprintln(stderr, "octet-host new: build:", err)
+			return exitFailed
+		}
+	}
+	fmt.Fprintf(stdout, "next, in %s:\n", dir)
+	for _, n := range res.Next {
+		fmt.Fprintf(stdout, "  %s\n", n)
+	}
+	return exitOK
+}

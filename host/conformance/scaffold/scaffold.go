@@ -1,0 +1,232 @@
+// Package scaffold writes a new extension in Go, Python or TypeScript that passes
+// `octet-host certify` as written: a manifest, the code, a test through that SDK's
+// testing helper, and a README.
+//
+// Inside a checkout of the kit (Options.Kit) the scaffold points at the kit's SDKs
+// (PYTHONPATH, a node_modules link, a go.mod replace), so it runs without installing
+// anything; elsewhere it uses the installed SDK packages. Templates live in
+// templates/<language>/, one file each, with a .tmpl suffix so the Go tool never
+// mistakes them for code.
+package scaffold
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"text/template"
+)
+
+//go:embed templates
+var templates embed.FS
+
+// Languages are the languages Generate can write.
+var Languages = []string{"go", "python", "typescript"}
+
+// Options say what to write where.
+type Options struct {
+	Lang string // go, python or typescript
+	Name string // the extension name (also the directory name)
+	Dir  string // the directory to create; it must not exist or be empty
+	Kit  string // the kit checkout whose SDKs to use; "" = installed SDK packages
+}
+
+// Result is what Generate wrote and what the author does next.
+type Result struct {
+	Files []string // paths relative to Dir
+	Next  []string // commands to run, in order
+}
+
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
+// data is what the templates see.
+type data struct {
+	Name      string
+	Python    string // interpreter for the run script
+	PythonSDK string // the kit's sdk-python/src, put on PYTHONPATH
+	TypeRoots string // the kit's @types directory for tsc
+	Module    string // the Go module path of the scaffold
+	Kit       string // the kit checkout (Go replace directive)
+}
+
+// Generate writes the extension. It refuses an invalid name, an unknown language, and
+// a directory that already has files (nothing is overwritten).
+func Generate(o Options) (*Result, error) {
+	if !namePattern.MatchString(o.Name) {
+		return nil, fmt.Errorf("name %q must match ^[a-z][a-z0-9_-]{0,63}$ (it is also the directory name)", o.Name)
+	}
+	if _, err := fs.Stat(templates, "templates/"+o.Lang); err != nil {
+		return nil, fmt.Errorf("language %q is not one of %s", o.Lang, strings.Join(Languages, ", "))
+	}
+	if entries, err := os.ReadDir(o.Dir); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("%s already exists and is not empty; choose a new directory", o.Dir)
+	}
+	if base := filepath.Base(o.Dir); base != o.Name {
+		return nil, fmt.Errorf("directory %s must be named %q like the extension (the host requires it)", o.Dir, o.Name)
+	}
+	d := data{Name: o.Name, Python: "python3", Module: "example.com/" + o.Name}
+	if o.Kit != "" {
+		kit, err := filepath.Abs(o.Kit)
+		if err != nil {
+			return nil, err
+		}
+		d.Kit = kit
+		d.PythonSDK = filepath.Join(kit, "sdk-python", "src")
+		if venv := filepath.Join(kit, ".venv", "bin", "python"); fileExists(venv) {
+			d.Python = venv
+		}
+		d.TypeRoots = filepath.Join(kit, "sdk-typescript", "node_modules", "@types")
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	root := "templates/" + o.Lang
+	err := fs.WalkDir(templates, root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel := strings.TrimSuffix(strings.TrimPrefix(p, root+"/"), ".tmpl")
+		body, err := render(p, d)
+		if err != nil {
+			return err
+		}
+		mode := fs.FileMode(0o644)
+		if name := path.Base(rel); name == "run" || name == "launch" {
+			mode = 0o755
+		}
+		if err := os.WriteFile(filepath.Join(o.Dir, rel), body, mode); err != nil {
+			return err
+		}
+		res.Files = append(res.Files, rel)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := linkSDK(o, d, res); err != nil {
+		return nil, err
+	}
+	res.Next = nextSteps(o)
+	return res, nil
+}
+
+func render(name string, d data) ([]byte, error) {
+	src, err := templates.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New(path.Base(name)).Option("missingkey=error").Parse(string(src))
+	if err != nil {
+		return nil, fmt.Errorf("template %s: %w", name, err)
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, d); err != nil {
+		return nil, fmt.Errorf("template %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// linkSDK makes the kit's TypeScript SDK importable from the scaffold, as the kit's
+// own examples do (a node_modules link instead of a second lock file).
+func linkSDK(o Options, d data, res *Result) error {
+	if o.Lang != "typescript" || d.Kit == "" {
+		return nil
+	}
+	modules := filepath.Join(o.Dir, "node_modules")
+	if err := os.MkdirAll(modules, 0o755); err != nil {
+		return err
+	}
+	if err := os.Symlink(filepath.Join(d.Kit, "sdk-typescript"), filepath.Join(modules, "octet-extension-sdk")); err != nil {
+		return err
+	}
+	res.Files = append(res.Files, "node_modules/octet-extension-sdk")
+	return nil
+}
+
+func nextSteps(o Options) []string {
+	switch o.Lang {
+	case "python":
+		return []string{"python -m pytest", "octet-host certify ."}
+	case "typescript":
+		if o.Kit == "" {
+			return []string{"npm install", "npm run build", "npm test", "octet-host certify ."}
+		}
+		return []string{"npm test", "octet-host certify ."}
+	}
+	return []string{"go test ./...", "octet-host certify ."}
+}
+
+// Build compiles what the language needs before the extension can start: tsc for
+// TypeScript (the kit's compiler, or one on PATH), go build for Go; Python needs
+// nothing. Its error carries the compiler's output.
+func Build(o Options) error {
+	var cmd *exec.Cmd
+	switch o.Lang {
+	case "typescript":
+		tsc := "tsc"
+		if o.Kit != "" {
+			if p := filepath.Join(o.Kit, "sdk-typescript", "node_modules", ".bin", "tsc"); fileExists(p) {
+				tsc = p
+			}
+		}
+		cmd = exec.Command(tsc, "-p", ".")
+	case "go":
+		cmd = exec.Command("go", "build", "-o", "bin/"+o.Name, ".")
+	default:
+		return nil
+	}
+	cmd.Dir = o.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) || len(out) > 0 {
+			return fmt.Errorf("%s in %s: %v\n%s", strings.Join(cmd.Args, " "), o.Dir, err, out)
+		}
+		return fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	return nil
+}
+
+// FindKit returns the kit checkout containing dir (the directory whose go.mod
+// declares module github.com/octet-kit/octet), or "".
+func FindKit(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil && bytes.HasPrefix(bytes.TrimSpace(b), []byte("module github.com/octet-kit/octet\n")) {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// SDKPresent reports whether the kit has lang's SDK (a scaffold can only be proven
+// against an SDK that exists).
+func SDKPresent(kit, lang string) bool {
+	switch lang {
+	case "python":
+		return fileExists(filepath.Join(kit, "sdk-python", "src", "octet_extension", "__init__.py"))
+	case "typescript":
+		return fileExists(filepath.Join(kit, "sdk-typescript", "dist", "src", "index.js"))
+	case "go":
+		return fileExists(filepath.Join(kit, "sdk-go", "extension", "doc.go")) || fileExists(filepath.Join(kit, "sdk-go", "extension", "extension.go"))
+	}
+	return false
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
