@@ -14,8 +14,9 @@ const TSDir = "sdk-typescript/src/generated/"
 
 func emitTypeScript(m *ir.Model, out Output) error {
 	files := map[string]string{
-		"limits.ts": tsLimits(m),
-		"errors.ts": tsErrors(m),
+		"limits.ts":  tsLimits(m),
+		"errors.ts":  tsErrors(m),
+		"methods.ts": tsMethods(m),
 	}
 	for name, src := range tsTypeFiles(m) {
 		if _, dup := files[name]; dup {
@@ -108,5 +109,65 @@ export const ERROR_REGISTRY: readonly ErrorInfo[] = [
 			e.Code, tsStr(e.Name), tsStr(e.Meaning), tsStr(e.Category), tsStr(e.Retryable), tsStr(e.RetryHint), tsStr(e.Data))
 	}
 	b.WriteString("];\n\n/** The registry row of a code, or undefined. */\nexport function lookupError(code: number): ErrorInfo | undefined {\n  return ERROR_REGISTRY.find((e) => e.code === code);\n}\n")
+	return b.String()
+}
+
+func tsMethods(m *ir.Model) string {
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(true, m.Methods)))
+	b.WriteString(`// The method registry (schema/methods.json).
+
+/** One row of the method registry. */
+export interface MethodInfo {
+  readonly name: string;
+  readonly direction: "host_to_extension" | "extension_to_host" | "both";
+  readonly kind: "request" | "notification";
+  readonly versions: readonly string[];
+  /** Negotiated feature that enables the method ("" = none). */
+  readonly feature: string;
+  /** Manifest contribution that enables the method ("" = none). */
+  readonly contribution: string;
+  readonly cancellable: readonly string[];
+  readonly progress: readonly string[];
+  readonly errors: readonly number[];
+  /** API version -> params type name. */
+  readonly params: Readonly<Record<string, string>>;
+  /** API version -> result type name (requests). */
+  readonly result: Readonly<Record<string, string>>;
+  readonly description: string;
+}
+
+/** Method names. */
+export const Method = {
+`)
+	for _, me := range m.Methods {
+		fmt.Fprintf(&b, "  %s: %s,\n", upperSnake(me.Name), tsStr(me.Name))
+	}
+	b.WriteString("} as const;\n\n/** Every method, by name, in schema order. */\nexport const METHODS: Readonly<Record<string, MethodInfo>> = {\n")
+	list := func(s []string) string {
+		q := make([]string, len(s))
+		for i, x := range s {
+			q[i] = tsStr(x)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	vm := func(vs []ir.VersionedType) string {
+		var parts []string
+		for _, v := range vs {
+			for _, ver := range v.Versions {
+				parts = append(parts, fmt.Sprintf("%s: %s", tsStr(ver), tsStr(v.Type)))
+			}
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	for _, me := range m.Methods {
+		codes := make([]string, len(me.Errors))
+		for i, c := range me.Errors {
+			codes[i] = fmt.Sprint(c)
+		}
+		fmt.Fprintf(&b, "  %s: {\n    name: %s,\n    direction: %s,\n    kind: %s,\n    versions: %s,\n    feature: %s,\n    contribution: %s,\n    cancellable: %s,\n    progress: %s,\n    errors: [%s],\n    params: %s,\n    result: %s,\n    description: %s,\n  },\n",
+			tsStr(me.Name), tsStr(me.Name), tsStr(me.Direction), tsStr(me.Kind), list(me.Versions), tsStr(me.Feature), tsStr(me.Contribution), list(me.Cancellable), list(me.Progress), strings.Join(codes, ", "), vm(me.Params), vm(me.Result), tsStr(me.Description))
+	}
+	b.WriteString("};\n")
 	return b.String()
 }
