@@ -291,3 +291,14 @@ func (e *Extension) WaitState(timeout time.Duration, states ...State) (State, er
 	defer cancel()
 	return e.waitState(ctx, states...)
 }
+
+// StderrTail returns the last stderr lines of the current generation (empty when none runs).
+func (e *Extension) StderrTail() []string {
+	e.mu.Lock()
+	g := e.cur
+	e.mu.Unlock()
+	if g == nil {
+		return nil
+	}
+	return g.proc.StderrTail()
+}

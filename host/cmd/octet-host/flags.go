@@ -34,6 +34,7 @@ type hostFlags struct {
 	timeout        time.Duration
 	trace          bool
 	record         bool
+	model          string
 }
 
 // flagSet builds a verb's flag set whose --help prints text (usage, flags, examples).
@@ -88,6 +89,7 @@ func (h *hostFlags) addRun(fs *flag.FlagSet) {
 	fs.BoolVar(&h.trace, "trace", false, "print every frame to stderr")
 	fs.BoolVar(&h.record, "record", false, "record every frame (secrets redacted) in the state store for 'inspect'")
 	fs.BoolVar(&h.safeMode, "safe-mode", false, "never start executable extensions, whatever the grants")
+	fs.StringVar(&h.model, "model", "", "session model `PROVIDER/ID` sent in initialize (e.g. anthropic/claude-sonnet)")
 	fs.StringVar(&h.configPath, "config", filepath.Join(defaultOctetHome(), "config.toml"), "host config `FILE` (enabled_extensions, trusted_extensions, trusted_workspaces, pass_env)")
 }
 

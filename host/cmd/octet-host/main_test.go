@@ -80,7 +80,7 @@ func TestCallExitCodesAndLines(t *testing.T) {
 	e := newEnv(t)
 	dir := testext.Write(t, e.exts, testext.Ext{Name: "fake"})
 	common := []string{"call", "--state", e.state, "--config", e.config, "--workspace", e.base}
-	code, out, errOut := octetHost(t, "", append(common, dir, "echo", `{"name":"Ada"}`, "pid")...)
+	code, out, errOut := octetHost(t, "", append(common, "--model", "acme/m1", dir, "echo", `{"name":"Ada"}`, "pid")...)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 2 || !strings.Contains(lines[0], `{\"name\":\"Ada\"}`) {
 		t.Fatalf("call: %d\n%s\n%s", code, out, errOut)
@@ -191,12 +191,12 @@ trusted_extensions = ["granted", "projonly"]
 func TestRunConsole(t *testing.T) {
 	e := newEnv(t)
 	dir := testext.Write(t, e.exts, testext.Ext{Name: "con"})
-	stdin := "status\ncall echo {\"a\":1}\ncall nosuch\nreload con\ntools\nquit\n"
+	stdin := "status\ncall echo {\"a\":1}\ncall nosuch\nreload con\ntools\nlogs con\nquit\n"
 	code, out, errOut := octetHost(t, stdin, "run", "--state", e.state, "--config", e.config, "--global-dir", e.global, "--require", "con", dir)
 	if code != 0 {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"con   ready", `{\"a\":1}`, `"kind":"unknown_tool"`, "reloaded con: generation 2", "echo\tcon"} {
+	for _, want := range []string{"con   ready", `{\"a\":1}`, `"kind":"unknown_tool"`, "reloaded con: generation 2", "echo\tcon", "[con] fakeext: starting"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}

@@ -127,13 +127,22 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	}
 	adapter.r = router
 	passEnv := append(append([]string{}, sel.config.PassEnv...), hf.passEnv...)
+	session := host.Session{SessionID: rt.sessionID}
+	if hf.model != "" {
+		provider, id, ok := strings.Cut(hf.model, "/")
+		if !ok || provider == "" || id == "" {
+			st.Close()
+			return nil, fmt.Errorf("--model %q must be PROVIDER/ID", hf.model)
+		}
+		session.Model = &host.Model{Provider: provider, ID: id}
+	}
 	var secrets []string
 	if sc != nil {
 		secrets = sc.SecretValues()
 	}
 	opts := host.Options{
 		StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted, PassEnv: passEnv,
-		Session: host.Session{SessionID: rt.sessionID}, Services: adapter, RequestTimeout: hf.timeout,
+		Session: session, Services: adapter, RequestTimeout: hf.timeout,
 		OnFrame: func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
 			if hf.trace {
 				arrow := "->"

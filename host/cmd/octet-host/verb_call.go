@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/admission"
@@ -133,8 +135,17 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	ext := rt.host.Extension(entry.Name)
 	code := exitOK
 	enc := json.NewEncoder(stdout)
+	// SIGINT/SIGTERM cancel the call in progress ($/cancelRequest) and skip the rest; the
+	// deferred close still shuts the extension down within bounds.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	for _, c := range calls {
-		raw, err := ext.CallTool(context.Background(), c.name, c.args)
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "octet-host call: interrupted; %s not called\n", c.name)
+			code = exitFailed
+			continue
+		}
+		raw, err := ext.CallTool(ctx, c.name, c.args)
 		if err != nil {
 			code = exitFailed
 			line := map[string]any{"tool": c.name, "error": describeError(err)}

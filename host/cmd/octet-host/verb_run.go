@@ -35,6 +35,7 @@ Console commands:
   reload NAME        start a candidate, cut over when it is ready (old keeps serving on failure)
   status             show every extension's state, generation, pid, pending calls
   tools              show the catalog
+  logs NAME          show the last stderr lines of NAME's current process
   quit               shut down and exit
 
 Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
@@ -134,6 +135,15 @@ func console(line string, h *host.Host, out io.Writer) bool {
 		return true
 	case "status":
 		printStatus(out, h)
+	case "logs":
+		e := h.Extension(rest)
+		if e == nil {
+			fmt.Fprintf(out, "logs: no extension %q\n", rest)
+			break
+		}
+		for _, l := range e.StderrTail() {
+			fmt.Fprintf(out, "[%s] %s\n", rest, l)
+		}
 	case "tools":
 		for _, t := range h.Catalog().Tools {
 			fmt.Fprintf(out, "%s\t%s\t%s\n", t.Tool.Name, t.Extension, t.Tool.Description)
@@ -169,7 +179,7 @@ func console(line string, h *host.Host, out io.Writer) bool {
 		buf.Write(raw)
 		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
 	default:
-		fmt.Fprintln(out, "commands: call TOOL [JSON] | reload NAME | status | tools | quit")
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | reload NAME | status | tools | logs NAME | quit")
 	}
 	return false
 }
