@@ -6,6 +6,7 @@ package vectors
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -69,6 +70,12 @@ func Synthesize(m *ir.Model) ([]Vector, error) {
 			}
 			if full, err := s.full(t); err == nil {
 				add("all-fields", true, full)
+				fo := full.(map[string]any)
+				for _, f := range t.Fields {
+					for _, b := range s.breaks(f.Type) {
+						add(b.rule+"-"+f.Name, false, with(fo, f.Name, b.value))
+					}
+				}
 			}
 		} else if bad, ok := s.wrongType(n.Type); ok {
 			add("wrong-type", false, bad)
@@ -94,6 +101,85 @@ func without(o map[string]any, k string) map[string]any {
 		}
 	}
 	return c
+}
+
+type broken struct {
+	rule  string
+	value any
+}
+
+// maxSynth keeps synthesized files small: longer limits are covered by hand-written vectors.
+const maxSynth = 20000
+
+// breaks returns values that break exactly one constraint of t each (limits, pattern, enum,
+// const), for the "over a limit / bad pattern / wrong value" invalid vectors.
+func (s *synth) breaks(t *ir.Type) []broken {
+	rt := s.m.Resolve(t)
+	var out []broken
+	if len(rt.OneOf) > 0 || len(rt.Kinds) > 1 && !rt.Nullable() {
+		return nil
+	}
+	k := rt.NonNull()
+	if c, ok := rt.Const.(string); ok {
+		out = append(out, broken{"wrong-const", c + "-not"})
+	}
+	if len(rt.Enum) > 0 {
+		out = append(out, broken{"not-in-enum", "not-a-member"})
+	}
+	if k == ir.String && rt.Pattern != "" && len(rt.Enum) == 0 {
+		re := regexp.MustCompile(rt.Pattern)
+		for _, cand := range []string{" ", "!", "", "\n"} {
+			if !re.MatchString(cand) && !tooShort(rt, cand) {
+				out = append(out, broken{"bad-pattern", cand})
+				break
+			}
+		}
+	}
+	if k == ir.String {
+		if rt.MaxLength != nil && *rt.MaxLength < maxSynth {
+			out = append(out, broken{"over-maxLength", strings.Repeat("a", int(*rt.MaxLength)+1)})
+		}
+		if rt.MaxBytes != nil && *rt.MaxBytes < maxSynth && rt.Pattern == "" {
+			out = append(out, broken{"over-maxBytes", strings.Repeat("a", int(*rt.MaxBytes)+1)})
+		}
+		if (rt.MinLength != nil && *rt.MinLength > 0 || rt.MinBytes != nil && *rt.MinBytes > 0) && rt.Pattern == "" {
+			out = append(out, broken{"under-minimum-length", ""})
+		}
+	}
+	if k == ir.Integer || k == ir.Number {
+		if rt.Maximum != nil {
+			out = append(out, broken{"over-maximum", json.Number(fmt.Sprint(int64(*rt.Maximum) + 1))})
+		}
+		if rt.Minimum != nil {
+			out = append(out, broken{"under-minimum", json.Number(fmt.Sprint(int64(*rt.Minimum) - 1))})
+		}
+		if k == ir.Integer {
+			out = append(out, broken{"fraction-for-integer", json.Number("1.5")})
+		}
+	}
+	if k == ir.Array {
+		item, err := s.valid(rt.Items)
+		if err == nil && rt.MaxItems != nil && *rt.MaxItems < 300 {
+			arr := make([]any, *rt.MaxItems+1)
+			for i := range arr {
+				arr[i] = item
+			}
+			if !rt.Unique {
+				out = append(out, broken{"over-maxItems", arr})
+			}
+		}
+		if rt.MinItems != nil && *rt.MinItems > 0 {
+			out = append(out, broken{"under-minItems", []any{}})
+		}
+		if err == nil && rt.Unique {
+			out = append(out, broken{"duplicate-items", []any{item, item}})
+		}
+	}
+	return out
+}
+
+func tooShort(t *ir.Type, s string) bool {
+	return t.MinLength != nil && int64(len(s)) < *t.MinLength
 }
 
 // wrongType returns a value of a kind the type refuses.
