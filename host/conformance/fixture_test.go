@@ -140,6 +140,7 @@ var brokenFor = map[string]string{
 	"contributions.shapes":           "contribution-bad-shape",
 	"contributions.fixture_command":  "bad-command",
 	"lifecycle.notifications":        "lifecycle-answers",
+	"host.reference_lifecycle":       "handshake-wrong-version",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

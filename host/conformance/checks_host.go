@@ -1,0 +1,75 @@
+package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/manifest"
+)
+
+// The one check that goes through the reference host library rather than the raw
+// session: the host's own discovery, handshake validation, calls and shutdown must
+// accept the extension, with the minimal feature offer of a host without services.
+
+func init() {
+	register(&Check{
+		Name:        "host.reference_lifecycle",
+		Description: "the reference host library discovers, starts (its own handshake validation, required features only), calls and shuts the extension down",
+		Requirement: "DESIGN.md The reference host; wire.md §2 (answer the supported subset of what is offered)",
+		Tier:        Required,
+		Methods:     []string{"initialize", "shutdown"},
+		Run:         checkReferenceHost,
+	})
+}
+
+func checkReferenceHost(t *T) error {
+	res := discovery.Discover([]discovery.Root{{Dir: t.Ext.Dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
+	if len(res.Entries) != 1 || res.Entries[0].Manifest == nil {
+		var diags []string
+		for _, d := range res.Diagnostics {
+			diags = append(diags, d.String())
+		}
+		return fail("discovery to find the extension", "%d entries; %s", len(res.Entries), strings.Join(diags, "; "))
+	}
+	state, err := os.MkdirTemp("", "octet-conformance-host-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(state)
+	h := host.New(host.Options{
+		StateDir: state, Workspace: t.Ext.Workspace, WorkspaceTrusted: true, PassEnv: t.opts.PassEnv,
+		StartTimeout: t.Timeout(), RequestTimeout: t.Timeout(), ShutdownDrain: t.Drain(), TermGrace: exitGrace,
+	})
+	name := t.Ext.Manifest.Name
+	start := time.Now()
+	if _, err := h.Start(t.Ctx, res.Entries, []string{name}); err != nil {
+		return fail("the reference host to start the extension", "%v", err)
+	}
+	started := time.Since(start)
+	features := h.Extension(name).Status().Features
+	if t.Ext.IsFixture() {
+		out, _, err := h.CallTool(t.Ctx, "echo", []byte(`{"value":"through the host"}`))
+		if err != nil {
+			h.Shutdown()
+			return fail("echo through the reference host", "%v", err)
+		}
+		var r toolResult
+		if json.Unmarshal(out, &r) != nil || !jsonEqual(r.StructuredContent, []byte(`{"value":"through the host"}`)) {
+			h.Shutdown()
+			return fail(`structured_content {"value":"through the host"}`, "%s", excerpt(out, 200))
+		}
+	}
+	stop := time.Now()
+	h.Shutdown()
+	stopped := time.Since(stop)
+	st := h.Extension(name).Status()
+	if st.State != host.StateStopped || st.LastError != "" {
+		return fail("state stopped with no error after the host's shutdown", "state %s, last error %q", st.State, st.LastError)
+	}
+	t.Note("started in %s (features %s), stopped in %s", started.Round(time.Millisecond), strings.Join(features, ","), stopped.Round(time.Millisecond))
+	return nil
+}
