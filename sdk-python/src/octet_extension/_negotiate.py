@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from . import _limits as L
 from ._checks import is_int
 from ._errors import InvalidParams, RemoteError
+from ._models import validate_initialize_params, validate_initialize_params01
 
 if TYPE_CHECKING:
     from ._extension import Extension
@@ -83,6 +84,14 @@ def negotiate(
             f"host requested API {requested} but this extension runs API {api}",
             {"requested": str(requested), "supported": [api]},
         )
+    # The whole params object against the generated schema (once per session, so the
+    # complete validator is affordable here); the checks below then rely on its shape.
+    problems = (validate_initialize_params01 if api == "0.1" else validate_initialize_params)(
+        params)
+    if problems:
+        path, _, reason = problems[0].partition(": ")
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise InvalidParams(reason + more, path.replace("$", "", 1).lstrip(".") or "params")
     manifest = params.get("manifest")
     if not isinstance(manifest, dict):
         raise InvalidParams("must be an object", "manifest")
