@@ -87,3 +87,14 @@ pass_env = ["X"]
 		t.Errorf("bad env grant accepted")
 	}
 }
+
+func TestProjectConfigCannotGrantTrust(t *testing.T) {
+	ws := t.TempDir()
+	path := admission.ProjectConfigPath(ws)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte("enabled_extensions = [\"p\"]\ntrusted_extensions = [\"p\"]\n"), 0o600)
+	c, warnings, err := admission.LoadProjectConfig(path)
+	if err != nil || len(c.EnabledExtensions) != 1 || len(c.TrustedExtensions) != 0 || len(warnings) != 1 {
+		t.Fatalf("%+v %v %v", c, warnings, err)
+	}
+}

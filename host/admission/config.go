@@ -90,3 +90,29 @@ func checkGrant(g string) error {
 	}
 	return nil
 }
+
+// ProjectConfigPath is where a workspace keeps its suggestions: <workspace>/.octet/config.toml.
+func ProjectConfigPath(workspace string) string {
+	return filepath.Join(workspace, ".octet", "config.toml")
+}
+
+// LoadProjectConfig reads a trusted workspace's config. A project may suggest
+// enabled_extensions but can never grant trust or host variables: trusted_extensions,
+// trusted_workspaces and pass_env there are dropped and reported in the returned warnings.
+func LoadProjectConfig(path string) (Config, []string, error) {
+	c, err := LoadConfig(path)
+	if err != nil {
+		return Config{}, nil, err
+	}
+	var warnings []string
+	if len(c.TrustedExtensions) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%s: trusted_extensions ignored; a project config cannot grant trust", path))
+	}
+	if len(c.TrustedWorkspaces) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%s: trusted_workspaces ignored; a project cannot trust workspaces", path))
+	}
+	if len(c.PassEnv) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%s: pass_env ignored; only the user config grants host variables", path))
+	}
+	return Config{EnabledExtensions: c.EnabledExtensions}, warnings, nil
+}

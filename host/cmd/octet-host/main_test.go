@@ -174,6 +174,15 @@ trusted_extensions = ["granted", "projonly"]
 	if got["projonly"] != "untrusted" { // a bare persistent grant never covers a project extension
 		t.Errorf("project extension with bare grant: %s", got["projonly"])
 	}
+	// A trusted project's config may enable, never trust.
+	os.WriteFile(filepath.Join(proj, ".octet", "config.toml"), []byte("enabled_extensions = [\"plain\"]\ntrusted_extensions = [\"plain\"]\n"), 0o600)
+	got = state(append(args, "--trust-workspace"))
+	if got["plain"] != "untrusted" {
+		t.Errorf("project config suggestion: plain is %s, want untrusted (enabled, no trust)", got["plain"])
+	}
+	if got = state(args); got["plain"] != "disabled" {
+		t.Errorf("untrusted project's config was read: plain is %s", got["plain"])
+	}
 	got = state(append(args, "--safe-mode", "--full-access"))
 	if got["granted"] != "safe_mode" {
 		t.Errorf("safe mode: %v", got)

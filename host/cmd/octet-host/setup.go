@@ -65,6 +65,17 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 			trusted = true
 		}
 	}
+	if trusted && withGlobal {
+		// A trusted workspace may suggest enablement, never trust.
+		proj, warnings, err := admission.LoadProjectConfig(admission.ProjectConfigPath(ws))
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range warnings {
+			fmt.Fprintln(os.Stderr, "octet-host:", w)
+		}
+		cfg.EnabledExtensions = append(cfg.EnabledExtensions, proj.EnabledExtensions...)
+	}
 	global := ""
 	if withGlobal {
 		global = hf.globalDir
