@@ -79,6 +79,8 @@ type Conn struct {
 	out    *writer
 	nextID atomic.Int64
 	cancel atomic.Bool // send $/cancelRequest when a Call's context ends
+	limit  atomic.Int64 // the message limit; SetMaxMessageBytes may change it
+	prefix atomic.Pointer[string]
 
 	baseCtx    context.Context
 	cancelBase context.CancelFunc
@@ -86,6 +88,7 @@ type Conn struct {
 	mu       sync.Mutex
 	pending  map[ID]chan *message
 	inflight map[ID]*serving
+	served   chan struct{} // closed and replaced whenever a served request ends
 	err      error
 	done     chan struct{}
 
@@ -112,9 +115,12 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		w:        w,
 		pending:  make(map[ID]chan *message),
 		inflight: make(map[ID]*serving),
+		served:   make(chan struct{}),
 		done:     make(chan struct{}),
 	}
 	c.cancel.Store(true)
+	c.limit.Store(int64(opts.MaxMessageBytes))
+	c.prefix.Store(&opts.IDPrefix)
 	c.baseCtx, c.cancelBase = context.WithCancel(context.Background())
 	c.out = newWriter(w, opts.OnFrame, func(err error) {
 		c.fail(transportError("write failed: %v", err))
@@ -128,6 +134,21 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 // speaking API 0.1 has no cancellation, so the SDK turns it off there; a cancelled
 // Call still returns at once either way.
 func (c *Conn) SetCancellation(enabled bool) { c.cancel.Store(enabled) }
+
+// SetMaxMessageBytes changes the message limit for both directions (the SDK adopts
+// the limit the host announces in initialize). Non-positive values are ignored.
+func (c *Conn) SetMaxMessageBytes(n int) {
+	if n > 0 {
+		c.limit.Store(int64(n))
+	}
+}
+
+// SetIDPrefix changes the prefix of ids for later calls (see Options.IDPrefix): the
+// SDK learns in initialize whether the wire wants integer (API 0.1) or "go:" ids.
+func (c *Conn) SetIDPrefix(prefix string) { c.prefix.Store(&prefix) }
+
+// maxBytes is the current message limit.
+func (c *Conn) maxBytes() int { return int(c.limit.Load()) }
 
 // Done is closed when the connection can no longer carry calls: the peer closed its
 // side, a protocol error or write failure happened, or Close was called. Err says why.
@@ -187,10 +208,11 @@ func (c *Conn) Close() error {
 // newID returns this side's next request id.
 func (c *Conn) newID() ID {
 	n := c.nextID.Add(1)
-	if c.opts.IDPrefix == "" {
+	prefix := *c.prefix.Load()
+	if prefix == "" {
 		return IntID(n)
 	}
-	return StringID(c.opts.IDPrefix + strconv.FormatInt(n, 10))
+	return StringID(prefix + strconv.FormatInt(n, 10))
 }
 
 // encodeParams marshals params, which must encode to a JSON object (or be nil).
@@ -213,8 +235,8 @@ func encodeParams(method string, params any) (json.RawMessage, error) {
 
 // checkSize refuses an outgoing frame over the message limit.
 func (c *Conn) checkSize(frame []byte, what string) error {
-	if len(frame) > c.opts.MaxMessageBytes {
-		return fmt.Errorf("jsonrpc: %s of %d bytes exceeds the %d-byte message limit", what, len(frame), c.opts.MaxMessageBytes)
+	if limit := c.maxBytes(); len(frame) > limit {
+		return fmt.Errorf("jsonrpc: %s of %d bytes exceeds the %d-byte message limit", what, len(frame), limit)
 	}
 	return nil
 }

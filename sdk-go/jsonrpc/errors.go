@@ -69,6 +69,10 @@ var (
 // an *Error the peer sent.
 var ErrTransport = errors.New("jsonrpc transport")
 
+// ErrPeerClosed is wrapped (with ErrTransport) by Err when the peer closed its side
+// cleanly at a frame boundary: the normal end of a session.
+var ErrPeerClosed = errors.New("peer closed")
+
 // transportError wraps ErrTransport with a reason.
 func transportError(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrTransport, fmt.Sprintf(format, args...))

@@ -10,17 +10,14 @@ import (
 // lineReader reads '\n'-terminated lines of at most max bytes (the newline not
 // counted). It reuses its buffers: a returned line is valid until the next call.
 type lineReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
+	r     *bufio.Reader
+	limit func() int // read per line: the limit may change after initialize
+	max   int
+	buf   []byte
 }
 
-func newLineReader(r io.Reader, max int) *lineReader {
-	size := 64 << 10
-	if max+1 < size {
-		size = max + 1
-	}
-	return &lineReader{r: bufio.NewReaderSize(r, size), max: max}
+func newLineReader(r io.Reader, limit func() int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), limit: limit}
 }
 
 // errLineTooLong reports a line over the limit, quoting its first bytes.
@@ -37,6 +34,7 @@ func (e *errLineTooLong) Error() string {
 // io.EOF; input ending inside a line returns *errPartialLine.
 func (l *lineReader) next() ([]byte, error) {
 	l.buf = l.buf[:0]
+	l.max = l.limit()
 	for {
 		chunk, err := l.r.ReadSlice('\n')
 		n := len(l.buf) + len(chunk)

@@ -12,7 +12,7 @@ import (
 // read is the reader goroutine: it only decodes and dispatches, never waiting for a
 // handler, so responses to a handler's own calls keep arriving while it runs.
 func (c *Conn) read() {
-	lr := newLineReader(c.r, c.opts.MaxMessageBytes)
+	lr := newLineReader(c.r, c.maxBytes)
 	for lineNo := 1; ; lineNo++ {
 		line, err := lr.next()
 		if err != nil {
@@ -54,7 +54,7 @@ func (c *Conn) readFailed(err error, lineNo int) {
 	var partial *errPartialLine
 	switch {
 	case errors.Is(err, io.EOF):
-		c.fail(transportError("peer closed"))
+		c.fail(fmt.Errorf("%w: %w", ErrTransport, ErrPeerClosed))
 	case errors.As(err, &tooLong):
 		c.protocolError(protocol.CodeInvalidRequest, tooLong.first, "line %d %v", lineNo, err)
 	case errors.As(err, &partial):

@@ -62,13 +62,21 @@ func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
 	cancelled := s.cancelled
 	c.mu.Unlock()
 	s.cancel()
+	defer c.signalServed()
 	switch {
 	case cancelled:
 		c.reply(appendError(nil, req.ID, &Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}))
 	case err != nil:
 		c.reply(appendError(nil, req.ID, asWireError(err)))
 	default:
+		last, closing := result.(closeAfterReply)
+		if closing {
+			result = last.result
+		}
 		c.reply(c.resultFrame(req, result))
+		if closing {
+			c.Close()
+		}
 	}
 }
 
@@ -83,12 +91,12 @@ func (c *Conn) resultFrame(req *Request, result any) []byte {
 		})
 	}
 	frame := appendResult(make([]byte, 0, len(raw)+48), req.ID, raw)
-	if len(frame) > c.opts.MaxMessageBytes {
+	if limit := c.maxBytes(); len(frame) > limit {
 		return appendError(nil, req.ID, &Error{
 			Code: protocol.CodeInternalError,
 			Message: fmt.Sprintf("result of %q is %d bytes, over the %d-byte message limit; not sent",
-				req.Method, len(frame), c.opts.MaxMessageBytes),
-			Data: mustJSON(map[string]int{"size": len(frame), "limit": c.opts.MaxMessageBytes}),
+				req.Method, len(frame), limit),
+			Data: mustJSON(map[string]int{"size": len(frame), "limit": limit}),
 		})
 	}
 	return frame
@@ -202,6 +210,44 @@ func (q *notificationQueue) loop() {
 			if _, err := q.c.call(q.c.baseCtx, r); err != nil {
 				q.c.opts.Logf("jsonrpc: notification %q: %v", r.Method, err)
 			}
+		}
+	}
+}
+
+// closeAfterReply marks a result whose reply is the connection's last frame.
+type closeAfterReply struct{ result any }
+
+// ReplyThenClose wraps a handler's result so that the connection writes the reply
+// and then closes (as Close does: queued frames are flushed first). An extension's
+// shutdown handler uses it so the acknowledgement is on the wire before the process
+// exits.
+func ReplyThenClose(result any) any { return closeAfterReply{result} }
+
+// signalServed wakes WaitServing callers; it runs after the answer was handed to
+// the writer, so a waiter that then closes the connection flushes that answer.
+func (c *Conn) signalServed() {
+	c.mu.Lock()
+	close(c.served)
+	c.served = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// WaitServing waits until at most n of the peer's requests are being served (their
+// answers handed to the writer), or ctx ends. An extension's shutdown uses it to
+// let drained handlers' answers reach the writer before acknowledging.
+func (c *Conn) WaitServing(ctx context.Context, n int) error {
+	for {
+		c.mu.Lock()
+		if len(c.inflight) <= n {
+			c.mu.Unlock()
+			return nil
+		}
+		ch := c.served
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 }

@@ -1,0 +1,184 @@
+package octet
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// catalogRev is one committed (or staged) tool catalog.
+type catalogRev struct {
+	rev   int64
+	tools map[string]*ToolDef
+}
+
+// catalog holds the dynamic tool catalogs (wire.md §10): epoch 0 is initialize's;
+// each mutation stages the next catalog locally (addressable by a tool/call that
+// races the acknowledgement), commits what the host accepted when it answers
+// exactly the next revision, and keeps the last RETAINED_CATALOGS committed ones so
+// calls planned against them still resolve.
+type catalog struct {
+	e   *Extension
+	txn sync.Mutex // one mutation at a time
+
+	mu        sync.Mutex
+	committed []*catalogRev // ascending, at most protocol.RetainedCatalogs
+	staged    *catalogRev
+}
+
+func newCatalog(e *Extension) *catalog { return &catalog{e: e} }
+
+// CatalogUpdate is the host's answer to a catalog mutation.
+type CatalogUpdate struct {
+	Revision int64    `json:"revision"`
+	Tools    []string `json:"tools"` // the whole accepted catalog
+}
+
+// reset installs epoch 0.
+func (c *catalog) reset(tools []*ToolDef) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := make(map[string]*ToolDef, len(tools))
+	for _, t := range tools {
+		m[t.spec.Name] = t
+	}
+	c.committed = []*catalogRev{{rev: 0, tools: m}}
+	c.staged = nil
+}
+
+// Revision returns the last committed catalog revision (0 after initialize).
+func (e *Extension) CatalogRevision() int64 {
+	e.catalog.mu.Lock()
+	defer e.catalog.mu.Unlock()
+	if n := len(e.catalog.committed); n > 0 {
+		return e.catalog.committed[n-1].rev
+	}
+	return 0
+}
+
+// lookup finds the tool a call names: in the catalog it was planned against when
+// it carries catalog_revision, else in the latest committed catalog.
+func (c *catalog) lookup(name string, rev *int64) (*ToolDef, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var cat *catalogRev
+	if rev == nil {
+		cat = c.committed[len(c.committed)-1]
+	} else {
+		for _, r := range c.committed {
+			if r.rev == *rev {
+				cat = r
+			}
+		}
+		if cat == nil && c.staged != nil && c.staged.rev == *rev {
+			cat = c.staged
+		}
+		if cat == nil {
+			return nil, invalidParams("/catalog_revision", "catalog revision %d is unknown or retired (retained: %s)", *rev, c.retainedLocked())
+		}
+	}
+	t := cat.tools[name]
+	if t == nil {
+		return nil, invalidParams("/name", "tool %q is not in catalog revision %d", name, cat.rev)
+	}
+	return t, nil
+}
+
+func (c *catalog) retainedLocked() string {
+	s := ""
+	for i, r := range c.committed {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(r.rev)
+	}
+	return s
+}
+
+// RegisterTools adds or replaces tools (made by DefineTool/DefineRawTool) in one
+// tools/register request. Needs the negotiated dynamic_tools feature. Rejection
+// leaves the local catalog unchanged.
+func (e *Extension) RegisterTools(ctx context.Context, tools ...*ToolDef) (CatalogUpdate, error) {
+	s, err := e.need("RegisterTools", "dynamic_tools")
+	if err != nil {
+		return CatalogUpdate{}, err
+	}
+	if len(tools) == 0 || len(tools) > protocol.MaxToolsPerRequest {
+		return CatalogUpdate{}, localError("RegisterTools: %d tools; one request carries 1..%d", len(tools), protocol.MaxToolsPerRequest)
+	}
+	defs := make([]map[string]any, len(tools))
+	for i, t := range tools {
+		defs[i] = t.definition(s.apiVersion)
+	}
+	return e.catalog.mutate(ctx, protocol.MethodToolsRegister, map[string]any{"tools": defs}, func(next map[string]*ToolDef) error {
+		for _, t := range tools {
+			next[t.spec.Name] = t
+		}
+		if len(next) > protocol.MaxCatalogTools {
+			return localError("RegisterTools: the catalog would hold %d tools, over the %d limit", len(next), protocol.MaxCatalogTools)
+		}
+		return nil
+	})
+}
+
+// UnregisterTools removes tools by name in one tools/unregister request; absent
+// names are harmless.
+func (e *Extension) UnregisterTools(ctx context.Context, names ...string) (CatalogUpdate, error) {
+	if _, err := e.need("UnregisterTools", "dynamic_tools"); err != nil {
+		return CatalogUpdate{}, err
+	}
+	if len(names) == 0 || len(names) > protocol.MaxToolsPerRequest {
+		return CatalogUpdate{}, localError("UnregisterTools: %d names; one request carries 1..%d", len(names), protocol.MaxToolsPerRequest)
+	}
+	return e.catalog.mutate(ctx, protocol.MethodToolsUnregister, map[string]any{"names": names}, func(next map[string]*ToolDef) error {
+		for _, n := range names {
+			delete(next, n)
+		}
+		return nil
+	})
+}
+
+// mutate stages the next catalog, asks the host, and commits what it accepted.
+func (c *catalog) mutate(ctx context.Context, method string, params any, apply func(map[string]*ToolDef) error) (CatalogUpdate, error) {
+	c.txn.Lock()
+	defer c.txn.Unlock()
+	c.mu.Lock()
+	cur := c.committed[len(c.committed)-1]
+	next := make(map[string]*ToolDef, len(cur.tools))
+	for k, v := range cur.tools {
+		next[k] = v
+	}
+	if err := apply(next); err != nil {
+		c.mu.Unlock()
+		return CatalogUpdate{}, err
+	}
+	c.staged = &catalogRev{rev: cur.rev + 1, tools: next}
+	c.mu.Unlock()
+
+	var res CatalogUpdate
+	err := c.e.conn.Call(ctx, method, params, &res)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.staged = nil
+	if err != nil {
+		return CatalogUpdate{}, err
+	}
+	if res.Revision != cur.rev+1 {
+		return CatalogUpdate{}, fmt.Errorf("octet: protocol error: %s answered revision %d, want exactly %d; the catalog is unchanged", method, res.Revision, cur.rev+1)
+	}
+	accepted := make(map[string]*ToolDef, len(res.Tools))
+	for _, n := range res.Tools {
+		if t := next[n]; t != nil {
+			accepted[n] = t
+		} else if t := cur.tools[n]; t != nil {
+			accepted[n] = t
+		}
+	}
+	c.committed = append(c.committed, &catalogRev{rev: res.Revision, tools: accepted})
+	if len(c.committed) > protocol.RetainedCatalogs {
+		c.committed = c.committed[len(c.committed)-protocol.RetainedCatalogs:]
+	}
+	return res, nil
+}

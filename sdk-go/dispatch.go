@@ -1,0 +1,195 @@
+package octet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// handle is the transport's Handler: it routes host requests and notifications.
+func (e *Extension) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	switch req.Method {
+	case protocol.MethodInitialize:
+		return e.initialize(ctx, req)
+	case protocol.MethodShutdown:
+		return e.shutdownRequest(ctx, req)
+	case protocol.MethodToolCall, protocol.MethodCommandExecute, protocol.MethodHookRun,
+		protocol.MethodContextCollect, protocol.MethodStatusCollect, protocol.MethodToolRender:
+		return e.work(ctx, req)
+	}
+	for _, m := range lifecycleMethods {
+		if req.Method == m && req.IsNotification() {
+			e.observe(ctx, req)
+			return nil, nil
+		}
+	}
+	return nil, jsonrpc.NewError(protocol.CodeMethodNotFound, fmt.Sprintf("method not found: %q", req.Method), map[string]string{"method": req.Method})
+}
+
+// work admits a contribution request through the pool and runs its handler with
+// the ambient request state in ctx.
+func (e *Extension) work(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	s := e.session.Load()
+	if s == nil {
+		return nil, jsonrpc.NewError(protocol.CodeInvalidRequest, fmt.Sprintf("%s before initialize", req.Method), nil)
+	}
+	if req.IsNotification() {
+		return nil, nil // a contribution request sent as a notification has nobody to answer
+	}
+	if e.shutting.Load() {
+		return nil, jsonrpc.NewError(protocol.CodeShuttingDown, "shutting down: no new requests are admitted", nil)
+	}
+	var head struct {
+		ResourceOwner *protocol.ResourceOwner `json:"resource_owner"`
+	}
+	_ = json.Unmarshal(req.Params, &head)
+	st := &callState{id: req.ID, method: req.Method, owner: head.ResourceOwner}
+	return e.pool.run(ctx, func(ctx context.Context) (any, error) {
+		e.parents.begin(st)
+		defer e.parents.end(st.id)
+		ctx = context.WithValue(ctx, callKey{}, st)
+		res, err := e.serve(ctx, s, req)
+		if err != nil && !isWireError(err) {
+			// An uncaught handler error: its message goes on the wire as -32603,
+			// the detail stays in the log.
+			e.log.Error("handler failed", "method", req.Method, "id", req.ID.String(), "err", err.Error())
+		}
+		return res, err
+	})
+}
+
+func isWireError(err error) bool {
+	var we *jsonrpc.Error
+	return errors.As(err, &we)
+}
+
+// serve runs one contribution handler.
+func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request) (any, error) {
+	switch req.Method {
+	case protocol.MethodToolCall:
+		var p protocol.ToolCallParams
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+			return nil, invalidParams("", "tool/call params: %v", err)
+		}
+		var raw struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(req.Params, &raw)
+		if p.CatalogRevision != nil && !s.features["dynamic_tools"] && *p.CatalogRevision != 0 {
+			return nil, invalidParams("/catalog_revision", "catalog revision %d is unknown: dynamic_tools was not negotiated", *p.CatalogRevision)
+		}
+		t, err := e.catalog.lookup(p.Name, p.CatalogRevision)
+		if err != nil {
+			return nil, err
+		}
+		return t.invoke(ctx, s.apiVersion, raw.Arguments)
+
+	case protocol.MethodCommandExecute:
+		var p protocol.CommandExecuteParams
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+			return nil, invalidParams("", "command/execute params: %v", err)
+		}
+		for _, c := range e.commands {
+			if c.name == p.Name {
+				args := p.Arguments
+				if args == nil {
+					args = []string{}
+				}
+				return c.fn(ctx, args)
+			}
+		}
+		return nil, invalidParams("/name", "command %q is not served by this extension", p.Name)
+
+	case protocol.MethodHookRun:
+		var p struct {
+			Hook    string          `json:"hook"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil {
+			return nil, invalidParams("", "hook/run params: %v", err)
+		}
+		h := e.hooks[p.Hook]
+		if h == nil {
+			return nil, invalidParams("/hook", "hook %q is not served by this extension", p.Hook)
+		}
+		return h(ctx, p.Payload)
+
+	case protocol.MethodContextCollect:
+		if e.context == nil {
+			return nil, invalidParams("", "this extension contributes no context")
+		}
+		items, err := e.context(ctx, req.Params)
+		if err != nil {
+			return nil, err
+		}
+		if items == nil {
+			items = []ContextItem{}
+		}
+		return map[string]any{"items": items}, nil
+
+	case protocol.MethodStatusCollect:
+		var p struct {
+			Surface string `json:"surface"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		h := e.statuses[p.Surface]
+		if h == nil {
+			return nil, invalidParams("/surface", "surface %q is not served by this extension", p.Surface)
+		}
+		res, err := h(ctx, req.Params)
+		if err != nil {
+			return nil, err
+		}
+		if res.Surface == "" {
+			res.Surface = p.Surface
+		}
+		return res, nil
+
+	case protocol.MethodToolRender:
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		h := e.renderers[p.Name]
+		if h == nil {
+			return nil, invalidParams("/name", "no renderer for tool %q", p.Name)
+		}
+		segs, err := h(ctx, req.Params)
+		if err != nil {
+			return nil, err
+		}
+		if segs == nil {
+			segs = []Segment{}
+		}
+		return map[string]any{"segments": segs}, nil
+	}
+	return nil, jsonrpc.NewError(protocol.CodeMethodNotFound, "method not found", nil)
+}
+
+// observe delivers a lifecycle notification to its subscribers (in order: the
+// transport delivers notifications one at a time).
+func (e *Extension) observe(ctx context.Context, req *jsonrpc.Request) {
+	if !e.HasFeature("lifecycle_events") {
+		return
+	}
+	ev := LifecycleEvent{Method: req.Method, Raw: req.Params}
+	if err := json.Unmarshal(req.Params, &ev); err != nil {
+		e.log.Warn("malformed lifecycle event", "method", req.Method, "err", err.Error())
+		return
+	}
+	ev.Method = req.Method
+	for _, fn := range e.lifecycle[req.Method] {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					e.log.Error("lifecycle handler panicked", "method", req.Method, "panic", fmt.Sprint(p))
+				}
+			}()
+			fn(ctx, ev)
+		}()
+	}
+}

@@ -1,0 +1,269 @@
+package octet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// supportedFeatures are the features this SDK can serve (wire.md §2).
+var supportedFeatures = []string{
+	"request_cancellation", "content_parts", "request_progress", "artifacts",
+	"lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration",
+	"agent_sessions", "delegation_telemetry_v1", "approvals", "secrets", "kv",
+}
+
+var spokenVersions = []string{"0.1", "0.2", "0.4"}
+
+// initialize answers the handshake: version selection, feature negotiation and
+// the contribution lists, checked against the manifest the host sent.
+func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	if e.session.Load() != nil {
+		return nil, jsonrpc.NewError(protocol.CodeInvalidRequest, "initialize was already received", nil)
+	}
+	var head struct {
+		APIVersion string `json:"api_version"`
+	}
+	if err := json.Unmarshal(req.Params, &head); err != nil || head.APIVersion == "" {
+		return nil, invalidParams("/api_version", "initialize needs a string api_version")
+	}
+	want := e.opts.APIVersion
+	if want == "" {
+		want = os.Getenv("OCTET_EXTENSION_API_VERSION")
+	}
+	if !slices.Contains(spokenVersions, head.APIVersion) || (want != "" && head.APIVersion != want) {
+		supported := spokenVersions
+		if want != "" {
+			supported = []string{want}
+		}
+		msg := fmt.Sprintf("unsupported API version %q: this extension speaks %v", head.APIVersion, supported)
+		if head.APIVersion == "0.3" {
+			msg = `unsupported API version "0.3": API 0.3 is a distinct wire this SDK does not speak`
+		}
+		return nil, jsonrpc.NewError(protocol.CodeUnsupportedAPIVersion, msg,
+			map[string]any{"requested": head.APIVersion, "supported": supported})
+	}
+	api := head.APIVersion
+
+	var info InitializeInfo
+	var manifest protocol.Manifest
+	if api == "0.1" {
+		var p protocol.InitializeParams01
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+			return nil, invalidParams("", "initialize params: %v", err)
+		}
+		manifest = p.Manifest
+	} else {
+		var p protocol.InitializeParams
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+			return nil, invalidParams("", "initialize params: %v", err)
+		}
+		manifest = p.Manifest
+	}
+	if err := json.Unmarshal(req.Params, &info); err != nil {
+		return nil, invalidParams("", "initialize params: %v", err)
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := &session{apiVersion: api, features: map[string]bool{}, params: info, manifest: manifest, concurrency: 1, maxBytes: protocol.MaxMessageBytes}
+	result := map[string]any{
+		"api_version": api,
+		"name":        manifest.Name,
+		"version":     manifest.Version,
+	}
+	pending := e.opts.MaxPendingRequests
+	if api != "0.1" {
+		block, err := e.negotiate(s, info.Protocol, &pending)
+		if err != nil {
+			return nil, err
+		}
+		result["protocol"] = block
+	}
+	if err := e.checkManifest(s); err != nil {
+		return nil, err
+	}
+	e.contributions(s, result)
+
+	e.catalog.reset(e.tools)
+	e.pool = newPool(s.concurrency, pending)
+	e.conn.SetMaxMessageBytes(s.maxBytes)
+	e.conn.SetCancellation(api != "0.1")
+	if api == "0.1" {
+		e.conn.SetIDPrefix("") // API 0.1: unsigned integer ids
+	}
+	e.session.Store(s)
+	e.log.Info("initialized", "api_version", api, "features", featureList(s), "concurrency", s.concurrency)
+	return result, nil
+}
+
+// featureList lists s's features sorted.
+func featureList(s *session) []string {
+	out := make([]string, 0, len(s.features))
+	for f := range s.features {
+		out = append(out, f)
+	}
+	sortStrings(out)
+	return out
+}
+
+// negotiate answers the protocol block (API 0.2/0.4).
+func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, pending *int) (map[string]any, error) {
+	if offer == nil {
+		return nil, invalidParams("/protocol", "API %s initialize needs a protocol block", s.apiVersion)
+	}
+	if offer.Version != s.apiVersion {
+		return nil, invalidParams("/protocol/version", "protocol.version %q must equal api_version %q", offer.Version, s.apiVersion)
+	}
+	available := map[string]bool{}
+	for _, f := range supportedFeatures {
+		available[f] = true
+	}
+	if s.apiVersion != "0.4" {
+		available["kv"] = false
+	}
+	if len(e.lifecycle) == 0 {
+		available["lifecycle_events"] = false
+	}
+	features := []string{}
+	for _, f := range offer.RequiredFeatures {
+		if !available[f] {
+			return nil, invalidParams("/protocol/required_features", "required feature %q is not supported by this SDK", f)
+		}
+		if !s.features[f] {
+			s.features[f] = true
+			features = append(features, f)
+		}
+	}
+	for _, f := range offer.OptionalFeatures {
+		if available[f] && !s.features[f] {
+			s.features[f] = true
+			features = append(features, f)
+		}
+	}
+	s.concurrency = min(e.opts.MaxConcurrentRequests, int(offer.Limits.MaxConcurrentRequests), protocol.MaxInFlight)
+	if offer.Limits.MaxMessageBytes != nil && *offer.Limits.MaxMessageBytes > 0 {
+		s.maxBytes = int(*offer.Limits.MaxMessageBytes)
+	}
+	if offer.Limits.MaxPendingRequests != nil && *offer.Limits.MaxPendingRequests >= 0 {
+		*pending = min(*pending, int(*offer.Limits.MaxPendingRequests))
+	}
+	block := map[string]any{
+		"version":  s.apiVersion,
+		"features": features,
+		"limits":   map[string]any{"max_concurrent_requests": s.concurrency},
+	}
+	if s.features["lifecycle_events"] {
+		var subs []string
+		for _, m := range lifecycleMethods {
+			if len(e.lifecycle[m]) > 0 {
+				subs = append(subs, m)
+			}
+		}
+		block["lifecycle_events"] = subs
+	}
+	return block, nil
+}
+
+// checkManifest refuses a registry that the host would refuse, with a clearer
+// message: bootstrap tools and commands must equal the manifest's (tools need not
+// when dynamic_tools was negotiated), hooks, surfaces and renderers must be
+// declared, and API 0.1 has no output schemas.
+func (e *Extension) checkManifest(s *session) error {
+	c := s.manifest.Contributes
+	if c == nil {
+		c = &protocol.ManifestContributions{}
+	}
+	var tools []string
+	for _, t := range e.tools {
+		tools = append(tools, t.spec.Name)
+		if s.apiVersion == "0.1" && t.output != nil {
+			return invalidParams("", "tool %q declares an output_schema, which API 0.1 forbids", t.spec.Name)
+		}
+	}
+	if !s.features["dynamic_tools"] {
+		if err := sameSet("tool", tools, c.Tools, "contributes.tools"); err != nil {
+			return err
+		}
+	}
+	var cmds []string
+	for _, cmd := range e.commands {
+		cmds = append(cmds, cmd.name)
+	}
+	if err := sameSet("command", cmds, c.Commands, "contributes.commands"); err != nil {
+		return err
+	}
+	for h := range e.hooks {
+		if !slices.Contains(c.Hooks, protocol.HookName(h)) {
+			return invalidParams("", "hook %q is registered but not declared in the manifest's contributes.hooks", h)
+		}
+	}
+	for surface := range e.statuses {
+		if !slices.Contains(c.UI, protocol.UISurface(surface)) {
+			return invalidParams("", "status surface %q is registered but not declared in the manifest's contributes.ui", surface)
+		}
+	}
+	for tool := range e.renderers {
+		if !slices.Contains(c.ToolRenderers, tool) {
+			return invalidParams("", "renderer for %q is registered but not declared in the manifest's contributes.tool_renderers", tool)
+		}
+	}
+	if e.context != nil && (c.Context == nil || !*c.Context) {
+		return invalidParams("", "a context handler is registered but the manifest does not set contributes.context = true")
+	}
+	return nil
+}
+
+func sameSet(kind string, registered, declared []string, field string) error {
+	for _, n := range registered {
+		if !slices.Contains(declared, n) {
+			return invalidParams("", "%s %q is registered but not declared in the manifest's %s", kind, n, field)
+		}
+	}
+	for _, n := range declared {
+		if !slices.Contains(registered, n) {
+			return invalidParams("", "%s %q is declared in the manifest's %s but not registered", kind, n, field)
+		}
+	}
+	return nil
+}
+
+// contributions fills the initialize result's lists.
+func (e *Extension) contributions(s *session, result map[string]any) {
+	tools := make([]map[string]any, 0, len(e.tools))
+	for _, t := range e.tools {
+		tools = append(tools, t.definition(s.apiVersion))
+	}
+	cmds := make([]map[string]any, 0, len(e.commands))
+	for _, c := range e.commands {
+		cmds = append(cmds, map[string]any{"name": c.name, "description": c.description})
+	}
+	result["tools"] = tools
+	result["commands"] = cmds
+	if len(e.hooks) > 0 {
+		result["hooks"] = sortedKeys(e.hooks)
+	}
+	if len(e.statuses) > 0 {
+		result["ui"] = sortedKeys(e.statuses)
+	}
+	if e.context != nil {
+		result["context"] = true
+	}
+	if len(e.renderers) > 0 {
+		result["tool_renderers"] = sortedKeys(e.renderers)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortStrings(out)
+	return out
+}

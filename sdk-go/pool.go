@@ -1,0 +1,134 @@
+package octet
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// pool is the bounded worker pool behind an admission queue. The transport gives
+// each request its own goroutine; the pool decides which of them may run: at most
+// `workers` at once, at most `pending` more waiting (FIFO through the channel), the
+// rest answered overloaded at once.
+type pool struct {
+	slots   chan struct{}
+	waiting atomic.Int64
+	pending int64
+
+	stop     chan struct{} // closed by cancelAll: queued work gives up, running work is cancelled
+	stopOnce sync.Once
+
+	mu      sync.Mutex
+	active  int // admitted: waiting or running
+	idle    chan struct{}
+	cancels map[*context.CancelFunc]struct{}
+}
+
+func newPool(workers, pending int) *pool {
+	p := &pool{
+		slots:   make(chan struct{}, workers),
+		pending: int64(pending),
+		stop:    make(chan struct{}),
+		idle:    make(chan struct{}),
+		cancels: map[*context.CancelFunc]struct{}{},
+	}
+	close(p.idle)
+	return p
+}
+
+func (p *pool) enter() {
+	p.mu.Lock()
+	if p.active == 0 {
+		p.idle = make(chan struct{})
+	}
+	p.active++
+	p.mu.Unlock()
+}
+
+func (p *pool) leave() {
+	p.mu.Lock()
+	p.active--
+	if p.active == 0 {
+		close(p.idle)
+	}
+	p.mu.Unlock()
+}
+
+var errDrained = jsonrpc.NewError(protocol.CodeRequestCancelled, "request cancelled: the extension is shutting down", nil)
+
+// run admits fn and runs it on a worker.
+func (p *pool) run(ctx context.Context, fn func(ctx context.Context) (any, error)) (any, error) {
+	select {
+	case p.slots <- struct{}{}:
+		p.enter()
+	default:
+		if p.waiting.Add(1) > p.pending {
+			p.waiting.Add(-1)
+			return nil, jsonrpc.NewError(protocol.CodeOverloaded,
+				fmt.Sprintf("overloaded: all %d workers busy and %d requests queued", cap(p.slots), p.pending),
+				map[string]int64{"limit": p.pending})
+		}
+		p.enter()
+		select {
+		case p.slots <- struct{}{}:
+			p.waiting.Add(-1)
+		case <-ctx.Done():
+			p.waiting.Add(-1)
+			p.leave()
+			return nil, ctx.Err()
+		case <-p.stop:
+			p.waiting.Add(-1)
+			p.leave()
+			return nil, errDrained
+		}
+	}
+	defer p.leave()
+	defer func() { <-p.slots }()
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p.mu.Lock()
+	p.cancels[&cancel] = struct{}{}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.cancels, &cancel)
+		p.mu.Unlock()
+	}()
+	select {
+	case <-p.stop:
+		cancel()
+	default:
+	}
+	res, err := fn(wctx)
+	if err != nil && wctx.Err() != nil && ctx.Err() == nil {
+		return nil, errDrained // cancelled by the drain, not by the host
+	}
+	return res, err
+}
+
+// wait blocks until nothing is admitted or ctx ends.
+func (p *pool) wait(ctx context.Context) bool {
+	p.mu.Lock()
+	ch := p.idle
+	p.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// cancelAll cancels running work and releases queued work.
+func (p *pool) cancelAll() {
+	p.stopOnce.Do(func() { close(p.stop) })
+	p.mu.Lock()
+	for c := range p.cancels {
+		(*c)()
+	}
+	p.mu.Unlock()
+}

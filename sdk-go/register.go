@@ -1,0 +1,207 @@
+package octet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// CommandResult answers command/execute.
+type CommandResult struct {
+	Text    string `json:"text"`
+	IsError bool   `json:"is_error,omitempty"`
+}
+
+// CommandHandler serves a slash command; args is the host's argument array.
+type CommandHandler func(ctx context.Context, args []string) (CommandResult, error)
+
+type commandEntry struct {
+	name, description string
+	fn                CommandHandler
+}
+
+// HookHandler runs at a hook point; payload is the hook's payload object
+// (wire.md §5: before_prompt {prompt}, after_tool_call {name, arguments, output,
+// is_error}, …).
+type HookHandler func(ctx context.Context, payload json.RawMessage) (HookResult, error)
+
+// HookResult answers hook/run; every field is optional.
+type HookResult struct {
+	Disposition         *Disposition         `json:"disposition,omitempty"`
+	PersistenceMetadata *PersistenceMetadata `json:"persistence_metadata,omitempty"`
+	PostMutationRescan  *PostMutationRescan  `json:"post_mutation_rescan,omitempty"`
+}
+
+// Disposition tells the host to continue, block or replace.
+type Disposition struct {
+	Action  string `json:"action"` // "continue", "block" or "replace"
+	Message string `json:"message,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+}
+
+// PersistenceMetadata is a before_persistence hook's typed result field.
+type PersistenceMetadata struct {
+	Value  map[string]any `json:"value"`
+	Public bool           `json:"public"`
+}
+
+// PostMutationRescan is a post_mutation hook's typed result field.
+type PostMutationRescan struct {
+	ResourceIDs []string `json:"resource_ids"`
+}
+
+// Continue returns a hook result that lets the host proceed.
+func Continue() HookResult { return HookResult{Disposition: &Disposition{Action: "continue"}} }
+
+// Block returns a hook result that stops the operation with message.
+func Block(message string) HookResult {
+	return HookResult{Disposition: &Disposition{Action: "block", Message: message}}
+}
+
+// ReplacePrompt returns a before_prompt result that replaces the prompt.
+func ReplacePrompt(prompt string) HookResult {
+	return HookResult{Disposition: &Disposition{Action: "replace", Prompt: prompt}}
+}
+
+// WithPersistenceMetadata returns a before_persistence result.
+func WithPersistenceMetadata(value map[string]any, public bool) HookResult {
+	return HookResult{PersistenceMetadata: &PersistenceMetadata{Value: value, Public: public}}
+}
+
+// WithPostMutationRescan returns a post_mutation result.
+func WithPostMutationRescan(resourceIDs ...string) HookResult {
+	if resourceIDs == nil {
+		resourceIDs = []string{}
+	}
+	return HookResult{PostMutationRescan: &PostMutationRescan{ResourceIDs: resourceIDs}}
+}
+
+// ContextItem is one piece of prompt context.
+type ContextItem struct {
+	Label     string `json:"label"`
+	Content   string `json:"content"`
+	Placement string `json:"placement"` // system_prefix, system_suffix, prompt_prefix, prompt_suffix
+}
+
+// ContextHandler answers context/collect; params is the whole params object.
+type ContextHandler func(ctx context.Context, params json.RawMessage) ([]ContextItem, error)
+
+// StatusResult answers status/collect (and is the body of status/contribution).
+type StatusResult struct {
+	Surface   string  `json:"surface"`
+	Text      string  `json:"text"`
+	Priority  int64   `json:"priority"`
+	StyleRole *string `json:"style_role,omitempty"`
+}
+
+// StatusHandler answers status/collect for one surface; params is the whole object.
+type StatusHandler func(ctx context.Context, params json.RawMessage) (StatusResult, error)
+
+// Segment is one styled piece of a rendered tool result; a nil StyleRole is null.
+type Segment struct {
+	Text      string  `json:"text"`
+	StyleRole *string `json:"style_role"`
+}
+
+// RenderHandler answers tool/render for one tool; params is the whole object.
+type RenderHandler func(ctx context.Context, params json.RawMessage) ([]Segment, error)
+
+// LifecycleEvent is one lifecycle notification (session/turn/tool started/settled).
+type LifecycleEvent struct {
+	Method    string          // e.g. "turn/settled"
+	SessionID string          `json:"session_id"`
+	TurnID    string          `json:"turn_id,omitempty"`
+	CallID    string          `json:"call_id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Outcome   string          `json:"outcome,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+	Raw       json.RawMessage `json:"-"` // the params as sent
+}
+
+// LifecycleHandler observes a lifecycle event; it cannot veto the transition.
+type LifecycleHandler func(ctx context.Context, event LifecycleEvent)
+
+var lifecycleMethods = []string{
+	protocol.MethodSessionStarted, protocol.MethodSessionSettled,
+	protocol.MethodTurnStarted, protocol.MethodTurnSettled,
+	protocol.MethodToolStarted, protocol.MethodToolSettled,
+}
+
+// Command registers a slash command.
+func (e *Extension) Command(name, description string, fn CommandHandler) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, c := range e.commands {
+		if c.name == name {
+			panic(fmt.Sprintf("octet: command %q registered twice", name))
+		}
+	}
+	e.commands = append(e.commands, &commandEntry{name: name, description: description, fn: fn})
+}
+
+// Hook registers the handler for a hook point (before_prompt, after_response,
+// before_tool_call, after_tool_call, before_persistence, post_mutation).
+func (e *Extension) Hook(name string, fn HookHandler) {
+	switch name {
+	case "before_prompt", "after_response", "before_tool_call", "after_tool_call", "before_persistence", "post_mutation":
+	default:
+		panic(fmt.Sprintf("octet: %q is not a hook point", name))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.hooks[name] = fn
+}
+
+// Context registers the context/collect handler.
+func (e *Extension) Context(fn ContextHandler) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.context = fn
+}
+
+// Status registers the status/collect handler for a surface (status, header, footer).
+func (e *Extension) Status(surface string, fn StatusHandler) {
+	switch surface {
+	case "status", "header", "footer":
+	default:
+		panic(fmt.Sprintf("octet: %q is not a UI surface (status, header, footer)", surface))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.statuses[surface] = fn
+}
+
+// Renderer registers the tool/render handler for a tool's results.
+func (e *Extension) Renderer(tool string, fn RenderHandler) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.renderers[tool] = fn
+}
+
+// OnLifecycle subscribes to a lifecycle notification; slash or underscore names are
+// accepted ("turn/settled" or "turn_settled"). With at least one subscription the
+// SDK negotiates lifecycle_events and tells the host which events it wants.
+func (e *Extension) OnLifecycle(event string, fn LifecycleHandler) {
+	method := strings.Replace(event, "_", "/", 1)
+	known := false
+	for _, m := range lifecycleMethods {
+		known = known || m == method
+	}
+	if !known {
+		panic(fmt.Sprintf("octet: %q is not a lifecycle event (%s)", event, strings.Join(lifecycleMethods, ", ")))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.lifecycle[method] = append(e.lifecycle[method], fn)
+}
+
+// OnShutdown registers a function run once on shutdown or stdin EOF, after the
+// drain, bounded by what remains of the deadline (ctx ends then).
+func (e *Extension) OnShutdown(fn func(ctx context.Context)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.shutdowns = append(e.shutdowns, fn)
+}

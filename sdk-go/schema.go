@@ -1,0 +1,99 @@
+package octet
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/invopop/jsonschema"
+	validator "github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// compiledSchema is a JSON Schema ready to validate instances.
+type compiledSchema struct {
+	doc    map[string]any
+	schema *validator.Schema
+}
+
+var schemaSeq atomic.Int64
+
+// compileSchema compiles a schema document (draft 2020-12 unless it says otherwise).
+func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", what, err)
+	}
+	inst, err := validator.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", what, err)
+	}
+	c := validator.NewCompiler()
+	url := fmt.Sprintf("mem:///schema/%d.json", schemaSeq.Add(1))
+	if err := c.AddResource(url, inst); err != nil {
+		return nil, fmt.Errorf("%s: %v", what, err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a valid JSON Schema: %v", what, err)
+	}
+	return &compiledSchema{doc: doc, schema: s}, nil
+}
+
+var printer = message.NewPrinter(language.English)
+
+// schemaError is the first failing location of a validation.
+type schemaError struct {
+	path, reason string
+}
+
+func (e *schemaError) Error() string { return e.path + ": " + e.reason }
+
+// validate checks raw JSON against the schema, returning the deepest failure with
+// its JSON pointer.
+func (s *compiledSchema) validate(raw []byte) error {
+	inst, err := validator.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return &schemaError{path: "/", reason: "not valid JSON: " + err.Error()}
+	}
+	err = s.schema.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	ve, ok := err.(*validator.ValidationError)
+	if !ok {
+		return &schemaError{path: "/", reason: err.Error()}
+	}
+	for len(ve.Causes) > 0 {
+		ve = ve.Causes[0]
+	}
+	return &schemaError{path: "/" + strings.Join(ve.InstanceLocation, "/"), reason: ve.ErrorKind.LocalizedString(printer)}
+}
+
+// reflectParameters derives a tool's parameters schema from its argument type: a
+// struct's exported fields by their json names, required unless omitempty, no
+// additional properties.
+func reflectParameters[Args any]() (map[string]any, error) {
+	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true}
+	s := r.Reflect(new(Args))
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	delete(doc, "$schema")
+	delete(doc, "$id")
+	if doc["type"] != "object" {
+		return nil, fmt.Errorf("tool arguments must be a struct (a JSON object), got a schema of type %v", doc["type"])
+	}
+	if _, ok := doc["properties"]; !ok {
+		doc["properties"] = map[string]any{}
+	}
+	return doc, nil
+}

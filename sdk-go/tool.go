@@ -1,0 +1,155 @@
+package octet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"unicode/utf8"
+)
+
+// ToolSpec describes a tool. Parameters overrides the schema derived from the
+// argument type; OutputSchema (API 0.2/0.4 only) makes structured_content required
+// and checked.
+type ToolSpec struct {
+	Name         string
+	Description  string
+	Parameters   map[string]any
+	OutputSchema map[string]any
+}
+
+// ToolDef is a tool ready to serve: its definition, compiled schemas and handler.
+// Tool registers one in the bootstrap catalog; RegisterTools publishes ones made by
+// DefineTool or DefineRawTool at run time.
+type ToolDef struct {
+	spec   ToolSpec
+	params *compiledSchema
+	output *compiledSchema
+	call   func(ctx context.Context, args json.RawMessage) (Result, error)
+}
+
+// Name returns the tool's name.
+func (t *ToolDef) Name() string { return t.spec.Name }
+
+// Parameters returns the tool's parameters schema as sent to the host.
+func (t *ToolDef) Parameters() map[string]any { return t.params.doc }
+
+var toolNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// DefineTool builds a typed tool: arguments are validated against the parameters
+// schema (derived from Args by github.com/invopop/jsonschema unless spec.Parameters
+// is set), a mismatch is answered -32602 naming the path, then decoded into Args.
+func DefineTool[Args any](spec ToolSpec, fn func(ctx context.Context, args Args) (Result, error)) (*ToolDef, error) {
+	if spec.Parameters == nil {
+		doc, err := reflectParameters[Args]()
+		if err != nil {
+			return nil, fmt.Errorf("octet: tool %q: %v", spec.Name, err)
+		}
+		spec.Parameters = doc
+	}
+	return DefineRawTool(spec, func(ctx context.Context, raw json.RawMessage) (Result, error) {
+		var args Args
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return Result{}, invalidParams("/arguments", "%v", err)
+		}
+		return fn(ctx, args)
+	})
+}
+
+// DefineRawTool builds a tool whose handler receives the validated arguments
+// object as raw JSON; spec.Parameters is required.
+func DefineRawTool(spec ToolSpec, fn func(ctx context.Context, args json.RawMessage) (Result, error)) (*ToolDef, error) {
+	if !toolNamePattern.MatchString(spec.Name) {
+		return nil, fmt.Errorf("octet: tool name %q must match %s", spec.Name, toolNamePattern)
+	}
+	if utf8.RuneCountInString(spec.Description) > 4096 {
+		return nil, fmt.Errorf("octet: tool %q: description longer than 4096 characters", spec.Name)
+	}
+	if spec.Parameters == nil {
+		return nil, fmt.Errorf("octet: tool %q: a raw tool needs Parameters", spec.Name)
+	}
+	params, err := compileSchema(spec.Parameters, fmt.Sprintf("tool %q parameters", spec.Name))
+	if err != nil {
+		return nil, fmt.Errorf("octet: %v", err)
+	}
+	t := &ToolDef{spec: spec, params: params, call: fn}
+	if spec.OutputSchema != nil {
+		if t.output, err = compileSchema(spec.OutputSchema, fmt.Sprintf("tool %q output_schema", spec.Name)); err != nil {
+			return nil, fmt.Errorf("octet: %v", err)
+		}
+	}
+	return t, nil
+}
+
+// Tool defines a typed tool and registers it in the bootstrap catalog (the tools
+// initialize announces; their names must equal the manifest's). It panics on an
+// invalid spec, a programming error found at start-up.
+func Tool[Args any](ext *Extension, spec ToolSpec, fn func(ctx context.Context, args Args) (Result, error)) *ToolDef {
+	t, err := DefineTool(spec, fn)
+	if err != nil {
+		panic(err)
+	}
+	ext.addTool(t)
+	return t
+}
+
+// RawTool registers a tool whose handler receives raw JSON arguments.
+func (e *Extension) RawTool(spec ToolSpec, fn func(ctx context.Context, args json.RawMessage) (Result, error)) *ToolDef {
+	t, err := DefineRawTool(spec, fn)
+	if err != nil {
+		panic(err)
+	}
+	e.addTool(t)
+	return t
+}
+
+func (e *Extension) addTool(t *ToolDef) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, have := range e.tools {
+		if have.spec.Name == t.spec.Name {
+			panic(fmt.Sprintf("octet: tool %q registered twice", t.spec.Name))
+		}
+	}
+	e.tools = append(e.tools, t)
+}
+
+// definition is the tool's ToolDefinition for the wire.
+func (t *ToolDef) definition(apiVersion string) map[string]any {
+	d := map[string]any{"name": t.spec.Name, "description": t.spec.Description, "parameters": t.params.doc}
+	if t.output != nil && apiVersion != "0.1" {
+		d["output_schema"] = t.output.doc
+	}
+	return d
+}
+
+// invoke validates the arguments, runs the handler and shapes the result.
+func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args json.RawMessage) (any, error) {
+	if args == nil {
+		args = json.RawMessage("{}")
+	}
+	if err := t.params.validate(args); err != nil {
+		var se *schemaError
+		if errors.As(err, &se) {
+			return nil, invalidParams("/arguments"+trimRoot(se.path), "%s", se.reason)
+		}
+		return nil, invalidParams("/arguments", "%v", err)
+	}
+	res, err := t.call(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	out, err := res.wire(apiVersion, t)
+	if err != nil {
+		return nil, err // internal_error: the tool broke the result contract
+	}
+	return out, nil
+}
+
+func trimRoot(p string) string {
+	if p == "/" {
+		return ""
+	}
+	return p
+}
