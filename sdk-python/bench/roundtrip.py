@@ -64,6 +64,15 @@ class Driver:
             samples.append(time.perf_counter() - start)
         return samples
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU the extension process has used so far (Linux /proc)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return float("nan")
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         self.request("shutdown", {})
         self.proc.stdin.close()  # type: ignore[union-attr]
@@ -92,15 +101,18 @@ def main() -> None:
     samples: dict[str, list[float]] = {name: [] for name in targets}
     for driver in targets.values():
         driver.time_calls(200)  # warm up: imports, caches, branch predictors
+    cpu_start = {name: driver.cpu_seconds() for name, driver in targets.items()}
     for _ in range(args.rounds):
         for name, driver in targets.items():
             samples[name].extend(driver.time_calls(args.calls))
+    cpu = {name: (driver.cpu_seconds() - cpu_start[name]) / len(samples[name]) * 1e6
+           for name, driver in targets.items()}
     for driver in targets.values():
         driver.close()
     print(f"tool-call round trip, {args.rounds} x {args.calls} calls per target, interleaved")
-    print(f"{'target':<8}{'p50 us':>10}{'p99 us':>10}")
+    print(f"{'target':<8}{'p50 us':>10}{'p99 us':>10}{'cpu us/call':>14}")
     for name, values in samples.items():
-        print(f"{name:<8}{pct(values, 50):>10.1f}{pct(values, 99):>10.1f}")
+        print(f"{name:<8}{pct(values, 50):>10.1f}{pct(values, 99):>10.1f}{cpu[name]:>14.1f}")
     ratio50 = pct(samples["sdk"], 50) / pct(samples["floor"], 50)
     ratio99 = pct(samples["sdk"], 99) / pct(samples["floor"], 99)
     print(f"sdk/floor: p50 {ratio50:.2f}x, p99 {ratio99:.2f}x")

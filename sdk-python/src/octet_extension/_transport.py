@@ -28,23 +28,26 @@ class Writer:
         self._queue.put(frame)
 
     def _run(self) -> None:
-        get = self._queue.get
+        queue_ = self._queue
+        get, empty = queue_.get, queue_.empty
         fd = self._fd
         while True:
             frame = get()
             if frame is _STOP:
                 return
             # Coalesce frames that queued while we were writing: one syscall for a burst.
-            try:
-                while True:
-                    more = self._queue.get_nowait()
-                    if more is _STOP:
-                        self._write(fd, frame)
-                        return
-                    frame += more
-            except queue.Empty:
-                pass
+            # (empty() rather than get_nowait(): no exception on the common path, which
+            # matters because the GIL is contended right after every write.)
+            stop = False
+            while not empty():
+                more = get()
+                if more is _STOP:
+                    stop = True
+                    break
+                frame += more
             self._write(fd, frame)
+            if stop:
+                return
 
     def _write(self, fd: int, data: bytes) -> None:
         if self.broken:
