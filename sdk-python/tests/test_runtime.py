@@ -347,3 +347,10 @@ def test_malformed_ids_in_responses_and_cancellations_are_ignored() -> None:
         host.send_raw(b'{"jsonrpc":"2.0","id":[1],"result":{}}\n')
         host.send_raw(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"x":1}}}\n')
         assert host.call_tool("quick")["content"][0]["text"] == "quick"
+
+
+def test_shutdown_before_initialize_is_acknowledged() -> None:
+    ext, _entered, _release = blocking_ext()
+    with LoopbackHost(ext, initialize=False) as host:
+        assert host.shutdown().result == {}
+        assert host.wait_exit() == 0

@@ -223,14 +223,11 @@ class Session:
         if method == "initialize":
             self._initialize(rid, params)
             return
-        if self.negotiated is None:
-            if method == "shutdown":
-                self._begin_shutdown(rid, params)
-                return
-            self._answer_error(rid, L.CODE_INVALID_REQUEST, "initialize has not completed")
-            return
-        if method == "shutdown":
+        if method == "shutdown":  # also before initialize: a host may give up on a handshake
             self._begin_shutdown(rid, params)
+            return
+        if self.negotiated is None:
+            self._answer_error(rid, L.CODE_INVALID_REQUEST, "initialize has not completed")
             return
         if method not in _HOST_METHODS:
             self._answer_error(rid, L.CODE_METHOD_NOT_FOUND, f"method {method!r} is not served",
