@@ -225,6 +225,31 @@ export function kindOf(v: unknown): string {
 }
 
 /** @internal */
+export function wantString(v: unknown, p: string, e: string[]): void {
+  if (typeof v !== "string") e.push(p + ": want string, got " + kindOf(v));
+}
+
+/** @internal */
+export function wantBoolean(v: unknown, p: string, e: string[]): void {
+  if (typeof v !== "boolean") e.push(p + ": want boolean, got " + kindOf(v));
+}
+
+/** @internal */
+export function wantNumber(v: unknown, p: string, e: string[]): void {
+  if (typeof v !== "number") e.push(p + ": want number, got " + kindOf(v));
+}
+
+/** @internal */
+export function wantInt(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
+  if (typeof v !== "number" || !isInt(v, c, o, k)) e.push(p + ": want integer, got " + kindOf(v));
+}
+
+/** @internal */
+export function wantObject(v: unknown, p: string, e: string[]): void {
+  if (!isObj(v)) e.push(p + ": want object, got " + kindOf(v));
+}
+
+/** @internal */
 export function hasDuplicate(a: readonly unknown[]): boolean {
   const seen = new Set<string>();
   for (const x of a) {

@@ -20,7 +20,7 @@ func tsTypeFiles(m *ir.Model) map[string]string {
 		if len(f.Types) == 0 {
 			continue
 		}
-		files[f.Stem+".types.ts"] = tsFile(m, f)
+		files[f.Stem+".types.ts"], files[f.Stem+".check.ts"] = tsFile(m, f)
 		all = append(all, f.Types...)
 	}
 	files["validate.ts"] = tsValidateIndex(m, all)
@@ -76,55 +76,99 @@ func tsType(m *ir.Model, t *ir.Type) string {
 	return strings.Join(parts, " | ")
 }
 
-func tsFile(m *ir.Model, f *ir.File) string {
-	var body bytes.Buffer
-	g := &tsVal{m: m, b: &body, regexps: map[string]string{}, refs: map[string]bool{}}
+// tsFile returns <stem>.types.ts (interfaces and aliases, with the schema's descriptions) and
+// <stem>.check.ts (validateX, isX and the checkX used across files; no descriptions, so a
+// description edit never touches it).
+func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
+	var tb, cb bytes.Buffer
+	g := &tsVal{m: m, b: &cb, regexps: map[string]string{}, refs: map[string]bool{}}
+	typeRefs := &tsVal{refs: map[string]bool{}}
+	var own []string
 	for _, n := range f.Types {
+		own = append(own, n.Name)
 		t := n.Type
-		tsDoc(&body, "", n.Name+": "+t.Description)
+		tsDoc(&tb, "", n.Name+": "+t.Description)
 		if t.Has(ir.Object) && !t.Open && len(t.OneOf) == 0 {
-			fmt.Fprintf(&body, "export interface %s {\n", n.Name)
+			fmt.Fprintf(&tb, "export interface %s {\n", n.Name)
 			for _, fl := range t.Fields {
 				if fl.Type.Description != "" {
-					tsDoc(&body, "  ", fl.Type.Description)
+					tsDoc(&tb, "  ", fl.Type.Description)
 				}
 				opt := ""
 				if !fl.Required {
 					opt = "?"
 				}
-				fmt.Fprintf(&body, "  %s%s: %s;\n", fl.Name, opt, tsType(m, fl.Type))
-				g.noteRefs(fl.Type)
+				fmt.Fprintf(&tb, "  %s%s: %s;\n", fl.Name, opt, tsType(m, fl.Type))
+				typeRefs.noteRefs(fl.Type)
 			}
-			body.WriteString("}\n\n")
+			tb.WriteString("}\n\n")
 		} else {
-			fmt.Fprintf(&body, "export type %s = %s;\n\n", n.Name, tsType(m, t))
-			g.noteRefs(t)
+			fmt.Fprintf(&tb, "export type %s = %s;\n\n", n.Name, tsType(m, t))
+			typeRefs.noteRefs(t)
 		}
-		fmt.Fprintf(&body, "/** Checks v against %s; returns the violations (empty when valid). */\nexport function validate%s(v: unknown, ctx: Ctx = plainCtx()): string[] {\n  const e: string[] = [];\n  check%s(v, \"$\", e, ctx, undefined, undefined);\n  return e;\n}\n\n", n.Name, n.Name, n.Name)
-		fmt.Fprintf(&body, "/** Whether v is a valid %s. */\nexport function is%s(v: unknown, ctx: Ctx = plainCtx()): v is %s {\n  return validate%s(v, ctx).length === 0;\n}\n\n", n.Name, n.Name, n.Name, n.Name)
-		fmt.Fprintf(&body, "/** @internal */\nexport function check%s(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {\n", n.Name)
-		g.check(n.Type, "v", "p", "o", "k", 0, "  ")
-		body.WriteString("  void c; void o; void k;\n}\n\n")
+		fmt.Fprintf(&cb, "/** Checks v against %s; returns the violations (empty when valid). */\nexport function validate%s(v: unknown, ctx: Ctx = plainCtx()): string[] {\n  const e: string[] = [];\n  check%s(v, \"$\", e, ctx, undefined, undefined);\n  return e;\n}\n\n", n.Name, n.Name, n.Name)
+		fmt.Fprintf(&cb, "/** Whether v is a valid %s. */\nexport function is%s(v: unknown, ctx: Ctx = plainCtx()): v is %s {\n  return validate%s(v, ctx).length === 0;\n}\n\n", n.Name, n.Name, n.Name, n.Name)
+		fmt.Fprintf(&cb, "/** @internal */\nexport function check%s(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {\n", n.Name)
+		g.check(n.Type, "v", "${p}", "o", "k", 0, "  ")
+		cb.WriteString("  void c; void o; void k;\n}\n\n")
 	}
+	// Types file.
 	var b bytes.Buffer
 	b.WriteString(header("//", fingerprint(true, f.Title, f.Description, f.Types)))
-	fmt.Fprintf(&b, "// %s (schema/%s).\n", f.Title, f.Path)
-	b.WriteString("/* eslint-disable */\n")
-	runtimeNames := []string{"cpLen", "has", "hasDuplicate", "isInt", "isObj", "kindOf", "plainCtx", "utf8Len"}
+	fmt.Fprintf(&b, "// %s (schema/%s): %s\n", f.Title, f.Path, oneLine(f.Description))
+	for _, line := range importLines(m, f, typeRefs.refs, ".types.js", "import type") {
+		b.WriteString(line)
+	}
+	b.WriteString("\n")
+	b.WriteString(tb.String())
+	types = strings.TrimRight(b.String(), "\n") + "\n"
+
+	// Checks file.
+	var c bytes.Buffer
+	c.WriteString(header("//", fingerprint(false, f.Types)))
+	fmt.Fprintf(&c, "// Validators of schema/%s.\n", f.Path)
+	runtimeNames := []string{"cpLen", "has", "hasDuplicate", "isInt", "isObj", "kindOf", "plainCtx", "utf8Len", "wantBoolean", "wantInt", "wantNumber", "wantObject", "wantString"}
 	var used []string
-	src := body.String()
+	src := cb.String()
 	for _, r := range runtimeNames {
 		if strings.Contains(src, r+"(") {
 			used = append(used, r)
 		}
 	}
-	fmt.Fprintf(&b, "import type { Ctx } from \"./runtime.js\";\nimport { %s } from \"./runtime.js\";\n", strings.Join(used, ", "))
-	// Imports from other schema files: types and their check functions.
-	byFile := map[string][]string{}
+	fmt.Fprintf(&c, "import type { Ctx } from \"./runtime.js\";\nimport { %s } from \"./runtime.js\";\n", strings.Join(used, ", "))
+	fmt.Fprintf(&c, "import type { %s } from \"./%s.types.js\";\n", strings.Join(own, ", "), f.Stem)
+	checkRefs := map[string]bool{}
 	for name := range g.refs {
+		if strings.Contains(src, "check"+name+"(") {
+			checkRefs[name] = true
+		}
+	}
+	for _, line := range importLines(m, f, checkRefs, ".check.js", "import") {
+		c.WriteString(line)
+	}
+	c.WriteString("\n")
+	for _, pat := range g.order {
+		fmt.Fprintf(&c, "const %s = new RegExp(%s, \"u\");\n", g.regexps[pat], tsStr(pat))
+	}
+	if len(g.order) > 0 {
+		c.WriteString("\n")
+	}
+	c.WriteString(src)
+	checks = strings.TrimRight(c.String(), "\n") + "\n"
+	return types, checks
+}
+
+// importLines imports names defined in other schema files, one statement per file, sorted.
+// For check files the imported names are the check functions.
+func importLines(m *ir.Model, f *ir.File, names map[string]bool, suffix, kw string) []string {
+	byFile := map[string][]string{}
+	for name := range names {
 		n := m.Lookup(name)
 		if n.File == f {
 			continue
+		}
+		if suffix == ".check.js" {
+			name = "check" + name
 		}
 		byFile[n.File.Stem] = append(byFile[n.File.Stem], name)
 	}
@@ -133,30 +177,13 @@ func tsFile(m *ir.Model, f *ir.File) string {
 		stems = append(stems, s)
 	}
 	sort.Strings(stems)
+	var out []string
 	for _, s := range stems {
-		names := byFile[s]
-		sort.Strings(names)
-		var types, checks []string
-		for _, nm := range names {
-			types = append(types, nm)
-			if strings.Contains(src, "check"+nm+"(") {
-				checks = append(checks, "check"+nm)
-			}
-		}
-		fmt.Fprintf(&b, "import type { %s } from \"./%s.types.js\";\n", strings.Join(types, ", "), s)
-		if len(checks) > 0 {
-			fmt.Fprintf(&b, "import { %s } from \"./%s.types.js\";\n", strings.Join(checks, ", "), s)
-		}
+		list := byFile[s]
+		sort.Strings(list)
+		out = append(out, fmt.Sprintf("%s { %s } from \"./%s%s\";\n", kw, strings.Join(list, ", "), s, suffix))
 	}
-	b.WriteString("\n")
-	for _, pat := range g.order {
-		fmt.Fprintf(&b, "const %s = new RegExp(%s, \"u\");\n", g.regexps[pat], tsStr(pat))
-	}
-	if len(g.order) > 0 {
-		b.WriteString("\n")
-	}
-	b.WriteString(src)
-	return strings.TrimRight(b.String(), "\n") + "\n"
+	return out
 }
 
 func tsValidateIndex(m *ir.Model, all []*ir.Named) string {
@@ -180,7 +207,7 @@ func tsValidateIndex(m *ir.Model, all []*ir.Named) string {
 	for _, s := range stems {
 		fs := byFile[s]
 		sort.Strings(fs)
-		fmt.Fprintf(&b, "import {\n  %s,\n} from \"./%s.types.js\";\n", strings.Join(fs, ",\n  "), s)
+		fmt.Fprintf(&b, "import {\n  %s,\n} from \"./%s.check.js\";\n", strings.Join(fs, ",\n  "), s)
 	}
 	b.WriteString("\ntype Check = (v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined) => void;\n\nconst checks: Readonly<Record<string, Check>> = {\n")
 	for _, n := range names {
@@ -255,14 +282,23 @@ func (g *tsVal) re(pat string) string {
 }
 
 // tsMsg builds a template-literal error message at path expression p.
+// Paths are template-literal bodies ("${p}.items[${i0}]"), so nesting never nests templates.
 func tsMsg(p, msg string) string {
-	return "`${" + p + "}: " + strings.ReplaceAll(strings.ReplaceAll(msg, "`", "'"), "${", "$ {") + "`"
+	return "`" + p + ": " + strings.ReplaceAll(strings.ReplaceAll(msg, "`", "'"), "${", "$ {") + "`"
+}
+
+// pexpr turns a path body into an expression.
+func pexpr(p string) string {
+	if p == "${p}" {
+		return "p"
+	}
+	return "`" + p + "`"
 }
 
 func (g *tsVal) check(t *ir.Type, v, p, o, k string, d int, ind string) {
 	if t.Ref != "" {
 		g.refs[t.Ref] = true
-		g.w(ind, "check%s(%s, %s, e, c, %s, %s);", t.Ref, v, p, o, k)
+		g.w(ind, "check%s(%s, %s, e, c, %s, %s);", t.Ref, v, pexpr(p), o, k)
 		return
 	}
 	if len(t.OneOf) > 0 {
@@ -270,6 +306,14 @@ func (g *tsVal) check(t *ir.Type, v, p, o, k string, d int, ind string) {
 		return
 	}
 	if len(t.Kinds) == 0 && t.Const == nil {
+		return
+	}
+	if h := leafHelper(t); h != "" {
+		if h == "wantInt" {
+			g.w(ind, "wantInt(%s, %s, e, c, %s, %s);", v, pexpr(p), o, k)
+		} else {
+			g.w(ind, "%s(%s, %s, e);", h, v, pexpr(p))
+		}
 		return
 	}
 	kinds := t.Kinds
@@ -334,7 +378,7 @@ func (g *tsVal) check(t *ir.Type, v, p, o, k string, d int, ind string) {
 		g.w(in, "for (let %s = 0; %s < %s.length; %s++) {", i, i, a, i)
 		it := fmt.Sprintf("it%d", d)
 		g.w(in+"  ", "const %s = %s[%s];", it, a, i)
-		g.check(t.Items, it, fmt.Sprintf("`${%s}[${%s}]`", p, i), a, i, d+1, in+"  ")
+		g.check(t.Items, it, p+"[${"+i+"}]", a, i, d+1, in+"  ")
 		g.w(in, "}")
 	}
 	if has(ir.Object) {
@@ -348,7 +392,7 @@ func (g *tsVal) check(t *ir.Type, v, p, o, k string, d int, ind string) {
 	for _, x := range kinds {
 		ks = append(ks, string(x))
 	}
-	g.w(ind+"  ", "e.push(`${%s}: want %s, got ${kindOf(%s)}`);", p, strings.Join(ks, " or "), v)
+	g.w(ind+"  ", "e.push(`%s: want %s, got ${kindOf(%s)}`);", p, strings.Join(ks, " or "), v)
 	g.w(ind, "}")
 }
 
@@ -405,12 +449,12 @@ func (g *tsVal) object(t *ir.Type, v, p string, d int, ind string) {
 		g.w(ind+"      ", "break;")
 	}
 	g.w(ind+"    ", "default:")
-	g.w(ind+"      ", "e.push(`${%s}: unknown field ${JSON.stringify(key)}`);", p)
+	g.w(ind+"      ", "e.push(`%s: unknown field ${JSON.stringify(key)}`);", p)
 	g.w(ind+"  ", "}")
 	g.w(ind, "}")
 	for _, f := range t.Fields {
 		g.w(ind, "if (has(%s, %s)) {", ob, tsStr(f.Name))
-		g.check(f.Type, fmt.Sprintf("%s[%s]", ob, tsStr(f.Name)), fmt.Sprintf("`${%s}.%s`", p, f.Name), ob, tsStr(f.Name), d+1, ind+"  ")
+		g.check(f.Type, fmt.Sprintf("%s[%s]", ob, tsStr(f.Name)), p+"."+f.Name, ob, tsStr(f.Name), d+1, ind+"  ")
 		if f.Required {
 			g.w(ind, "} else {")
 			g.w(ind+"  ", "e.push(%s);", tsMsg(p, "missing required field "+f.Name))
@@ -424,7 +468,7 @@ func (g *tsVal) union(t *ir.Type, v, p, o, k, ind string) {
 		g.refs[x.Ref] = true
 	}
 	g.w(ind, "if (!isObj(%s)) {", v)
-	g.w(ind+"  ", "e.push(`${%s}: want object, got ${kindOf(%s)}`);", p, v)
+	g.w(ind+"  ", "e.push(`%s: want object, got ${kindOf(%s)}`);", p, v)
 	g.w(ind+"  ", "return;")
 	g.w(ind, "}")
 	dd := t.Disc
@@ -432,7 +476,7 @@ func (g *tsVal) union(t *ir.Type, v, p, o, k, ind string) {
 		g.w(ind, "switch (%s[%s]) {", v, tsStr(dd.Property))
 		for i, x := range t.OneOf {
 			g.w(ind+"  ", "case %s:", tsStr(dd.Values[i]))
-			g.w(ind+"    ", "check%s(%s, %s, e, c, %s, %s);", x.Ref, v, p, o, k)
+			g.w(ind+"    ", "check%s(%s, %s, e, c, %s, %s);", x.Ref, v, pexpr(p), o, k)
 			g.w(ind+"    ", "return;")
 		}
 		g.w(ind+"  ", "default:")
@@ -447,15 +491,38 @@ func (g *tsVal) union(t *ir.Type, v, p, o, k, ind string) {
 			continue
 		}
 		g.w(ind, "if (has(%s, %s)) {", v, tsStr(dd.Keys[i]))
-		g.w(ind+"  ", "check%s(%s, %s, e, c, %s, %s);", x.Ref, v, p, o, k)
+		g.w(ind+"  ", "check%s(%s, %s, e, c, %s, %s);", x.Ref, v, pexpr(p), o, k)
 		g.w(ind+"  ", "return;")
 		g.w(ind, "}")
 	}
 	if fallback != "" {
-		g.w(ind, "check%s(%s, %s, e, c, %s, %s);", fallback, v, p, o, k)
+		g.w(ind, "check%s(%s, %s, e, c, %s, %s);", fallback, v, pexpr(p), o, k)
 	} else {
 		g.w(ind, "e.push(%s);", tsMsg(p, "want one of the members "+strings.Join(dd.Keys, ", ")))
 	}
 }
 
 var _ = strconv.Quote
+
+// leafHelper names the shared runtime check for a single unconstrained kind ("" if none).
+func leafHelper(t *ir.Type) string {
+	if len(t.Kinds) != 1 || t.Const != nil || len(t.Enum) > 0 || t.Pattern != "" || t.MinLength != nil || t.MaxLength != nil ||
+		t.MinBytes != nil || t.MaxBytes != nil || t.Minimum != nil || t.Maximum != nil {
+		return ""
+	}
+	switch t.Kinds[0] {
+	case ir.String:
+		return "wantString"
+	case ir.Boolean:
+		return "wantBoolean"
+	case ir.Number:
+		return "wantNumber"
+	case ir.Integer:
+		return "wantInt"
+	case ir.Object:
+		if t.Open {
+			return "wantObject"
+		}
+	}
+	return ""
+}

@@ -23,7 +23,7 @@ import {
   checkModelSelection,
   checkName48,
   checkSha256Hex,
-} from "./agents.types.js";
+} from "./agents.check.js";
 import {
   checkAudioPart,
   checkCommandDefinition,
@@ -35,7 +35,7 @@ import {
   checkToolDefinition01,
   checkToolResult,
   checkToolResult01,
-} from "./content.types.js";
+} from "./content.check.js";
 import {
   checkCancelParams,
   checkErrorResponse,
@@ -43,7 +43,7 @@ import {
   checkRequest,
   checkRequestID,
   checkSuccessResponse,
-} from "./envelope.types.js";
+} from "./envelope.check.js";
 import {
   checkErrorObject,
   checkInternalErrorData,
@@ -55,7 +55,7 @@ import {
   checkParseErrorData,
   checkServiceUnavailableData,
   checkUnsupportedAPIVersionData,
-} from "./errors.types.js";
+} from "./errors.check.js";
 import {
   checkAdapterHints,
   checkArtifactPublishFile,
@@ -82,18 +82,13 @@ import {
   checkToolsCatalogResult,
   checkToolsRegisterParams,
   checkToolsUnregisterParams,
-} from "./extension-methods.types.js";
+} from "./extension-methods.check.js";
 import {
   checkAfterResponsePayload,
   checkAfterToolCallPayload,
   checkBeforePersistencePayload,
   checkBeforePromptPayload,
   checkBeforeToolCallPayload,
-  checkCommandExecuteParams,
-  checkCommandExecuteResult,
-  checkContextCollectParams,
-  checkContextCollectResult,
-  checkContextItem,
   checkHookDisposition,
   checkHookRunAfterResponse,
   checkHookRunAfterToolCall,
@@ -103,13 +98,17 @@ import {
   checkHookRunParams,
   checkHookRunPostMutation,
   checkHookRunResult,
-  checkOutcome,
   checkPersistenceMetadata,
   checkPostMutationPayload,
   checkPostMutationRescan,
+} from "./hooks.check.js";
+import {
+  checkCommandExecuteParams,
+  checkCommandExecuteResult,
+  checkContextCollectParams,
+  checkContextCollectResult,
+  checkContextItem,
   checkRenderSegment,
-  checkSessionSettledParams,
-  checkSessionStartedParams,
   checkShutdownParams,
   checkShutdownResult,
   checkStatusCollectParams,
@@ -118,11 +117,7 @@ import {
   checkToolRenderParams,
   checkToolRenderParams01,
   checkToolRenderResult,
-  checkToolSettledParams,
-  checkToolStartedParams,
-  checkTurnSettledParams,
-  checkTurnStartedParams,
-} from "./host-methods.types.js";
+} from "./host-methods.check.js";
 import {
   checkAnsweredLimits,
   checkExtensionInfo,
@@ -136,7 +131,7 @@ import {
   checkProtocolOffer,
   checkSessionInfo,
   checkWorkspaceInfo,
-} from "./initialize.types.js";
+} from "./initialize.check.js";
 import {
   checkKVCommitParams,
   checkKVCommitResult,
@@ -152,7 +147,16 @@ import {
   checkKVPut,
   checkKVWrite,
   checkKVWriteVersion,
-} from "./kv.types.js";
+} from "./kv.check.js";
+import {
+  checkOutcome,
+  checkSessionSettledParams,
+  checkSessionStartedParams,
+  checkToolSettledParams,
+  checkToolStartedParams,
+  checkTurnSettledParams,
+  checkTurnStartedParams,
+} from "./lifecycle.check.js";
 import {
   checkApiVersion,
   checkCommandName,
@@ -166,7 +170,7 @@ import {
   checkSecretName,
   checkToolName,
   checkUISurface,
-} from "./manifest.types.js";
+} from "./manifest.check.js";
 import {
   checkAction,
   checkActivity,
@@ -184,7 +188,7 @@ import {
   checkSnapshot,
   checkState,
   checkURLReference,
-} from "./presentation.types.js";
+} from "./presentation.check.js";
 
 type Check = (v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined) => void;
 
