@@ -8,17 +8,19 @@ is created per ``serve()``, so an Extension can be served again (tests do this).
 from __future__ import annotations
 
 import itertools
-import json
 import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
 from . import _limits as L
 from ._cancel import Call, Id, current_call
 from ._catalog import CatalogHistory
 from ._checks import is_int
+from ._codec import dumps as _dumps
+from ._codec import loads as _loads
+from ._codec import valid_id as _valid_id
 from ._errors import (
     Cancelled,
     InvalidParams,
@@ -47,46 +49,6 @@ from ._transport import LineReader, Writer
 if TYPE_CHECKING:
     from ._extension import Extension
 
-_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
-_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-if _c_make_encoder is not None:  # pragma: no branch - CPython has it
-    # The C encoder called directly skips JSONEncoder.encode/iterencode's Python frames on
-    # every frame written (the hot path). Same output: compact separators, no NaN.
-    def _raise_type(o: Any) -> Any:
-        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
-
-    _c_encode = _c_make_encoder(
-        None, _raise_type, json.encoder.encode_basestring_ascii, None, ":", ",", False, False,
-        False)
-
-    def _dumps(o: Any) -> str:
-        return "".join(_c_encode(o, 0))
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # A repeated key is a parse error on this wire (schema/errors: parse_error); json.loads
-    # would silently keep the last one. The hook costs ~0.1 us per frame.
-    obj = dict(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise ValueError(f"duplicate key {key!r}")
-            seen.add(key)
-    return obj
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
-                           parse_constant=_no_constant).decode
-
-
-def _loads(line: bytes) -> Any:
-    return _decode(line.decode("utf-8"))
-
 _HOST_METHODS = frozenset({
     "tool/call", "command/execute", "hook/run", "context/collect", "status/collect",
     "tool/render",
@@ -111,12 +73,6 @@ class _Waiter:
     def cancel(self) -> None:
         self.cancelled = True
         self.event.set()
-
-
-def _valid_id(value: Any) -> TypeGuard[int | str]:
-    if isinstance(value, str):
-        return 0 < len(value.encode()) <= L.MAX_ID_BYTES
-    return is_int(value) and 0 <= value <= 2**53 - 1
 
 
 class Session:

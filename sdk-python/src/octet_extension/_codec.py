@@ -1,0 +1,57 @@
+"""JSON frames on the wire: compact encoding, strict decoding, id rules (wire.md §1)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeGuard
+
+from . import _limits as L
+from ._checks import is_int
+
+dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
+_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+if _c_make_encoder is not None:  # pragma: no branch - CPython has it
+    # The C encoder called directly skips JSONEncoder.encode/iterencode's Python frames on
+    # every frame written (the hot path). Same output: compact separators, no NaN.
+    def _raise_type(o: Any) -> Any:
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+    _c_encode = _c_make_encoder(
+        None, _raise_type, json.encoder.encode_basestring_ascii, None, ":", ",", False, False,
+        False)
+
+    def dumps(o: Any) -> str:
+        return "".join(_c_encode(o, 0))
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # A repeated key is a parse error on this wire (schema/errors: parse_error); json.loads
+    # would silently keep the last one. The hook costs ~0.1 us per frame.
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r}")
+            seen.add(key)
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
+                           parse_constant=_no_constant).decode
+
+
+def loads(line: bytes) -> Any:
+    """One frame: duplicate keys, NaN/Infinity and invalid UTF-8 raise ValueError."""
+    return _decode(line.decode("utf-8"))
+
+
+def valid_id(value: Any) -> TypeGuard[int | str]:
+    """An id is an integer 0..2^53-1 or a string of 1..256 UTF-8 bytes."""
+    if isinstance(value, str):
+        return 0 < len(value.encode()) <= L.MAX_ID_BYTES
+    return is_int(value) and 0 <= value <= 2**53 - 1
