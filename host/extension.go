@@ -174,11 +174,20 @@ func (e *Extension) Request(ctx context.Context, method string, params map[strin
 
 // CallTool calls tool/call with args (a JSON object; nil means {}) and returns the raw result.
 func (e *Extension) CallTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
+	return e.CallToolAs(ctx, name, args, "")
+}
+
+// CallToolAs is CallTool with a call_id (API 0.2/0.4), the id lifecycle tool events carry.
+func (e *Extension) CallToolAs(ctx context.Context, name string, args json.RawMessage, callID string) (json.RawMessage, error) {
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	params := map[string]any{"name": name, "arguments": args}
+	if callID != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
+		params["call_id"] = callID
+	}
 	var out json.RawMessage
-	err := e.Request(ctx, "tool/call", map[string]any{"name": name, "arguments": args}, &out)
+	err := e.Request(ctx, "tool/call", params, &out)
 	return out, err
 }
 
@@ -238,6 +247,7 @@ func (e *Extension) install(g *generation) error {
 	}
 	e.setStateLocked(StateReady, nil)
 	e.mu.Unlock()
+	g.seedLifecycle()
 	return nil
 }
 

@@ -40,6 +40,7 @@ type generation struct {
 	inflight map[*inflightCall]struct{} // host calls in progress
 	parents  map[string]jsonrpc.ID      // active owner-carrying host requests by id text
 	idle     chan struct{}              // closed when inflight drops to zero while closing
+	sessions map[string]bool            // sessions this generation was told are open
 	readyAt  time.Time
 
 	ready       atomic.Bool // the handshake completed; reverse requests are served from now on

@@ -18,6 +18,7 @@ type Host struct {
 	services Services
 	run      string // random per host run; instance ids derive from it
 	events   *eventQueue
+	lc       lifecycleState
 
 	mu   sync.Mutex
 	exts map[string]*Extension
@@ -37,6 +38,7 @@ func New(opts Options) *Host {
 	_, _ = rand.Read(b[:])
 	h.run = hex.EncodeToString(b[:])
 	h.catalog.Store(&Catalog{byName: map[string]int{}})
+	h.lc.open = map[string]bool{}
 	return h
 }
 
@@ -163,29 +165,35 @@ func (h *Host) Status() []Status {
 	return out
 }
 
-// CallTool looks name up in the catalog and calls it on the extension that serves it.
-func (h *Host) CallTool(ctx context.Context, name string, args []byte) ([]byte, string, error) {
-	entry, ok := h.Catalog().Lookup(name)
-	if !ok {
-		// An idle on-demand extension declaring the tool is activated by the call.
-		for _, e := range h.Extensions() {
-			e.mu.Lock()
-			idle := e.state == StateIdle
-			e.mu.Unlock()
-			if idle && contains(e.entry.Manifest.Contributes.Tools, name) {
-				out, err := e.CallTool(ctx, name, args)
-				return out, e.name, err
-			}
-		}
-		var names []string
-		for _, t := range h.Catalog().Tools {
-			names = append(names, t.Tool.Name)
-		}
-		return nil, "", &UnknownToolError{Tool: name, Catalog: names}
+// ResolveTool finds the extension serving tool name: the catalog first, then an idle
+// on-demand extension whose manifest declares it (the call will activate it).
+func (h *Host) ResolveTool(name string) (*Extension, error) {
+	if entry, ok := h.Catalog().Lookup(name); ok {
+		return h.Extension(entry.Extension), nil
 	}
-	e := h.Extension(entry.Extension)
+	for _, e := range h.Extensions() {
+		e.mu.Lock()
+		idle := e.state == StateIdle
+		e.mu.Unlock()
+		if idle && contains(e.entry.Manifest.Contributes.Tools, name) {
+			return e, nil
+		}
+	}
+	var names []string
+	for _, t := range h.Catalog().Tools {
+		names = append(names, t.Tool.Name)
+	}
+	return nil, &UnknownToolError{Tool: name, Catalog: names}
+}
+
+// CallTool calls tool name on the extension that serves it (see ResolveTool).
+func (h *Host) CallTool(ctx context.Context, name string, args []byte) ([]byte, string, error) {
+	e, err := h.ResolveTool(name)
+	if err != nil {
+		return nil, "", err
+	}
 	out, err := e.CallTool(ctx, name, args)
-	return out, entry.Extension, err
+	return out, e.name, err
 }
 
 // Shutdown stops every extension at once, each within its bounds, and returns once every

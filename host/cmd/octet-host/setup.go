@@ -96,6 +96,7 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 type runtime struct {
 	host      *host.Host
 	store     *store.Store
+	script    *script.Script
 	sessionID string
 	stderr    io.Writer
 
@@ -120,7 +121,7 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	rt := &runtime{store: st, sessionID: "session-" + hex.EncodeToString(b[:]), stderr: stderr, recorders: map[string]*recording.Recorder{}}
+	rt := &runtime{store: st, script: sc, sessionID: "session-" + hex.EncodeToString(b[:]), stderr: stderr, recorders: map[string]*recording.Recorder{}}
 	adapter := &routerAdapter{callers: map[*host.Caller]*services.Caller{}, hostOf: map[*services.Caller]*host.Caller{}}
 	router, err := services.NewRouter(services.RouterConfig{
 		Store:  st,

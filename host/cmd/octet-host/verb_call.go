@@ -133,6 +133,12 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 	ext := rt.host.Extension(entry.Name)
+	sess, err := startSession(rt.host, rt.sessionID, rt.script)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	turn := sess.turnStarted()
 	code := exitOK
 	enc := json.NewEncoder(stdout)
 	// SIGINT/SIGTERM cancel the call in progress ($/cancelRequest) and skip the rest; the
@@ -145,7 +151,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 			code = exitFailed
 			continue
 		}
-		raw, err := ext.CallTool(ctx, c.name, c.args)
+		raw, err := sess.tool(ctx, ext, turn, c.name, c.args)
 		if err != nil {
 			code = exitFailed
 			line := map[string]any{"tool": c.name, "error": describeError(err)}
@@ -167,6 +173,12 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "octet-host call: %s returned is_error\n", c.name)
 		}
 	}
+	outcome := "completed"
+	if code != exitOK {
+		outcome = "failed"
+	}
+	sess.turnSettled(turn, outcome)
+	sess.end("completed")
 	return code
 }
 

@@ -96,6 +96,11 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 	printStatus(out, rt.host)
+	sess, err := startSession(rt.host, rt.sessionID, rt.script)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
 
 	lines := make(chan string)
 	go func() {
@@ -113,12 +118,15 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		select {
 		case <-sigs:
 			fmt.Fprintln(out, "shutting down (signal)")
+			sess.end("interrupted")
 			return exitOK
 		case line, ok := <-lines:
 			if !ok {
+				sess.end("completed")
 				return exitOK
 			}
-			if quit := console(strings.TrimSpace(line), rt.host, out); quit {
+			if quit := console(strings.TrimSpace(line), rt.host, sess, out); quit {
+				sess.end("completed")
 				return exitOK
 			}
 		}
@@ -126,7 +134,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // console executes one console line; it returns true on quit.
-func console(line string, h *host.Host, out io.Writer) bool {
+func console(line string, h *host.Host, sess *session, out io.Writer) bool {
 	verb, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	switch verb {
@@ -169,7 +177,17 @@ func console(line string, h *host.Host, out io.Writer) bool {
 			fmt.Fprintf(out, "call: arguments are not valid JSON: %s\n", args)
 			break
 		}
-		raw, _, err := h.CallTool(context.Background(), tool, []byte(args))
+		e, err := h.ResolveTool(tool)
+		var raw json.RawMessage
+		if err == nil {
+			turn := sess.turnStarted()
+			raw, err = sess.tool(context.Background(), e, turn, tool, json.RawMessage(args))
+			outcome := "completed"
+			if err != nil {
+				outcome = "failed"
+			}
+			sess.turnSettled(turn, outcome)
+		}
 		if err != nil {
 			b, _ := json.Marshal(map[string]any{"tool": tool, "error": describeError(err)})
 			fmt.Fprintln(out, string(b))

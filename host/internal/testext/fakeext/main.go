@@ -2,7 +2,7 @@
 // the wire by hand (no SDK) so it can misbehave on request. Behaviour is chosen with flags
 // in the test manifest's entrypoint.args, because the host strips the test's environment.
 //
-// Tools (all API versions): maxconc returns the most slow calls ever in progress; callback makes two reverse requests; echo {…} returns its arguments as JSON text; slow {ms} waits or
+// Tools (all API versions): maxconc returns the most slow calls ever in progress; callback makes two reverse requests; notes lists the notifications received; echo {…} returns its arguments as JSON text; slow {ms} waits or
 // is cancelled; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
 // writes a non-frame line to stdout; pid returns the process id.
@@ -46,6 +46,7 @@ var (
 	nextReqID int
 	running   int // slow calls in progress, and the most ever seen
 	maxRun    int
+	notes     []string // lifecycle notifications received: "method session_id outcome"
 )
 
 // ask sends a request to the host and waits for its response frame.
@@ -145,6 +146,17 @@ func main() {
 			wg.Add(1)
 			go func() { defer wg.Done(); toolCall(f, ch) }()
 		default:
+			if len(f.ID) == 0 {
+				var p struct {
+					SessionID string `json:"session_id"`
+					Outcome   string `json:"outcome"`
+				}
+				json.Unmarshal(f.Params, &p)
+				cmu.Lock()
+				notes = append(notes, strings.TrimSpace(f.Method+" "+p.SessionID+" "+p.Outcome))
+				cmu.Unlock()
+				continue
+			}
 			if len(f.ID) > 0 {
 				send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32601, "message": "method not found", "data": map[string]any{"method": f.Method}}})
 			}
@@ -248,6 +260,11 @@ func toolCall(f frame, cancelled chan struct{}) {
 			done()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
+	case "notes":
+		cmu.Lock()
+		n := strings.Join(notes, "\n")
+		cmu.Unlock()
+		reply(text(n, false))
 	case "maxconc":
 		cmu.Lock()
 		n := maxRun
