@@ -173,6 +173,7 @@ def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
     (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}\n', -32700, "duplicate key 'id'"),
     (b'{"jsonrpc":"2.0","method":"\xff"}\n', -32700, "utf-8"),
     (b'{"jsonrpc":"2.0","method":"x","params":{"v":NaN}}\n', -32700, "NaN is not JSON"),
+    (b'{"jsonrpc":"2.0","method":"x","params":{"v":["\\ud800"]}}\n', -32700, "surrogate"),
     (b"[1,2]\n", -32600, "batch"),
     (b'"hello"\n', -32600, "not an object"),
     (b'{"jsonrpc":"2.0","id":-4,"method":"x"}\n', -32600, "id -4 is invalid"),
@@ -354,3 +355,13 @@ def test_shutdown_before_initialize_is_acknowledged() -> None:
     with LoopbackHost(ext, initialize=False) as host:
         assert host.shutdown().result == {}
         assert host.wait_exit() == 0
+
+
+def test_surrogate_pairs_are_fine() -> None:
+    ext = Extension()
+    ext.tool(name="echo", description="")(lambda a: a["v"])
+    with LoopbackHost(ext) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":9,"method":"tool/call","params":'
+                      b'{"name":"echo","arguments":{"v":"\\ud83d\\ude00"}}}\n')
+        answer = host.wait_for(lambda m: m.get("id") == 9)
+        assert answer["result"]["content"][0]["text"] == "\U0001F600"

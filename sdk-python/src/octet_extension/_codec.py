@@ -46,8 +46,29 @@ _decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
 
 
 def loads(line: bytes) -> Any:
-    """One frame: duplicate keys, NaN/Infinity and invalid UTF-8 raise ValueError."""
-    return _decode(line.decode("utf-8"))
+    """One frame: duplicate keys, NaN/Infinity, invalid UTF-8 and lone surrogates raise
+    ValueError."""
+    value = _decode(line.decode("utf-8"))
+    # Only a \uD800-\uDFFF escape can smuggle a lone surrogate into a str; the byte search
+    # keeps the walk off the hot path.
+    if b"\\ud" in line or b"\\uD" in line:
+        _no_lone_surrogates(value)
+    return value
+
+
+def _no_lone_surrogates(value: Any) -> None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("lone UTF-16 surrogate in a string") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _no_lone_surrogates(key)
+            _no_lone_surrogates(item)
+    elif isinstance(value, list):
+        for item in value:
+            _no_lone_surrogates(item)
 
 
 def valid_id(value: Any) -> TypeGuard[int | str]:
