@@ -77,7 +77,7 @@ func (s *compiledSchema) validate(raw []byte) error {
 // struct's exported fields by their json names, required unless omitempty, no
 // additional properties.
 func reflectParameters[Args any]() (map[string]any, error) {
-	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true}
+	r := &jsonschema.Reflector{DoNotReference: true, Anonymous: true}
 	s := r.Reflect(new(Args))
 	raw, err := json.Marshal(s)
 	if err != nil {
