@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/octet-kit/octet/host"
 )
 
 // Process-level checks: errors, limits, stray output, crashes, EOF and shutdown.
@@ -220,7 +222,23 @@ func checkCrash(t *T) error {
 	if err := expectEcho(resp, "restarted"); err != nil {
 		return err
 	}
-	t.Note("crash detected in %s", detected.Round(time.Microsecond))
+	// The same through the reference host: a transport error, then its supervisor
+	// restarts the process and the next call is served by the new generation.
+	h, stopHost, err := referenceHost(t)
+	if err != nil {
+		return err
+	}
+	defer stopHost()
+	_, _, err = h.CallTool(t.Ctx, "crash", []byte(`{"code":7}`))
+	var te *host.TransportError
+	if !errors.As(err, &te) {
+		return fail("the reference host to report the crash as a *host.TransportError", "%v", err)
+	}
+	if err := echoThroughHost(t, h, "after the restart"); err != nil {
+		return err
+	}
+	st := h.Extension(t.Ext.Manifest.Name).Status()
+	t.Note("crash detected in %s; reference host: %q, restarted as generation %d", detected.Round(time.Microsecond), te.Reason, st.Generation)
 	return nil
 }
 
