@@ -15,6 +15,7 @@ import (
 // validator stays the oracle for every language:
 //
 //   - x-minBytes / x-maxBytes: bounds on a string's UTF-8 length (maxLength counts code points);
+//   - every "number" fits a 64-bit float (1e400 would be Infinity in JavaScript and Python);
 //   - every "integer" is written without fraction or exponent (`1.0` and `1e2` are not integers
 //     on our wire, although draft 2020-12 would accept them) and lies within ±(2^53−1), so
 //     JavaScript reads it exactly.
@@ -31,6 +32,7 @@ func Vocabulary() *jsonschema.Vocabulary {
 type octetExt struct {
 	minBytes, maxBytes int // -1 when absent
 	integer            bool
+	number             bool // refuse numbers beyond float64's range (every decoder must read them)
 }
 
 func compileVocab(_ *jsonschema.CompilerContext, obj map[string]any) (jsonschema.SchemaExt, error) {
@@ -50,14 +52,14 @@ func compileVocab(_ *jsonschema.CompilerContext, obj map[string]any) (jsonschema
 	switch t := obj["type"].(type) {
 	case string:
 		ext.integer = t == "integer"
+		ext.number = t == "number"
 	case []any:
 		for _, e := range t {
-			if e == "integer" {
-				ext.integer = true
-			}
+			ext.integer = ext.integer || e == "integer"
+			ext.number = ext.number || e == "number"
 		}
 	}
-	if !used && !ext.integer {
+	if !used && !ext.integer && !ext.number {
 		return nil, nil
 	}
 	return ext, nil
@@ -93,6 +95,11 @@ func (e *octetExt) Validate(ctx *jsonschema.ValidatorContext, v any) {
 			ctx.AddError(&intError{reason: "string is not valid UTF-8"})
 		}
 	case json.Number:
+		if e.number {
+			if _, err := x.Float64(); err != nil {
+				ctx.AddError(&intError{reason: fmt.Sprintf("%s is beyond the range of a 64-bit float", x)})
+			}
+		}
 		if !e.integer {
 			return
 		}

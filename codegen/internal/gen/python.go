@@ -22,6 +22,7 @@ func emitPython(m *ir.Model, out Output) error {
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
 

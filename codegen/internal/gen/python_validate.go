@@ -124,16 +124,23 @@ def _no_constant(name: str) -> Any:
     raise StrictJSONError(f"{name} is not JSON")
 
 
-def _no_surrogates(v: Any) -> None:
+MAX_DEPTH: Final = 256
+
+
+def _no_surrogates(v: Any, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        raise StrictJSONError(f"nesting deeper than {MAX_DEPTH}")
     if isinstance(v, str):
         v.encode("utf-8")  # raises on a lone surrogate
+    elif isinstance(v, float) and not math.isfinite(v):
+        raise StrictJSONError("number beyond the range of a 64-bit float")
     elif isinstance(v, dict):
         for k, x in v.items():
-            _no_surrogates(k)
-            _no_surrogates(x)
+            k.encode("utf-8")
+            _no_surrogates(x, depth + 1)
     elif isinstance(v, list):
         for x in v:
-            _no_surrogates(x)
+            _no_surrogates(x, depth + 1)
 
 
 def parse_strict(text: str | bytes) -> Any:
@@ -145,6 +152,8 @@ def parse_strict(text: str | bytes) -> Any:
         raise StrictJSONError(f"lone UTF-16 surrogate or invalid UTF-8: {e}") from e
     except json.JSONDecodeError as e:
         raise StrictJSONError(str(e)) from e
+    except RecursionError as e:
+        raise StrictJSONError("nesting too deep") from e
     return v
 
 

@@ -158,7 +158,9 @@ export function parseStrictWithContext(text: string): { value: unknown; ctx: Ctx
     const tok = m[0];
     i += tok.length;
     if (/[.eE]/.test(tok)) markFloat(parent, key);
-    return Number(tok);
+    const n = Number(tok);
+    if (!Number.isFinite(n)) fail("number beyond the range of a 64-bit float");
+    return n;
   };
   const v = value(undefined, "", 0);
   ws();

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
 
