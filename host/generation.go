@@ -156,8 +156,21 @@ func (g *generation) watch() {
 		g.endReason = g.proc.ExitDescription()
 		_ = g.conn.Close()
 	case <-g.conn.Done():
-		g.endReason = "connection closed: " + errString(g.conn.Err())
-		g.proc.Stop(g.ext.host.opts.TermGrace)
+		// Stdout closing usually means the process is exiting; give it a moment so the
+		// reason is its exit status. A protocol error is the better reason either way.
+		cerr := errString(g.conn.Err())
+		select {
+		case <-g.proc.Done():
+			g.endReason = g.proc.ExitDescription()
+		case <-time.After(200 * time.Millisecond):
+			g.endReason = "connection closed: " + cerr
+		}
+		if strings.Contains(cerr, "protocol error") {
+			g.endReason = cerr
+		}
+		if !g.proc.Exited() {
+			g.proc.Stop(g.ext.host.opts.TermGrace)
+		}
 		_ = g.conn.Close()
 	}
 	// Grandchildren may outlive the leader; the group goes with the generation.
