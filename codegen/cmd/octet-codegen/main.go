@@ -28,6 +28,9 @@ func main() {
 }
 
 func run(schemaDir, out, check string) error {
+	if err := ir.MetaValidate(os.DirFS(schemaDir)); err != nil {
+		return err
+	}
 	m, err := ir.Load(os.DirFS(schemaDir))
 	if err != nil {
 		return err

@@ -71,3 +71,10 @@ func TestLintAcceptsDiscriminatedUnions(t *testing.T) {
 		t.Errorf("Y: %+v", d)
 	}
 }
+
+func TestMetaValidateRefusesInvalidSchema(t *testing.T) {
+	err := ir.MetaValidate(fstest.MapFS{"a.schema.json": doc(`"X": {"type": "strnig"}`)})
+	if err == nil || !strings.Contains(err.Error(), "schema/a.schema.json") {
+		t.Errorf("got %v, want a metaschema error naming the file", err)
+	}
+}
