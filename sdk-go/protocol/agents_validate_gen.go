@@ -99,30 +99,12 @@ func validateModelSelection(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "model"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
@@ -728,16 +710,7 @@ func validateAgentSpawnResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "agent_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -748,16 +721,7 @@ func validateAgentSpawnResult(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -779,16 +743,7 @@ func validateAgentSpawnResult(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "created"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_3))
-				}
-			}
+			wantBoolean(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -846,16 +801,7 @@ func validateAgentMessageParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "target"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -930,16 +876,7 @@ func validateAgentMessageResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "accepted"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_0))
-				}
-			}
+			wantBoolean(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -997,16 +934,7 @@ func validateAgentModelsParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "query"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "limit"}
@@ -1091,16 +1019,7 @@ func validateAgentModel(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1111,16 +1030,7 @@ func validateAgentModel(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "model"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1131,16 +1041,7 @@ func validateAgentModel(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
@@ -1472,16 +1373,7 @@ func validateAgentRecord(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "agent_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1492,16 +1384,7 @@ func validateAgentRecord(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1533,16 +1416,7 @@ func validateAgentRecord(v any, p *vpath, e *verrs) {
 		if h0_5 {
 			fp := vpath{up: p, key: "idempotency_key"}
 			_ = fp
-			switch x1 := f0_5.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_5))
-				}
-			}
+			wantString(f0_5, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1753,30 +1627,12 @@ func validateAgentRecord(v any, p *vpath, e *verrs) {
 		if h0_14 {
 			fp := vpath{up: p, key: "output"}
 			_ = fp
-			switch x1 := f0_14.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_14))
-				}
-			}
+			wantString(f0_14, &fp, e)
 		}
 		if h0_15 {
 			fp := vpath{up: p, key: "timed_out"}
 			_ = fp
-			switch x1 := f0_15.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_15))
-				}
-			}
+			wantBoolean(f0_15, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1959,16 +1815,7 @@ func validateAgentWaitResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "timed_out"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_0))
-				}
-			}
+			wantBoolean(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -2047,16 +1894,7 @@ func validateAgentInterruptParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "target"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -2095,16 +1933,7 @@ func validateAgentInterruptResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "interrupted"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_0))
-				}
-			}
+			wantBoolean(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++

@@ -203,16 +203,7 @@ func validateToolDefinition01(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "parameters"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_2))
-				}
-			}
+			wantObject(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -303,16 +294,7 @@ func validateToolDefinition(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "parameters"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_2))
-				}
-			}
+			wantObject(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -323,16 +305,7 @@ func validateToolDefinition(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "output_schema"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_3))
-				}
-			}
+			wantObject(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
@@ -380,16 +353,7 @@ func validateCommandDefinition(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "description"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -459,16 +423,7 @@ func validateTextPart(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -546,16 +501,7 @@ func validateImagePart(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -595,16 +541,7 @@ func validateImagePart(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "alt"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
@@ -676,16 +613,7 @@ func validateAudioPart(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -725,16 +653,7 @@ func validateAudioPart(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "transcript"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
@@ -801,16 +720,7 @@ func validateToolResult01(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "content"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -821,30 +731,12 @@ func validateToolResult01(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "metadata"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_2))
-				}
-			}
+			wantObject(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
@@ -928,44 +820,17 @@ func validateToolResult(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "structured_content"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_2))
-				}
-			}
+			wantObject(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "metadata"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_3))
-				}
-			}
+			wantObject(f0_3, &fp, e)
 		}
 	default:
 		_ = x0

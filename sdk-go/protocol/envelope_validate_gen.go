@@ -115,16 +115,7 @@ func validateRequest(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "method"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -135,16 +126,7 @@ func validateRequest(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "params"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_3))
-				}
-			}
+			wantObject(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
@@ -212,16 +194,7 @@ func validateNotification(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "method"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -232,16 +205,7 @@ func validateNotification(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "params"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_2))
-				}
-			}
+			wantObject(f0_2, &fp, e)
 		}
 	default:
 		_ = x0

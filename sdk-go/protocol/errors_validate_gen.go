@@ -35,26 +35,7 @@ func validateErrorObject(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "code"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case json.Number:
-				n, ok := asInt(x1)
-				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
-					break
-				}
-				_ = n
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
-			}
+			wantInt(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -65,16 +46,7 @@ func validateErrorObject(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -118,16 +90,7 @@ func validateParseErrorData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "excerpt"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 	default:
 		_ = x0
@@ -160,16 +123,7 @@ func validateInvalidRequestData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "excerpt"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 	default:
 		_ = x0
@@ -202,16 +156,7 @@ func validateMethodNotFoundData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "method"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -254,30 +199,12 @@ func validateInvalidParamsData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "path"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
@@ -290,16 +217,7 @@ func validateInvalidParamsData(v any, p *vpath, e *verrs) {
 }
 
 func validateInternalErrorData(v any, p *vpath, e *verrs) {
-	switch x0 := v.(type) {
-	case map[string]any:
-	default:
-		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
-	}
+	wantObject(v, p, e)
 }
 
 func validateOverloadedData(v any, p *vpath, e *verrs) {
@@ -388,16 +306,7 @@ func validateServiceUnavailableData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 	default:
 		_ = x0
@@ -442,16 +351,7 @@ func validateKVConflictData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -462,16 +362,7 @@ func validateKVConflictData(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -556,16 +447,7 @@ func validateUnsupportedAPIVersionData(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "requested"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -581,16 +463,7 @@ func validateUnsupportedAPIVersionData(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1

@@ -101,16 +101,7 @@ func validateNotificationParams(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "title"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
@@ -155,16 +146,7 @@ func validateConfirmationRequestParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -175,30 +157,12 @@ func validateConfirmationRequestParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "title"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "destructive"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_2))
-				}
-			}
+			wantBoolean(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "parent_request_id"}
@@ -236,16 +200,7 @@ func validateConfirmationRequestResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "confirmed"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_0))
-				}
-			}
+			wantBoolean(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -337,16 +292,7 @@ func validateInputRequestParams(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "secret"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_2))
-				}
-			}
+			wantBoolean(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -546,26 +492,7 @@ func validateStatusContributionParams(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "priority"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case json.Number:
-				n, ok := asInt(x1)
-				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
-					break
-				}
-				_ = n
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
-			}
+			wantInt(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -662,16 +589,7 @@ func validateProgressStatus(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "current"}
@@ -738,16 +656,7 @@ func validateProgressStatus(v any, p *vpath, e *verrs) {
 		if h0_4 {
 			fp := vpath{up: p, key: "unit"}
 			_ = fp
-			switch x1 := f0_4.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_4))
-				}
-			}
+			wantString(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
@@ -877,16 +786,7 @@ func validateProgressOutput(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "data"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1184,16 +1084,7 @@ func validateArtifactPublishInline(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "mime_type"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1204,16 +1095,7 @@ func validateArtifactPublishInline(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "data"}
@@ -1307,16 +1189,7 @@ func validateArtifactPublishFile(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "mime_type"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1327,16 +1200,7 @@ func validateArtifactPublishFile(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "path"}
@@ -1478,16 +1342,7 @@ func validateArtifactPublishResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1578,30 +1433,12 @@ func validateAdapterHints(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "read_only"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_0))
-				}
-			}
+			wantBoolean(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "destructive"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
@@ -1650,16 +1487,7 @@ func validatePolicyIntent(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "kind"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1670,16 +1498,7 @@ func validatePolicyIntent(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "operation"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1690,16 +1509,7 @@ func validatePolicyIntent(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "target"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_2))
-				}
-			}
+			wantObject(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "data_classes"}
@@ -1709,16 +1519,7 @@ func validatePolicyIntent(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1881,16 +1682,7 @@ func validatePolicyEvaluateResult(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "reason"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "approval_token"}

@@ -23,16 +23,7 @@ func validateBeforePromptPayload(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "prompt"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -150,16 +141,7 @@ func validateAfterResponsePayload(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "response"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -281,16 +263,7 @@ func validateBeforeToolCallPayload(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -301,16 +274,7 @@ func validateBeforeToolCallPayload(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_1))
-				}
-			}
+			wantObject(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -440,16 +404,7 @@ func validateAfterToolCallPayload(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -460,16 +415,7 @@ func validateAfterToolCallPayload(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_1))
-				}
-			}
+			wantObject(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -480,16 +426,7 @@ func validateAfterToolCallPayload(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "output"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -500,16 +437,7 @@ func validateAfterToolCallPayload(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_3))
-				}
-			}
+			wantBoolean(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -631,16 +559,7 @@ func validateBeforePersistencePayload(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -651,16 +570,7 @@ func validateBeforePersistencePayload(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "output"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -782,16 +692,7 @@ func validatePostMutationPayload(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -807,16 +708,7 @@ func validatePostMutationPayload(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1012,30 +904,12 @@ func validateHookDisposition(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "message"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "prompt"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
@@ -1072,16 +946,7 @@ func validatePersistenceMetadata(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "value"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_0))
-				}
-			}
+			wantObject(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1092,16 +957,7 @@ func validatePersistenceMetadata(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "public"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1145,16 +1001,7 @@ func validatePostMutationRescan(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1

@@ -55,16 +55,7 @@ func validateToolCallParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_1))
-				}
-			}
+			wantObject(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -111,16 +102,7 @@ func validateToolCallParams(v any, p *vpath, e *verrs) {
 		if h0_4 {
 			fp := vpath{up: p, key: "call_id"}
 			_ = fp
-			switch x1 := f0_4.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_4))
-				}
-			}
+			wantString(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
@@ -177,16 +159,7 @@ func validateCommandExecuteParams(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -243,16 +216,7 @@ func validateCommandExecuteResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -263,16 +227,7 @@ func validateCommandExecuteResult(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
@@ -313,30 +268,12 @@ func validateContextCollectParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "prompt"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
@@ -382,16 +319,7 @@ func validateContextItem(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "label"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -402,16 +330,7 @@ func validateContextItem(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "content"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -632,26 +551,7 @@ func validateStatusCollectResult(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "priority"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case json.Number:
-				n, ok := asInt(x1)
-				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
-					break
-				}
-				_ = n
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
-			}
+			wantInt(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -728,16 +628,7 @@ func validateToolRenderParams01(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_1))
-				}
-			}
+			wantObject(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -815,16 +706,7 @@ func validateToolRenderParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case map[string]any:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want object, got %s", kindName(f0_1))
-				}
-			}
+			wantObject(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -883,16 +765,7 @@ func validateRenderSegment(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "text"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++

@@ -54,16 +54,7 @@ func validateExtensionInfo(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -74,16 +65,7 @@ func validateExtensionInfo(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "dir"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -94,16 +76,7 @@ func validateExtensionInfo(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "manifest_path"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -175,16 +148,7 @@ func validateWorkspaceInfo(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "root"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -195,16 +159,7 @@ func validateWorkspaceInfo(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "trusted"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -247,16 +202,7 @@ func validateModelInfo(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -267,16 +213,7 @@ func validateModelInfo(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -327,16 +264,7 @@ func validateSessionInfo(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "model"}
@@ -346,16 +274,7 @@ func validateSessionInfo(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "reasoning_effort"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "active_skills"}
@@ -365,16 +284,7 @@ func validateSessionInfo(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -597,16 +507,7 @@ func validateProtocolOffer(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -631,16 +532,7 @@ func validateProtocolOffer(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -746,16 +638,7 @@ func validateInitializeParams01(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "octet_version"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -885,16 +768,7 @@ func validateInitializeParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "octet_version"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1059,16 +933,7 @@ func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1084,16 +949,7 @@ func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1129,16 +985,7 @@ func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1212,16 +1059,7 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1268,16 +1106,7 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1318,16 +1147,7 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1346,16 +1166,7 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1369,16 +1180,7 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 		if h0_7 {
 			fp := vpath{up: p, key: "context"}
 			_ = fp
-			switch x1 := f0_7.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_7))
-				}
-			}
+			wantBoolean(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "tool_renderers"}
@@ -1388,16 +1190,7 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1475,16 +1268,7 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1531,16 +1315,7 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "version"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1581,16 +1356,7 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1609,16 +1375,7 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1632,16 +1389,7 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 		if h0_7 {
 			fp := vpath{up: p, key: "context"}
 			_ = fp
-			switch x1 := f0_7.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_7))
-				}
-			}
+			wantBoolean(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "tool_renderers"}
@@ -1651,16 +1399,7 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1

@@ -128,16 +128,7 @@ func validateKVGetResult(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "found"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_0))
-				}
-			}
+			wantBoolean(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -243,16 +234,7 @@ func validateKVListParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "prefix"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -263,16 +245,7 @@ func validateKVListParams(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "cursor"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "limit"}
@@ -351,16 +324,7 @@ func validateKVEntry(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "key"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -466,16 +430,7 @@ func validateKVListResult(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "next_cursor"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		}
 	default:
 		_ = x0

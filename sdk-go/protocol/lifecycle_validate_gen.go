@@ -45,16 +45,7 @@ func validateSessionStartedParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -97,16 +88,7 @@ func validateSessionSettledParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -160,16 +142,7 @@ func validateTurnStartedParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -180,16 +153,7 @@ func validateTurnStartedParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -236,16 +200,7 @@ func validateTurnSettledParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -256,16 +211,7 @@ func validateTurnSettledParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -327,16 +273,7 @@ func validateToolStartedParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -347,16 +284,7 @@ func validateToolStartedParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -367,16 +295,7 @@ func validateToolStartedParams(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "call_id"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -387,16 +306,7 @@ func validateToolStartedParams(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -455,16 +365,7 @@ func validateToolSettledParams(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -475,16 +376,7 @@ func validateToolSettledParams(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -495,16 +387,7 @@ func validateToolSettledParams(v any, p *vpath, e *verrs) {
 		if h0_2 {
 			fp := vpath{up: p, key: "call_id"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
-			}
+			wantString(f0_2, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -515,16 +398,7 @@ func validateToolSettledParams(v any, p *vpath, e *verrs) {
 		if h0_3 {
 			fp := vpath{up: p, key: "name"}
 			_ = fp
-			switch x1 := f0_3.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
-			}
+			wantString(f0_3, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -546,16 +420,7 @@ func validateToolSettledParams(v any, p *vpath, e *verrs) {
 		if h0_5 {
 			fp := vpath{up: p, key: "is_error"}
 			_ = fp
-			switch x1 := f0_5.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_5))
-				}
-			}
+			wantBoolean(f0_5, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++

@@ -404,16 +404,7 @@ func validateManifestEntrypoint(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -494,30 +485,12 @@ func validateManifestCapabilities(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "process"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_1))
-				}
-			}
+			wantBoolean(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "network"}
 			_ = fp
-			switch x1 := f0_2.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_2))
-				}
-			}
+			wantBoolean(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "secrets"}
@@ -770,16 +743,7 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 		if h0_4 {
 			fp := vpath{up: p, key: "context"}
 			_ = fp
-			switch x1 := f0_4.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_4))
-				}
-			}
+			wantBoolean(f0_4, &fp, e)
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "tool_renderers"}
@@ -810,44 +774,17 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 		if h0_6 {
 			fp := vpath{up: p, key: "notifications"}
 			_ = fp
-			switch x1 := f0_6.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_6))
-				}
-			}
+			wantBoolean(f0_6, &fp, e)
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "confirmations"}
 			_ = fp
-			switch x1 := f0_7.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_7))
-				}
-			}
+			wantBoolean(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "presentation"}
 			_ = fp
-			switch x1 := f0_8.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_8))
-				}
-			}
+			wantBoolean(f0_8, &fp, e)
 		}
 	default:
 		_ = x0

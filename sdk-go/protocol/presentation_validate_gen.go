@@ -106,16 +106,7 @@ func validateSessionReference(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "session"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -185,16 +176,7 @@ func validateArtifactReference(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -264,16 +246,7 @@ func validateResourceReference(v any, p *vpath, e *verrs) {
 		if h0_1 {
 			fp := vpath{up: p, key: "resource"}
 			_ = fp
-			switch x1 := f0_1.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
-			}
+			wantString(f0_1, &fp, e)
 		} else {
 			if e.quiet {
 				e.n++
@@ -1099,16 +1072,7 @@ func validateCollectionDetail(v any, p *vpath, e *verrs) {
 		if h0_0 {
 			fp := vpath{up: p, key: "title"}
 			_ = fp
-			switch x1 := f0_0.(type) {
-			case string:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
-			}
+			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "text"}
@@ -1351,16 +1315,7 @@ func validateAction(v any, p *vpath, e *verrs) {
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
 					_ = ip1
-					switch x2 := it1.(type) {
-					case string:
-					default:
-						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
-					}
+					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
@@ -1374,16 +1329,7 @@ func validateAction(v any, p *vpath, e *verrs) {
 		if h0_4 {
 			fp := vpath{up: p, key: "destructive"}
 			_ = fp
-			switch x1 := f0_4.(type) {
-			case bool:
-			default:
-				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_4))
-				}
-			}
+			wantBoolean(f0_4, &fp, e)
 		}
 	default:
 		_ = x0

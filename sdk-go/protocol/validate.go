@@ -245,3 +245,44 @@ func (o *OptionalNullable[T]) UnmarshalJSON(b []byte) error {
 	}
 	return json.Unmarshal(b, &o.Value)
 }
+
+// Shared checks for a single unconstrained kind, so generated code stays short.
+
+func wantString(v any, p *vpath, e *verrs) {
+	if _, ok := v.(string); !ok {
+		e.fail(p, "string", v)
+	}
+}
+
+func wantBoolean(v any, p *vpath, e *verrs) {
+	if _, ok := v.(bool); !ok {
+		e.fail(p, "boolean", v)
+	}
+}
+
+func wantInt(v any, p *vpath, e *verrs) {
+	if _, ok := asInt(v); !ok {
+		e.fail(p, "an integer within ±(2^53-1) written without fraction or exponent", v)
+	}
+}
+
+func wantNumber(v any, p *vpath, e *verrs) {
+	if _, ok := asNum(v); !ok {
+		e.fail(p, "number", v)
+	}
+}
+
+func wantObject(v any, p *vpath, e *verrs) {
+	if _, ok := v.(map[string]any); !ok {
+		e.fail(p, "object", v)
+	}
+}
+
+// fail records a kind mismatch; in verdict-only mode it only counts.
+func (e *verrs) fail(p *vpath, want string, got any) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "want %s, got %s", want, kindName(got))
+}

@@ -96,6 +96,10 @@ func (g *goVal) check(t *ir.Type, v, p string, d int) {
 		g.w("_ = %s // any JSON value", v)
 		return
 	}
+	if h := leafHelper(t); h != "" {
+		g.w("%s(%s, %s, e)", h, v, p)
+		return
+	}
 	g.w("switch x%d := %s.(type) {", d, v)
 	if t.Has(ir.Null) {
 		g.w("case nil:")
