@@ -123,7 +123,8 @@ export class Extension extends HostServices {
   private running = 0;
   private stopping = false;
   private drainWaiters: (() => void)[] = [];
-  private lifecycleChain: Promise<void> = Promise.resolve();
+  private readonly lifecycleQueue: (() => unknown)[] = [];
+  private lifecycleRunning = false;
   private finishServe: ((r: ServeResult) => void) | undefined;
   private shutdownInProgress: Promise<void> | undefined;
 
@@ -681,19 +682,41 @@ export class Extension extends HostServices {
       const handlers = this.lifecycle.get(method as LifecycleMethod);
       if (handlers === undefined || !this.negotiated.has("lifecycle_events")) return;
       const event = (params ?? {}) as unknown as LifecycleEvent;
-      // Observations run in arrival order, one at a time, outside the request pool.
-      this.lifecycleChain = this.lifecycleChain.then(async () => {
-        for (const h of handlers) {
-          try {
-            await h(event, method as LifecycleMethod);
-          } catch (err) {
-            this.log.error("lifecycle handler failed", { method, error: String(err) });
-          }
-        }
-      });
+      for (const h of handlers) this.lifecycleQueue.push(() => h(event, method as LifecycleMethod));
+      if (!this.lifecycleRunning) this.drainLifecycle();
       return;
     }
     this.log.debug("ignored a notification", { method });
+  }
+
+  /**
+   * Observations run in arrival order, one at a time, outside the request pool. Synchronous
+   * handlers run at once (so a request that follows sees their effect); an async one holds
+   * back the rest until it settles.
+   */
+  private drainLifecycle(): void {
+    this.lifecycleRunning = true;
+    while (this.lifecycleQueue.length > 0) {
+      const task = this.lifecycleQueue.shift()!;
+      let result: unknown;
+      try {
+        result = task();
+      } catch (err) {
+        this.log.error("lifecycle handler failed", { error: String(err) });
+        continue;
+      }
+      if (result !== null && typeof result === "object" && typeof (result as Promise<unknown>).then === "function") {
+        (result as Promise<unknown>).then(
+          () => this.drainLifecycle(),
+          (err: unknown) => {
+            this.log.error("lifecycle handler failed", { error: String(err) });
+            this.drainLifecycle();
+          },
+        );
+        return;
+      }
+    }
+    this.lifecycleRunning = false;
   }
 
   // ---- initialize, shutdown, EOF
