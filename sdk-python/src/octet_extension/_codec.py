@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, TypeGuard
 
 from . import _limits as L
@@ -41,19 +42,50 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys,
-                           parse_constant=_no_constant).decode
+_FLOAT_MAX = 1.7976931348623157e308
+MAX_DEPTH = 256  # the schema's decoders refuse deeper nesting too
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:32]} is beyond the range of a 64-bit float")
+    return value
+
+
+def _int(text: str) -> int:
+    value = int(text)
+    if not -_FLOAT_MAX <= value <= _FLOAT_MAX:
+        raise ValueError(f"number {text[:32]}... is beyond the range of a 64-bit float")
+    return value
+
+
+_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
+                           parse_float=_float, parse_int=_int).decode
 
 
 def loads(line: bytes) -> Any:
-    """One frame: duplicate keys, NaN/Infinity, invalid UTF-8 and lone surrogates raise
-    ValueError."""
-    value = _decode(line.decode("utf-8"))
-    # Only a \uD800-\uDFFF escape can smuggle a lone surrogate into a str; the byte search
-    # keeps the walk off the hot path.
+    """One frame: duplicate keys, NaN/Infinity, numbers beyond float64, nesting deeper than
+    MAX_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
+    try:
+        value = _decode(line.decode("utf-8"))
+    except RecursionError:
+        raise ValueError(f"nesting deeper than {MAX_DEPTH}") from None
+    # Both walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a
+    # str, and the bracket count bounds the depth. Byte searches keep them off the hot path.
     if b"\\ud" in line or b"\\uD" in line:
         _no_lone_surrogates(value)
+    if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
+        _depth_at_most(value, MAX_DEPTH)
     return value
+
+
+def _depth_at_most(value: Any, left: int) -> None:
+    if isinstance(value, dict | list):
+        if left == 0:
+            raise ValueError(f"nesting deeper than {MAX_DEPTH}")
+        for item in value.values() if isinstance(value, dict) else value:
+            _depth_at_most(item, left - 1)
 
 
 def _no_lone_surrogates(value: Any) -> None:
