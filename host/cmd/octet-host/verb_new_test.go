@@ -62,6 +62,7 @@ func runScaffoldTest(t *testing.T, kit, lang, dir string) {
 		cmd = exec.Command("node", "--test", "dist/extension.test.js")
 	case "go":
 		cmd = exec.Command("go", "test", "./...")
+		cmd.Env = append(os.Environ(), "GOWORK=off")
 	}
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {

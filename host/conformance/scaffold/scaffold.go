@@ -20,6 +20,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"text/template"
 )
@@ -54,6 +55,9 @@ type data struct {
 	TypeRoots string // the kit's @types directory for tsc
 	Module    string // the Go module path of the scaffold
 	Kit       string // the kit checkout (Go replace directive)
+	// KitRequires are the kit's module requirements, repeated (indirect) in the
+	// scaffold's go.mod so it builds from the module cache with the kit's go.sum.
+	KitRequires string
 }
 
 // Generate writes the extension. It refuses an invalid name, an unknown language, and
@@ -83,6 +87,11 @@ func Generate(o Options) (*Result, error) {
 			d.Python = venv
 		}
 		d.TypeRoots = filepath.Join(kit, "sdk-typescript", "node_modules", "@types")
+		if o.Lang == "go" {
+			if d.KitRequires, err = kitRequires(kit); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
@@ -114,6 +123,16 @@ func Generate(o Options) (*Result, error) {
 	if err := linkSDK(o, d, res); err != nil {
 		return nil, err
 	}
+	if o.Lang == "go" && d.Kit != "" {
+		sum, err := os.ReadFile(filepath.Join(d.Kit, "go.sum"))
+		if err != nil {
+			return nil, fmt.Errorf("the kit's go.sum: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(o.Dir, "go.sum"), sum, 0o644); err != nil {
+			return nil, err
+		}
+		res.Files = append(res.Files, "go.sum")
+	}
 	res.Next = nextSteps(o)
 	return res, nil
 }
@@ -132,6 +151,38 @@ func render(name string, d data) ([]byte, error) {
 		return nil, fmt.Errorf("template %s: %w", name, err)
 	}
 	return b.Bytes(), nil
+}
+
+// kitRequires returns the require lines of the kit's go.mod, one per line with a tab
+// and an indirect marker, ready for the scaffold's own require block.
+func kitRequires(kit string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(kit, "go.mod"))
+	if err != nil {
+		return "", fmt.Errorf("the kit's go.mod: %w", err)
+	}
+	var lines []string
+	inBlock := false
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "require (":
+			inBlock = true
+			continue
+		case inBlock && line == ")":
+			inBlock = false
+			continue
+		case strings.HasPrefix(line, "require ") && !strings.HasSuffix(line, "("):
+			line = strings.TrimPrefix(line, "require ")
+		case !inBlock:
+			continue
+		}
+		mod, _, _ := strings.Cut(line, "//")
+		if fields := strings.Fields(mod); len(fields) == 2 {
+			lines = append(lines, fmt.Sprintf("\t%s %s // indirect\n", fields[0], fields[1]))
+		}
+	}
+	sort.Strings(lines) // the order go.mod keeps, so a build needs no go.mod update
+	return strings.Join(lines, ""), nil
 }
 
 // linkSDK makes the kit's TypeScript SDK importable from the scaffold, as the kit's
@@ -161,6 +212,9 @@ func nextSteps(o Options) []string {
 		}
 		return []string{"npm test", "octet-host certify ."}
 	}
+	if o.Kit == "" {
+		return []string{"go get github.com/octet-kit/octet@latest", "go build -o bin/" + o.Name + " .", "go test ./...", "octet-host certify ."}
+	}
 	return []string{"go test ./...", "octet-host certify ."}
 }
 
@@ -180,6 +234,7 @@ func Build(o Options) error {
 		cmd = exec.Command(tsc, "-p", ".")
 	case "go":
 		cmd = exec.Command("go", "build", "-o", "bin/"+o.Name, ".")
+		cmd.Env = append(os.Environ(), "GOWORK=off")
 	default:
 		return nil
 	}
@@ -221,7 +276,7 @@ func SDKPresent(kit, lang string) bool {
 	case "typescript":
 		return fileExists(filepath.Join(kit, "sdk-typescript", "dist", "src", "index.js"))
 	case "go":
-		return fileExists(filepath.Join(kit, "sdk-go", "extension", "doc.go")) || fileExists(filepath.Join(kit, "sdk-go", "extension", "extension.go"))
+		return fileExists(filepath.Join(kit, "sdk-go", "extension.go")) && fileExists(filepath.Join(kit, "sdk-go", "octettest", "host.go"))
 	}
 	return false
 }
