@@ -51,6 +51,12 @@ func fixtureTarget(root, work, lang string, env []string, via string) target.Tar
 		t.Missing = err.Error()
 		return t
 	}
+	if lang == "typescript" {
+		if _, err := os.Stat(filepath.Join(dir, "dist", "extension.js")); err != nil {
+			t.Missing = rel + " is not built (npm run build in sdk-typescript)"
+			return t
+		}
+	}
 	octetStart(&t, dir, work, env, via)
 	return t
 }

