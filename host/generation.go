@@ -206,7 +206,7 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 		if req.IsNotification() {
 			return nil, nil
 		}
-		return nil, jsonrpc.NewError(codeServiceUnavailabe, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
+		return nil, jsonrpc.NewError(codeServiceUnavailable, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
 	}
 	return g.ext.host.services.Handle(ctx, g.caller, req)
 }

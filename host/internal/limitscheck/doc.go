@@ -1,0 +1,3 @@
+// Package limitscheck holds only a test: the host core's mirrored limits must equal the
+// generated protocol constants.
+package limitscheck
