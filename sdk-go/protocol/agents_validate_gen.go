@@ -16,19 +16,11 @@ func validateName48(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reAgents0fd3b415.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[a-z0-9_-]{1,48}$")
-			}
+			e.str(p, "a match of ^[a-z0-9_-]{1,48}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -36,19 +28,11 @@ func validateSha256Hex(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reAgents190b3eb9.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[0-9a-f]{64}$")
-			}
+			e.str(p, "a match of ^[0-9a-f]{64}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -58,19 +42,11 @@ func validateAgentState(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "pending", "running", "settled", "failed", "interrupted", "timed_out":
 		default:
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want one of pending, running, settled, failed, interrupted, timed_out, got %q", x0)
-			}
+			e.str(p, "one of pending, running, settled, failed, interrupted, timed_out", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -88,31 +64,21 @@ func validateModelSelection(v any, p *vpath, e *verrs) {
 			case "model":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "model"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -154,359 +120,194 @@ func validateAgentPolicy(v any, p *vpath, e *verrs) {
 			case "timeout_ms":
 				f0_7, h0_7 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "tools"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 items, got %d", len(x1))
-					}
+					e.count(&fp, "at least 1 items", len(x1))
 				}
 				if len(x1) > 5 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 5 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 5 items", len(x1))
 				}
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					switch x2 := it1.(type) {
 					case string:
 						switch x2 {
 						case "read", "search", "edit", "write", "bash":
 						default:
-							if e.quiet {
-								e.n++
-							} else {
-								e.add(&ip1, "want one of read, search, edit, write, bash, got %q", x2)
-							}
+							e.str(&ip1, "one of read, search, edit, write, bash", x2)
 						}
 					default:
 						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
+						e.fail(&ip1, "string", it1)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "tools")
-			}
+			e.missing(p, "tools")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "max_depth"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if n != 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1")
-					}
+					e.int(&fp, "1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_depth")
-			}
+			e.missing(p, "max_depth")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "max_concurrent_children"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				if float64(n) > 8 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 8, got %v", n)
-					}
+					e.int(&fp, "at most 8", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_concurrent_children")
-			}
+			e.missing(p, "max_concurrent_children")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "max_turns"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "integer", f0_3)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_turns")
-			}
+			e.missing(p, "max_turns")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "max_tokens"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case nil:
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1000 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1000, got %v", n)
-					}
+					e.int(&fp, "at least 1000", n)
 				}
 				if float64(n) > 64000 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 64000, got %v", n)
-					}
+					e.int(&fp, "at most 64000", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer or null, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "integer or null", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_tokens")
-			}
+			e.missing(p, "max_tokens")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "max_cost_microdollars"}
-			_ = fp
 			switch x1 := f0_5.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_5))
-				}
+				e.fail(&fp, "integer", f0_5)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_cost_microdollars")
-			}
+			e.missing(p, "max_cost_microdollars")
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "max_output_bytes"}
-			_ = fp
 			switch x1 := f0_6.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_6))
-				}
+				e.fail(&fp, "integer", f0_6)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_output_bytes")
-			}
+			e.missing(p, "max_output_bytes")
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "timeout_ms"}
-			_ = fp
 			switch x1 := f0_7.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_7))
-				}
+				e.fail(&fp, "integer", f0_7)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "timeout_ms")
-			}
+			e.missing(p, "timeout_ms")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -548,132 +349,76 @@ func validateAgentSpawnParams(v any, p *vpath, e *verrs) {
 			case "policy":
 				f0_7, h0_7 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "task_name"}
-			_ = fp
 			validateName48(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "task_name")
-			}
+			e.missing(p, "task_name")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "profile"}
-			_ = fp
 			validateName48(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "fingerprint"}
-			_ = fp
 			validateSha256Hex(f0_3, &fp, e)
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "message"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 				if n := len(x1); n > 131072 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 131072 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "at most 131072 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "string", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "message")
-			}
+			e.missing(p, "message")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "idempotency_key"}
-			_ = fp
 			switch x1 := f0_5.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..256 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_5))
-				}
+				e.fail(&fp, "string", f0_5)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "idempotency_key")
-			}
+			e.missing(p, "idempotency_key")
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "model_selection"}
-			_ = fp
 			validateModelSelection(f0_6, &fp, e)
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "policy"}
-			_ = fp
 			validateAgentPolicy(f0_7, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "policy")
-			}
+			e.missing(p, "policy")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -699,65 +444,37 @@ func validateAgentSpawnResult(v any, p *vpath, e *verrs) {
 			case "created":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "agent_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "agent_id")
-			}
+			e.missing(p, "agent_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "session"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session")
-			}
+			e.missing(p, "session")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "state"}
-			_ = fp
 			validateAgentState(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "state")
-			}
+			e.missing(p, "state")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "created"}
-			_ = fp
 			wantBoolean(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "created")
-			}
+			e.missing(p, "created")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -779,79 +496,44 @@ func validateAgentMessageParams(v any, p *vpath, e *verrs) {
 			case "message":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "target"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "target")
-			}
+			e.missing(p, "target")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "message"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 				if n := len(x1); n > 131072 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 131072 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "at most 131072 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "message")
-			}
+			e.missing(p, "message")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -865,32 +547,19 @@ func validateAgentMessageResult(v any, p *vpath, e *verrs) {
 			case "accepted":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "accepted"}
-			_ = fp
 			wantBoolean(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "accepted")
-			}
+			e.missing(p, "accepted")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -912,81 +581,46 @@ func validateAgentModelsParams(v any, p *vpath, e *verrs) {
 			case "limit":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "query"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "limit"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				if float64(n) > 200 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 200, got %v", n)
-					}
+					e.int(&fp, "at most 200", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "limit")
-			}
+			e.missing(p, "limit")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1008,48 +642,29 @@ func validateAgentModel(v any, p *vpath, e *verrs) {
 			case "label":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "provider")
-			}
+			e.missing(p, "provider")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "model"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "model")
-			}
+			e.missing(p, "model")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1063,46 +678,28 @@ func validateAgentModelsResult(v any, p *vpath, e *verrs) {
 			case "models":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "models"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateAgentModel(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "models")
-			}
+			e.missing(p, "models")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1116,32 +713,19 @@ func validateAgentListParams(v any, p *vpath, e *verrs) {
 			case "parent_request_id":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1163,132 +747,73 @@ func validateAgentUsage(v any, p *vpath, e *verrs) {
 			case "cost_microdollars":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "input_tokens"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "integer", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "input_tokens")
-			}
+			e.missing(p, "input_tokens")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "output_tokens"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "output_tokens")
-			}
+			e.missing(p, "output_tokens")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "cost_microdollars"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "cost_microdollars")
-			}
+			e.missing(p, "cost_microdollars")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1362,291 +887,167 @@ func validateAgentRecord(v any, p *vpath, e *verrs) {
 			case "timed_out":
 				f0_15, h0_15 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "agent_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "agent_id")
-			}
+			e.missing(p, "agent_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "session"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session")
-			}
+			e.missing(p, "session")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "task_name"}
-			_ = fp
 			validateName48(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "task_name")
-			}
+			e.missing(p, "task_name")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "profile"}
-			_ = fp
 			validateName48(f0_3, &fp, e)
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "fingerprint"}
-			_ = fp
 			validateSha256Hex(f0_4, &fp, e)
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "idempotency_key"}
-			_ = fp
 			wantString(f0_5, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "idempotency_key")
-			}
+			e.missing(p, "idempotency_key")
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "state"}
-			_ = fp
 			validateAgentState(f0_6, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "state")
-			}
+			e.missing(p, "state")
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "policy"}
-			_ = fp
 			validateAgentPolicy(f0_7, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "policy")
-			}
+			e.missing(p, "policy")
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "created_at_ms"}
-			_ = fp
 			switch x1 := f0_8.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_8))
-				}
+				e.fail(&fp, "integer", f0_8)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "created_at_ms")
-			}
+			e.missing(p, "created_at_ms")
 		}
 		if h0_9 {
 			fp := vpath{up: p, key: "started_at_ms"}
-			_ = fp
 			switch x1 := f0_9.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_9))
-				}
+				e.fail(&fp, "integer", f0_9)
 			}
 		}
 		if h0_10 {
 			fp := vpath{up: p, key: "completed_at_ms"}
-			_ = fp
 			switch x1 := f0_10.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_10))
-				}
+				e.fail(&fp, "integer", f0_10)
 			}
 		}
 		if h0_11 {
 			fp := vpath{up: p, key: "deadline_ms"}
-			_ = fp
 			switch x1 := f0_11.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_11))
-				}
+				e.fail(&fp, "integer", f0_11)
 			}
 		}
 		if h0_12 {
 			fp := vpath{up: p, key: "turns"}
-			_ = fp
 			switch x1 := f0_12.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_12))
-				}
+				e.fail(&fp, "integer", f0_12)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "turns")
-			}
+			e.missing(p, "turns")
 		}
 		if h0_13 {
 			fp := vpath{up: p, key: "usage"}
-			_ = fp
 			validateAgentUsage(f0_13, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "usage")
-			}
+			e.missing(p, "usage")
 		}
 		if h0_14 {
 			fp := vpath{up: p, key: "output"}
-			_ = fp
 			wantString(f0_14, &fp, e)
 		}
 		if h0_15 {
 			fp := vpath{up: p, key: "timed_out"}
-			_ = fp
 			wantBoolean(f0_15, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "timed_out")
-			}
+			e.missing(p, "timed_out")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1660,46 +1061,28 @@ func validateAgentListResult(v any, p *vpath, e *verrs) {
 			case "agents":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "agents"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateAgentRecord(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "agents")
-			}
+			e.missing(p, "agents")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1717,76 +1100,42 @@ func validateAgentWaitParams(v any, p *vpath, e *verrs) {
 			case "timeout_ms":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "timeout_ms"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				if float64(n) > 60000 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 60000, got %v", n)
-					}
+					e.int(&fp, "at most 60000", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "timeout_ms")
-			}
+			e.missing(p, "timeout_ms")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1804,57 +1153,34 @@ func validateAgentWaitResult(v any, p *vpath, e *verrs) {
 			case "agents":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "timed_out"}
-			_ = fp
 			wantBoolean(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "timed_out")
-			}
+			e.missing(p, "timed_out")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "agents"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateAgentRecord(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "agents")
-			}
+			e.missing(p, "agents")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1872,43 +1198,25 @@ func validateAgentInterruptParams(v any, p *vpath, e *verrs) {
 			case "target":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "target"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "target")
-			}
+			e.missing(p, "target")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1922,31 +1230,18 @@ func validateAgentInterruptResult(v any, p *vpath, e *verrs) {
 			case "interrupted":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "interrupted"}
-			_ = fp
 			wantBoolean(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "interrupted")
-			}
+			e.missing(p, "interrupted")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

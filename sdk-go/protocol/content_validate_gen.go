@@ -25,112 +25,61 @@ func validateResourceOwner(v any, p *vpath, e *verrs) {
 			case "process_generation":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..256 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "extension_instance_id"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..256 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..256 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "extension_instance_id")
-			}
+			e.missing(p, "extension_instance_id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "process_generation"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "process_generation")
-			}
+			e.missing(p, "process_generation")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -152,72 +101,41 @@ func validateToolDefinition01(v any, p *vpath, e *verrs) {
 			case "parameters":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateToolName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "description"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 4096 {
 					if n := utf8.RuneCountInString(x1); n > 4096 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 4096 characters, got %d", n)
-						}
+						e.count(&fp, "at most 4096 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "description")
-			}
+			e.missing(p, "description")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "parameters"}
-			_ = fp
 			wantObject(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parameters")
-			}
+			e.missing(p, "parameters")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -243,77 +161,45 @@ func validateToolDefinition(v any, p *vpath, e *verrs) {
 			case "output_schema":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateToolName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "description"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 4096 {
 					if n := utf8.RuneCountInString(x1); n > 4096 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 4096 characters, got %d", n)
-						}
+						e.count(&fp, "at most 4096 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "description")
-			}
+			e.missing(p, "description")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "parameters"}
-			_ = fp
 			wantObject(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parameters")
-			}
+			e.missing(p, "parameters")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "output_schema"}
-			_ = fp
 			wantObject(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -331,43 +217,25 @@ func validateCommandDefinition(v any, p *vpath, e *verrs) {
 			case "description":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateCommandName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "description"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "description")
-			}
+			e.missing(p, "description")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -385,59 +253,33 @@ func validateTextPart(v any, p *vpath, e *verrs) {
 			case "text":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "text" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "text", x1)
-					}
+					e.str(&fp, "\"text\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "text"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "text")
-			}
+			e.missing(p, "text")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -463,93 +305,53 @@ func validateImagePart(v any, p *vpath, e *verrs) {
 			case "alt":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "image" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "image", x1)
-					}
+					e.str(&fp, "\"image\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "artifact_id")
-			}
+			e.missing(p, "artifact_id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "mime_type"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "image/png", "image/jpeg", "image/gif", "image/webp":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of image/png, image/jpeg, image/gif, image/webp, got %q", x1)
-					}
+					e.str(&fp, "one of image/png, image/jpeg, image/gif, image/webp", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "mime_type")
-			}
+			e.missing(p, "mime_type")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "alt"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -575,104 +377,60 @@ func validateAudioPart(v any, p *vpath, e *verrs) {
 			case "transcript":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "audio" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "audio", x1)
-					}
+					e.str(&fp, "\"audio\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "artifact_id")
-			}
+			e.missing(p, "artifact_id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "mime_type"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "audio/wav", "audio/mpeg", "audio/ogg", "audio/flac":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of audio/wav, audio/mpeg, audio/ogg, audio/flac, got %q", x1)
-					}
+					e.str(&fp, "one of audio/wav, audio/mpeg, audio/ogg, audio/flac", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "mime_type")
-			}
+			e.missing(p, "mime_type")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "transcript"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateContentPart(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	switch u0["type"] {
@@ -683,11 +441,7 @@ func validateContentPart(v any, p *vpath, e *verrs) {
 	case "audio":
 		validateAudioPart(v, p, e)
 	default:
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "member \"type\" must be one of text, image, audio")
-		}
+		e.msg(p, "member \"type\" must be one of text, image, audio")
 	}
 }
 
@@ -709,42 +463,27 @@ func validateToolResult01(v any, p *vpath, e *verrs) {
 			case "metadata":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "content"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "content")
-			}
+			e.missing(p, "content")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "metadata"}
-			_ = fp
 			wantObject(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -770,74 +509,45 @@ func validateToolResult(v any, p *vpath, e *verrs) {
 			case "metadata":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "content"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 items, got %d", len(x1))
-					}
+					e.count(&fp, "at least 1 items", len(x1))
 				}
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateContentPart(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "content")
-			}
+			e.missing(p, "content")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "structured_content"}
-			_ = fp
 			wantObject(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "metadata"}
-			_ = fp
 			wantObject(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

@@ -10,37 +10,21 @@ func validateRequestID(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if n := len(x0); n < 1 || n > 256 {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want 1..256 UTF-8 bytes, got %d", n)
-			}
+			e.count(p, "1..256 UTF-8 bytes", n)
 		}
 	case json.Number:
 		n, ok := asInt(x0)
 		if !ok {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x0)
-			}
+			e.fail(p, "an integer within ±(2^53-1) written without fraction or exponent", x0)
 			break
 		}
 		if float64(n) < 0 {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want at least 0, got %v", n)
-			}
+			e.int(p, "at least 0", n)
 		}
 		_ = n
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want integer or string, got %s", kindName(v))
-		}
+		e.fail(p, "integer or string", v)
 	}
 }
 
@@ -66,75 +50,43 @@ func validateRequest(v any, p *vpath, e *verrs) {
 			case "params":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "2.0", x1)
-					}
+					e.str(&fp, "\"2.0\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "jsonrpc")
-			}
+			e.missing(p, "jsonrpc")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateRequestID(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "method"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "method")
-			}
+			e.missing(p, "method")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "params"}
-			_ = fp
 			wantObject(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -156,64 +108,37 @@ func validateNotification(v any, p *vpath, e *verrs) {
 			case "params":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "2.0", x1)
-					}
+					e.str(&fp, "\"2.0\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "jsonrpc")
-			}
+			e.missing(p, "jsonrpc")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "method"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "method")
-			}
+			e.missing(p, "method")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "params"}
-			_ = fp
 			wantObject(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -235,70 +160,38 @@ func validateSuccessResponse(v any, p *vpath, e *verrs) {
 			case "result":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "2.0", x1)
-					}
+					e.str(&fp, "\"2.0\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "jsonrpc")
-			}
+			e.missing(p, "jsonrpc")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateRequestID(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 		if h0_2 {
-			fp := vpath{up: p, key: "result"}
-			_ = fp
 			_ = f0_2 // any JSON value
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "result")
-			}
+			e.missing(p, "result")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -320,70 +213,39 @@ func validateErrorResponse(v any, p *vpath, e *verrs) {
 			case "error":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "jsonrpc"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "2.0" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "2.0", x1)
-					}
+					e.str(&fp, "\"2.0\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "jsonrpc")
-			}
+			e.missing(p, "jsonrpc")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateRequestID(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "error"}
-			_ = fp
 			validateErrorObject(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "error")
-			}
+			e.missing(p, "error")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -397,31 +259,18 @@ func validateCancelParams(v any, p *vpath, e *verrs) {
 			case "id":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

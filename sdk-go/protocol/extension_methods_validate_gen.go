@@ -32,84 +32,49 @@ func validateNotificationParams(v any, p *vpath, e *verrs) {
 			case "title":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "message"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) > 4096 {
 					if n := utf8.RuneCountInString(x1); n > 4096 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 4096 characters, got %d", n)
-						}
+						e.count(&fp, "at most 4096 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "message")
-			}
+			e.missing(p, "message")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "level"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				switch x1 {
 				case "info", "success", "warning", "error":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of info, success, warning, error, got %q", x1)
-					}
+					e.str(&fp, "one of info, success, warning, error", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "level")
-			}
+			e.missing(p, "level")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "title"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -135,47 +100,31 @@ func validateConfirmationRequestParams(v any, p *vpath, e *verrs) {
 			case "parent_request_id":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "message"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "message")
-			}
+			e.missing(p, "message")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "title"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "destructive"}
-			_ = fp
 			wantBoolean(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -189,32 +138,19 @@ func validateConfirmationRequestResult(v any, p *vpath, e *verrs) {
 			case "confirmed":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "confirmed"}
-			_ = fp
 			wantBoolean(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "confirmed")
-			}
+			e.missing(p, "confirmed")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -236,77 +172,42 @@ func validateInputRequestParams(v any, p *vpath, e *verrs) {
 			case "secret":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "prompt"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n > 16384 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 16384 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "at most 16384 UTF-8 bytes", n)
 				}
 				if !reExtensionMethods58c442a1.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "[^ \\t\\n\\r]")
-					}
+					e.str(&fp, "a match of [^ \\t\\n\\r]", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "prompt")
-			}
+			e.missing(p, "prompt")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "secret"}
-			_ = fp
 			wantBoolean(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "secret")
-			}
+			e.missing(p, "secret")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -320,49 +221,28 @@ func validateInputRequestResult(v any, p *vpath, e *verrs) {
 			case "value":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "value"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case nil:
 			case string:
 				if n := len(x1); n > 262144 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 262144 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "at most 262144 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string or null, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string or null", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "value")
-			}
+			e.missing(p, "value")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -376,46 +256,28 @@ func validateContextContributionParams(v any, p *vpath, e *verrs) {
 			case "items":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "items"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateContextItem(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "items")
-			}
+			e.missing(p, "items")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -441,87 +303,51 @@ func validateStatusContributionParams(v any, p *vpath, e *verrs) {
 			case "style_role":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "surface"}
-			_ = fp
 			validateUISurface(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "surface")
-			}
+			e.missing(p, "surface")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "text"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 1024 {
 					if n := utf8.RuneCountInString(x1); n > 1024 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 1024 characters, got %d", n)
-						}
+						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "text")
-			}
+			e.missing(p, "text")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "priority"}
-			_ = fp
 			wantInt(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "priority")
-			}
+			e.missing(p, "priority")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "style_role"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string or null, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "string or null", f0_3)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -551,120 +377,71 @@ func validateProgressStatus(v any, p *vpath, e *verrs) {
 			case "unit":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "status" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "status", x1)
-					}
+					e.str(&fp, "\"status\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "message"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "current"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asNum(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want a number")
-					}
+					e.fail(&fp, "number", x1)
 					break
 				}
 				if n < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.float(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want number, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "number", f0_2)
 			}
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "total"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asNum(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want a number")
-					}
+					e.fail(&fp, "number", x1)
 					break
 				}
 				if n < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.float(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want number, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "number", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "unit"}
-			_ = fp
 			wantString(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -690,117 +467,65 @@ func validateProgressOutput(v any, p *vpath, e *verrs) {
 			case "data":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "output" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "output", x1)
-					}
+					e.str(&fp, "\"output\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "stream"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				switch x1 {
 				case "stdout", "stderr":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of stdout, stderr, got %q", x1)
-					}
+					e.str(&fp, "one of stdout, stderr", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "stream")
-			}
+			e.missing(p, "stream")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "encoding"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "utf8", "base64":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of utf8, base64, got %q", x1)
-					}
+					e.str(&fp, "one of utf8, base64", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "encoding")
-			}
+			e.missing(p, "encoding")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "data"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "data")
-			}
+			e.missing(p, "data")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -822,111 +547,64 @@ func validateProgressDecoration(v any, p *vpath, e *verrs) {
 			case "detail":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "decoration" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "decoration", x1)
-					}
+					e.str(&fp, "\"decoration\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 64 {
 					if n := utf8.RuneCountInString(x1); n > 64 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 64 characters, got %d", n)
-						}
+						e.count(&fp, "at most 64 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "label")
-			}
+			e.missing(p, "label")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "detail"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) > 256 {
 					if n := utf8.RuneCountInString(x1); n > 256 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 256 characters, got %d", n)
-						}
+						e.count(&fp, "at most 256 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateProgressEvent(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	switch u0["type"] {
@@ -937,11 +615,7 @@ func validateProgressEvent(v any, p *vpath, e *verrs) {
 	case "decoration":
 		validateProgressDecoration(v, p, e)
 	default:
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "member \"type\" must be one of status, output, decoration")
-		}
+		e.msg(p, "member \"type\" must be one of status, output, decoration")
 	}
 }
 
@@ -963,80 +637,45 @@ func validateProgressParams(v any, p *vpath, e *verrs) {
 			case "event":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "sequence"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "sequence")
-			}
+			e.missing(p, "sequence")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "event"}
-			_ = fp
 			validateProgressEvent(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "event")
-			}
+			e.missing(p, "event")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1062,78 +701,46 @@ func validateArtifactPublishInline(v any, p *vpath, e *verrs) {
 			case "data":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "mime_type"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "mime_type")
-			}
+			e.missing(p, "mime_type")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "data"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) > 349528 {
 					if n := utf8.RuneCountInString(x1); n > 349528 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 349528 characters, got %d", n)
-						}
+						e.count(&fp, "at most 349528 characters", n)
 					}
 				}
 				if !reExtensionMethodsc0db35be.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[A-Za-z0-9+/]*={0,2}$")
-					}
+					e.str(&fp, "a match of ^[A-Za-z0-9+/]*={0,2}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "string", f0_3)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1167,143 +774,81 @@ func validateArtifactPublishFile(v any, p *vpath, e *verrs) {
 			case "sha256":
 				f0_5, h0_5 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "mime_type"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "mime_type")
-			}
+			e.missing(p, "mime_type")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "path"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "string", f0_3)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "path")
-			}
+			e.missing(p, "path")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "size"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				if float64(n) > 2.097152e+07 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 2.097152e+07, got %v", n)
-					}
+					e.int(&fp, "at most 2.097152e+07", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "integer", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "size")
-			}
+			e.missing(p, "size")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "sha256"}
-			_ = fp
 			validateSha256Hex(f0_5, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "sha256")
-			}
+			e.missing(p, "sha256")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateArtifactPublishParams(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	if _, ok := u0["path"]; ok {
@@ -1331,80 +876,45 @@ func validateArtifactPublishResult(v any, p *vpath, e *verrs) {
 			case "sha256":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "artifact_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "artifact_id")
-			}
+			e.missing(p, "artifact_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "size"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "size")
-			}
+			e.missing(p, "size")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "sha256"}
-			_ = fp
 			validateSha256Hex(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "sha256")
-			}
+			e.missing(p, "sha256")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1422,31 +932,21 @@ func validateAdapterHints(v any, p *vpath, e *verrs) {
 			case "destructive":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "read_only"}
-			_ = fp
 			wantBoolean(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "destructive"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1476,72 +976,46 @@ func validatePolicyIntent(v any, p *vpath, e *verrs) {
 			case "adapter_hints":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "kind"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "kind")
-			}
+			e.missing(p, "kind")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "operation"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "operation")
-			}
+			e.missing(p, "operation")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "target"}
-			_ = fp
 			wantObject(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "data_classes"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "array", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "adapter_hints"}
-			_ = fp
 			validateAdapterHints(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1563,64 +1037,37 @@ func validatePolicyEvaluateParams(v any, p *vpath, e *verrs) {
 			case "approval_token":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "intent"}
-			_ = fp
 			validatePolicyIntent(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "intent")
-			}
+			e.missing(p, "intent")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "approval_token"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if !reExtensionMethods190b3eb9.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
-					}
+					e.str(&fp, "a match of ^[0-9a-f]{64}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1642,76 +1089,45 @@ func validatePolicyEvaluateResult(v any, p *vpath, e *verrs) {
 			case "approval_token":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "decision"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "allow", "ask", "deny":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of allow, ask, deny, got %q", x1)
-					}
+					e.str(&fp, "one of allow, ask, deny", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "decision")
-			}
+			e.missing(p, "decision")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "reason"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "approval_token"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if !reExtensionMethods190b3eb9.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
-					}
+					e.str(&fp, "a match of ^[0-9a-f]{64}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1729,43 +1145,25 @@ func validateSecretGetParams(v any, p *vpath, e *verrs) {
 			case "name":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "parent_request_id")
-			}
+			e.missing(p, "parent_request_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateSecretName(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1779,48 +1177,27 @@ func validateSecretGetResult(v any, p *vpath, e *verrs) {
 			case "value":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "value"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if n := len(x1); n > 65536 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 65536 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "at most 65536 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "value")
-			}
+			e.missing(p, "value")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1834,60 +1211,34 @@ func validateToolsRegisterParams(v any, p *vpath, e *verrs) {
 			case "tools":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "tools"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 items, got %d", len(x1))
-					}
+					e.count(&fp, "at least 1 items", len(x1))
 				}
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolDefinition(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "tools")
-			}
+			e.missing(p, "tools")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1901,60 +1252,34 @@ func validateToolsUnregisterParams(v any, p *vpath, e *verrs) {
 			case "names":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "names"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 items, got %d", len(x1))
-					}
+					e.count(&fp, "at least 1 items", len(x1))
 				}
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "names")
-			}
+			e.missing(p, "names")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1972,89 +1297,50 @@ func validateToolsCatalogResult(v any, p *vpath, e *verrs) {
 			case "tools":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "revision"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "integer", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "revision")
-			}
+			e.missing(p, "revision")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "tools"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "tools")
-			}
+			e.missing(p, "tools")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

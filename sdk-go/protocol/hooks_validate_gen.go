@@ -12,32 +12,19 @@ func validateBeforePromptPayload(v any, p *vpath, e *verrs) {
 			case "prompt":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "prompt"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "prompt")
-			}
+			e.missing(p, "prompt")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -59,64 +46,37 @@ func validateHookRunBeforePrompt(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "before_prompt" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "before_prompt", x1)
-					}
+					e.str(&fp, "\"before_prompt\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "hook")
-			}
+			e.missing(p, "hook")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
-			_ = fp
 			validateBeforePromptPayload(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "payload")
-			}
+			e.missing(p, "payload")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -130,32 +90,19 @@ func validateAfterResponsePayload(v any, p *vpath, e *verrs) {
 			case "response":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "response"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "response")
-			}
+			e.missing(p, "response")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -177,64 +124,37 @@ func validateHookRunAfterResponse(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "after_response" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "after_response", x1)
-					}
+					e.str(&fp, "\"after_response\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "hook")
-			}
+			e.missing(p, "hook")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
-			_ = fp
 			validateAfterResponsePayload(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "payload")
-			}
+			e.missing(p, "payload")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -252,43 +172,25 @@ func validateBeforeToolCallPayload(v any, p *vpath, e *verrs) {
 			case "arguments":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			wantObject(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "arguments")
-			}
+			e.missing(p, "arguments")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -310,64 +212,37 @@ func validateHookRunBeforeToolCall(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "before_tool_call" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "before_tool_call", x1)
-					}
+					e.str(&fp, "\"before_tool_call\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "hook")
-			}
+			e.missing(p, "hook")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
-			_ = fp
 			validateBeforeToolCallPayload(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "payload")
-			}
+			e.missing(p, "payload")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -393,65 +268,37 @@ func validateAfterToolCallPayload(v any, p *vpath, e *verrs) {
 			case "is_error":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			wantObject(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "arguments")
-			}
+			e.missing(p, "arguments")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "output"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "output")
-			}
+			e.missing(p, "output")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "is_error"}
-			_ = fp
 			wantBoolean(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "is_error")
-			}
+			e.missing(p, "is_error")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -473,64 +320,37 @@ func validateHookRunAfterToolCall(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "after_tool_call" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "after_tool_call", x1)
-					}
+					e.str(&fp, "\"after_tool_call\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "hook")
-			}
+			e.missing(p, "hook")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
-			_ = fp
 			validateAfterToolCallPayload(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "payload")
-			}
+			e.missing(p, "payload")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -548,43 +368,25 @@ func validateBeforePersistencePayload(v any, p *vpath, e *verrs) {
 			case "output":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "output"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "output")
-			}
+			e.missing(p, "output")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -606,64 +408,37 @@ func validateHookRunBeforePersistence(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "before_persistence" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "before_persistence", x1)
-					}
+					e.str(&fp, "\"before_persistence\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "hook")
-			}
+			e.missing(p, "hook")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
-			_ = fp
 			validateBeforePersistencePayload(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "payload")
-			}
+			e.missing(p, "payload")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -681,57 +456,34 @@ func validatePostMutationPayload(v any, p *vpath, e *verrs) {
 			case "resource_ids":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "resource_ids"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "resource_ids")
-			}
+			e.missing(p, "resource_ids")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -753,75 +505,44 @@ func validateHookRunPostMutation(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "hook"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "post_mutation" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "post_mutation", x1)
-					}
+					e.str(&fp, "\"post_mutation\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "hook")
-			}
+			e.missing(p, "hook")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "payload"}
-			_ = fp
 			validatePostMutationPayload(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "payload")
-			}
+			e.missing(p, "payload")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateHookRunParams(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	switch u0["hook"] {
@@ -838,11 +559,7 @@ func validateHookRunParams(v any, p *vpath, e *verrs) {
 	case "post_mutation":
 		validateHookRunPostMutation(v, p, e)
 	default:
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "member \"hook\" must be one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation")
-		}
+		e.msg(p, "member \"hook\" must be one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation")
 	}
 }
 
@@ -864,60 +581,37 @@ func validateHookDisposition(v any, p *vpath, e *verrs) {
 			case "prompt":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "action"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "continue", "block", "replace":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of continue, block, replace, got %q", x1)
-					}
+					e.str(&fp, "one of continue, block, replace", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "action")
-			}
+			e.missing(p, "action")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "message"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "prompt"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -935,43 +629,25 @@ func validatePersistenceMetadata(v any, p *vpath, e *verrs) {
 			case "public":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "value"}
-			_ = fp
 			wantObject(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "value")
-			}
+			e.missing(p, "value")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "public"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "public")
-			}
+			e.missing(p, "public")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -985,46 +661,28 @@ func validatePostMutationRescan(v any, p *vpath, e *verrs) {
 			case "resource_ids":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "resource_ids"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "resource_ids")
-			}
+			e.missing(p, "resource_ids")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1046,35 +704,24 @@ func validateHookRunResult(v any, p *vpath, e *verrs) {
 			case "post_mutation_rescan":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "disposition"}
-			_ = fp
 			validateHookDisposition(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "persistence_metadata"}
-			_ = fp
 			validatePersistenceMetadata(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "post_mutation_rescan"}
-			_ = fp
 			validatePostMutationRescan(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

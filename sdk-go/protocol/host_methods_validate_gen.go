@@ -33,84 +33,51 @@ func validateToolCallParams(v any, p *vpath, e *verrs) {
 			case "call_id":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateToolName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			wantObject(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "arguments")
-			}
+			e.missing(p, "arguments")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "catalog_revision"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_3, &fp, e)
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "call_id"}
-			_ = fp
 			wantString(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -132,62 +99,38 @@ func validateCommandExecuteParams(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateCommandName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "arguments")
-			}
+			e.missing(p, "arguments")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -205,37 +148,23 @@ func validateCommandExecuteResult(v any, p *vpath, e *verrs) {
 			case "is_error":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "text"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "text")
-			}
+			e.missing(p, "text")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "is_error"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -257,36 +186,25 @@ func validateContextCollectParams(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "prompt"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -308,72 +226,41 @@ func validateContextItem(v any, p *vpath, e *verrs) {
 			case "placement":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "label")
-			}
+			e.missing(p, "label")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "content"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "content")
-			}
+			e.missing(p, "content")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "placement"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				switch x1 {
 				case "system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of system_prefix, system_suffix, prompt_prefix, prompt_suffix, got %q", x1)
-					}
+					e.str(&fp, "one of system_prefix, system_suffix, prompt_prefix, prompt_suffix", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "placement")
-			}
+			e.missing(p, "placement")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -387,46 +274,28 @@ func validateContextCollectResult(v any, p *vpath, e *verrs) {
 			case "items":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "items"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateContextItem(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "items")
-			}
+			e.missing(p, "items")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -444,37 +313,23 @@ func validateStatusCollectParams(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "surface"}
-			_ = fp
 			validateUISurface(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "surface")
-			}
+			e.missing(p, "surface")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -500,87 +355,51 @@ func validateStatusCollectResult(v any, p *vpath, e *verrs) {
 			case "style_role":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "surface"}
-			_ = fp
 			validateUISurface(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "surface")
-			}
+			e.missing(p, "surface")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "text"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 1024 {
 					if n := utf8.RuneCountInString(x1); n > 1024 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 1024 characters, got %d", n)
-						}
+						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "text")
-			}
+			e.missing(p, "text")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "priority"}
-			_ = fp
 			wantInt(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "priority")
-			}
+			e.missing(p, "priority")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "style_role"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string or null, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "string or null", f0_3)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -606,59 +425,35 @@ func validateToolRenderParams01(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateToolName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			wantObject(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "arguments")
-			}
+			e.missing(p, "arguments")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "result"}
-			_ = fp
 			validateToolResult01(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "result")
-			}
+			e.missing(p, "result")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -684,59 +479,35 @@ func validateToolRenderParams(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateToolName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			wantObject(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "arguments")
-			}
+			e.missing(p, "arguments")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "result"}
-			_ = fp
 			validateToolResult(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "result")
-			}
+			e.missing(p, "result")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -754,53 +525,31 @@ func validateRenderSegment(v any, p *vpath, e *verrs) {
 			case "style_role":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "text"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "text")
-			}
+			e.missing(p, "text")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "style_role"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case nil:
 			case string:
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string or null, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string or null", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "style_role")
-			}
+			e.missing(p, "style_role")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -814,46 +563,28 @@ func validateToolRenderResult(v any, p *vpath, e *verrs) {
 			case "segments":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "segments"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateRenderSegment(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "segments")
-			}
+			e.missing(p, "segments")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -871,75 +602,45 @@ func validateShutdownParams(v any, p *vpath, e *verrs) {
 			case "deadline_ms":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "reason"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "host_exit", "reload", "disable", "restart":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of host_exit, reload, disable, restart, got %q", x1)
-					}
+					e.str(&fp, "one of host_exit, reload, disable, restart", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "deadline_ms"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -949,20 +650,12 @@ func validateShutdownResult(v any, p *vpath, e *verrs) {
 		for k, val := range x0 {
 			switch k {
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

@@ -32,94 +32,53 @@ func validateExtensionInfo(v any, p *vpath, e *verrs) {
 			case "source":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateExtensionName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "dir"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "dir")
-			}
+			e.missing(p, "dir")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "manifest_path"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "manifest_path")
-			}
+			e.missing(p, "manifest_path")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "source"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case string:
 				switch x1 {
 				case "global", "project", "explicit":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of global, project, explicit, got %q", x1)
-					}
+					e.str(&fp, "one of global, project, explicit", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "string", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "source")
-			}
+			e.missing(p, "source")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -137,43 +96,25 @@ func validateWorkspaceInfo(v any, p *vpath, e *verrs) {
 			case "trusted":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "root"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "root")
-			}
+			e.missing(p, "root")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "trusted"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "trusted")
-			}
+			e.missing(p, "trusted")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -191,43 +132,25 @@ func validateModelInfo(v any, p *vpath, e *verrs) {
 			case "id":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "provider"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "provider")
-			}
+			e.missing(p, "provider")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -253,55 +176,38 @@ func validateSessionInfo(v any, p *vpath, e *verrs) {
 			case "active_skills":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "model"}
-			_ = fp
 			validateModelInfo(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "reasoning_effort"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "active_skills"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "array", f0_3)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -323,120 +229,69 @@ func validateOfferedLimits(v any, p *vpath, e *verrs) {
 			case "max_pending_requests":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "max_concurrent_requests"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "integer", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_concurrent_requests")
-			}
+			e.missing(p, "max_concurrent_requests")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "max_message_bytes"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "max_pending_requests"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -462,111 +317,65 @@ func validateProtocolOffer(v any, p *vpath, e *verrs) {
 			case "limits":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "0.2", "0.4":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of 0.2, 0.4, got %q", x1)
-					}
+					e.str(&fp, "one of 0.2, 0.4", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "required_features"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "required_features")
-			}
+			e.missing(p, "required_features")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "optional_features"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "array", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "optional_features")
-			}
+			e.missing(p, "optional_features")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "limits"}
-			_ = fp
 			validateOfferedLimits(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "limits")
-			}
+			e.missing(p, "limits")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -600,97 +409,55 @@ func validateInitializeParams01(v any, p *vpath, e *verrs) {
 			case "session":
 				f0_5, h0_5 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "0.1" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "0.1", x1)
-					}
+					e.str(&fp, "\"0.1\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "api_version")
-			}
+			e.missing(p, "api_version")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "octet_version"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "octet_version")
-			}
+			e.missing(p, "octet_version")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "extension"}
-			_ = fp
 			validateExtensionInfo(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "extension")
-			}
+			e.missing(p, "extension")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "manifest"}
-			_ = fp
 			validateManifest(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "manifest")
-			}
+			e.missing(p, "manifest")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "workspace"}
-			_ = fp
 			validateWorkspaceInfo(f0_4, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "workspace")
-			}
+			e.missing(p, "workspace")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "session"}
-			_ = fp
 			validateSessionInfo(f0_5, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -728,110 +495,63 @@ func validateInitializeParams(v any, p *vpath, e *verrs) {
 			case "protocol":
 				f0_6, h0_6 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "0.2", "0.4":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of 0.2, 0.4, got %q", x1)
-					}
+					e.str(&fp, "one of 0.2, 0.4", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "api_version")
-			}
+			e.missing(p, "api_version")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "octet_version"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "octet_version")
-			}
+			e.missing(p, "octet_version")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "extension"}
-			_ = fp
 			validateExtensionInfo(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "extension")
-			}
+			e.missing(p, "extension")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "manifest"}
-			_ = fp
 			validateManifest(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "manifest")
-			}
+			e.missing(p, "manifest")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "workspace"}
-			_ = fp
 			validateWorkspaceInfo(f0_4, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "workspace")
-			}
+			e.missing(p, "workspace")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "session"}
-			_ = fp
 			validateSessionInfo(f0_5, &fp, e)
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "protocol"}
-			_ = fp
 			validateProtocolOffer(f0_6, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "protocol")
-			}
+			e.missing(p, "protocol")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -845,58 +565,33 @@ func validateAnsweredLimits(v any, p *vpath, e *verrs) {
 			case "max_concurrent_requests":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "max_concurrent_requests"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "integer", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "max_concurrent_requests")
-			}
+			e.missing(p, "max_concurrent_requests")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -922,87 +617,53 @@ func validateProtocolAnswer(v any, p *vpath, e *verrs) {
 			case "lifecycle_events":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "features"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "features")
-			}
+			e.missing(p, "features")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "limits"}
-			_ = fp
 			validateAnsweredLimits(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "limits")
-			}
+			e.missing(p, "limits")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "lifecycle_events"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "array", f0_3)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1048,166 +709,104 @@ func validateInitializeResult01(v any, p *vpath, e *verrs) {
 			case "tool_renderers":
 				f0_8, h0_8 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "api_version")
-			}
+			e.missing(p, "api_version")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "tools"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolDefinition01(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "tools")
-			}
+			e.missing(p, "tools")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateExtensionName(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "commands"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateCommandDefinition(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "array", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "commands")
-			}
+			e.missing(p, "commands")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "hooks"}
-			_ = fp
 			switch x1 := f0_5.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_5))
-				}
+				e.fail(&fp, "array", f0_5)
 			}
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "ui"}
-			_ = fp
 			switch x1 := f0_6.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_6))
-				}
+				e.fail(&fp, "array", f0_6)
 			}
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "context"}
-			_ = fp
 			wantBoolean(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "tool_renderers"}
-			_ = fp
 			switch x1 := f0_8.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_8))
-				}
+				e.fail(&fp, "array", f0_8)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1257,176 +856,109 @@ func validateInitializeResult(v any, p *vpath, e *verrs) {
 			case "protocol":
 				f0_9, h0_9 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "api_version"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "api_version")
-			}
+			e.missing(p, "api_version")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "tools"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolDefinition(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "tools")
-			}
+			e.missing(p, "tools")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateExtensionName(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "commands"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateCommandDefinition(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "array", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "commands")
-			}
+			e.missing(p, "commands")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "hooks"}
-			_ = fp
 			switch x1 := f0_5.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_5))
-				}
+				e.fail(&fp, "array", f0_5)
 			}
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "ui"}
-			_ = fp
 			switch x1 := f0_6.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_6))
-				}
+				e.fail(&fp, "array", f0_6)
 			}
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "context"}
-			_ = fp
 			wantBoolean(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "tool_renderers"}
-			_ = fp
 			switch x1 := f0_8.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_8))
-				}
+				e.fail(&fp, "array", f0_8)
 			}
 		}
 		if h0_9 {
 			fp := vpath{up: p, key: "protocol"}
-			_ = fp
 			validateProtocolAnswer(f0_9, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "protocol")
-			}
+			e.missing(p, "protocol")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

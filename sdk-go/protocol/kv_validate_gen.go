@@ -25,77 +25,43 @@ func validateKVGetParams(v any, p *vpath, e *verrs) {
 			case "key":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..512 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -117,58 +83,34 @@ func validateKVGetResult(v any, p *vpath, e *verrs) {
 			case "version":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "found"}
-			_ = fp
 			wantBoolean(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "found")
-			}
+			e.missing(p, "found")
 		}
 		if h0_1 {
-			fp := vpath{up: p, key: "value"}
-			_ = fp
 			_ = f0_1 // any JSON value
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
-					}
+					e.str(&fp, "a match of ^[0-9a-f]{64}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -194,104 +136,60 @@ func validateKVListParams(v any, p *vpath, e *verrs) {
 			case "limit":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "prefix"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "prefix")
-			}
+			e.missing(p, "prefix")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "cursor"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "limit"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1, got %v", n)
-					}
+					e.int(&fp, "at least 1", n)
 				}
 				if float64(n) > 1000 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 1000, got %v", n)
-					}
+					e.int(&fp, "at most 1000", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "integer", f0_3)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -313,70 +211,38 @@ func validateKVEntry(v any, p *vpath, e *verrs) {
 			case "version":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 		if h0_1 {
-			fp := vpath{up: p, key: "value"}
-			_ = fp
 			_ = f0_1 // any JSON value
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "value")
-			}
+			e.missing(p, "value")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
-					}
+					e.str(&fp, "a match of ^[0-9a-f]{64}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -394,51 +260,32 @@ func validateKVListResult(v any, p *vpath, e *verrs) {
 			case "next_cursor":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "entries"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateKVEntry(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "entries")
-			}
+			e.missing(p, "entries")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "next_cursor"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -460,104 +307,57 @@ func validateKVExpectVersion(v any, p *vpath, e *verrs) {
 			case "version":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..512 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
-					}
+					e.str(&fp, "a match of ^[0-9a-f]{64}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -579,115 +379,64 @@ func validateKVExpectAbsent(v any, p *vpath, e *verrs) {
 			case "absent":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..512 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "absent"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case bool:
 				if x1 != true {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want true")
-					}
+					e.msg(&fp, "want true")
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want boolean, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "boolean", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "absent")
-			}
+			e.missing(p, "absent")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateKVPrecondition(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	if _, ok := u0["version"]; ok {
@@ -695,11 +444,7 @@ func validateKVPrecondition(v any, p *vpath, e *verrs) {
 	} else if _, ok := u0["absent"]; ok {
 		validateKVExpectAbsent(v, p, e)
 	} else {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want one of the members version, absent")
-		}
+		e.msg(p, "want one of the members version, absent")
 	}
 }
 
@@ -725,115 +470,62 @@ func validateKVPut(v any, p *vpath, e *verrs) {
 			case "value":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "op"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "put" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "put", x1)
-					}
+					e.str(&fp, "\"put\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "op")
-			}
+			e.missing(p, "op")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..512 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 		if h0_3 {
-			fp := vpath{up: p, key: "value"}
-			_ = fp
 			_ = f0_3 // any JSON value
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "value")
-			}
+			e.missing(p, "value")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -855,115 +547,64 @@ func validateKVDelete(v any, p *vpath, e *verrs) {
 			case "key":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "op"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "delete" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "delete", x1)
-					}
+					e.str(&fp, "\"delete\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "op")
-			}
+			e.missing(p, "op")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..512 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateKVWrite(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	switch u0["op"] {
@@ -972,11 +613,7 @@ func validateKVWrite(v any, p *vpath, e *verrs) {
 	case "delete":
 		validateKVDelete(v, p, e)
 	default:
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "member \"op\" must be one of put, delete")
-		}
+		e.msg(p, "member \"op\" must be one of put, delete")
 	}
 }
 
@@ -994,92 +631,52 @@ func validateKVCommitParams(v any, p *vpath, e *verrs) {
 			case "writes":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "preconditions"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateKVPrecondition(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "preconditions")
-			}
+			e.missing(p, "preconditions")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "writes"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				if len(x1) < 1 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 1 items, got %d", len(x1))
-					}
+					e.count(&fp, "at least 1 items", len(x1))
 				}
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateKVWrite(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "writes")
-			}
+			e.missing(p, "writes")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1101,105 +698,58 @@ func validateKVWriteVersion(v any, p *vpath, e *verrs) {
 			case "version":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "namespace"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
 					if n := utf8.RuneCountInString(x1); n < 1 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at least 1 characters, got %d", n)
-						}
+						e.count(&fp, "at least 1 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "namespace")
-			}
+			e.missing(p, "namespace")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "key"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 512 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..512 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..512 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "key")
-			}
+			e.missing(p, "key")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case nil:
 			case string:
 				if !reKV190b3eb9.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9a-f]{64}$")
-					}
+					e.str(&fp, "a match of ^[0-9a-f]{64}$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string or null, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string or null", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1213,45 +763,27 @@ func validateKVCommitResult(v any, p *vpath, e *verrs) {
 			case "versions":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "versions"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateKVWriteVersion(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "versions")
-			}
+			e.missing(p, "versions")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

@@ -8,19 +8,11 @@ func validateOutcome(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "completed", "failed", "cancelled", "interrupted", "disconnected", "shutdown", "limit":
 		default:
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want one of completed, failed, cancelled, interrupted, disconnected, shutdown, limit, got %q", x0)
-			}
+			e.str(p, "one of completed, failed, cancelled, interrupted, disconnected, shutdown, limit", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -34,32 +26,19 @@ func validateSessionStartedParams(v any, p *vpath, e *verrs) {
 			case "session_id":
 				f0_0, h0_0 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -77,43 +56,25 @@ func validateSessionSettledParams(v any, p *vpath, e *verrs) {
 			case "outcome":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "outcome"}
-			_ = fp
 			validateOutcome(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "outcome")
-			}
+			e.missing(p, "outcome")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -131,43 +92,25 @@ func validateTurnStartedParams(v any, p *vpath, e *verrs) {
 			case "turn_id":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "turn_id")
-			}
+			e.missing(p, "turn_id")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -189,54 +132,31 @@ func validateTurnSettledParams(v any, p *vpath, e *verrs) {
 			case "outcome":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "turn_id")
-			}
+			e.missing(p, "turn_id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "outcome"}
-			_ = fp
 			validateOutcome(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "outcome")
-			}
+			e.missing(p, "outcome")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -262,65 +182,37 @@ func validateToolStartedParams(v any, p *vpath, e *verrs) {
 			case "name":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "turn_id")
-			}
+			e.missing(p, "turn_id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "call_id"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "call_id")
-			}
+			e.missing(p, "call_id")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -354,86 +246,48 @@ func validateToolSettledParams(v any, p *vpath, e *verrs) {
 			case "is_error":
 				f0_5, h0_5 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "session_id"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session_id")
-			}
+			e.missing(p, "session_id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "turn_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "turn_id")
-			}
+			e.missing(p, "turn_id")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "call_id"}
-			_ = fp
 			wantString(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "call_id")
-			}
+			e.missing(p, "call_id")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			wantString(f0_3, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "outcome"}
-			_ = fp
 			validateOutcome(f0_4, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "outcome")
-			}
+			e.missing(p, "outcome")
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "is_error"}
-			_ = fp
 			wantBoolean(f0_5, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "is_error")
-			}
+			e.missing(p, "is_error")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

@@ -57,140 +57,83 @@ func validateManifest(v any, p *vpath, e *verrs) {
 			case "runtime":
 				f0_8, h0_8 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "name"}
-			_ = fp
 			validateExtensionName(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "name")
-			}
+			e.missing(p, "name")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "version"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if !reManifestf0b030aa.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$")
-					}
+					e.str(&fp, "a match of ^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "version")
-			}
+			e.missing(p, "version")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "api_version"}
-			_ = fp
 			validateApiVersion(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "api_version")
-			}
+			e.missing(p, "api_version")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "requires_octet"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
 				if !reManifest4bbeab3e.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^=[0-9]+\\.[0-9]+\\.[0-9]+$")
-					}
+					e.str(&fp, "a match of ^=[0-9]+\\.[0-9]+\\.[0-9]+$", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "string", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "description"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case string:
 				if len(x1) > 1024 {
 					if n := utf8.RuneCountInString(x1); n > 1024 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 1024 characters, got %d", n)
-						}
+						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "string", f0_4)
 			}
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "entrypoint"}
-			_ = fp
 			validateManifestEntrypoint(f0_5, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "entrypoint")
-			}
+			e.missing(p, "entrypoint")
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "capabilities"}
-			_ = fp
 			validateManifestCapabilities(f0_6, &fp, e)
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "contributes"}
-			_ = fp
 			validateManifestContributions(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "runtime"}
-			_ = fp
 			validateManifestRuntime(f0_8, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -200,19 +143,11 @@ func validateApiVersion(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "0.1", "0.2", "0.4":
 		default:
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want one of 0.1, 0.2, 0.4, got %q", x0)
-			}
+			e.str(p, "one of 0.1, 0.2, 0.4", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -220,19 +155,11 @@ func validateExtensionName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reManifest4399f66a.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[a-z][a-z0-9_-]{0,63}$")
-			}
+			e.str(p, "a match of ^[a-z][a-z0-9_-]{0,63}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -240,19 +167,11 @@ func validateToolName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reManifest4f9a0bb1.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
-			}
+			e.str(p, "a match of ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -260,19 +179,11 @@ func validateCommandName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !reManifest4399f66a.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[a-z][a-z0-9_-]{0,63}$")
-			}
+			e.str(p, "a match of ^[a-z][a-z0-9_-]{0,63}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -280,26 +191,14 @@ func validateSecretName(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if n := len(x0); n > 64 {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want at most 64 UTF-8 bytes, got %d", n)
-			}
+			e.count(p, "at most 64 UTF-8 bytes", n)
 		}
 		if !reManifest529a5a46.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$")
-			}
+			e.str(p, "a match of ^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -309,19 +208,11 @@ func validateHookName(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "before_prompt", "after_response", "before_tool_call", "after_tool_call", "before_persistence", "post_mutation":
 		default:
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation, got %q", x0)
-			}
+			e.str(p, "one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -331,19 +222,11 @@ func validateUISurface(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "status", "header", "footer":
 		default:
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want one of status, header, footer, got %q", x0)
-			}
+			e.str(p, "one of status, header, footer", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -361,67 +244,40 @@ func validateManifestEntrypoint(v any, p *vpath, e *verrs) {
 			case "args":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "command"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if n := len(x1); n < 1 || n > 4096 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want 1..4096 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "1..4096 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "command")
-			}
+			e.missing(p, "command")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "args"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -451,131 +307,80 @@ func validateManifestCapabilities(v any, p *vpath, e *verrs) {
 			case "environment":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "filesystem"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "none", "workspace", "unrestricted":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of none, workspace, unrestricted, got %q", x1)
-					}
+					e.str(&fp, "one of none, workspace, unrestricted", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "process"}
-			_ = fp
 			wantBoolean(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "network"}
-			_ = fp
 			wantBoolean(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "secrets"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case []any:
 				if len(x1) > 64 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 64 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 64 items", len(x1))
 				}
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateSecretName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "array", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "environment"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					switch x2 := it1.(type) {
 					case string:
 						switch x2 {
 						case "SSH_AUTH_SOCK":
 						default:
-							if e.quiet {
-								e.n++
-							} else {
-								e.add(&ip1, "want one of SSH_AUTH_SOCK, got %q", x2)
-							}
+							e.str(&ip1, "one of SSH_AUTH_SOCK", x2)
 						}
 					default:
 						_ = x2
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&ip1, "want string, got %s", kindName(it1))
-						}
+						e.fail(&ip1, "string", it1)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "array", f0_4)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -621,178 +426,112 @@ func validateManifestContributions(v any, p *vpath, e *verrs) {
 			case "presentation":
 				f0_8, h0_8 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "tools"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case []any:
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "array", f0_0)
 			}
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "commands"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateCommandName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "hooks"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateHookName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "array", f0_2)
 			}
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "ui"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateUISurface(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "array", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "context"}
-			_ = fp
 			wantBoolean(f0_4, &fp, e)
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "tool_renderers"}
-			_ = fp
 			switch x1 := f0_5.(type) {
 			case []any:
 				if i, j, dup := duplicate(x1); dup {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "items %d and %d are equal", i, j)
-					}
+					e.dup(&fp, i, j)
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateToolName(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_5))
-				}
+				e.fail(&fp, "array", f0_5)
 			}
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "notifications"}
-			_ = fp
 			wantBoolean(f0_6, &fp, e)
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "confirmations"}
-			_ = fp
 			wantBoolean(f0_7, &fp, e)
 		}
 		if h0_8 {
 			fp := vpath{up: p, key: "presentation"}
-			_ = fp
 			wantBoolean(f0_8, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -810,66 +549,40 @@ func validateManifestRuntime(v any, p *vpath, e *verrs) {
 			case "sharing":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "lifecycle"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "legacy_resident", "lazy_resident", "oneshot", "session", "workspace_service", "always", "pi_aggregate":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of legacy_resident, lazy_resident, oneshot, session, workspace_service, always, pi_aggregate, got %q", x1)
-					}
+					e.str(&fp, "one of legacy_resident, lazy_resident, oneshot, session, workspace_service, always, pi_aggregate", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "sharing"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				switch x1 {
 				case "isolated", "workspace":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of isolated, workspace, got %q", x1)
-					}
+					e.str(&fp, "one of isolated, workspace", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

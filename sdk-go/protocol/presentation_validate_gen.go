@@ -16,19 +16,11 @@ func validateShortID(v any, p *vpath, e *verrs) {
 	switch x0 := v.(type) {
 	case string:
 		if !rePresentationcdc28d59.MatchString(x0) {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "does not match %s", "^[A-Za-z0-9_.:-]{1,64}$")
-			}
+			e.str(p, "a match of ^[A-Za-z0-9_.:-]{1,64}$", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -38,19 +30,11 @@ func validateState(v any, p *vpath, e *verrs) {
 		switch x0 {
 		case "empty", "loading", "pending", "active", "running", "succeeded", "failed", "cancelled", "degraded", "stopped", "unavailable":
 		default:
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "want one of empty, loading, pending, active, running, succeeded, failed, cancelled, degraded, stopped, unavailable, got %q", x0)
-			}
+			e.str(p, "one of empty, loading, pending, active, running, succeeded, failed, cancelled, degraded, stopped, unavailable", x0)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want string, got %s", kindName(v))
-		}
+		e.fail(p, "string", v)
 	}
 }
 
@@ -68,59 +52,33 @@ func validateSessionReference(v any, p *vpath, e *verrs) {
 			case "session":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "session" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "session", x1)
-					}
+					e.str(&fp, "\"session\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "session"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "session")
-			}
+			e.missing(p, "session")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -138,59 +96,33 @@ func validateArtifactReference(v any, p *vpath, e *verrs) {
 			case "artifact_id":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "artifact" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "artifact", x1)
-					}
+					e.str(&fp, "\"artifact\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "artifact_id"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "artifact_id")
-			}
+			e.missing(p, "artifact_id")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -208,59 +140,33 @@ func validateResourceReference(v any, p *vpath, e *verrs) {
 			case "resource":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "resource" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "resource", x1)
-					}
+					e.str(&fp, "\"resource\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "resource"}
-			_ = fp
 			wantString(f0_1, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "resource")
-			}
+			e.missing(p, "resource")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -278,86 +184,48 @@ func validateURLReference(v any, p *vpath, e *verrs) {
 			case "url":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "type"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				if x1 != "url" {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want %q, got %q", "url", x1)
-					}
+					e.str(&fp, "\"url\"", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "type")
-			}
+			e.missing(p, "type")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "url"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if !rePresentation4a76259f.MatchString(x1) {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "does not match %s", "^https?://[^/@ ]+")
-					}
+					e.str(&fp, "a match of ^https?://[^/@ ]+", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "url")
-			}
+			e.missing(p, "url")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
 func validateReference(v any, p *vpath, e *verrs) {
 	u0, ok := v.(map[string]any)
 	if !ok {
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 		return
 	}
 	switch u0["type"] {
@@ -370,11 +238,7 @@ func validateReference(v any, p *vpath, e *verrs) {
 	case "url":
 		validateURLReference(v, p, e)
 	default:
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "member \"type\" must be one of session, artifact, resource, url")
-		}
+		e.msg(p, "member \"type\" must be one of session, artifact, resource, url")
 	}
 }
 
@@ -396,84 +260,49 @@ func validatePresentationStatus(v any, p *vpath, e *verrs) {
 			case "detail":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "state"}
-			_ = fp
 			validateState(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "state")
-			}
+			e.missing(p, "state")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 128 {
 					if n := utf8.RuneCountInString(x1); n > 128 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 128 characters, got %d", n)
-						}
+						e.count(&fp, "at most 128 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "label")
-			}
+			e.missing(p, "label")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "detail"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) > 1024 {
 					if n := utf8.RuneCountInString(x1); n > 1024 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 1024 characters, got %d", n)
-						}
+						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -511,238 +340,139 @@ func validateActivityMetrics(v any, p *vpath, e *verrs) {
 			case "cost_microdollars":
 				f0_6, h0_6 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "tool_calls"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "integer", f0_0)
 			}
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "input_tokens"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "integer", f0_1)
 			}
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "cache_read_tokens"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "integer", f0_2)
 			}
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "cache_write_tokens"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "integer", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "output_tokens"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "integer", f0_4)
 			}
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "reasoning_tokens"}
-			_ = fp
 			switch x1 := f0_5.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_5))
-				}
+				e.fail(&fp, "integer", f0_5)
 			}
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "cost_microdollars"}
-			_ = fp
 			switch x1 := f0_6.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_6))
-				}
+				e.fail(&fp, "integer", f0_6)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -784,167 +514,99 @@ func validateActivity(v any, p *vpath, e *verrs) {
 			case "updated_at_ms":
 				f0_7, h0_7 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateShortID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 128 {
 					if n := utf8.RuneCountInString(x1); n > 128 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 128 characters, got %d", n)
-						}
+						e.count(&fp, "at most 128 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "label")
-			}
+			e.missing(p, "label")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "state"}
-			_ = fp
 			validateState(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "state")
-			}
+			e.missing(p, "state")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "detail"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) > 1024 {
 					if n := utf8.RuneCountInString(x1); n > 1024 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 1024 characters, got %d", n)
-						}
+						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "string", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "reference"}
-			_ = fp
 			validateReference(f0_4, &fp, e)
 		}
 		if h0_5 {
 			fp := vpath{up: p, key: "metrics"}
-			_ = fp
 			validateActivityMetrics(f0_5, &fp, e)
 		}
 		if h0_6 {
 			fp := vpath{up: p, key: "started_at_ms"}
-			_ = fp
 			switch x1 := f0_6.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_6))
-				}
+				e.fail(&fp, "integer", f0_6)
 			}
 		}
 		if h0_7 {
 			fp := vpath{up: p, key: "updated_at_ms"}
-			_ = fp
 			switch x1 := f0_7.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_7))
-				}
+				e.fail(&fp, "integer", f0_7)
 			}
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -974,76 +636,47 @@ func validateNode(v any, p *vpath, e *verrs) {
 			case "reference":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateShortID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "parent"}
-			_ = fp
 			validateShortID(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) > 128 {
 					if n := utf8.RuneCountInString(x1); n > 128 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 128 characters, got %d", n)
-						}
+						e.count(&fp, "at most 128 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "string", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "label")
-			}
+			e.missing(p, "label")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "state"}
-			_ = fp
 			validateState(f0_3, &fp, e)
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "reference"}
-			_ = fp
 			validateReference(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1061,53 +694,31 @@ func validateCollectionDetail(v any, p *vpath, e *verrs) {
 			case "text":
 				f0_1, h0_1 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "title"}
-			_ = fp
 			wantString(f0_0, &fp, e)
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "text"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if n := len(x1); n > 65536 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 65536 UTF-8 bytes, got %d", n)
-					}
+					e.count(&fp, "at most 65536 UTF-8 bytes", n)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "text")
-			}
+			e.missing(p, "text")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1133,92 +744,55 @@ func validateCollection(v any, p *vpath, e *verrs) {
 			case "detail":
 				f0_3, h0_3 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "kind"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case string:
 				switch x1 {
 				case "list", "tree":
 				default:
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want one of list, tree, got %q", x1)
-					}
+					e.str(&fp, "one of list, tree", x1)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "string", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "kind")
-			}
+			e.missing(p, "kind")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "nodes"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case []any:
 				if len(x1) > 256 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 256 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 256 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateNode(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "array", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "nodes")
-			}
+			e.missing(p, "nodes")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "selected"}
-			_ = fp
 			validateShortID(f0_2, &fp, e)
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "detail"}
-			_ = fp
 			validateCollectionDetail(f0_3, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1248,96 +822,58 @@ func validateAction(v any, p *vpath, e *verrs) {
 			case "destructive":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "id"}
-			_ = fp
 			validateShortID(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "id")
-			}
+			e.missing(p, "id")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "label"}
-			_ = fp
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 64 {
 					if n := utf8.RuneCountInString(x1); n > 64 {
-						if e.quiet {
-							e.n++
-						} else {
-							e.add(&fp, "want at most 64 characters, got %d", n)
-						}
+						e.count(&fp, "at most 64 characters", n)
 					}
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want string, got %s", kindName(f0_1))
-				}
+				e.fail(&fp, "string", f0_1)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "label")
-			}
+			e.missing(p, "label")
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "command"}
-			_ = fp
 			validateCommandName(f0_2, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "command")
-			}
+			e.missing(p, "command")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "arguments"}
-			_ = fp
 			switch x1 := f0_3.(type) {
 			case []any:
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					wantString(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_3))
-				}
+				e.fail(&fp, "array", f0_3)
 			}
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "destructive"}
-			_ = fp
 			wantBoolean(f0_4, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1367,132 +903,77 @@ func validateSnapshot(v any, p *vpath, e *verrs) {
 			case "actions":
 				f0_4, h0_4 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "revision"}
-			_ = fp
 			switch x1 := f0_0.(type) {
 			case json.Number:
 				n, ok := asInt(x1)
 				if !ok {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want an integer within ±(2^53-1) written without fraction or exponent, got %s", x1)
-					}
+					e.fail(&fp, "an integer within ±(2^53-1) written without fraction or exponent", x1)
 					break
 				}
 				if float64(n) < 0 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at least 0, got %v", n)
-					}
+					e.int(&fp, "at least 0", n)
 				}
 				_ = n
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want integer, got %s", kindName(f0_0))
-				}
+				e.fail(&fp, "integer", f0_0)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "revision")
-			}
+			e.missing(p, "revision")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "status"}
-			_ = fp
 			validatePresentationStatus(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "activities"}
-			_ = fp
 			switch x1 := f0_2.(type) {
 			case []any:
 				if len(x1) > 128 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 128 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 128 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateActivity(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_2))
-				}
+				e.fail(&fp, "array", f0_2)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "activities")
-			}
+			e.missing(p, "activities")
 		}
 		if h0_3 {
 			fp := vpath{up: p, key: "collection"}
-			_ = fp
 			validateCollection(f0_3, &fp, e)
 		}
 		if h0_4 {
 			fp := vpath{up: p, key: "actions"}
-			_ = fp
 			switch x1 := f0_4.(type) {
 			case []any:
 				if len(x1) > 64 {
-					if e.quiet {
-						e.n++
-					} else {
-						e.add(&fp, "want at most 64 items, got %d", len(x1))
-					}
+					e.count(&fp, "at most 64 items", len(x1))
 				}
 				for i1, it1 := range x1 {
 					ip1 := vpath{up: &fp, idx: i1}
-					_ = ip1
 					validateAction(it1, &ip1, e)
 				}
 			default:
 				_ = x1
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(&fp, "want array, got %s", kindName(f0_4))
-				}
+				e.fail(&fp, "array", f0_4)
 			}
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "actions")
-			}
+			e.missing(p, "actions")
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }
 
@@ -1514,41 +995,26 @@ func validatePresentationUpdateParams(v any, p *vpath, e *verrs) {
 			case "resource_owner":
 				f0_2, h0_2 = val, true
 			default:
-				if e.quiet {
-					e.n++
-				} else {
-					e.add(p, "unknown field %q", k)
-				}
+				e.unknown(p, k)
 			}
 			_ = val
 		}
 		if h0_0 {
 			fp := vpath{up: p, key: "snapshot"}
-			_ = fp
 			validateSnapshot(f0_0, &fp, e)
 		} else {
-			if e.quiet {
-				e.n++
-			} else {
-				e.add(p, "missing required field %q", "snapshot")
-			}
+			e.missing(p, "snapshot")
 		}
 		if h0_1 {
 			fp := vpath{up: p, key: "parent_request_id"}
-			_ = fp
 			validateRequestID(f0_1, &fp, e)
 		}
 		if h0_2 {
 			fp := vpath{up: p, key: "resource_owner"}
-			_ = fp
 			validateResourceOwner(f0_2, &fp, e)
 		}
 	default:
 		_ = x0
-		if e.quiet {
-			e.n++
-		} else {
-			e.add(p, "want object, got %s", kindName(v))
-		}
+		e.fail(p, "object", v)
 	}
 }

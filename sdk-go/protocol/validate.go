@@ -278,11 +278,81 @@ func wantObject(v any, p *vpath, e *verrs) {
 	}
 }
 
-// fail records a kind mismatch; in verdict-only mode it only counts.
+// The reporting methods below take no variadic arguments, so in verdict-only mode (quiet)
+// nothing is formatted or boxed: a failed check costs a counter increment.
+
+// fail records a kind mismatch.
 func (e *verrs) fail(p *vpath, want string, got any) {
 	if e.quiet {
 		e.n++
 		return
 	}
 	e.add(p, "want %s, got %s", want, kindName(got))
+}
+
+// msg records a fixed message.
+func (e *verrs) msg(p *vpath, text string) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "%s", text)
+}
+
+// str records a string value that is not what the schema wants.
+func (e *verrs) str(p *vpath, want, got string) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "want %s, got %q", want, got)
+}
+
+// count records a length or item count out of range.
+func (e *verrs) count(p *vpath, want string, got int) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "want %s, got %d", want, got)
+}
+
+func (e *verrs) int(p *vpath, want string, got int64) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "want %s, got %d", want, got)
+}
+
+func (e *verrs) float(p *vpath, want string, got float64) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "want %s, got %v", want, got)
+}
+
+func (e *verrs) unknown(p *vpath, key string) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "unknown field %q", key)
+}
+
+func (e *verrs) missing(p *vpath, name string) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "missing required field %q", name)
+}
+
+func (e *verrs) dup(p *vpath, i, j int) {
+	if e.quiet {
+		e.n++
+		return
+	}
+	e.add(p, "items %d and %d are equal", i, j)
 }

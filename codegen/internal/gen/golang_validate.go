@@ -23,7 +23,7 @@ func goValidators(m *ir.Model, f *ir.File) string {
 	b.WriteString(header("//", fingerprint(false, f.Types)))
 	b.WriteString("\npackage protocol\n\n")
 	imports := []string{}
-	src := quietGuard(body.String())
+	src := body.String()
 	if strings.Contains(src, "json.") {
 		imports = append(imports, `"encoding/json"`)
 	}
@@ -82,7 +82,12 @@ func (g *goVal) w(format string, a ...any) { fmt.Fprintf(g.b, format+"\n", a...)
 
 func fnum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-// check emits statements validating expression v (type any) at path expression p.
+// q quotes a message fragment for the generated source.
+func q(s string) string { return strconv.Quote(s) }
+
+// check emits statements validating expression v (type any) at path expression p. Every error
+// goes through a non-variadic verrs method (validate.go), so the verdict-only mode never
+// builds a message or boxes an argument.
 func (g *goVal) check(t *ir.Type, v, p string, d int) {
 	if t.Ref != "" {
 		g.w("validate%s(%s, %s, e)", t.Ref, v, p)
@@ -112,35 +117,34 @@ func (g *goVal) check(t *ir.Type, v, p string, d int) {
 	if t.Has(ir.Boolean) || isBoolConst(t) {
 		g.w("case bool:")
 		if c, ok := t.Const.(bool); ok {
-			g.w("if %s != %v { e.add(%s, \"want %v\") }", x, c, p, c)
+			g.w("if %s != %v { e.msg(%s, %s) }", x, c, p, q(fmt.Sprintf("want %v", c)))
 		}
 	}
 	if t.Has(ir.Integer) || t.Has(ir.Number) || isIntConst(t) {
 		g.w("case json.Number:")
 		if t.Has(ir.Integer) || isIntConst(t) {
 			g.w("n, ok := asInt(%s)", x)
-			g.w("if !ok { e.add(%s, \"want an integer within ±(2^53-1) written without fraction or exponent, got %%s\", %s); break }", p, x)
+			g.w("if !ok { e.fail(%s, %s, %s); break }", p, q("an integer within ±(2^53-1) written without fraction or exponent"), x)
 			g.num(t, "n", p, true)
 		} else {
 			g.w("n, ok := asNum(%s)", x)
-			g.w("if !ok { e.add(%s, \"want a number\"); break }", p)
+			g.w("if !ok { e.fail(%s, \"number\", %s); break }", p, x)
 			g.num(t, "n", p, false)
 		}
 	}
 	if t.Has(ir.Array) {
 		g.w("case []any:")
 		if t.MinItems != nil {
-			g.w("if len(%s) < %d { e.add(%s, \"want at least %d items, got %%d\", len(%s)) }", x, *t.MinItems, p, *t.MinItems, x)
+			g.w("if len(%s) < %d { e.count(%s, %s, len(%s)) }", x, *t.MinItems, p, q(fmt.Sprintf("at least %d items", *t.MinItems)), x)
 		}
 		if t.MaxItems != nil {
-			g.w("if len(%s) > %d { e.add(%s, \"want at most %d items, got %%d\", len(%s)) }", x, *t.MaxItems, p, *t.MaxItems, x)
+			g.w("if len(%s) > %d { e.count(%s, %s, len(%s)) }", x, *t.MaxItems, p, q(fmt.Sprintf("at most %d items", *t.MaxItems)), x)
 		}
 		if t.Unique {
-			g.w("if i, j, dup := duplicate(%s); dup { e.add(%s, \"items %%d and %%d are equal\", i, j) }", x, p)
+			g.w("if i, j, dup := duplicate(%s); dup { e.dup(%s, i, j) }", x, p)
 		}
 		g.w("for i%d, it%d := range %s {", d, d, x)
 		g.w("ip%d := vpath{up: %s, idx: i%d}", d, p, d)
-		g.w("_ = ip%d", d)
 		g.check(t.Items, fmt.Sprintf("it%d", d), fmt.Sprintf("&ip%d", d), d+1)
 		g.w("}")
 	}
@@ -152,7 +156,7 @@ func (g *goVal) check(t *ir.Type, v, p string, d int) {
 	}
 	g.w("default:")
 	g.w("_ = %s", x)
-	g.w("e.add(%s, \"want %s, got %%s\", kindName(%s))", p, kindsText(t), v)
+	g.w("e.fail(%s, %s, %s)", p, q(kindsText(t)), v)
 	g.w("}")
 }
 
@@ -180,16 +184,16 @@ func kindsText(t *ir.Type) string {
 
 func (g *goVal) str(t *ir.Type, x, p string) {
 	if c, ok := t.Const.(string); ok {
-		g.w("if %s != %q { e.add(%s, \"want %%q, got %%q\", %q, %s) }", x, c, p, c, x)
+		g.w("if %s != %s { e.str(%s, %s, %s) }", x, q(c), p, q(strconv.Quote(c)), x)
 	}
 	if len(t.Enum) > 0 {
-		q := make([]string, len(t.Enum))
+		qs := make([]string, len(t.Enum))
 		for i, s := range t.Enum {
-			q[i] = strconv.Quote(s)
+			qs[i] = q(s)
 		}
 		g.w("switch %s {", x)
-		g.w("case %s:", strings.Join(q, ", "))
-		g.w("default: e.add(%s, \"want one of %s, got %%q\", %s)", p, strings.ReplaceAll(strings.Join(t.Enum, ", "), "%", "%%"), x)
+		g.w("case %s:", strings.Join(qs, ", "))
+		g.w("default: e.str(%s, %s, %s)", p, q("one of "+strings.Join(t.Enum, ", ")), x)
 		g.w("}")
 	}
 	if t.MinLength != nil || t.MaxLength != nil {
@@ -202,16 +206,14 @@ func (g *goVal) str(t *ir.Type, x, p string) {
 			pre = append(pre, fmt.Sprintf("len(%s) < %d", x, 4**t.MinLength))
 		}
 		g.w("if %s {", strings.Join(pre, " || "))
-		g.w("if n := utf8.RuneCountInString(%s); %s {", x, lenCond("n", t.MinLength, t.MaxLength))
-		g.w("e.add(%s, \"want %s characters, got %%d\", n) }", p, rangeText(t.MinLength, t.MaxLength))
+		g.w("if n := utf8.RuneCountInString(%s); %s { e.count(%s, %s, n) }", x, lenCond("n", t.MinLength, t.MaxLength), p, q(rangeText(t.MinLength, t.MaxLength)+" characters"))
 		g.w("}")
 	}
 	if t.MinBytes != nil || t.MaxBytes != nil {
-		g.w("if n := len(%s); %s {", x, lenCond("n", t.MinBytes, t.MaxBytes))
-		g.w("e.add(%s, \"want %s UTF-8 bytes, got %%d\", n) }", p, rangeText(t.MinBytes, t.MaxBytes))
+		g.w("if n := len(%s); %s { e.count(%s, %s, n) }", x, lenCond("n", t.MinBytes, t.MaxBytes), p, q(rangeText(t.MinBytes, t.MaxBytes)+" UTF-8 bytes"))
 	}
 	if t.Pattern != "" {
-		g.w("if !%s.MatchString(%s) { e.add(%s, \"does not match %%s\", %q) }", g.re(t.Pattern), x, p, t.Pattern)
+		g.w("if !%s.MatchString(%s) { e.str(%s, %s, %s) }", g.re(t.Pattern), x, p, q("a match of "+t.Pattern), x)
 	}
 }
 
@@ -238,18 +240,22 @@ func rangeText(lo, hi *int64) string {
 }
 
 func (g *goVal) num(t *ir.Type, n, p string, integer bool) {
+	report := "e.float"
+	if integer {
+		report = "e.int"
+	}
 	if c, ok := t.Const.(int64); ok {
-		g.w("if %s != %d { e.add(%s, \"want %d\") }", n, c, p, c)
+		g.w("if %s != %d { %s(%s, %s, %s) }", n, c, report, p, q(fmt.Sprint(c)), n)
 	}
 	conv := n
 	if integer {
 		conv = "float64(" + n + ")"
 	}
 	if t.Minimum != nil {
-		g.w("if %s < %s { e.add(%s, \"want at least %s, got %%v\", %s) }", conv, fnum(*t.Minimum), p, fnum(*t.Minimum), n)
+		g.w("if %s < %s { %s(%s, %s, %s) }", conv, fnum(*t.Minimum), report, p, q("at least "+fnum(*t.Minimum)), n)
 	}
 	if t.Maximum != nil {
-		g.w("if %s > %s { e.add(%s, \"want at most %s, got %%v\", %s) }", conv, fnum(*t.Maximum), p, fnum(*t.Maximum), n)
+		g.w("if %s > %s { %s(%s, %s, %s) }", conv, fnum(*t.Maximum), report, p, q("at most "+fnum(*t.Maximum)), n)
 	}
 	g.w("_ = %s", n)
 }
@@ -266,18 +272,21 @@ func (g *goVal) object(t *ir.Type, x, p string, d int) {
 	for i, f := range t.Fields {
 		g.w("case %q: f%d_%d, h%d_%d = val, true", f.Name, d, i, d, i)
 	}
-	g.w("default: e.add(%s, \"unknown field %%q\", k)", p)
+	g.w("default: e.unknown(%s, k)", p)
 	g.w("}")
 	g.w("_ = val")
 	g.w("}")
 	for i, f := range t.Fields {
 		fv := fmt.Sprintf("f%d_%d", d, i)
 		g.w("if h%d_%d {", d, i)
-		g.w("fp := vpath{up: %s, key: %q}", p, f.Name)
-		g.w("_ = fp")
-		g.check(f.Type, fv, "&fp", d+1)
+		if ft := f.Type; ft.Ref == "" && len(ft.OneOf) == 0 && len(ft.Kinds) == 0 && ft.Const == nil && ft.Enum == nil {
+			g.w("_ = %s // any JSON value", fv)
+		} else {
+			g.w("fp := vpath{up: %s, key: %q}", p, f.Name)
+			g.check(f.Type, fv, "&fp", d+1)
+		}
 		if f.Required {
-			g.w("} else { e.add(%s, \"missing required field %%q\", %q) }", p, f.Name)
+			g.w("} else { e.missing(%s, %q) }", p, f.Name)
 		} else {
 			g.w("}")
 		}
@@ -287,14 +296,14 @@ func (g *goVal) object(t *ir.Type, x, p string, d int) {
 func (g *goVal) union(t *ir.Type, v, p string, d int) {
 	x := fmt.Sprintf("u%d", d)
 	g.w("%s, ok := %s.(map[string]any)", x, v)
-	g.w("if !ok { e.add(%s, \"want object, got %%s\", kindName(%s)); return }", p, v)
+	g.w("if !ok { e.fail(%s, \"object\", %s); return }", p, v)
 	dd := t.Disc
 	if dd.Property != "" {
 		g.w("switch %s[%q] {", x, dd.Property)
 		for i, vt := range t.OneOf {
 			g.w("case %q: validate%s(%s, %s, e)", dd.Values[i], vt.Ref, v, p)
 		}
-		g.w("default: e.add(%s, \"member \\\"%s\\\" must be one of %s\")", p, dd.Property, strings.Join(dd.Values, ", "))
+		g.w("default: e.msg(%s, %s)", p, q(fmt.Sprintf("member %q must be one of %s", dd.Property, strings.Join(dd.Values, ", "))))
 		g.w("}")
 		return
 	}
@@ -317,50 +326,7 @@ func (g *goVal) union(t *ir.Type, v, p string, d int) {
 	if fallback != "" {
 		g.w("validate%s(%s, %s, e)", fallback, v, p)
 	} else {
-		var keys []string
-		for _, k := range dd.Keys {
-			keys = append(keys, k)
-		}
-		g.w("e.add(%s, \"want one of the members %s\")", p, strings.Join(keys, ", "))
+		g.w("e.msg(%s, %s)", p, q("want one of the members "+strings.Join(dd.Keys, ", ")))
 	}
 	g.w("}")
-}
-
-// quietGuard wraps every e.add(...) call so the verdict-only mode (protocol.Valid) never
-// builds its arguments: boxing them into ...any would allocate on every failed check.
-func quietGuard(src string) string {
-	var out strings.Builder
-	for {
-		i := strings.Index(src, "e.add(")
-		if i < 0 {
-			out.WriteString(src)
-			return out.String()
-		}
-		out.WriteString(src[:i])
-		// Find the matching ')' (string literals may contain parentheses).
-		depth, j, inStr := 0, i+len("e.add"), false
-		for ; j < len(src); j++ {
-			c := src[j]
-			if inStr {
-				if c == '\\' {
-					j++
-				} else if c == '"' {
-					inStr = false
-				}
-				continue
-			}
-			if c == '"' {
-				inStr = true
-			} else if c == '(' {
-				depth++
-			} else if c == ')' {
-				depth--
-				if depth == 0 {
-					break
-				}
-			}
-		}
-		out.WriteString("if e.quiet { e.n++ } else { " + src[i:j+1] + " }")
-		src = src[j+1:]
-	}
 }
