@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, TypeGuard
 
 from . import _limits as L
@@ -53,15 +54,12 @@ def _float(text: str) -> float:
     return value
 
 
-def _int(text: str) -> int:
-    value = int(text)
-    if not -_FLOAT_MAX <= value <= _FLOAT_MAX:
-        raise ValueError(f"number {text[:32]}... is beyond the range of a 64-bit float")
-    return value
-
+# An integer beyond float64 has at least 309 digits; only then is the tree walked for it
+# (a parse_int hook would cost a Python call per integer on every frame).
+_LONG_DIGITS = re.compile(rb"[0-9]{309}")
 
 _decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
-                           parse_float=_float, parse_int=_int).decode
+                           parse_float=_float).decode
 
 
 def loads(line: bytes) -> Any:
@@ -77,7 +75,17 @@ def loads(line: bytes) -> Any:
         _no_lone_surrogates(value)
     if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
         _depth_at_most(value, MAX_DEPTH)
+    if _LONG_DIGITS.search(line):
+        _no_huge_ints(value)
     return value
+
+
+def _no_huge_ints(value: Any) -> None:
+    if isinstance(value, int) and not -_FLOAT_MAX <= value <= _FLOAT_MAX:
+        raise ValueError(f"number {str(value)[:32]}... is beyond the range of a 64-bit float")
+    if isinstance(value, dict | list):
+        for item in value.values() if isinstance(value, dict) else value:
+            _no_huge_ints(item)
 
 
 def _depth_at_most(value: Any, left: int) -> None:
