@@ -114,6 +114,10 @@ func (e *Extension) Status() Status {
 // current returns the ready generation, waiting (bounded by ctx) while a restart is in
 // progress. It never waits for a parked, failed or stopped extension.
 func (e *Extension) current(ctx context.Context) (*generation, error) {
+	// Waiting for a restart is bounded by the request timeout too, so a caller without a
+	// deadline never waits through a long backoff.
+	ctx, cancel := context.WithTimeout(ctx, e.host.opts.RequestTimeout)
+	defer cancel()
 	for {
 		e.mu.Lock()
 		g, s, err, ch := e.cur, e.state, e.lastErr, e.changed
