@@ -3,7 +3,7 @@
 // connection is the single writer. See docs/typescript.md for the author's view.
 import { CatalogHistory } from "./catalog.js";
 import { normalizeResult01, normalizeResult02 } from "./content.js";
-import { RequestContext, progressParams, withContext, type ContextRuntime, type ProgressEvent } from "./context.js";
+import { RequestContext, currentContext, progressParams, withContext, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
 import { ProtocolError, ValidationError, toWireError, type WireError } from "./errors.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
@@ -273,6 +273,16 @@ export class Extension extends HostServices {
   protected call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
     if (this.conn === undefined || this.session === undefined) return Promise.reject(new ValidationError(`${method} can only be sent after initialize`));
     return this.conn.request(method, params, signal);
+  }
+
+  /**
+   * Progress for the handler currently running (the ambient context); the same as
+   * `ctx.progress(...)`. Outside a handler there is no parent to report on: it throws.
+   */
+  progress(event: ProgressEvent | StatusProgress): boolean {
+    const ctx = currentContext();
+    if (ctx === undefined) throw new ValidationError("progress() needs a running handler; use ctx.progress inside one");
+    return ctx.progress(event);
   }
 
   // ---- dynamic tools

@@ -71,9 +71,14 @@ describe("host services", () => {
   it("progress is a no-op without request_progress and numbered 1.. with it", async () => {
     const off = await withTool((_e, ctx) => ctx.progress({ message: "x" }), { optionalFeatures: [] });
     assert.equal(await off.run(), false);
-    const on = await withTool((_e, ctx) => [ctx.progress({ message: "a" }), ctx.progress({ type: "output", stream: "stderr", encoding: "utf8", data: "d" })]);
+    const on = await withTool(async (ext, ctx) => {
+      const first = ctx.progress({ message: "a" });
+      await Promise.resolve();
+      return [first, ext.progress({ type: "output", stream: "stderr", encoding: "utf8", data: "d" })];
+    });
     assert.deepEqual(await on.run(), [true, true]);
     assert.deepEqual(on.host.sent("$/progress").map((f) => (f["params"] as JsonObject)["sequence"]), [1, 2]);
+    assert.throws(() => on.ext.progress({ message: "outside" }), /needs a running handler/);
     const bad = await withTool((_e, ctx) => ctx.progress({ current: -1 }));
     assert.equal(((await bad.run()) as JsonObject)["code"], -32602);
   });
