@@ -83,6 +83,28 @@ def test_oversized_input_value_is_a_protocol_error() -> None:
         assert err.code == -32603 and "262144" in err.message
 
 
+def test_unprompted_context_and_status_contributions() -> None:
+    ext, _job = service_ext()
+    ext.context(lambda params: [])
+    ext.status("footer")(lambda params: "x")
+    with LoopbackHost(ext) as host:
+        item = {"label": "l", "content": "c", "placement": "prompt_prefix"}
+        ext.contribute_context([item])
+        ext.contribute_status("footer", "3 files", priority=2, style_role="muted")
+        assert host.notifications("context/contribution") == [{"items": [item]}]
+        assert host.notifications("status/contribution") == [
+            {"surface": "footer", "text": "3 files", "priority": 2, "style_role": "muted"}]
+        with pytest.raises(InvalidParams, match="placement"):
+            ext.contribute_context([{"label": "l", "content": "c", "placement": "middle"}])
+        with pytest.raises(UnavailableError, match="'header'"):
+            ext.contribute_status("header", "x")
+        with pytest.raises(InvalidParams, match="1024"):
+            ext.contribute_status("footer", "x" * 1025)
+    plain, _job = service_ext()
+    with LoopbackHost(plain), pytest.raises(UnavailableError, match="context = true"):
+        plain.contribute_context([])
+
+
 def test_notify_and_confirm_need_their_manifest_flags() -> None:
     ext, job = service_ext()
     m = manifest_for(ext)

@@ -7,10 +7,11 @@ from typing import Any
 from . import _limits as L
 from ._base import Base, ParentId, shape
 from ._cancel import current_call
-from ._checks import check_label, check_snapshot, require_str, utf8_len
+from ._checks import check_label, check_snapshot, require_int, require_str, utf8_len
 from ._errors import InvalidParams, ProtocolError, UnavailableError
 
 _LEVELS = frozenset({"info", "success", "warning", "error"})
+_PLACEMENTS = frozenset({"system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix"})
 
 
 class InteractMixin(Base):
@@ -27,6 +28,34 @@ class InteractMixin(Base):
         if title is not None:
             params["title"] = require_str(title, "title")
         session.send("notification", params)
+
+    def contribute_context(self, items: list[dict[str, Any]]) -> None:
+        """Push context items unprompted (``context/contribution``; manifest ``context``)."""
+        session, negotiated = self._negotiated("contribute_context()")
+        self._manifest_flag(negotiated, "context", "contribute_context()")
+        if not isinstance(items, list):
+            raise InvalidParams("must be a list of context items", "items")
+        for index, item in enumerate(items):
+            if not isinstance(item, dict) or item.get("placement") not in _PLACEMENTS:
+                raise InvalidParams(f"needs label, content and a placement in "
+                                    f"{sorted(_PLACEMENTS)}", f"items[{index}]")
+            require_str(item.get("label"), f"items[{index}].label")
+            require_str(item.get("content"), f"items[{index}].content")
+        session.send("context/contribution", {"items": items})
+
+    def contribute_status(self, surface: str, text: str, *, priority: int = 0,
+                          style_role: str | None = None) -> None:
+        """Push a status/header/footer line unprompted (``status/contribution``)."""
+        session, negotiated = self._negotiated("contribute_status()")
+        if surface not in (negotiated.contributes.get("ui") or ()):
+            raise UnavailableError(f"contribute_status(): surface {surface!r} is not in the "
+                                   "manifest's [contributes] ui")
+        check_label(text, "text", 1024)
+        require_int(priority, "priority", -(2**53 - 1))
+        params: dict[str, Any] = {"surface": surface, "text": text, "priority": priority}
+        if style_role is not None:
+            params["style_role"] = require_str(style_role, "style_role")
+        session.send("status/contribution", params)
 
     def confirm(self, message: str, *, title: str | None = None, destructive: bool = False,
                 parent_request_id: ParentId = ...) -> bool:
