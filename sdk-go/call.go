@@ -12,9 +12,9 @@ import (
 
 // callState is the ambient state of one host request being served.
 type callState struct {
-	id       jsonrpc.ID
-	method   string
-	owner    *protocol.ResourceOwner
+	id         jsonrpc.ID
+	method     string
+	owner      *protocol.ResourceOwner
 	progressMu sync.Mutex // sequence and send together, so frames leave in order
 	progress   int64      // last $/progress sequence sent for this parent
 }

@@ -12,6 +12,7 @@ import (
 
 // handle is the transport's Handler: it routes host requests and notifications.
 func (e *Extension) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	<-e.connSet
 	switch req.Method {
 	case protocol.MethodInitialize:
 		return e.initialize(ctx, req)

@@ -51,6 +51,7 @@ type Extension struct {
 	shutdowns []func(ctx context.Context)
 
 	conn        *jsonrpc.Conn
+	connSet     chan struct{} // closed once conn is assigned (handlers start before that)
 	session     atomic.Pointer[session] // set by initialize
 	pool        *pool
 	catalog     *catalog
@@ -105,6 +106,7 @@ func New(opts Options) *Extension {
 		renderers: map[string]RenderHandler{},
 		lifecycle: map[string][]LifecycleHandler{},
 		stopped:   make(chan struct{}),
+		connSet:   make(chan struct{}),
 	}
 	e.catalog = newCatalog(e)
 	e.parents.init()

@@ -3,9 +3,10 @@ package octet_test
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/octettest"
 )
 
@@ -54,6 +56,9 @@ type typedArgs struct {
 
 // testExtension is the extension every SDK test drives, over both transports.
 func testExtension(opts octet.Options) *octet.Extension {
+	if opts.Logger == nil {
+		opts.Logger = octet.NewLogger(os.Stderr, slog.LevelWarn) // keep test output readable
+	}
 	ext := octet.New(opts)
 	octet.Tool(ext, octet.ToolSpec{Name: "echo", Description: "Echo a value"},
 		func(ctx context.Context, a echoArgs) (octet.Result, error) {
@@ -247,3 +252,5 @@ func both(t *testing.T, opts func() octettest.Options, fn func(t *testing.T, h *
 		})
 	}
 }
+
+func jsonrpcID(n int64) jsonrpc.ID { return jsonrpc.IntID(n) }

@@ -41,6 +41,7 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		OnFrame:     e.opts.OnFrame,
 		Logf:        func(format string, args ...any) { e.log.Warn("transport", "detail", sprintf(format, args...)) },
 	})
+	close(e.connSet)
 	var reason error
 	select {
 	case <-e.stopped: // shutdown acknowledged: the transport closes after writing it

@@ -78,7 +78,7 @@ type Conn struct {
 	w      io.Writer
 	out    *writer
 	nextID atomic.Int64
-	cancel atomic.Bool // send $/cancelRequest when a Call's context ends
+	cancel atomic.Bool  // send $/cancelRequest when a Call's context ends
 	limit  atomic.Int64 // the message limit; SetMaxMessageBytes may change it
 	prefix atomic.Pointer[string]
 

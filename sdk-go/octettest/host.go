@@ -211,6 +211,16 @@ func (h *Host) InitializeParams() map[string]any {
 func (h *Host) Initialize() (map[string]any, error) {
 	var res map[string]any
 	err := h.Call(context.Background(), "initialize", h.InitializeParams(), &res)
+	if tools, ok := res["tools"].([]any); ok {
+		// Epoch 0 is the initialize catalog; later mutations answer the whole catalog.
+		h.svc.mu.Lock()
+		for _, t := range tools {
+			if def, ok := t.(map[string]any); ok {
+				h.svc.catalog[fmt.Sprint(def["name"])] = true
+			}
+		}
+		h.svc.mu.Unlock()
+	}
 	return res, err
 }
 

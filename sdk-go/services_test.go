@@ -1,0 +1,200 @@
+package octet_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/octettest"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+func scratchOptions(t *testing.T) func() octettest.Options {
+	dir := t.TempDir()
+	t.Setenv("OCTET_EXTENSION_SCRATCH", dir)
+	return func() octettest.Options {
+		return octettest.Options{Manifest: manifest(), Script: octettest.Script{ScratchDir: dir}}
+	}
+}
+
+func fixtureBytes(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i % 251)
+	}
+	return b
+}
+
+func TestArtifactsInlineAndPath(t *testing.T) {
+	both(t, scratchOptions(t), func(t *testing.T, h *octettest.Host) {
+		ctx := context.Background()
+		for _, mode := range []string{"inline", "path"} {
+			res, err := h.CallTool(ctx, "publish", map[string]any{"bytes": 1000, "mode": mode})
+			if err != nil {
+				t.Fatalf("%s: %v", mode, err)
+			}
+			sum := sha256.Sum256(fixtureBytes(1000))
+			if res.StructuredContent["sha256"] != hex.EncodeToString(sum[:]) || res.StructuredContent["size"] != 1000.0 {
+				t.Fatalf("%s: %v", mode, res.StructuredContent)
+			}
+		}
+		arts := h.Artifacts()
+		if len(arts) != 2 || !bytes.Equal(arts[1].Data, fixtureBytes(1000)) {
+			t.Fatalf("host holds %d artifacts", len(arts))
+		}
+		// Over the inline limit, traversal and absolute paths are refused locally.
+		wireError(t, errOnly(h.CallTool(ctx, "publish", map[string]any{"bytes": 256<<10 + 1, "mode": "inline"})), -32602)
+		for _, p := range []string{"../escape.bin", "/etc/passwd", "a/../../b"} {
+			we := wireError(t, errOnly(h.CallTool(ctx, "publish", map[string]any{"bytes": 1, "mode": "path", "path": p})), -32602)
+			if !strings.Contains(we.Message, p) {
+				t.Fatalf("refusal does not name the path: %v", we)
+			}
+		}
+		if n := len(h.Received("artifact/publish")); n != 2 {
+			t.Fatalf("%d artifact/publish frames sent; refused ones must not reach the host", n)
+		}
+	})
+}
+
+func TestDynamicToolsEpochs(t *testing.T) {
+	both(t, nil, func(t *testing.T, h *octettest.Host) {
+		ctx := context.Background()
+		for i := 1; i <= 10; i++ {
+			res, err := h.CallTool(ctx, "register_dynamic", map[string]any{"name": "dyn", "text": strings.Repeat("v", i)})
+			if err != nil || res.StructuredContent["revision"] != float64(i) {
+				t.Fatalf("register %d: %+v %v", i, res, err)
+			}
+		}
+		call := func(rev int) (octettest.ToolResult, error) {
+			var res octettest.ToolResult
+			err := h.Call(ctx, "tool/call", map[string]any{"name": "dyn", "arguments": map[string]any{}, "catalog_revision": rev}, &res)
+			return res, err
+		}
+		// Revisions 3..10 are retained (8); each still runs its own handler.
+		for rev := 3; rev <= 10; rev++ {
+			res, err := call(rev)
+			if err != nil || res.Text() != strings.Repeat("v", rev) {
+				t.Fatalf("revision %d: %+v %v", rev, res, err)
+			}
+		}
+		for _, rev := range []int{2, 11} {
+			we := wireError(t, errOnly(call(rev)), -32602)
+			if !strings.Contains(we.Message, "revision") {
+				t.Fatalf("%v", we)
+			}
+		}
+		// Bootstrap tools stay in every catalog.
+		if _, err := h.Call(ctx, "tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "catalog_revision": 10}, nil), error(nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestAskAndSecrets(t *testing.T) {
+	answer := "typed answer"
+	opts := func() octettest.Options {
+		return octettest.Options{Manifest: manifest(), Script: octettest.Script{
+			Confirm: func(m string) bool { return m == "sure?" },
+			Input:   func(p string, secret bool) *string { return &answer },
+			Secrets: map[string]string{"token": "s3cret"},
+		}}
+	}
+	both(t, opts, func(t *testing.T, h *octettest.Host) {
+		ctx := context.Background()
+		res, err := h.CallTool(ctx, "ask", map[string]any{"kind": "confirm", "prompt": "sure?"})
+		if err != nil || res.StructuredContent["answer"] != true {
+			t.Fatalf("%+v %v", res, err)
+		}
+		res, err = h.CallTool(ctx, "ask", map[string]any{"kind": "input", "prompt": "name?"})
+		if err != nil || res.StructuredContent["answer"] != answer {
+			t.Fatalf("%+v %v", res, err)
+		}
+		wireError(t, errOnly(h.CallTool(ctx, "ask", map[string]any{"kind": "input", "prompt": "   "})), -32602)
+		res, err = h.CallTool(ctx, "secret", map[string]any{"name": "token"})
+		sum := sha256.Sum256([]byte("s3cret"))
+		if err != nil || res.StructuredContent["sha256"] != hex.EncodeToString(sum[:]) {
+			t.Fatalf("%+v %v", res, err)
+		}
+		wireError(t, errOnly(h.CallTool(ctx, "secret", map[string]any{"name": "missing"})), -32004)
+		for _, p := range h.Received("input/request") {
+			if p["params"].(map[string]any)["parent_request_id"] == nil {
+				t.Fatal("input/request without parent_request_id")
+			}
+		}
+	})
+}
+
+func TestServicesNeedTheirFeatures(t *testing.T) {
+	ext := testExtension(octet.Options{})
+	octettest.Start(t, ext, octettest.Options{Manifest: manifest(), OptionalFeatures: []string{}})
+	ctx := context.Background()
+	if _, err := ext.GetSecret(ctx, "token"); err == nil || !strings.Contains(err.Error(), `"secrets"`) {
+		t.Fatalf("GetSecret without the feature: %v", err)
+	}
+	if _, err := ext.KVGet(ctx, "sdk-test", "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
+		t.Fatalf("KVGet without the feature: %v", err)
+	}
+	if err := ext.Progress(ctx, octet.ProgressStatus{Message: "x"}); err == nil {
+		t.Fatal("Progress without request_progress")
+	}
+}
+
+func TestServicesOutsideAHandlerNeedAParent(t *testing.T) {
+	ext := testExtension(octet.Options{})
+	octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
+	ctx := context.Background()
+	if _, err := ext.RequestInput(ctx, "hi", false); err == nil || !strings.Contains(err.Error(), "WithParent") {
+		t.Fatalf("RequestInput outside a handler: %v", err)
+	}
+	if _, err := ext.GetSecret(octet.WithParent(ctx, jsonrpcID(99)), "token"); err == nil || !strings.Contains(err.Error(), "not a host request") {
+		t.Fatalf("unknown explicit parent: %v", err)
+	}
+}
+
+func TestPresentationLimitsAndRevisions(t *testing.T) {
+	ext := testExtension(octet.Options{})
+	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
+	ctx := context.Background()
+	snap := protocol.Snapshot{Revision: 1, Activities: []protocol.Activity{}, Actions: []protocol.Action{}}
+	if err := ext.PublishPresentation(ctx, snap, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ext.PublishPresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "does not increase") {
+		t.Fatalf("repeated revision: %v", err)
+	}
+	snap.Revision = 2
+	snap.Activities = make([]protocol.Activity, 129)
+	if err := ext.PublishPresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "129 activities") {
+		t.Fatalf("too many activities: %v", err)
+	}
+	if n := len(h.Received("presentation/update")); n != 1 {
+		t.Fatalf("%d updates sent, want 1", n)
+	}
+}
+
+func TestLifecycleSubscription(t *testing.T) {
+	ext := testExtension(octet.Options{})
+	got := make(chan octet.LifecycleEvent, 2)
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) { got <- ev })
+	var res map[string]any
+	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest(), SkipInitialize: true})
+	res, err := h.Initialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := res["protocol"].(map[string]any)["lifecycle_events"].([]any)
+	if len(subs) != 1 || subs[0] != "turn/settled" {
+		t.Fatalf("subscription = %v", subs)
+	}
+	if err := h.Notify("turn/settled", map[string]any{"session_id": "s", "turn_id": "t1", "outcome": "completed"}); err != nil {
+		t.Fatal(err)
+	}
+	ev := <-got
+	if ev.Method != "turn/settled" || ev.TurnID != "t1" || ev.Outcome != "completed" {
+		t.Fatalf("event = %+v", ev)
+	}
+}
