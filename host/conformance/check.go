@@ -40,7 +40,7 @@ type Check struct {
 	Tools       []string // fixture tools it calls; it applies only when the manifest contributes them all
 	Fixture     bool     // binds only the conformance fixture (it relies on fixture.md behaviour)
 	Features    []string // features it needs negotiated; not negotiated means skipped
-	Methods     []string // wire methods it exercises, for the coverage report
+	Covers      []string // requirement ids it exercises (see Requirement), for the coverage report
 	Run         func(t *T) error
 }
 

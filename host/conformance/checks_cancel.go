@@ -18,7 +18,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
 			Features:    []string{"request_cancellation"},
-			Methods:     []string{"$/cancelRequest", "tool/call"},
+			Covers:      []string{"$/cancelRequest", "tool/call cancellable", "tool/call error -32800"},
 			Run:         checkCancelReaches,
 		},
 		&Check{
@@ -28,7 +28,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
 			Features:    []string{"request_cancellation"},
-			Methods:     []string{"$/cancelRequest"},
+			Covers:      []string{"$/cancelRequest", "tool/call cancellable"},
 			Run:         checkCancelRace,
 		},
 		&Check{
@@ -38,7 +38,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"progress_n"},
 			Features:    []string{"request_progress"},
-			Methods:     []string{"$/progress"},
+			Covers:      []string{"$/progress", "tool/call progress"},
 			Run:         checkProgress,
 		},
 		&Check{
@@ -48,7 +48,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"callback_n"},
 			Features:    []string{"kv"},
-			Methods:     []string{"kv.get"},
+			Covers:      []string{"kv.get"},
 			Run:         checkCallbacks,
 		},
 	)

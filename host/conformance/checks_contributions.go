@@ -18,7 +18,7 @@ func init() {
 			Description: "every declared hook, context provider, status surface and renderer answers with the result shape of its method",
 			Requirement: "wire.md §5 hook/run, context/collect, status/collect, tool/render results",
 			Tier:        Conditional,
-			Methods:     []string{"hook/run", "context/collect", "status/collect", "tool/render"},
+			Covers:      []string{"hook/run", "context/collect", "status/collect", "tool/render"},
 			Run:         checkContributionShapes,
 		},
 		&Check{
@@ -27,7 +27,7 @@ func init() {
 			Requirement: "wire.md §5 command/execute; fixture.md other contributions",
 			Tier:        Conditional,
 			Fixture:     true,
-			Methods:     []string{"command/execute"},
+			Covers:      []string{"command/execute"},
 			Run:         checkFixtureCommand,
 		},
 		&Check{
@@ -36,7 +36,7 @@ func init() {
 			Requirement: "wire.md §5 lifecycle notifications (0.2+ lifecycle_events)",
 			Tier:        Conditional,
 			Features:    []string{"lifecycle_events"},
-			Methods:     []string{"session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"},
+			Covers:      []string{"session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"},
 			Run:         checkLifecycle,
 		},
 	)

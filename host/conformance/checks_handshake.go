@@ -18,7 +18,7 @@ func init() {
 			Description: "initialize answers with the offered api_version, the manifest's name, version and contributions, and a valid feature set",
 			Requirement: "wire.md §5 initialize (host checks); seed 003 TestTransportCompatibility: handshake and manifest",
 			Tier:        Required,
-			Methods:     []string{"initialize"},
+			Covers:      []string{"initialize"},
 			Run:         checkHandshake,
 		},
 		&Check{
@@ -26,7 +26,7 @@ func init() {
 			Description: "offered API 0.3 (a distinct wire), the extension refuses instead of answering as 0.3",
 			Requirement: "wire.md §2 versions (0.3 refused); DESIGN.md API versions",
 			Tier:        Required,
-			Methods:     []string{"initialize"},
+			Covers:      []string{"initialize", "initialize error -32006"},
 			Run:         checkRefuse03,
 		},
 		&Check{
@@ -34,7 +34,7 @@ func init() {
 			Description: "offered an api_version other than the manifest's, the extension refuses or answers something the host refuses, the same way twice, never hanging",
 			Requirement: "seed 003 TestTransportCompatibility: deterministic version-mismatch refusal; wire.md §2",
 			Tier:        Required,
-			Methods:     []string{"initialize"},
+			Covers:      []string{"initialize"},
 			Run:         checkVersionMismatch,
 		},
 		&Check{
@@ -42,7 +42,7 @@ func init() {
 			Description: "when the manifest declares a tool the code does not implement, the handshake is refused (by the extension, or by the host from its answer)",
 			Requirement: "wire.md §5 initialize host checks (tool names equal the manifest's); seed 003 trust model",
 			Tier:        Required,
-			Methods:     []string{"initialize"},
+			Covers:      []string{"initialize"},
 			Run:         checkContributionMismatch,
 		},
 		&Check{
@@ -58,7 +58,7 @@ func init() {
 			Requirement: "wire.md §1 (-32602), §4 output_schema; fixture.md typed",
 			Tier:        Conditional,
 			Tools:       []string{"typed"},
-			Methods:     []string{"tool/call"},
+			Covers:      []string{"tool/call", "tool/call error -32602"},
 			Run:         checkInvalidParams,
 		},
 	)

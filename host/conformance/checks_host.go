@@ -21,7 +21,7 @@ func init() {
 		Description: "the reference host library discovers, starts (its own handshake validation, required features only), calls and shuts the extension down",
 		Requirement: "DESIGN.md The reference host; wire.md §2 (answer the supported subset of what is offered)",
 		Tier:        Required,
-		Methods:     []string{"initialize", "shutdown"},
+		Covers:      []string{"initialize", "shutdown"},
 		Run:         checkReferenceHost,
 	})
 }

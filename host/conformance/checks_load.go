@@ -17,7 +17,7 @@ func init() {
 			Requirement: "seed 003 TestTransportCompatibility: 2,000 sequential echoes",
 			Tier:        Conditional,
 			Tools:       []string{"echo"},
-			Methods:     []string{"tool/call"},
+			Covers:      []string{"tool/call"},
 			Run:         checkSequentialEcho,
 		},
 		&Check{
@@ -26,7 +26,7 @@ func init() {
 			Requirement: "seed 003 TestTransportCompatibility: 32×50 concurrent echoes matched to their responses",
 			Tier:        Conditional,
 			Tools:       []string{"echo"},
-			Methods:     []string{"tool/call"},
+			Covers:      []string{"tool/call"},
 			Run:         checkConcurrentEcho,
 		},
 		&Check{
@@ -36,7 +36,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
 			Features:    []string{"request_cancellation"},
-			Methods:     []string{"tool/call", "$/cancelRequest"},
+			Covers:      []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800"},
 			Run:         checkOverload,
 		},
 	)

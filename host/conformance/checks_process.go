@@ -25,7 +25,7 @@ func init() {
 			Requirement: "wire.md §1 handler-authored errors carried verbatim; seed 003 TestTransportCompatibility: structured errors carried verbatim",
 			Tier:        Conditional,
 			Tools:       []string{"fail_with"},
-			Methods:     []string{"tool/call"},
+			Covers:      []string{"tool/call"},
 			Run:         checkVerbatimErrors,
 		},
 		&Check{
@@ -34,7 +34,7 @@ func init() {
 			Requirement: "wire.md §1 max line; fixture.md big_result",
 			Tier:        Conditional,
 			Tools:       []string{"big_result"},
-			Methods:     []string{"tool/call"},
+			Covers:      []string{"tool/call error -32603"},
 			Run:         checkBigResult,
 		},
 		&Check{
@@ -50,7 +50,6 @@ func init() {
 			Requirement: "wire.md §10 private duplicate of fd 1; seed 003 TestTransportCompatibility: stray stdout leaves the stream intact",
 			Tier:        Conditional,
 			Tools:       []string{"print_stdout", "echo"},
-			Methods:     []string{"tool/call"},
 			Run:         checkStrayStdout,
 		},
 		&Check{
@@ -59,7 +58,7 @@ func init() {
 			Requirement: "seed 003 TestTransportCompatibility: crash mid-call reported as a transport error; restart",
 			Tier:        Conditional,
 			Tools:       []string{"crash", "echo"},
-			Methods:     []string{"tool/call"},
+			Covers:      []string{"tool/call"},
 			Run:         checkCrash,
 		},
 		&Check{
@@ -74,8 +73,17 @@ func init() {
 			Description: "shutdown is acknowledged with {} and the process exits 0 within its deadline",
 			Requirement: "wire.md §5 shutdown, §10 shutdown sequence",
 			Tier:        Required,
-			Methods:     []string{"shutdown"},
+			Covers:      []string{"shutdown"},
 			Run:         checkShutdownAck,
+		},
+		&Check{
+			Name:        "shutdown.drain",
+			Description: "after shutdown, new requests are refused -32003 while an in-flight call drains to its result; then the acknowledgement and exit 0",
+			Requirement: "wire.md §10 shutdown: stop admission (-32003), drain to SHUTDOWN_DRAIN_MS, ack, exit 0",
+			Tier:        Conditional,
+			Tools:       []string{"slow", "echo"},
+			Covers:      []string{"shutdown", "tool/call error -32003"},
+			Run:         checkShutdownDrain,
 		},
 		&Check{
 			Name:        "shutdown.bounded",
@@ -83,7 +91,7 @@ func init() {
 			Requirement: "wire.md §10 on_shutdown bounded by the remaining deadline; DESIGN.md bounded shutdown",
 			Tier:        Conditional,
 			Tools:       []string{"arm_stuck_shutdown"},
-			Methods:     []string{"shutdown"},
+			Covers:      []string{"shutdown"},
 			Run:         checkShutdownBounded,
 		},
 	)
@@ -281,6 +289,67 @@ func checkShutdownAck(t *T) error {
 		return fail("exit code 0 after shutdown", "%d", code)
 	}
 	t.Note("acknowledged and exited in %s", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func checkShutdownDrain(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	slowID, slowCh, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 500}})
+	if err != nil {
+		return err
+	}
+	if resp, err := t.toolCall(s, "echo", map[string]any{"value": "admitted"}); err != nil {
+		return err
+	} else if err := expectEcho(resp, "admitted"); err != nil {
+		return err
+	}
+	shutID, shutCh, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
+	if err != nil {
+		return err
+	}
+	// Admission stops at some point after the shutdown request is read (the SDK may
+	// handle it asynchronously); it must stop while the slow call is still draining.
+	refused := false
+	for tries := 0; !refused; tries++ {
+		select {
+		case <-shutCh:
+			return fail("-32003 for a request sent while the shutdown drained the slow call", "the shutdown was acknowledged after %d requests were all served", tries)
+		default:
+		}
+		resp, err := t.toolCall(s, "echo", map[string]any{"value": tries})
+		if err != nil {
+			return fail("-32003 for a request sent during the drain", "%v", err)
+		}
+		if resp.Error != nil {
+			if err := expectCode(resp, -32003, "shutting down"); err != nil {
+				return err
+			}
+			refused = true
+		}
+	}
+	slow, err := t.wait(s, slowID, slowCh)
+	if err != nil {
+		return fmt.Errorf("the in-flight slow call: %w", err)
+	}
+	if _, err := expectText(slow, "slept"); err != nil {
+		return fmt.Errorf("the in-flight slow call should drain to its result: %w", err)
+	}
+	ack, err := t.wait(s, shutID, shutCh)
+	if err != nil {
+		return fail("the shutdown acknowledgement after the drain", "%v", err)
+	}
+	if ack.Error != nil || !jsonEqual(ack.Result, []byte(`{}`)) {
+		return fail("the shutdown acknowledgement {}", "%s", ack)
+	}
+	if !s.WaitExit(t.Drain() + exitGrace) {
+		return fail("exit after the acknowledgement", "still running")
+	}
+	if code := s.ExitCode(); code != 0 {
+		return fail("exit code 0 after shutdown", "%d", code)
+	}
 	return nil
 }
 

@@ -22,7 +22,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"register_dynamic", "unregister_dynamic"},
 			Features:    []string{"dynamic_tools"},
-			Methods:     []string{"tools/register", "tools/unregister", "tool/call"},
+			Covers:      []string{"tools/register", "tools/unregister", "tool/call error -32602"},
 			Run:         checkCatalog,
 		},
 		&Check{
@@ -32,7 +32,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"publish"},
 			Features:    []string{"artifacts"},
-			Methods:     []string{"artifact/publish"},
+			Covers:      []string{"artifact/publish", "artifact/publish error -32602"},
 			Run:         checkArtifacts,
 		},
 		&Check{
@@ -41,7 +41,7 @@ func init() {
 			Requirement: "wire.md §6 confirmation/request, input/request, parent_request_id",
 			Tier:        Conditional,
 			Tools:       []string{"ask"},
-			Methods:     []string{"confirmation/request", "input/request"},
+			Covers:      []string{"confirmation/request", "input/request"},
 			Run:         checkInput,
 		},
 		&Check{
@@ -51,7 +51,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"secret"},
 			Features:    []string{"secrets"},
-			Methods:     []string{"secret/get"},
+			Covers:      []string{"secret/get", "secret/get error -32602", "secret/get error -32004"},
 			Run:         checkSecrets,
 		},
 		&Check{
@@ -60,7 +60,7 @@ func init() {
 			Requirement: "wire.md §7 presentation snapshot (activities ≤ 128)",
 			Tier:        Conditional,
 			Tools:       []string{"present"},
-			Methods:     []string{"presentation/update"},
+			Covers:      []string{"presentation/update"},
 			Run:         checkPresentation,
 		},
 		&Check{
@@ -70,7 +70,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"spawn_child"},
 			Features:    []string{"agent_sessions"},
-			Methods:     []string{"agent/spawn", "agent/wait"},
+			Covers:      []string{"agent/spawn", "agent/wait", "agent/spawn error -32602"},
 			Run:         checkChildSession,
 		},
 		&Check{
@@ -80,7 +80,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"kv_commit", "kv_get"},
 			Features:    []string{"kv"},
-			Methods:     []string{"kv.get", "kv.commit"},
+			Covers:      []string{"kv.get", "kv.commit", "kv.commit error -32005", "kv.commit error -32602"},
 			Run:         checkKV,
 		},
 	)

@@ -141,6 +141,7 @@ var brokenFor = map[string]string{
 	"contributions.fixture_command":  "bad-command",
 	"lifecycle.notifications":        "lifecycle-answers",
 	"host.reference_lifecycle":       "handshake-wrong-version",
+	"shutdown.drain":                 "no-admission-stop",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

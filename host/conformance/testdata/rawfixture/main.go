@@ -59,6 +59,7 @@ const (
 	modeBadShape         = "contribution-bad-shape" // status/collect priority is a string
 	modeBadCommand       = "bad-command"            // fixture_cmd joins with commas
 	modeLifecycleAnswers = "lifecycle-answers"      // answers notifications with an error
+	modeNoAdmissionStop  = "no-admission-stop"      // keeps serving new requests during shutdown
 )
 
 var mode string
@@ -283,12 +284,11 @@ func (c *conn) request(f frame) {
 		c.initialize(f)
 		return
 	case "shutdown":
-		c.handlers.Add(1)
 		go c.shutdown(f)
 		return
 	}
 	c.mu.Lock()
-	if c.draining {
+	if c.draining && mode != modeNoAdmissionStop {
 		c.mu.Unlock()
 		c.respond(f.ID, nil, &rpcError{Code: -32003, Message: "shutting down"})
 		return
@@ -397,7 +397,6 @@ func (c *conn) initialize(f frame) {
 }
 
 func (c *conn) shutdown(f frame) {
-	defer c.handlers.Done()
 	var p struct {
 		DeadlineMS int `json:"deadline_ms"`
 	}
@@ -413,6 +412,13 @@ func (c *conn) shutdown(f frame) {
 	if mode == modeShutdownNoAck {
 		return
 	}
+	// Drain in-flight calls to the deadline, then cancel what is left (it answers -32800).
+	c.drain(time.Until(deadline))
+	c.mu.Lock()
+	for _, cancel := range c.running {
+		cancel()
+	}
+	c.mu.Unlock()
 	// on_shutdown: a stuck handler is abandoned at the deadline.
 	if armed {
 		if mode == modeStuckShutdown {
