@@ -7,7 +7,8 @@ func TypeScriptEnv() error {
 	return run("sdk-typescript", nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
 }
 
-// BuildTypeScript compiles the TypeScript SDK with tsc --strict.
+// BuildTypeScript compiles the TypeScript SDK with tsc --strict, then every example under
+// examples/typescript into its own dist/ (the examples' launchers run dist/extension.js).
 func BuildTypeScript() error {
 	if !exists("sdk-typescript/package.json") {
 		return nil
@@ -16,7 +17,8 @@ func BuildTypeScript() error {
 	return run("sdk-typescript", nil, "npm", "run", "--silent", "build")
 }
 
-// TestTypeScript builds the SDK and runs node's test runner on the compiled output.
+// TestTypeScript builds the SDK and examples and runs node's test runner on the compiled tests
+// (units, runtime rules, the conformance fixture over loopback and a child process, examples).
 func TestTypeScript() error {
 	if !exists("sdk-typescript/package.json") {
 		return nil
