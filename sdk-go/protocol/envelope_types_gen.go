@@ -25,14 +25,14 @@ func (x RequestID) MarshalJSON() ([]byte, error) {
 
 func (x *RequestID) UnmarshalJSON(data []byte) error {
 	*x = RequestID{}
-	var integer int64
-	if json.Unmarshal(data, &integer) == nil {
-		x.Integer = &integer
+	var asInteger int64
+	if json.Unmarshal(data, &asInteger) == nil {
+		x.Integer = &asInteger
 		return nil
 	}
-	var string string
-	if json.Unmarshal(data, &string) == nil {
-		x.String = &string
+	var asString string
+	if json.Unmarshal(data, &asString) == nil {
+		x.String = &asString
 		return nil
 	}
 	return &json.UnsupportedValueError{Str: "RequestID: unexpected JSON kind"}

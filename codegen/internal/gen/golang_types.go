@@ -244,7 +244,8 @@ func goMultiKind(b *bytes.Buffer, n *ir.Named) {
 	fmt.Fprintf(b, "func (x *%s) UnmarshalJSON(data []byte) error {\n\t*x = %s{}\n", n.Name, n.Name)
 	for _, k := range kinds {
 		gt := map[ir.Kind]string{ir.String: "string", ir.Integer: "int64", ir.Number: "float64", ir.Boolean: "bool"}[k]
-		fmt.Fprintf(b, "\tvar %s %s\n\tif json.Unmarshal(data, &%s) == nil {\n\t\tx.%s = &%s\n\t\treturn nil\n\t}\n", k, gt, k, goName(string(k)), k)
+		lv := "as" + goName(string(k))
+		fmt.Fprintf(b, "\tvar %s %s\n\tif json.Unmarshal(data, &%s) == nil {\n\t\tx.%s = &%s\n\t\treturn nil\n\t}\n", lv, gt, lv, goName(string(k)), lv)
 	}
 	fmt.Fprintf(b, "\treturn &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+": unexpected JSON kind")
 }
