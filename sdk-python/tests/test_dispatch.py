@@ -124,6 +124,13 @@ def test_arguments_are_validated_against_parameters(ext, arguments, path, reason
 
 def test_malformed_tool_call_params(ext: Extension) -> None:
     with LoopbackHost(ext) as host:
+        response = host.request("tool/call", {"name": "one", "arguments": {}, "extra": 1})
+        assert response.error["code"] == -32602 and "'extra'" in response.error["message"]
+        response = host.request("command/execute", {"name": "join", "arguments": [],
+                                                    "surprise": True})
+        assert response.error["code"] == -32602 and "surprise" in response.error["message"]
+        response = host.request("status/collect", {"surface": "sidebar"})
+        assert response.error["code"] == -32602 and response.error["data"]["path"] == "surface"
         assert error_of(host, "nope", {}).code == -32602
         response = host.request("tool/call", {"name": "one", "arguments": [1]})
         assert response.error["code"] == -32602 and response.error["data"]["path"] == "arguments"

@@ -10,6 +10,10 @@ from helpers import EXAMPLES, example_host
 from octet_extension import RemoteError
 
 
+def text_part(value):
+    return {"type": "text", "text": value}
+
+
 def text(result):
     return result["content"][0]["text"]
 
@@ -47,8 +51,8 @@ def test_git_tools(tmp_path) -> None:
                                                       "arguments": ["wip"]})
         assert checkpoint.result["text"].endswith("as 'wip'")
         rendered = host.request("tool/render", {"name": "git_status", "arguments": {},
-                                                "result": {"content": [], "metadata":
-                                                           {"changed": 2}}})
+                                                "result": {"content": [text_part("x")],
+                                                           "metadata": {"changed": 2}}})
         assert rendered.result == {"segments": [{"text": "git: 2 changed",
                                                  "style_role": "warning"}]}
 

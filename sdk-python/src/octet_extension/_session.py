@@ -32,6 +32,8 @@ from ._errors import (
     error_from_wire,
 )
 from ._log import log
+from ._models import METHODS
+from ._models import validate as validate_type
 from ._negotiate import Negotiated, negotiate
 from ._results import (
     ResultError,
@@ -54,6 +56,8 @@ _HOST_METHODS = frozenset({
     "tool/render",
 })
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
+_TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
+                               "call_id"})
 
 
 class _Waiter:
@@ -326,6 +330,13 @@ class Session:
         ext = self.ext
         if method == "tool/call":
             return self._tool_call(call, params, context)
+        # The other host methods are not on the hot path: check their params against the
+        # generated schema (unknown fields, types, enums), naming the first violation.
+        type_name = METHODS[method].params.get(self.api)
+        problems = validate_type(type_name, params) if type_name else []
+        if problems:
+            path, _, reason = problems[0].partition(": ")
+            raise InvalidParams(reason, path.replace("$", "", 1).lstrip(".") or "params")
         if method == "command/execute":
             name = params.get("name")
             entry = ext._commands.get(name) if isinstance(name, str) else None
@@ -364,6 +375,9 @@ class Session:
         return render_result(renderer(params, context))
 
     def _tool_call(self, call: Call, params: dict[str, Any], context: dict[str, Any]) -> Any:
+        if not _TOOL_CALL_FIELDS.issuperset(params):
+            unknown = sorted(set(params) - _TOOL_CALL_FIELDS)
+            raise InvalidParams(f"unknown field {unknown[0]!r}", "params")
         name = params.get("name")
         if not isinstance(name, str):
             raise InvalidParams("must be a string", "name")
