@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// registerServices: the tools that exercise the host's reverse services.
+func registerServices(ext *octet.Extension) {
+	octet.Tool(ext, octet.ToolSpec{Name: "callback_n", Description: "n sequential kv.get calls while serving"},
+		func(ctx context.Context, a struct {
+			N int `json:"n" jsonschema:"minimum=0"`
+		}) (octet.Result, error) {
+			for i := 0; i < a.N; i++ {
+				if _, err := ext.KVGet(ctx, namespace, "callback"); err != nil {
+					return octet.Result{}, err
+				}
+			}
+			return octet.Text("called").WithStructured(map[string]any{"calls": a.N}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "publish", Description: "Publish deterministic bytes inline or by path"},
+		func(ctx context.Context, a struct {
+			Bytes    int    `json:"bytes" jsonschema:"minimum=0"`
+			Mode     string `json:"mode" jsonschema:"enum=inline,enum=path"`
+			Corrupt  string `json:"corrupt,omitempty" jsonschema:"enum=size,enum=sha256"`
+			MIMEType string `json:"mime_type,omitempty"`
+		}) (octet.Result, error) {
+			data := make([]byte, a.Bytes)
+			for i := range data {
+				data[i] = byte(i % 251)
+			}
+			mime := a.MIMEType
+			if mime == "" {
+				mime = "application/octet-stream"
+			}
+			size, sum := int64(len(data)), digest(data)
+			art := octet.Artifact{MIMEType: mime, Data: data}
+			if a.Mode == "path" {
+				if err := os.WriteFile(filepath.Join(octet.ScratchDir(), "fixture.bin"), data, 0o600); err != nil {
+					return octet.Result{}, err
+				}
+				art = octet.Artifact{MIMEType: mime, Path: "fixture.bin", Size: size, SHA256: sum}
+				switch a.Corrupt {
+				case "size":
+					art.Size++
+				case "sha256":
+					art.SHA256 = digest(append(data, "corrupt"...))
+				}
+			}
+			info, err := ext.PublishArtifact(ctx, art)
+			if err != nil {
+				return octet.Result{}, err // host errors propagate verbatim
+			}
+			return octet.Text("published").WithStructured(map[string]any{"artifact_id": info.ArtifactID, "size": size, "sha256": sum}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "register_dynamic", Description: "Register a tool that returns fixed text"},
+		func(ctx context.Context, a struct {
+			Name string `json:"name"`
+			Text string `json:"text"`
+		}) (octet.Result, error) {
+			def, err := octet.DefineTool(octet.ToolSpec{Name: a.Name, Description: "Returns " + a.Text},
+				func(context.Context, struct{}) (octet.Result, error) { return octet.Text(a.Text), nil })
+			if err != nil {
+				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, err.Error(), nil)
+			}
+			up, err := ext.RegisterTools(ctx, def)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("registered").WithStructured(map[string]any{"revision": up.Revision}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "unregister_dynamic", Description: "Unregister a dynamic tool"},
+		func(ctx context.Context, a struct {
+			Name string `json:"name"`
+		}) (octet.Result, error) {
+			up, err := ext.UnregisterTools(ctx, a.Name)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("unregistered").WithStructured(map[string]any{"revision": up.Revision}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "ask", Description: "Confirm or request input"},
+		func(ctx context.Context, a struct {
+			Kind   string `json:"kind" jsonschema:"enum=confirm,enum=input"`
+			Prompt string `json:"prompt"`
+			Secret bool   `json:"secret,omitempty"`
+		}) (octet.Result, error) {
+			if a.Kind == "confirm" {
+				ok, err := ext.Confirm(ctx, octet.Confirmation{Message: a.Prompt})
+				if err != nil {
+					return octet.Result{}, err
+				}
+				return octet.Text("asked").WithStructured(map[string]any{"answer": ok}), nil
+			}
+			v, err := ext.RequestInput(ctx, a.Prompt, a.Secret)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			if a.Secret {
+				var h any
+				if v != nil {
+					h = digest([]byte(*v))
+				}
+				return octet.Text("asked").WithStructured(map[string]any{"answer_sha256": h}), nil
+			}
+			return octet.Text("asked").WithStructured(map[string]any{"answer": v}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "secret", Description: "Digest of a brokered secret"},
+		func(ctx context.Context, a struct {
+			Name string `json:"name"`
+		}) (octet.Result, error) {
+			v, err := ext.GetSecret(ctx, a.Name)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("secret").WithStructured(map[string]any{"sha256": digest([]byte(v))}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "present", Description: "Publish a snapshot with n running activities"},
+		func(ctx context.Context, a struct {
+			Revision   int64 `json:"revision"`
+			Activities int   `json:"activities" jsonschema:"minimum=0"`
+		}) (octet.Result, error) {
+			acts := make([]protocol.Activity, a.Activities)
+			for i := range acts {
+				acts[i] = protocol.Activity{ID: "a" + itoa(i), Label: "activity " + itoa(i), State: "running"}
+			}
+			snap := protocol.Snapshot{Revision: a.Revision, Activities: acts, Actions: []protocol.Action{}}
+			if err := ext.PublishPresentation(ctx, snap, nil); err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("presented"), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "spawn_child", Description: "Spawn one bounded child and wait briefly"},
+		func(ctx context.Context, a struct {
+			TaskName string `json:"task_name"`
+			Message  string `json:"message"`
+			Key      string `json:"key"`
+		}) (octet.Result, error) {
+			child, err := ext.SpawnAgent(ctx, octet.AgentSpawn{
+				TaskName: a.TaskName, Message: a.Message, IdempotencyKey: a.Key,
+				Tools: []string{"read"}, MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1,
+				MaxCostMicrodollars: 0, MaxOutputBytes: 4096, TimeoutMS: 10000,
+			})
+			if err != nil {
+				return octet.Result{}, err
+			}
+			settled, err := ext.WaitAgents(ctx, 1000)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("spawned").WithStructured(map[string]any{"agent_id": child.AgentID, "timed_out": settled.TimedOut}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_commit", Description: "Pass through to kv.commit"},
+		func(ctx context.Context, a struct {
+			Preconditions []json.RawMessage `json:"preconditions"`
+			Writes        []json.RawMessage `json:"writes"`
+		}) (octet.Result, error) {
+			params, _ := json.Marshal(map[string]any{"preconditions": a.Preconditions, "writes": a.Writes})
+			res, err := ext.KVCommitRaw(ctx, params)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("committed").WithStructured(res), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_get", Description: "Pass through to kv.get"},
+		func(ctx context.Context, a struct {
+			Namespace string `json:"namespace"`
+			Key       string `json:"key"`
+		}) (octet.Result, error) {
+			res, err := ext.KVGet(ctx, a.Namespace, a.Key)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("read").WithStructured(res), nil
+		})
+}
