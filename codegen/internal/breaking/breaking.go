@@ -82,11 +82,22 @@ func contains(l []string, s string) bool {
 }
 
 func compareType(om, cm *ir.Model, at string, o, c *ir.Type, add func(string, ...any)) {
-	if o.Ref != "" || c.Ref != "" {
+	if o.Ref != "" && c.Ref != "" {
+		// Named types are compared once, by name, at the top level.
 		if o.Ref != c.Ref {
 			add("%s: type changed from %s to %s", at, name(o), name(c))
 		}
 		return
+	}
+	if strings.Count(at, ".")+strings.Count(at, "[") > 32 {
+		return // a recursive type expanded deeply; the top-level comparison covers it
+	}
+	// Inline on one side, named on the other: compare what the name stands for.
+	if o.Ref != "" {
+		o = om.Resolve(o)
+	}
+	if c.Ref != "" {
+		c = cm.Resolve(c)
 	}
 	for _, k := range o.Kinds {
 		if !c.Has(k) {

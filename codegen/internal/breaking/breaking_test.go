@@ -113,3 +113,29 @@ func TestBaselineHolds(t *testing.T) {
 		t.Errorf("breaking changes: %v", bad)
 	}
 }
+
+// Moving an inline type into a named definition, unchanged, is not a break; narrowing it is.
+func TestInlineToNamedComparesStructure(t *testing.T) {
+	base := schemaFS(t)
+	old, _ := ir.Load(base)
+	same := edit(t, base, "host-methods.schema.json", `"call_id": {
+          "type": "string",
+          "description": "Host call id, for correlation with lifecycle events."
+        }`, `"call_id": {"$ref": "#/$defs/CallID"}`)
+	same = edit(t, same, "host-methods.schema.json", `"$defs": {`, `"$defs": {"CallID": {"type": "string", "description": "Host call id."},`)
+	cur, err := ir.Load(same)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad := breaking.Compare(old, cur); len(bad) > 0 {
+		t.Errorf("unchanged type moved into $defs reported as breaking: %v", bad)
+	}
+	narrowed := edit(t, same, "host-methods.schema.json", `"CallID": {"type": "string",`, `"CallID": {"type": "string", "maxLength": 3,`)
+	cur, err = ir.Load(narrowed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(breaking.Compare(old, cur), "\n"); !strings.Contains(got, "ToolCallParams.call_id: maxLength tightened") {
+		t.Errorf("narrowing through a new name not caught: %q", got)
+	}
+}
