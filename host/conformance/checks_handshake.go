@@ -53,6 +53,15 @@ func init() {
 			Run:         checkUnknownMethod,
 		},
 		&Check{
+			Name:        "rpc.strict_params",
+			Description: "tool/call params with an unknown field, or a resource_owner breaking its bounds, are refused -32602 rather than served",
+			Requirement: "wire.md notation: objects refuse unknown fields; §4 ResourceOwner session_id 1..256 bytes",
+			Tier:        Advisory,
+			Fixture:     true,
+			Covers:      []string{"tool/call error -32602"},
+			Run:         checkStrictParams,
+		},
+		&Check{
 			Name:        "rpc.invalid_params",
 			Description: "typed called with wrong argument types is answered -32602; correct arguments give the typed result and structured_content",
 			Requirement: "wire.md §1 (-32602), §4 output_schema; fixture.md typed",
@@ -228,6 +237,30 @@ func checkInvalidParams(t *T) error {
 	}
 	if !jsonEqual(r.StructuredContent, []byte(`{"count":3}`)) {
 		return fail(`structured_content {"count":3}`, "%s", excerpt(r.StructuredContent, 120))
+	}
+	return nil
+}
+
+func checkStrictParams(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		what   string
+		params map[string]any
+	}{
+		{"an unknown params field", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "conformance_unknown": true}},
+		{"resource_owner.session_id empty", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1},
+			"resource_owner": map[string]any{"session_id": "", "extension_instance_id": "x", "process_generation": 0}}},
+	} {
+		resp, err := s.Call(t.Ctx, t.Timeout(), "tool/call", c.params)
+		if err != nil {
+			return err
+		}
+		if err := expectCode(resp, -32602, c.what); err != nil {
+			return err
+		}
 	}
 	return nil
 }

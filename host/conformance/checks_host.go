@@ -43,6 +43,7 @@ func referenceHost(t *T) (h *host.Host, stop func(), err error) {
 	}
 	h = host.New(host.Options{
 		StateDir: state, Workspace: t.Ext.Workspace, WorkspaceTrusted: true, PassEnv: t.opts.PassEnv,
+		Session:      host.Session{SessionID: "conformance-session"}, // resource owners need a session id
 		StartTimeout: t.Timeout(), RequestTimeout: t.Timeout(), ShutdownDrain: t.Drain(), TermGrace: exitGrace,
 	})
 	if _, err := h.Start(t.Ctx, res.Entries, []string{t.Ext.Manifest.Name}); err != nil {

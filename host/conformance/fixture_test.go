@@ -142,6 +142,7 @@ var brokenFor = map[string]string{
 	"lifecycle.notifications":        "lifecycle-answers",
 	"host.reference_lifecycle":       "handshake-wrong-version",
 	"shutdown.drain":                 "no-admission-stop",
+	"rpc.strict_params":              "lenient-params",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -60,6 +60,7 @@ const (
 	modeBadCommand       = "bad-command"            // fixture_cmd joins with commas
 	modeLifecycleAnswers = "lifecycle-answers"      // answers notifications with an error
 	modeNoAdmissionStop  = "no-admission-stop"      // keeps serving new requests during shutdown
+	modeLenientParams    = "lenient-params"         // serves tool/call params it should refuse
 )
 
 var mode string
@@ -451,9 +452,22 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 			Name     string                     `json:"name"`
 			Args     map[string]json.RawMessage `json:"arguments"`
 			Revision *int                       `json:"catalog_revision"`
+			Owner    *struct {
+				SessionID  string `json:"session_id"`
+				InstanceID string `json:"extension_instance_id"`
+				Generation int64  `json:"process_generation"`
+			} `json:"resource_owner"`
+			CallID string `json:"call_id"`
 		}
-		if err := json.Unmarshal(f.Params, &p); err != nil {
+		dec := json.NewDecoder(strings.NewReader(string(f.Params)))
+		if mode != modeLenientParams {
+			dec.DisallowUnknownFields()
+		}
+		if err := dec.Decode(&p); err != nil {
 			return nil, invalidParams("tool/call params: %v", err)
+		}
+		if p.Owner != nil && p.Owner.SessionID == "" && mode != modeLenientParams {
+			return nil, invalidParams("resource_owner.session_id must be 1..256 bytes")
 		}
 		return c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
 	case "command/execute":
