@@ -2,6 +2,7 @@ package gen_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -112,7 +113,7 @@ func TestCompleteness(t *testing.T) {
 		stem := strings.ReplaceAll(f.Stem, "-", "_")
 		for _, n := range f.Types {
 			for _, fl := range n.Type.Fields {
-				for _, p := range []string{gen.GoDir + stem + "_types_gen.go", gen.DocsDir + f.Stem + ".md", gen.PythonFile, gen.TSDir + f.Stem + ".types.ts"} {
+				for _, p := range []string{gen.GoDir + stem + "_types_gen.go", gen.GoDir + stem + "_validate_gen.go", gen.DocsDir + f.Stem + ".md", gen.PythonFile, gen.TSDir + f.Stem + ".types.ts", gen.TSDir + f.Stem + ".check.ts"} {
 					if _, ok := out[p]; !ok {
 						continue
 					}
@@ -120,6 +121,42 @@ func TestCompleteness(t *testing.T) {
 						t.Errorf("%s: field %s.%s missing", p, n.Name, fl.Name)
 					}
 				}
+			}
+		}
+	}
+}
+
+// Every limit, error code and method reaches every language and the docs.
+func TestRegistriesComplete(t *testing.T) {
+	m, err := ir.Load(schemaFS(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := generate(t, schemaFS(t))
+	want := map[string][]string{}
+	for _, l := range m.Limits {
+		v := fmt.Sprint(l.Value)
+		for _, p := range []string{gen.GoDir + "limits_gen.go", gen.PythonFile, gen.TSDir + "limits.ts", gen.DocsDir + "index.md"} {
+			want[p] = append(want[p], v)
+		}
+		for _, p := range []string{gen.PythonFile, gen.TSDir + "limits.ts", gen.DocsDir + "index.md"} {
+			want[p] = append(want[p], l.Name)
+		}
+	}
+	for _, e := range m.Errors {
+		for _, p := range []string{gen.GoDir + "errors_gen.go", gen.PythonFile, gen.TSDir + "errors.ts", gen.DocsDir + "index.md"} {
+			want[p] = append(want[p], fmt.Sprint(e.Code), e.Name)
+		}
+	}
+	for _, me := range m.Methods {
+		for _, p := range []string{gen.GoDir + "methods_gen.go", gen.PythonFile, gen.TSDir + "methods.ts", gen.DocsDir + "index.md"} {
+			want[p] = append(want[p], me.Name)
+		}
+	}
+	for p, words := range want {
+		for _, w := range words {
+			if !bytes.Contains(out[p], []byte(w)) {
+				t.Errorf("%s: %q missing", p, w)
 			}
 		}
 	}
