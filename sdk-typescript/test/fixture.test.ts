@@ -5,6 +5,8 @@ import { createHash } from "node:crypto";
 import { describe, it, before, after } from "node:test";
 import type { JsonObject } from "../src/index.js";
 import type { ScriptedHost } from "../src/testing/index.js";
+import { METHODS } from "../src/generated/methods.js";
+import { validate } from "../src/generated/validate.js";
 import { MODES, startFixture } from "./helpers.js";
 
 const sha256 = (s: string | Uint8Array) => createHash("sha256").update(s).digest("hex");
@@ -235,6 +237,32 @@ for (const mode of MODES) {
       await host.callTool("echo", { value: 2 });
       if (mode === "process") return; // stderr of a child arrives asynchronously; checked in the loopback run
       assert.ok(host.stderr.some((l) => l.includes('"turn settled"') && l.includes("t9")));
+    });
+
+    it("every frame the extension sent validates against the generated schema", () => {
+      const asked = new Map<unknown, string>();
+      for (const f of host.frames) {
+        if (f.dir === "in" && typeof f.frame === "object" && typeof f.frame["method"] === "string" && f.frame["id"] !== undefined) asked.set(f.frame["id"], f.frame["method"]);
+      }
+      const problems: string[] = [];
+      for (const frame of host.sent()) {
+        const method = frame["method"];
+        if (typeof method === "string") {
+          const type = METHODS[method]?.params["0.4"];
+          if (type === undefined) problems.push(`unknown method ${method}`);
+          else for (const e of validate(type, frame["params"])) problems.push(`${method} params: ${e}`);
+          continue;
+        }
+        if (frame["error"] !== undefined) {
+          for (const e of validate("ErrorResponse", frame)) problems.push(`error response ${String(frame["id"])}: ${e}`);
+          continue;
+        }
+        const request = asked.get(frame["id"]);
+        const type = request === undefined ? undefined : METHODS[request]?.result["0.4"];
+        if (type === undefined) problems.push(`result for unknown request ${String(frame["id"])}`);
+        else for (const e of validate(type, frame["result"])) problems.push(`${request} result: ${e}`);
+      }
+      assert.deepEqual(problems, []);
     });
 
     it("a stuck shutdown handler is bounded; shutdown acks and the process exits 0", async () => {

@@ -60,6 +60,20 @@ describe("negotiation", () => {
     assert.match(r.error!.message, /'a' is registered in code but not declared/);
   });
 
+  it("validates initialize params against the schema, naming the path", async () => {
+    const host = ScriptedHost.inProcess(new Extension(), { manifest: manifest() });
+    const params = host.initializeParams();
+    (params["workspace"] as JsonObject)["surprise"] = true;
+    const r = await host.request("initialize", params);
+    assert.equal(r.error?.code, -32602);
+    assert.match(r.error!.message, /surprise/);
+    assert.equal((r.error!.data as JsonObject)["path"], "/workspace");
+    const noLimits = ScriptedHost.inProcess(new Extension(), { manifest: manifest() });
+    const p2 = noLimits.initializeParams();
+    delete ((p2["protocol"] as JsonObject)["limits"] as JsonObject)["max_concurrent_requests"];
+    assert.equal((await noLimits.request("initialize", p2)).error?.code, -32602);
+  });
+
   it("requires initialize first and only once", async () => {
     const host = ScriptedHost.inProcess(new Extension(), { manifest: manifest() });
     assert.equal((await host.callTool("x")).error?.code, -32600);
