@@ -792,12 +792,16 @@ export class Extension extends HostServices {
     void this.stop(this.options.shutdownDrainMs, { reason: "host_exit" }).then(() => this.end({ reason: "eof", code: 0, detail: reason }));
   }
 
-  /** Drain to the budget, cancel what is left, run shutdown hooks with the remaining time. */
+  /**
+   * Drain (at most shutdownDrainMs of the budget), cancel what is left, then run shutdown hooks
+   * with the rest of the budget (never less than a short floor, so they always get a chance).
+   */
   private async stop(budgetMs: number, params: ShutdownParams): Promise<void> {
     const deadline = Date.now() + budgetMs;
-    if (this.inflight.size > 0 && budgetMs > 0) {
+    const drainMs = Math.min(budgetMs, this.options.shutdownDrainMs);
+    if (this.inflight.size > 0 && drainMs > 0) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, budgetMs);
+        const timer = setTimeout(resolve, drainMs);
         this.drainWaiters.push(() => {
           clearTimeout(timer);
           resolve();

@@ -48,13 +48,17 @@ export class Logger {
   }
 
   private write(level: LogLevel, msg: string, fields?: LogFields): void {
-    // Fields cannot overwrite ts/level/msg: those three are the contract readers rely on.
-    const record = { ...this.base, ...fields, ts: new Date().toISOString(), level, msg };
+    // ts/level/msg come first and cannot be overwritten by fields: readers rely on them.
+    const ts = new Date().toISOString();
+    const record: LogFields = { ts, level, msg, ...this.base, ...fields };
+    record["ts"] = ts;
+    record["level"] = level;
+    record["msg"] = msg;
     let line: string;
     try {
       line = JSON.stringify(record);
     } catch (err) {
-      line = JSON.stringify({ ts: record.ts, level, msg, log_error: `fields not serialisable: ${String(err)}` });
+      line = JSON.stringify({ ts, level, msg, log_error: `fields not serialisable: ${String(err)}` });
     }
     this.sink(line + "\n");
   }
