@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 var (
@@ -378,7 +377,7 @@ func validateAgentSpawnParams(v any, p *vpath, e *verrs) {
 			switch x1 := f0_4.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -517,7 +516,7 @@ func validateAgentMessageParams(v any, p *vpath, e *verrs) {
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}

@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 func validateResourceOwner(v any, p *vpath, e *verrs) {
@@ -116,7 +115,7 @@ func validateToolDefinition01(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 4096 {
-					if n := utf8.RuneCountInString(x1); n > 4096 {
+					if n := codePoints(x1); n > 4096 {
 						e.count(&fp, "at most 4096 characters", n)
 					}
 				}
@@ -176,7 +175,7 @@ func validateToolDefinition(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 4096 {
-					if n := utf8.RuneCountInString(x1); n > 4096 {
+					if n := codePoints(x1); n > 4096 {
 						e.count(&fp, "at most 4096 characters", n)
 					}
 				}

@@ -5,7 +5,6 @@ package protocol
 import (
 	"encoding/json"
 	"regexp"
-	"unicode/utf8"
 )
 
 var (
@@ -41,7 +40,7 @@ func validateNotificationParams(v any, p *vpath, e *verrs) {
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) > 4096 {
-					if n := utf8.RuneCountInString(x1); n > 4096 {
+					if n := codePoints(x1); n > 4096 {
 						e.count(&fp, "at most 4096 characters", n)
 					}
 				}
@@ -318,7 +317,7 @@ func validateStatusContributionParams(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 1024 {
-					if n := utf8.RuneCountInString(x1); n > 1024 {
+					if n := codePoints(x1); n > 1024 {
 						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
@@ -570,7 +569,7 @@ func validateProgressDecoration(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 64 {
-					if n := utf8.RuneCountInString(x1); n > 64 {
+					if n := codePoints(x1); n > 64 {
 						e.count(&fp, "at most 64 characters", n)
 					}
 				}
@@ -586,7 +585,7 @@ func validateProgressDecoration(v any, p *vpath, e *verrs) {
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) > 256 {
-					if n := utf8.RuneCountInString(x1); n > 256 {
+					if n := codePoints(x1); n > 256 {
 						e.count(&fp, "at most 256 characters", n)
 					}
 				}
@@ -726,7 +725,7 @@ func validateArtifactPublishInline(v any, p *vpath, e *verrs) {
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) > 349528 {
-					if n := utf8.RuneCountInString(x1); n > 349528 {
+					if n := codePoints(x1); n > 349528 {
 						e.count(&fp, "at most 349528 characters", n)
 					}
 				}
@@ -799,7 +798,7 @@ func validateArtifactPublishFile(v any, p *vpath, e *verrs) {
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}

@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 func validateToolCallParams(v any, p *vpath, e *verrs) {
@@ -370,7 +369,7 @@ func validateStatusCollectResult(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 1024 {
-					if n := utf8.RuneCountInString(x1); n > 1024 {
+					if n := codePoints(x1); n > 1024 {
 						e.count(&fp, "at most 1024 characters", n)
 					}
 				}

@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 var (
@@ -34,7 +33,7 @@ func validateKVGetParams(v any, p *vpath, e *verrs) {
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -145,7 +144,7 @@ func validateKVListParams(v any, p *vpath, e *verrs) {
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -316,7 +315,7 @@ func validateKVExpectVersion(v any, p *vpath, e *verrs) {
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -388,7 +387,7 @@ func validateKVExpectAbsent(v any, p *vpath, e *verrs) {
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -493,7 +492,7 @@ func validateKVPut(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -570,7 +569,7 @@ func validateKVDelete(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}
@@ -707,7 +706,7 @@ func validateKVWriteVersion(v any, p *vpath, e *verrs) {
 			switch x1 := f0_0.(type) {
 			case string:
 				if len(x1) < 4 {
-					if n := utf8.RuneCountInString(x1); n < 1 {
+					if n := codePoints(x1); n < 1 {
 						e.count(&fp, "at least 1 characters", n)
 					}
 				}

@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"regexp"
-	"unicode/utf8"
 )
 
 var (
@@ -104,7 +103,7 @@ func validateManifest(v any, p *vpath, e *verrs) {
 			switch x1 := f0_4.(type) {
 			case string:
 				if len(x1) > 1024 {
-					if n := utf8.RuneCountInString(x1); n > 1024 {
+					if n := codePoints(x1); n > 1024 {
 						e.count(&fp, "at most 1024 characters", n)
 					}
 				}

@@ -31,3 +31,11 @@ func TestSeqPatternsEqualRegexp(t *testing.T) {
 		}
 	}
 }
+
+func TestCodePointsEqualsRuneCount(t *testing.T) {
+	for _, s := range []string{"", "a", "é", "😀", "aé😀日本", strings.Repeat("😀é", 100)} {
+		if got, want := codePoints(s), len([]rune(s)); got != want {
+			t.Errorf("codePoints(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 var (
@@ -275,7 +274,7 @@ func validatePresentationStatus(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 128 {
-					if n := utf8.RuneCountInString(x1); n > 128 {
+					if n := codePoints(x1); n > 128 {
 						e.count(&fp, "at most 128 characters", n)
 					}
 				}
@@ -291,7 +290,7 @@ func validatePresentationStatus(v any, p *vpath, e *verrs) {
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) > 1024 {
-					if n := utf8.RuneCountInString(x1); n > 1024 {
+					if n := codePoints(x1); n > 1024 {
 						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
@@ -529,7 +528,7 @@ func validateActivity(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 128 {
-					if n := utf8.RuneCountInString(x1); n > 128 {
+					if n := codePoints(x1); n > 128 {
 						e.count(&fp, "at most 128 characters", n)
 					}
 				}
@@ -551,7 +550,7 @@ func validateActivity(v any, p *vpath, e *verrs) {
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) > 1024 {
-					if n := utf8.RuneCountInString(x1); n > 1024 {
+					if n := codePoints(x1); n > 1024 {
 						e.count(&fp, "at most 1024 characters", n)
 					}
 				}
@@ -655,7 +654,7 @@ func validateNode(v any, p *vpath, e *verrs) {
 			switch x1 := f0_2.(type) {
 			case string:
 				if len(x1) > 128 {
-					if n := utf8.RuneCountInString(x1); n > 128 {
+					if n := codePoints(x1); n > 128 {
 						e.count(&fp, "at most 128 characters", n)
 					}
 				}
@@ -837,7 +836,7 @@ func validateAction(v any, p *vpath, e *verrs) {
 			switch x1 := f0_1.(type) {
 			case string:
 				if len(x1) > 64 {
-					if n := utf8.RuneCountInString(x1); n > 64 {
+					if n := codePoints(x1); n > 64 {
 						e.count(&fp, "at most 64 characters", n)
 					}
 				}

@@ -206,7 +206,7 @@ func (g *goVal) str(t *ir.Type, x, p string) {
 			pre = append(pre, fmt.Sprintf("len(%s) < %d", x, 4**t.MinLength))
 		}
 		g.w("if %s {", strings.Join(pre, " || "))
-		g.w("if n := utf8.RuneCountInString(%s); %s { e.count(%s, %s, n) }", x, lenCond("n", t.MinLength, t.MaxLength), p, q(rangeText(t.MinLength, t.MaxLength)+" characters"))
+		g.w("if n := codePoints(%s); %s { e.count(%s, %s, n) }", x, lenCond("n", t.MinLength, t.MaxLength), p, q(rangeText(t.MinLength, t.MaxLength)+" characters"))
 		g.w("}")
 	}
 	if t.MinBytes != nil || t.MaxBytes != nil {

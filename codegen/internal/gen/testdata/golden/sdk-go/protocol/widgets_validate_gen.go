@@ -4,7 +4,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"unicode/utf8"
 )
 
 var (
@@ -154,7 +153,7 @@ func validateWidget(v any, p *vpath, e *verrs) {
 			switch x1 := f0_3.(type) {
 			case string:
 				if len(x1) > 4 {
-					if n := utf8.RuneCountInString(x1); n > 4 {
+					if n := codePoints(x1); n > 4 {
 						e.count(&fp, "at most 4 characters", n)
 					}
 				}
