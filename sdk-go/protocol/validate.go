@@ -109,7 +109,8 @@ func Unmarshal(data []byte, v Validated) error {
 	return json.Unmarshal(data, v)
 }
 
-// Validate checks a document from strictjson.Parse against the named schema type.
+// Validate checks a document from strictjson.Parse against the named schema type. Strings are
+// assumed to be valid UTF-8, as strictjson guarantees.
 func Validate(typeName string, doc any) error {
 	var e verrs
 	if !dispatch(typeName, doc, &e) {
