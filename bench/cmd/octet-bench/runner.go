@@ -43,6 +43,7 @@ const (
 // scenarios where the target has them.
 func (r *runner) latency(ctx context.Context) {
 	for rep := 0; rep < r.cfg.Reps; rep++ {
+		r.sampleLoad()
 		p50 := map[string]float64{}
 		tput := map[string]float64{}
 		for _, t := range rotated(r.targets, rep) {
@@ -187,6 +188,7 @@ func (r *runner) coldStarts(ctx context.Context) {
 	bare := bareStarts(r.root, r.work)
 	samples := map[string][]float64{}
 	for i := 0; i < r.cfg.ColdStarts; i++ {
+		r.sampleLoad()
 		r.logf("cold starts, round %d/%d", i+1, r.cfg.ColdStarts)
 		for _, lang := range langs {
 			d, err := measure.BareStart(bare[lang])
@@ -246,12 +248,22 @@ func (r *runner) crashes(ctx context.Context) {
 	}
 }
 
+// sampleLoad records the 1-minute load average, so the page can say how busy the
+// machine was while the numbers were taken.
+func (r *runner) sampleLoad() {
+	var one float64
+	if _, err := fmt.Sscanf(loadavg(), "%f", &one); err == nil {
+		r.res.Machine.LoadSeen = append(r.res.Machine.LoadSeen, one)
+	}
+}
+
 // scaleSizes are how many extensions start at once.
 var scaleSizes = []int{1, 10, 50}
 
 // scale starts 1, 10 and 50 of each octet target (floors and SDKs) at once.
 func (r *runner) scale(ctx context.Context) {
 	for round := 0; round < r.cfg.ScaleRounds; round++ {
+		r.sampleLoad()
 		for _, t := range rotated(r.targets, round) {
 			if t.Kind != target.SDK && t.Kind != target.Floor {
 				continue

@@ -139,7 +139,12 @@ func machine(b *strings.Builder, r *Results) {
 	m := r.Machine
 	fmt.Fprintf(b, "## Machine and run\n\n")
 	fmt.Fprintf(b, "- %d CPUs (`nproc`), %s, %d MiB memory, %s\n", m.NProc, m.CPU, m.MemoryMiB, m.Kernel)
-	fmt.Fprintf(b, "- load average (1, 5, 15 min) before: %s, after: %s\n", m.LoadBefore, m.LoadAfter)
+	fmt.Fprintf(b, "- load average (1, 5, 15 min) before: %s, after: %s", m.LoadBefore, m.LoadAfter)
+	if len(m.LoadSeen) > 0 {
+		ls := measure.Summarize(m.LoadSeen)
+		fmt.Fprintf(b, "; 1-minute load sampled %d times during the run: median %.1f, %.1f–%.1f", len(m.LoadSeen), ls.Median, ls.Min, ls.Max)
+	}
+	fmt.Fprintf(b, " (2 cores: above 2 means processes waited for a CPU)\n")
 	fmt.Fprintf(b, "- %s\n", strings.Join(m.Tools, ", "))
 	fmt.Fprintf(b, "- run started %s, took %s%s\n\n", r.Started.Format(time.RFC3339), r.Took, map[bool]string{true: ", **quick mode** (fewer calls and repetitions)", false: ""}[r.Config.Quick])
 }

@@ -39,13 +39,14 @@ type Target struct {
 
 // Machine is what the numbers were taken on.
 type Machine struct {
-	NProc      int      `json:"nproc"`
-	CPU        string   `json:"cpu"`
-	MemoryMiB  int64    `json:"memory_mib"`
-	Kernel     string   `json:"kernel"`
-	LoadBefore string   `json:"load_before"`
-	LoadAfter  string   `json:"load_after"`
-	Tools      []string `json:"tools"` // go, python3, node versions
+	NProc      int       `json:"nproc"`
+	CPU        string    `json:"cpu"`
+	MemoryMiB  int64     `json:"memory_mib"`
+	Kernel     string    `json:"kernel"`
+	LoadBefore string    `json:"load_before"`
+	LoadAfter  string    `json:"load_after"`
+	LoadSeen   []float64 `json:"load_seen"` // 1-minute load average sampled at each repetition and phase
+	Tools      []string  `json:"tools"`     // go, python3, node versions
 }
 
 // Config is how the run was sized.
