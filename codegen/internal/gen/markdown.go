@@ -156,6 +156,11 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 	var ex []any
 	for _, n := range f.Types {
 		ex = append(ex, example(n.Name))
+		for _, fl := range n.Type.Fields {
+			if fl.Type.Description == "" && fl.Type.Ref != "" {
+				ex = append(ex, m.Lookup(fl.Type.Ref).Type.Description) // shown as the field's description
+			}
+		}
 	}
 	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, f.Title, f.Description, f.Types, ex)), " "), "\n") + " -->\n\n")
 	fmt.Fprintf(&b, "# %s\n\n%s\n\nSource: `schema/%s`. [All files](index.md).\n", f.Title, f.Description, f.Path)
@@ -174,7 +179,11 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 				if fl.Required {
 					req = "yes"
 				}
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", fl.Name, mdTypeText(m, fl.Type), req, oneLine(fl.Type.Description))
+				desc := fl.Type.Description
+				if desc == "" && fl.Type.Ref != "" {
+					desc = m.Lookup(fl.Type.Ref).Type.Description
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", fl.Name, mdTypeText(m, fl.Type), req, strings.ReplaceAll(oneLine(desc), "|", "\\|"))
 			}
 			b.WriteString("\nUnknown fields are refused.\n")
 		default:
