@@ -23,6 +23,7 @@ type InitOptions struct {
 	Manifest      map[string]any // default: the validated manifest
 	MaxConcurrent int            // default 64
 	MaxPending    int            // 0: not sent
+	Withhold      []string       // optional features not to offer
 }
 
 // InitResult is the part of initialize.result the host validates.
@@ -89,6 +90,7 @@ func initParams(ext *Extension, o InitOptions) map[string]any {
 		if api == "0.4" {
 			optional = append(optional, "kv")
 		}
+		optional = slices.DeleteFunc(optional, func(f string) bool { return slices.Contains(o.Withhold, f) })
 		limits := map[string]any{"max_concurrent_requests": conc, "max_message_bytes": MaxMessageBytes}
 		if o.MaxPending > 0 {
 			limits["max_pending_requests"] = o.MaxPending
@@ -136,13 +138,6 @@ func validateInit(params map[string]any, raw json.RawMessage, ext *Extension, de
 	}
 	if d := setDiff(gotTools, wantTools); len(d) > 0 && !dynamic {
 		add("tools served but not declared in the manifest: %v", d)
-	}
-	if dynamic && len(setDiff(wantTools, gotTools))+len(setDiff(gotTools, wantTools)) > 0 {
-		// With dynamic_tools the initialize tools are epoch 0 and may differ; a
-		// missing manifest tool is still worth naming when it is the only difference.
-		if d := setDiff(wantTools, gotTools); len(d) > 0 && len(setDiff(gotTools, wantTools)) == 0 {
-			add("tools declared in the manifest but not served: %v", d)
-		}
 	}
 	if d := symDiff(stringList(contributes["commands"]), gotCommands); len(d) > 0 {
 		add("commands differ from the manifest's: %v", d)
