@@ -3,6 +3,7 @@ package services
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Steering and stopping children: agent/message, agent/follow_up and
@@ -115,4 +116,39 @@ func (r *Router) agentInterrupt(ctx context.Context, c *Caller, raw json.RawMess
 		return nil, err
 	}
 	return map[string]bool{"interrupted": true}, nil
+}
+
+// StopChildren interrupts every active child of c's principal and instance
+// owned by sessionID ("" = every session): the core calls it when an
+// extension is shut down explicitly (disable, host exit) or a root session
+// settles. A supervised restart does not call it: trees survive
+// generations so the new process can resume them. It reports how many
+// children it stopped.
+func (r *Router) StopChildren(ctx context.Context, c *Caller, sessionID string) (int, error) {
+	r.agentMu.Lock()
+	defer r.agentMu.Unlock()
+	rows, err := r.store.AgentsOfInstance(ctx, c.Principal, c.InstanceID)
+	if err != nil {
+		return 0, err
+	}
+	now := r.now().UnixMilli()
+	stopped := 0
+	for _, row := range rows {
+		if sessionID != "" && row.SessionID != sessionID {
+			continue
+		}
+		a := &storedAgent{row: row}
+		if err := json.Unmarshal(row.Record, a); err != nil {
+			return stopped, fmt.Errorf("child-session record %s is unreadable: %w", row.AgentID, err)
+		}
+		if !a.active() {
+			continue
+		}
+		a.Record.State, a.Record.CompletedAtMS = "interrupted", &now
+		if err := r.saveAgent(ctx, a); err != nil {
+			return stopped, err
+		}
+		stopped++
+	}
+	return stopped, nil
 }

@@ -1,6 +1,7 @@
 package services_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -284,5 +285,30 @@ func TestAgentModels(t *testing.T) {
 	e.ok("agent/models", map[string]any{"parent_request_id": 7, "limit": 1}, &res)
 	if len(res.Models) != 1 {
 		t.Fatalf("limit ignored: %+v", res.Models)
+	}
+}
+
+func TestStopChildren(t *testing.T) {
+	e := newEnv(t, mustScript(t, agentScript))
+	e.ok("agent/spawn", spawnParams("inspect-catalog", "s2"), nil)
+	e.ok("agent/wait", map[string]any{"parent_request_id": 7, "timeout_ms": 1}, nil) // settles s2
+	e.ok("agent/spawn", spawnParams("slow", "s1"), nil)                              // hangs
+	other := services.Owner{SessionID: "sess-2", InstanceID: "inst-1", Generation: 1}
+	e.setActive(jsonrpc.IntID(8), other, true)
+	p := spawnParams("slow", "s3")
+	p["parent_request_id"] = 8
+	e.ok("agent/spawn", p, nil)
+	n, err := e.r.StopChildren(context.Background(), e.c, "sess-1")
+	if err != nil || n != 1 {
+		t.Fatalf("stopped %d, %v; want 1 (only sess-1's running child)", n, err)
+	}
+	n, err = e.r.StopChildren(context.Background(), e.c, "")
+	if err != nil || n != 1 {
+		t.Fatalf("stopped %d, %v; want 1 (sess-2's child)", n, err)
+	}
+	var l struct{ Agents []agentRec }
+	e.ok("agent/list", map[string]any{"parent_request_id": 7}, &l)
+	if l.Agents[0].State != "settled" || l.Agents[1].State != "interrupted" {
+		t.Fatalf("records %+v", l.Agents)
 	}
 }

@@ -138,6 +138,26 @@ func (s *Store) Agents(ctx context.Context, principal, sessionID, instanceID str
 	return out, rows.Err()
 }
 
+// AgentsOfInstance lists the records of one principal across every session
+// of one instance, oldest first (explicit shutdown stops them all).
+func (s *Store) AgentsOfInstance(ctx context.Context, principal, instanceID string) ([]AgentRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT agent_id, principal, session_id, instance_id, idempotency_key, input_digest, record, seq
+		FROM agents WHERE principal = ? AND instance_id = ? ORDER BY seq`, principal, instanceID)
+	if err != nil {
+		return nil, fmt.Errorf("store: agents: %w", err)
+	}
+	defer rows.Close()
+	var out []AgentRow
+	for rows.Next() {
+		var a AgentRow
+		if err := rows.Scan(&a.AgentID, &a.Principal, &a.SessionID, &a.InstanceID, &a.IdempotencyKey, &a.InputDigest, &a.Record, &a.Seq); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
 // PutApproval stores a one-use approval: the SHA-256 of its token (never the
 // token), the digest of what it is bound to, and its expiry.
 func (s *Store) PutApproval(ctx context.Context, tokenSHA256, binding string, expiresAtMS int64) error {
