@@ -10,7 +10,6 @@ package schema
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -110,5 +109,3 @@ func Validate(loc string, doc any) error {
 	}
 	return s.Validate(doc)
 }
-
-var _ = json.Number("")
