@@ -10,6 +10,7 @@ import * as L from "./limits.js";
 import { Logger } from "./log.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import { Connection } from "./rpc.js";
+import { checkWire, requestParamsType } from "./wirecheck.js";
 import { checkSchema, type Infer, type JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
@@ -400,8 +401,16 @@ export class Extension extends HostServices {
       conn.writeError(id, { code: L.ErrorCode.SHUTTING_DOWN, message: `extension is shutting down; ${method} refused` });
       return;
     }
-    if (method === "shutdown") return this.shutdown(id, params ?? {});
     const p = params ?? {};
+    const type = requestParamsType(method, this.session.api);
+    if (type !== undefined) {
+      const fault = checkWire(type, p);
+      if (fault !== undefined) {
+        conn.writeError(id, invalidParams(`invalid ${method} params: ${fault.message}`, fault.path));
+        return;
+      }
+    }
+    if (method === "shutdown") return this.shutdown(id, p);
     let job: Job | WireError;
     switch (method) {
       case "tool/call":

@@ -4,7 +4,7 @@ import { isObject, type JsonObject, type JsonValue } from "./json.js";
 import { ErrorCode, MAX_IN_FLIGHT } from "./limits.js";
 import type { ApiVersion, ToolDefinition } from "./types.js";
 import type { WireError } from "./errors.js";
-import { validate } from "./generated/validate.js";
+import { checkWire } from "./wirecheck.js";
 
 export const API_VERSIONS: readonly ApiVersion[] = ["0.1", "0.2", "0.4"];
 
@@ -90,12 +90,8 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
   }
   const api = selected as ApiVersion;
   // The schema is the contract: refuse malformed or unknown fields with the first path found.
-  const faults = validate(api === "0.1" ? "InitializeParams01" : "InitializeParams", params);
-  if (faults.length > 0) {
-    const first = faults[0]!;
-    const path = /^\$(\S*?):/.exec(first)?.[1]?.replace(/\./g, "/").replace(/\[(\d+)\]/g, "/$1");
-    throw invalid(`initialize params are invalid: ${first}`, path === undefined || path === "" ? undefined : path);
-  }
+  const fault = checkWire(api === "0.1" ? "InitializeParams01" : "InitializeParams", params);
+  if (fault !== undefined) throw invalid(`initialize params are invalid: ${fault.message}`, fault.path);
   const manifest = params["manifest"];
   if (!isObject(manifest)) throw invalid("manifest must be an object", "/manifest");
   const name = manifest["name"];

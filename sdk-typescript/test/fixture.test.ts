@@ -218,10 +218,21 @@ for (const mode of MODES) {
       assert.deepEqual((await host.request("hook/run", { hook: "after_tool_call", payload: { name: "x", arguments: {}, output: "", is_error: false } })).result, {});
       assert.deepEqual((await host.request("context/collect", {})).result, { items: [{ label: "fixture", content: "fixture context", placement: "system_suffix" }] });
       assert.deepEqual((await host.request("status/collect", { surface: "status" })).result, { surface: "status", text: "fixture ready", priority: 0 });
-      assert.deepEqual((await host.request("tool/render", { name: "echo", arguments: {}, result: { content: "x" } })).result, { segments: [{ text: "echo", style_role: null }] });
+      assert.deepEqual((await host.request("tool/render", { name: "echo", arguments: {}, result: { content: [{ type: "text", text: "x" }] } })).result, { segments: [{ text: "echo", style_role: null }] });
       assert.equal((await host.request("status/collect", { surface: "footer" })).error?.code, -32602);
       assert.equal((await host.request("nope/nothing", {})).error?.code, -32601);
       assert.deepEqual((await host.request("nope/nothing", {})).error?.data, { method: "nope/nothing" });
+    });
+
+    it("params with unknown fields or a bad resource_owner are -32602, checked against the schema", async () => {
+      const unknown = await host.request("tool/call", { name: "echo", arguments: { value: 1 }, surprise: true });
+      assert.equal(unknown.error?.code, -32602);
+      assert.match(unknown.error!.message, /surprise/);
+      const owner = await host.callTool("echo", { value: 1 }, { resource_owner: { ...OWNER, session_id: "" } });
+      assert.equal(owner.error?.code, -32602);
+      assert.equal((owner.error!.data as JsonObject)["path"], "/resource_owner/session_id");
+      const render01 = await host.request("tool/render", { name: "echo", arguments: {}, result: { content: "a 0.1 result" } });
+      assert.equal(render01.error?.code, -32602);
     });
 
     it("unknown tools and malformed params are -32602", async () => {
