@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/magefile/mage/mg"
@@ -26,20 +25,19 @@ func Demo() error {
 	return run(".", nil, "go", "run", "./host/cmd/octet-host", "certify", "--matrix", "examples")
 }
 
-// BuildGoExamples compiles every Go example, so a launcher using `go run` starts
-// from the build cache and a compile error fails here with the compiler's message
-// rather than as a handshake timeout.
+// BuildGoExamples compiles every Go example into its .bin/extension, where its run
+// launcher looks, so the first start is a no-op rebuild and a compile error fails here
+// with the compiler's message rather than as a handshake timeout.
 func BuildGoExamples() error {
 	dirs, _ := filepath.Glob(filepath.Join(root(), "examples", "go", "*"))
-	var pkgs []string
 	for _, d := range dirs {
-		if goFiles, _ := filepath.Glob(filepath.Join(d, "*.go")); len(goFiles) > 0 {
-			rel, _ := filepath.Rel(root(), d)
-			pkgs = append(pkgs, "./"+rel)
+		if goFiles, _ := filepath.Glob(filepath.Join(d, "*.go")); len(goFiles) == 0 {
+			continue
+		}
+		rel, _ := filepath.Rel(root(), d)
+		if err := run(".", nil, "go", "build", "-o", filepath.Join(rel, ".bin", "extension"), "./"+rel); err != nil {
+			return err
 		}
 	}
-	if len(pkgs) == 0 {
-		return nil
-	}
-	return run(".", nil, "go", append([]string{"build", "-o", os.DevNull}, pkgs...)...)
+	return nil
 }
