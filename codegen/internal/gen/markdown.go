@@ -216,5 +216,3 @@ func example(name string) string {
 	}
 	return ""
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -46,3 +47,5 @@ func splitWords(s string) []string {
 
 // lowerFirst is for TypeScript function names (validateX stays validateX).
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
+
+func sortStrings(s []string) { sort.Strings(s) }

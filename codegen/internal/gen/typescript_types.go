@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/octet-kit/octet/codegen/internal/ir"
@@ -501,8 +500,6 @@ func (g *tsVal) union(t *ir.Type, v, p, o, k, ind string) {
 		g.w(ind, "e.push(%s);", tsMsg(p, "want one of the members "+strings.Join(dd.Keys, ", ")))
 	}
 }
-
-var _ = strconv.Quote
 
 // leafHelper names the shared runtime check for a single unconstrained kind ("" if none).
 func leafHelper(t *ir.Type) string {
