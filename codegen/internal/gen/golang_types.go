@@ -28,7 +28,7 @@ func goTypeFiles(m *ir.Model) map[string]string {
 	}
 	sort.Strings(all)
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(false, all)))
+	b.WriteString(header("//", fingerprint(false, m.Types)))
 	b.WriteString("\npackage protocol\n\n// validators maps every schema type name to its generated validator.\nvar validators = map[string]func(any, *vpath, *verrs){\n")
 	for _, n := range all {
 		fmt.Fprintf(&b, "\t%q: validate%s,\n", n, n)

@@ -19,7 +19,11 @@ var Examples fs.FS
 func emitMarkdown(m *ir.Model, out Output) error {
 	// index.md: methods, limits, errors.
 	var b bytes.Buffer
-	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, m.Methods, m.Limits, m.Errors)), " "), "\n") + " -->\n\n")
+	var pages []any
+	for _, f := range m.Files {
+		pages = append(pages, f.Stem, f.Title, f.Description)
+	}
+	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, m.Methods, m.Limits, m.Errors, pages)), " "), "\n") + " -->\n\n")
 	b.WriteString("# Octet wire reference\n\nGenerated from `schema/`; the schema is the authority. One page per schema file:\n\n")
 	for _, f := range m.Files {
 		if len(f.Types) > 0 {
