@@ -26,30 +26,30 @@ import (
 // extension process (testdata/revext) over pipes: identity, owners and
 // parents come from the core, not from a fake Caller.
 
-var revext struct {
+type builtBinary struct {
 	once sync.Once
 	path string
 	err  error
 }
 
-func revextBinary(t *testing.T) string {
+var binaries = map[string]*builtBinary{"revext": {}, "sdkext": {}}
+
+// testBinary builds testdata/<name> once per test process.
+func testBinary(t *testing.T, name string) string {
 	t.Helper()
-	revext.once.Do(func() {
-		dir, err := os.MkdirTemp("", "revext-")
-		if err != nil {
-			revext.err = err
-			return
-		}
-		revext.path = filepath.Join(dir, "revext")
-		cmd := exec.Command("go", "build", "-o", revext.path, "./testdata/revext")
+	b := binaries[name]
+	b.once.Do(func() {
+		dir := t.TempDir()
+		b.path = filepath.Join(dir, name)
+		cmd := exec.Command("go", "build", "-o", b.path, "./testdata/"+name)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			revext.err = fmt.Errorf("build revext: %v\n%s", err, out)
+			b.err = fmt.Errorf("build %s: %v\n%s", name, err, out)
 		}
 	})
-	if revext.err != nil {
-		t.Fatal(revext.err)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return revext.path
+	return b.path
 }
 
 // adapter presents a services.Router as host.Services (what octet-host's
@@ -98,26 +98,28 @@ type realHost struct {
 	st *store.Store
 }
 
-func startReal(t *testing.T, scriptText string) *realHost {
+// startReal starts extension name (the testdata binary of that name, one
+// tool) behind the real host core and the router, recording its frames.
+func startReal(t *testing.T, binary, name, tool, scriptText string) *realHost {
 	t.Helper()
-	bin := revextBinary(t)
+	bin := testBinary(t, binary)
 	base := t.TempDir()
-	dir := filepath.Join(base, "exts", "rev")
+	dir := filepath.Join(base, "exts", name)
 	os.MkdirAll(dir, 0o755)
-	man := fmt.Sprintf(`name = "rev"
+	man := fmt.Sprintf(`name = %q
 version = "1.0.0"
 api_version = "0.4"
 [entrypoint]
 command = %q
 [capabilities]
-secrets = ["api.token"]
+secrets = ["api.token", "absent.token"]
 [contributes]
-tools = ["reverse"]
+tools = [%q]
 notifications = true
-`, bin)
+`, name, bin, tool)
 	os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(man), 0o644)
 	res := discovery.Discover([]discovery.Root{{Dir: dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
-	entry := res.Lookup("rev")
+	entry := res.Lookup(name)
 	if entry == nil || !entry.Valid() {
 		t.Fatalf("manifest: %v", res.Diagnostics)
 	}
@@ -144,7 +146,7 @@ notifications = true
 	}
 	a.r = r
 	var rec *recording.Recorder
-	rec, err = recording.New(context.Background(), st, "it-session", "rev", recording.Options{KnownSecrets: sc.SecretValues()})
+	rec, err = recording.New(context.Background(), st, "it-session", name, recording.Options{KnownSecrets: sc.SecretValues()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +197,7 @@ func TestIntegrationRealProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts real processes")
 	}
-	rh := startReal(t, `
+	rh := startReal(t, "revext", "rev", "reverse", `
 [secrets]
 "api.token" = "real-process-secret"
 [[policy]]
@@ -290,4 +292,63 @@ func spawnParamsFor(task, key string) map[string]any {
 	p["parent_request_id"] = "$parent"
 	p["policy"].(map[string]any)["max_output_bytes"] = 1000
 	return p
+}
+
+// TestIntegrationGoSDK runs an extension written with the Go SDK: every
+// service as an author calls it, through the SDK's helpers and the host core.
+func TestIntegrationGoSDK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real processes")
+	}
+	rh := startReal(t, "sdkext", "sdkext", "exercise", `
+[secrets]
+"api.token" = "sdk-secret-value"
+[[inputs]]
+match = "Password"
+value = "sdk-typed-answer"
+[[policy]]
+kind = "net"
+decision = "ask"
+approve = true
+[[agents]]
+task_name = "probe"
+output = "probe says hi"
+`)
+	raw, _, err := rh.h.CallTool(context.Background(), "exercise", []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Content []struct {
+			Type, Text, ArtifactID string
+		}
+	}
+	json.Unmarshal(raw, &res)
+	if len(res.Content) != 2 || res.Content[1].Type != "image" {
+		t.Fatalf("result %s", raw)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(res.Content[0].Text), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"secret_len": float64(len("sdk-secret-value")), "secret_code": 0.0, "absent_secret_code": -32004.0,
+		"kv_commit_code": 0.0, "kv_get_code": 0.0, "kv_found": true, "kv_version": store.Digest([]byte(`{"a":1,"b":2}`)),
+		"kv_foreign_code": -32602.0, "kv_conflict_code": -32005.0,
+		"artifact_code": 0.0, "artifact_size": 4104.0,
+		"policy_first": "ask", "policy_code": 0.0, "policy_redeemed": "allow", "policy_reused": "deny",
+		"spawn_code": 0.0, "spawn_created": true, "wait_code": 0.0, "agent_output": "probe says hi",
+		"input_code": 0.0, "input_answered": true, "notify_code": 0.0,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	frames, _, _ := rh.st.Frames(context.Background(), "it-session")
+	for _, f := range frames {
+		if contains(f.Frame, "sdk-secret-value") || contains(f.Frame, "sdk-typed-answer") {
+			t.Fatalf("recorded frame leaks a secret: %s", f.Frame)
+		}
+	}
 }

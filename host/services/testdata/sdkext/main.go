@@ -1,0 +1,85 @@
+// Command sdkext is an extension written with the Go SDK (sdk-go) for the
+// services integration tests: its "exercise" tool uses every service the way
+// an author would and reports what happened as JSON (never a secret value).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+
+	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+func code(err error) int64 {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func main() {
+	ext := octet.New(octet.Options{})
+	ext.RawTool(octet.ToolSpec{Name: "exercise", Description: "use every host service", Parameters: map[string]any{"type": "object"}}, func(ctx context.Context, _ json.RawMessage) (octet.Result, error) {
+		out := map[string]any{}
+		secret, err := ext.GetSecret(ctx, "api.token")
+		out["secret_len"], out["secret_code"] = len(secret), code(err)
+		_, err = ext.GetSecret(ctx, "absent.token")
+		out["absent_secret_code"] = code(err)
+
+		_, err = ext.KVCommitRaw(ctx, json.RawMessage(`{"preconditions":[{"namespace":"sdkext","key":"k","absent":true}],"writes":[{"op":"put","namespace":"sdkext.cache","key":"k","value":{"b":2,"a":1}},{"op":"put","namespace":"sdkext","key":"k","value":1}]}`))
+		out["kv_commit_code"] = code(err)
+		got, err := ext.KVGet(ctx, "sdkext.cache", "k")
+		out["kv_get_code"], out["kv_found"] = code(err), got.Found
+		if got.Version != nil {
+			out["kv_version"] = *got.Version
+		}
+		_, err = ext.KVCommitRaw(ctx, json.RawMessage(`{"preconditions":[],"writes":[{"op":"put","namespace":"other","key":"k","value":1}]}`))
+		out["kv_foreign_code"] = code(err)
+		_, err = ext.KVCommitRaw(ctx, json.RawMessage(`{"preconditions":[{"namespace":"sdkext","key":"k","absent":true}],"writes":[{"op":"delete","namespace":"sdkext","key":"k"}]}`))
+		out["kv_conflict_code"] = code(err)
+
+		png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 4096)...)
+		os.WriteFile(filepath.Join(octet.ScratchDir(), "shot.png"), png, 0o600)
+		art, err := ext.PublishScratchFile(ctx, "image/png", "shot.png", "shot.png")
+		out["artifact_code"], out["artifact_size"] = code(err), art.Size
+
+		intent := protocol.PolicyIntent{Kind: "net", Operation: "fetch", Target: map[string]any{"url": "https://example.com"}}
+		ask, err := ext.EvaluatePolicy(ctx, intent, "")
+		out["policy_first"], out["policy_code"] = ask.Decision, code(err)
+		if ask.ApprovalToken != "" {
+			again, _ := ext.EvaluatePolicy(ctx, intent, ask.ApprovalToken)
+			reuse, _ := ext.EvaluatePolicy(ctx, intent, ask.ApprovalToken)
+			out["policy_redeemed"], out["policy_reused"] = again.Decision, reuse.Decision
+		}
+
+		spawn, err := ext.SpawnAgent(ctx, octet.AgentSpawn{TaskName: "probe", Message: "look", IdempotencyKey: "probe-1", Tools: []string{"read"},
+			MaxDepth: 1, MaxConcurrentChildren: 2, MaxTurns: 4, MaxCostMicrodollars: 1000, MaxOutputBytes: 100, TimeoutMS: 60000})
+		out["spawn_code"], out["spawn_created"] = code(err), spawn.Created
+		waited, err := ext.WaitAgents(ctx, 1000)
+		out["wait_code"] = code(err)
+		if len(waited.Agents) == 1 && waited.Agents[0].Output != nil {
+			out["agent_output"] = *waited.Agents[0].Output
+		}
+
+		typed, err := ext.RequestInput(ctx, "Password:", true)
+		out["input_code"], out["input_answered"] = code(err), typed != nil
+		out["notify_code"] = code(ext.Notify("exercised", "success", ""))
+
+		b, _ := json.Marshal(out)
+		res := octet.ToolResult(octet.TextContent(string(b)))
+		if err == nil && art.ArtifactID != "" {
+			res = octet.ToolResult(octet.TextContent(string(b)), octet.ImageContent(art.ArtifactID, "image/png", "shot"))
+		}
+		return res, nil
+	})
+	ext.Run()
+}
