@@ -26,9 +26,9 @@ func plan(root, bench, via string) []target.Target {
 	var ts []target.Target
 	for _, lang := range langs {
 		floor := target.Target{ID: "floor-" + lang, Name: floorName[lang], Lang: lang, Kind: target.Floor}
-		octetStart(&floor, filepath.Join(bench, "floors", floorDir[lang]), work, env[lang], via)
+		octetStart(&floor, filepath.Join(bench, "floors", floorDir[lang]), env[lang], via)
 		ts = append(ts, floor)
-		ts = append(ts, fixtureTarget(root, work, lang, env[lang], via))
+		ts = append(ts, fixtureTarget(root, bench, lang, env[lang], via))
 		ts = append(ts, mcpTarget(bench, work, lang))
 	}
 	ts = append(ts, target.Target{
@@ -39,7 +39,7 @@ func plan(root, bench, via string) []target.Target {
 }
 
 // fixtureTarget is our SDK's conformance fixture in lang, driven directly.
-func fixtureTarget(root, work, lang string, env []string, via string) target.Target {
+func fixtureTarget(root, bench, lang string, env []string, via string) target.Target {
 	rel := filepath.Join("examples", lang, "conformance-fixture")
 	dir := filepath.Join(root, rel)
 	t := target.Target{ID: "octet-" + lang, Name: "octet SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.SDK}
@@ -57,12 +57,25 @@ func fixtureTarget(root, work, lang string, env []string, via string) target.Tar
 			return t
 		}
 	}
-	octetStart(&t, dir, work, env, via)
+	if lang == "go" {
+		bin := goFixtureBinary(bench)
+		if _, err := os.Stat(bin); err != nil {
+			t.Missing = rel + " is not built (setup builds it; run without -skip-setup)"
+			return t
+		}
+		cp, err := target.Rebind(dir, bin, filepath.Join(bench, ".work", "fixture-go"))
+		if err != nil {
+			t.Missing = err.Error()
+			return t
+		}
+		dir = cp
+	}
+	octetStart(&t, dir, env, via)
 	return t
 }
 
 // octetStart sets how an octet extension directory is started.
-func octetStart(t *target.Target, dir, work string, env []string, via string) {
+func octetStart(t *target.Target, dir string, env []string, via string) {
 	if via == "direct" {
 		t.Via, t.Start = target.ViaDirect, target.OctetDirect(dir, env)
 		return

@@ -16,6 +16,9 @@ func setup(bench string, logf func(string, ...any)) error {
 	if err := buildTypeScriptFixture(filepath.Dir(bench), logf); err != nil {
 		return err
 	}
+	if err := buildGoFixture(filepath.Dir(bench), bench, logf); err != nil {
+		return err
+	}
 	bin := filepath.Join(bench, ".work", "bin")
 	builds := [][2]string{
 		{"./floors/floor-go", filepath.Join(bench, "floors", "floor-go", "bin", "floor-go")},
@@ -70,6 +73,20 @@ func buildTypeScriptFixture(root string, logf func(string, ...any)) error {
 	}
 	logf("build the TypeScript SDK and examples (npm run build in %s)", sdk)
 	return runIn(sdk, nil, "npm", "run", "--silent", "build")
+}
+
+// goFixtureBinary is where setup builds the Go fixture (see target.Rebind).
+func goFixtureBinary(bench string) string {
+	return filepath.Join(bench, ".work", "bin", "go-conformance-fixture")
+}
+
+// buildGoFixture builds examples/go/conformance-fixture with the main module.
+func buildGoFixture(root, bench string, logf func(string, ...any)) error {
+	if _, err := os.Stat(filepath.Join(root, "examples", "go", "conformance-fixture", "extension.toml")); err != nil {
+		return nil // not in this checkout; the plan reports it
+	}
+	logf("build ./examples/go/conformance-fixture")
+	return runIn(root, nil, "go", "build", "-o", goFixtureBinary(bench), "./examples/go/conformance-fixture")
 }
 
 func runIn(dir string, env []string, name string, args ...string) error {
