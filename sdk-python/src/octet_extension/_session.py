@@ -8,7 +8,6 @@ is created per ``serve()``, so an Extension can be served again (tests do this).
 from __future__ import annotations
 
 import itertools
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -46,7 +45,7 @@ from ._results import (
     tool_result_01,
     tool_result_02,
 )
-from ._transport import LineReader, Writer
+from ._transport import LineReader, WorkQueue, Writer
 
 if TYPE_CHECKING:
     from ._extension import Extension
@@ -92,7 +91,7 @@ class Session:
         self.inflight: dict[Id, Call] = {}
         self._waiters: dict[Id, _Waiter] = {}
         self._ids = itertools.count(1)
-        self._work: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._work = WorkQueue()
         self._workers: list[threading.Thread] = []
         self.negotiated: Negotiated | None = None
         self.catalogs: CatalogHistory | None = None
@@ -112,6 +111,13 @@ class Session:
         reader.start()
         self._finished.wait()
         self.writer.close()
+        # Workers got their stop items; close the hand-off pipe once they are gone (a handler
+        # that ignores cancellation keeps it open, and the process exits anyway).
+        deadline = time.monotonic() + 0.5
+        for worker in self._workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
+        if not any(worker.is_alive() for worker in self._workers):
+            self._work.close()
         return self.exit_code
 
     def _read_loop(self) -> None:
@@ -437,10 +443,13 @@ class Session:
             if call.done:
                 return  # the other side of the terminal race already answered
             call.done = True
+        # Written before the call leaves the in-flight table, so a drain that sees the table
+        # empty acknowledges shutdown strictly after every answer.
+        self.writer.send(data)
+        with self._lock:
             self.inflight.pop(call.id, None)
             if self.closing:
                 self._idle.notify_all()
-        self.writer.send(data)
 
     def _answer_error(self, rid: Id, code: int, message: str, data: Any = None) -> None:
         self.writer.send(self._encode_answer(self._error_frame(rid, code, message, data)))

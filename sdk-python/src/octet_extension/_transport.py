@@ -3,69 +3,104 @@ the fd shuffle that keeps print() and child processes off the protocol stream.""
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import errno
+import fcntl
 import os
-import queue
 import sys
 import threading
+from typing import Any
 
 from ._log import log
 
-_STOP = b""
+# The hand-off pipe holds up to this much; a sender blocks beyond it (a bounded writer).
+_HANDOFF_BYTES = 1 << 20
 
 
 class Writer:
-    """The only code that writes protocol bytes; frames are queued whole and written in order."""
+    """The one writer of the protocol fd: complete frames, in the order they were sent.
+
+    Senders hand whole frames to the writer thread through a private OS pipe (under a lock, so
+    frames never interleave); the thread moves bytes from that pipe to the protocol fd with
+    splice(2) where available. The hand-off and the write both happen in the kernel, so a
+    response reaches the host without waiting for the writer thread to get the GIL back, which
+    is what a Python-level queue costs on every frame. The pipe is the writer's bound: when
+    1 MiB is waiting (the host is not reading), senders block until it drains.
+    """
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
-        self._queue: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self._read_end, self._write_end = os.pipe()
+        _grow_pipe(self._write_end)
+        self._lock = threading.Lock()
+        self._closed = False
         self.broken = False
         self._thread = threading.Thread(target=self._run, name="octet-writer", daemon=True)
         self._thread.start()
 
     def send(self, frame: bytes) -> None:
-        """Queue one complete frame (already newline-terminated)."""
-        self._queue.put(frame)
+        """Hand over one complete frame (already newline-terminated)."""
+        with self._lock:
+            if self._closed:
+                return
+            view = memoryview(frame)
+            while view:
+                view = view[os.write(self._write_end, view):]
 
     def _run(self) -> None:
-        queue_ = self._queue
-        get, empty = queue_.get, queue_.empty
-        fd = self._fd
-        while True:
-            frame = get()
-            if frame is _STOP:
-                return
-            # Coalesce frames that queued while we were writing: one syscall for a burst.
-            # (empty() rather than get_nowait(): no exception on the common path, which
-            # matters because the GIL is contended right after every write.)
-            stop = False
-            while not empty():
-                more = get()
-                if more is _STOP:
-                    stop = True
-                    break
-                frame += more
-            self._write(fd, frame)
-            if stop:
-                return
+        source, target = self._read_end, self._fd
+        splice = getattr(os, "splice", None)
+        try:
+            while True:
+                if splice is not None and not self.broken:
+                    try:
+                        moved = splice(source, target, _HANDOFF_BYTES)
+                    except OSError as exc:
+                        if exc.errno in (errno.EINVAL, errno.ENOSYS, errno.EBADF):
+                            splice = None  # e.g. a terminal: copy through user space
+                            continue
+                        self._broke(exc)
+                        continue
+                    if moved == 0:
+                        return
+                    continue
+                data = os.read(source, _HANDOFF_BYTES)
+                if not data:
+                    return
+                self._write(data)
+        finally:
+            os.close(source)
 
-    def _write(self, fd: int, data: bytes) -> None:
+    def _write(self, data: bytes) -> None:
         if self.broken:
-            return
+            return  # keep draining the hand-off pipe so senders never block for good
         view = memoryview(data)
         try:
             while view:
-                written = os.write(fd, view)
-                view = view[written:]
+                view = view[os.write(self._fd, view):]
         except OSError as exc:
-            # The host went away; keep draining the queue so senders never block.
-            self.broken = True
-            log.warning("protocol output closed", error=str(exc))
+            self._broke(exc)
+
+    def _broke(self, exc: OSError) -> None:
+        self.broken = True
+        log.warning("protocol output closed", error=str(exc))
 
     def close(self, timeout: float = 5.0) -> None:
-        """Write everything queued so far, then stop the thread."""
-        self._queue.put(_STOP)
+        """Write everything sent so far, then stop the thread."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            os.close(self._write_end)  # EOF for the thread once the pipe is drained
         self._thread.join(timeout)
+
+
+def _grow_pipe(fd: int) -> None:
+    setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setsize is not None:
+        with contextlib.suppress(OSError):  # above the system's pipe-max-size: keep 64 KiB
+            fcntl.fcntl(fd, setsize, _HANDOFF_BYTES)
 
 
 class LineReader:
@@ -106,3 +141,30 @@ def protect_stdio() -> tuple[int, int]:
     sys.stdout = sys.stderr
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     return proto_in, proto_out
+
+
+class WorkQueue:
+    """The admission queue between the reader and the workers.
+
+    Items wait in a deque; each one is announced by one byte on a private pipe that idle
+    workers block on. Unlike a Python-level queue, the wake-up is sent by os.write, which
+    releases the GIL before it enters the kernel: the woken worker then usually finds the GIL
+    free instead of sleeping a second time until the reader lets go of it. (Bounding is the
+    session's job: it refuses work beyond its capacity before calling put.)
+    """
+
+    def __init__(self) -> None:
+        self._items: collections.deque[Any] = collections.deque()
+        self._read_end, self._write_end = os.pipe()
+
+    def put(self, item: Any) -> None:
+        self._items.append(item)
+        os.write(self._write_end, b".")
+
+    def get(self) -> Any:
+        os.read(self._read_end, 1)
+        return self._items.popleft()
+
+    def close(self) -> None:
+        os.close(self._read_end)
+        os.close(self._write_end)
