@@ -86,7 +86,7 @@ func run() error {
 		targets = sel
 	}
 	for _, t := range targets {
-		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Missing: t.Missing})
+		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Missing: t.Missing, Note: t.Note})
 		if t.Missing != "" {
 			logf("skip %s: %s", t.ID, t.Missing)
 		}

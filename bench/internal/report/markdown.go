@@ -47,6 +47,11 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 			cell(r, RTTP50, t.ID, spread), cell(r, RTTP99, t.ID, spread), cell(r, Throughput, t.ID, spread),
 			cell(r, RatioFloor, t.ID, ratio), cell(r, RatioMCP, t.ID, ratio), cell(r, ThroughFrac, t.ID, percent))
 	}
+	for _, t := range r.Targets {
+		if t.Note != "" {
+			w("\n%s: %s.\n", t.Name, t.Note)
+		}
+	}
 	w("\n## Cold start to initialised\n\n")
 	w("Spawn to the initialize answer (MCP: `Connect` returned; go-plugin: client started and plugin\n")
 	w("dispensed), %d interleaved rounds, against the bare start of the runtime (`python3 -c pass`,\n", r.Config.ColdStarts)

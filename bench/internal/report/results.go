@@ -35,6 +35,7 @@ type Target struct {
 	Kind    string `json:"kind"`
 	Via     string `json:"via"`
 	Missing string `json:"missing,omitempty"`
+	Note    string `json:"note,omitempty"`
 }
 
 // Machine is what the numbers were taken on.

@@ -43,6 +43,8 @@ type Target struct {
 	// (sdk-go/jsonrpc, harness-served kv.get and artifact/publish). The runner uses
 	// it for scenarios the host library refuses, and says so.
 	Direct func(ctx context.Context) (Session, error)
+	// Note, when set, says how this target's start differs from the obvious one.
+	Note string
 	// Missing, when set, says why the target cannot run in this checkout (for
 	// example "examples/go/conformance-fixture not present yet").
 	Missing string
