@@ -41,7 +41,7 @@ export const MODES: Mode[] = ["loopback", "process"];
 export const scratch = mkdtempSync(join(tmpdir(), "octet-ts-scratch-"));
 
 /** Start the conformance fixture over `mode` (not yet initialized). */
-export async function startFixture(mode: Mode, options: Partial<HostOptions> = {}): Promise<ScriptedHost> {
+export async function startFixture(mode: Mode, options: Partial<HostOptions> & { stdout?: "fifo" | "socket" } = {}): Promise<ScriptedHost> {
   const opts: HostOptions = { manifest: FIXTURE_MANIFEST, ...options, script: { scratchDir: scratch, ...options.script } };
   if (mode === "process") {
     return ScriptedHost.spawn(join(FIXTURE_DIR, "launch"), [], {

@@ -21,6 +21,18 @@ describe("fixture as a child process", () => {
     assert.ok(host.stderr.includes("child-output"), "the child's stdout went to stderr");
   });
 
+  it("over a socketpair stdout (no /proc reopen) only JavaScript writers are diverted, as documented", async () => {
+    const host = await startFixture("process", { stdout: "socket" });
+    await host.initialize();
+    await host.callTool("print_stdout", { text: "stray-line" });
+    host.end();
+    await host.exited;
+    const raw = host.frames.filter((f) => typeof f.frame === "string").map((f) => f.frame);
+    assert.deepEqual(raw, ["child-output"], "console.log is diverted; an inheriting child still reaches fd 1");
+    assert.ok(host.stderr.some((l) => l.includes("stdout is only partly protected")));
+    assert.ok(host.stderr.includes("stray-line"));
+  });
+
   it("crash mid-call exits with the code and never answers", async () => {
     const host = await startFixture("process");
     await host.initialize();
