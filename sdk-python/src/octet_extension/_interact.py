@@ -167,7 +167,9 @@ class InteractMixin(Base):
             call = current_call.get()
             if call is not None:
                 params["parent_request_id"] = call.id
-        with session._lock:
+        # Its own lock: revision check and send are one step, and a send may wait for the
+        # writer's bound, which must never hold up the session's lock (the reader needs it).
+        with session.presentation_lock:
             if revision <= session.presentation_revision:
                 raise InvalidParams(
                     f"revision {revision} does not increase on {session.presentation_revision}",

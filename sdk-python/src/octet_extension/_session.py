@@ -100,6 +100,7 @@ class Session:
         self._finished = threading.Event()
         self.exit_code = 0
         self.presentation_revision = -1
+        self.presentation_lock = threading.Lock()
         self._observing = 0
         self._transport_closed = False
         self._capacity = 1
