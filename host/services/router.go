@@ -74,6 +74,7 @@ type Timers interface {
 
 type realTimers struct{}
 
+// AfterFunc is time.AfterFunc.
 func (realTimers) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // RouterConfig wires a Router.

@@ -41,6 +41,7 @@ type KVConflict struct {
 	Expected, Actual *string
 }
 
+// Error names the key and both versions (never a value).
 func (c *KVConflict) Error() string {
 	show := func(p *string) string {
 		if p == nil {
