@@ -294,7 +294,7 @@ export class Extension extends HostServices {
   }
 
   /** Register or replace several tools in one transactional request. */
-  registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
+  async registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
     this.require("dynamic_tools", "registerTools");
     if (tools.length < 1 || tools.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`registerTools takes 1..${L.MAX_TOOLS_PER_REQUEST} tools, got ${tools.length}`);
     const entries = tools.map((t) => this.makeEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
@@ -308,7 +308,7 @@ export class Extension extends HostServices {
   }
 
   /** Remove tools in one request; absent names are harmless. */
-  unregisterTools(...names: string[]): Promise<CatalogUpdate> {
+  async unregisterTools(...names: string[]): Promise<CatalogUpdate> {
     this.require("dynamic_tools", "unregisterTools");
     if (names.length < 1 || names.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`unregisterTools takes 1..${L.MAX_TOOLS_PER_REQUEST} names, got ${names.length}`);
     return this.mutateCatalog("tools/unregister", { names }, (next) => {
@@ -323,7 +323,7 @@ export class Extension extends HostServices {
       const next = new Map(history.current);
       change(next);
       if (next.size > L.MAX_CATALOG_TOOLS) throw new ValidationError(`the catalog would hold ${next.size} tools; at most ${L.MAX_CATALOG_TOOLS}`);
-      const expected = history.stage(next);
+      history.stage(next);
       let ack: JsonValue;
       try {
         ack = await this.call(method, params);
@@ -338,7 +338,6 @@ export class Extension extends HostServices {
       const revision = ack["revision"] as number;
       const accepted = (ack["tools"] as JsonValue[]).filter((t): t is string => typeof t === "string");
       history.commit(revision, accepted);
-      void expected;
       return { revision, tools: accepted };
     };
     const result = this.catalogLock.then(run, run);
