@@ -24,3 +24,10 @@ func LintGo() error {
 	}
 	return run(".", nil, "go", "vet", "./...")
 }
+
+// BenchGo runs the Go transport and SDK benchmarks: echo over real pipes against the
+// hand-written floor, nested callbacks, and the artifact round trip.
+func BenchGo() error {
+	return run(".", nil, "go", "test", "-run", "^$", "-bench", ".", "-benchtime", "3000x", "-count", "1",
+		"./sdk-go/jsonrpc", "./sdk-go")
+}

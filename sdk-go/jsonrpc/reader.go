@@ -9,11 +9,17 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// read is the reader goroutine: it only decodes and dispatches, never waiting for a
-// handler, so responses to a handler's own calls keep arriving while it runs.
+// read is the reader: it only decodes and dispatches, never waiting for a handler,
+// so responses to a handler's own calls keep arriving while it runs. When a request
+// is admitted, the reading goroutine hands the reading on to a fresh goroutine and
+// serves the request itself ("leader/follower"): the request starts without waiting
+// for a goroutine switch, and exactly one goroutine reads at any time.
 func (c *Conn) read() {
-	lr := newLineReader(c.r, c.maxBytes)
-	for lineNo := 1; ; lineNo++ {
+	c.readFrom(newLineReader(c.r, c.maxBytes), 1)
+}
+
+func (c *Conn) readFrom(lr *lineReader, first int) {
+	for lineNo := first; ; lineNo++ {
 		line, err := lr.next()
 		if err != nil {
 			c.readFailed(err, lineNo)
@@ -42,7 +48,13 @@ func (c *Conn) read() {
 			c.protocolError(protocol.CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
 			return
 		}
-		if !c.dispatch(m) {
+		serve, keep := c.dispatch(m)
+		if !keep {
+			return
+		}
+		if serve != nil {
+			go c.readFrom(lr, lineNo+1)
+			serve()
 			return
 		}
 	}
@@ -75,13 +87,15 @@ func (c *Conn) protocolError(code int64, line []byte, format string, args ...any
 	c.fail(transportError("protocol error: %s", reason))
 }
 
-// dispatch routes one decoded frame; false stops the reader.
-func (c *Conn) dispatch(m *message) bool {
+// dispatch routes one decoded frame. It returns the serving of an admitted request
+// (for the caller to run after handing the reading on), and false when the reader
+// must stop.
+func (c *Conn) dispatch(m *message) (serve func(), keep bool) {
 	switch {
 	case m.isResponse():
 		if m.nullID {
 			c.fail(transportError("protocol error: the peer could not read a frame: %s", m.err.Message))
-			return false
+			return nil, false
 		}
 		c.mu.Lock()
 		ch := c.pending[m.id]
@@ -96,9 +110,9 @@ func (c *Conn) dispatch(m *message) bool {
 	case m.id.IsZero():
 		c.notes.push(&Request{Method: m.method, Params: m.params})
 	default:
-		c.startServing(m)
+		return c.startServing(m), true
 	}
-	return true
+	return nil, true
 }
 
 // reply queues a response frame; a closed writer drops it (nobody can read it).

@@ -24,9 +24,10 @@ func RequestIDFromContext(ctx context.Context) (ID, bool) {
 	return id, ok
 }
 
-// startServing admits a request or answers it at once: overloaded over the
-// in-flight limit, invalid_request for an id already in flight.
-func (c *Conn) startServing(m *message) {
+// startServing admits a request, returning the function that serves it, or answers
+// it at once (returning nil): overloaded over the in-flight limit, invalid_request
+// for an id already in flight.
+func (c *Conn) startServing(m *message) func() {
 	c.mu.Lock()
 	if len(c.inflight) >= c.opts.MaxInFlight {
 		c.mu.Unlock()
@@ -35,7 +36,7 @@ func (c *Conn) startServing(m *message) {
 			Message: fmt.Sprintf("overloaded: %d requests already in flight", c.opts.MaxInFlight),
 			Data:    mustJSON(map[string]int{"limit": c.opts.MaxInFlight}),
 		}))
-		return
+		return nil
 	}
 	if _, dup := c.inflight[m.id]; dup {
 		c.mu.Unlock()
@@ -43,13 +44,14 @@ func (c *Conn) startServing(m *message) {
 			Code:    protocol.CodeInvalidRequest,
 			Message: fmt.Sprintf("invalid request: id %s is already in flight", m.id),
 		}))
-		return
+		return nil
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(c.baseCtx, requestIDKey{}, m.id))
 	s := &serving{cancel: cancel}
 	c.inflight[m.id] = s
 	c.mu.Unlock()
-	go c.serve(ctx, s, &Request{ID: m.id, Method: m.method, Params: m.params})
+	req := &Request{ID: m.id, Method: m.method, Params: m.params}
+	return func() { c.serve(ctx, s, req) }
 }
 
 // serve runs the handler and sends exactly one answer. If the peer cancelled before
