@@ -104,9 +104,15 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	w("host process and of the extensions once all are ready, then %d concurrent echo calls spread\n", r.Config.ScaleCalls)
 	w("round-robin over them (each extension receives at most its negotiated concurrency; the rest wait in\n")
 	w("the host). `ready ÷ single start` divides by the median cold start of the same target in this run\n")
-	w("(the maximum of a handful of noisy samples would reward an outlier). One host refuses two\n")
-	w("extensions providing the same tool, so n copies run in n host instances inside one process,\n")
-	w("sharing one services router and store; host RSS is that process's. %d round(s); cells are medians.\n\n", r.Config.ScaleRounds)
+	w("(the maximum of a handful of noisy samples would reward an outlier).")
+	if viaHost(r) {
+		w(" One host refuses two\n")
+		w("extensions providing the same tool, so n copies run in n host instances inside one process,\n")
+		w("sharing one services router and store; host RSS is that process's.")
+	} else {
+		w(" The harness is the host; host RSS is its process's.")
+	}
+	w(" %d round(s); cells are medians.\n\n", r.Config.ScaleRounds)
 	w("| lang | target | n | ready ms | ready ÷ single start | host RSS MiB | extensions' RSS MiB | calls/s | call p50 ms | call p99 ms |\n")
 	w("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
@@ -305,4 +311,13 @@ func oneLine(s string) string {
 		s = s[:300] + "…"
 	}
 	return s
+}
+
+func viaHost(r *Results) bool {
+	for _, t := range r.Targets {
+		if t.Via == "host library" {
+			return true
+		}
+	}
+	return false
 }
