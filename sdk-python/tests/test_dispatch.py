@@ -126,6 +126,16 @@ def test_malformed_tool_call_params(ext: Extension) -> None:
     with LoopbackHost(ext) as host:
         response = host.request("tool/call", {"name": "one", "arguments": {}, "extra": 1})
         assert response.error["code"] == -32602 and "'extra'" in response.error["message"]
+        for owner, path in (
+            ({"session_id": "", "extension_instance_id": "i", "process_generation": 0},
+             "resource_owner.session_id"),
+            ({"session_id": "s", "extension_instance_id": "i", "process_generation": -1},
+             "resource_owner.process_generation"),
+            ({"session_id": "s", "extension_instance_id": "i"}, "resource_owner"),
+        ):
+            response = host.request("tool/call", {"name": "one", "arguments": {},
+                                                  "resource_owner": owner})
+            assert response.error["code"] == -32602 and response.error["data"]["path"] == path
         response = host.request("command/execute", {"name": "join", "arguments": [],
                                                     "surprise": True})
         assert response.error["code"] == -32602 and "surprise" in response.error["message"]

@@ -196,3 +196,18 @@ def _check_collection(collection: Any) -> None:
     if isinstance(detail, dict) and isinstance(detail.get("text"), str):
         require_str(detail["text"], "snapshot.collection.detail.text",
                     max_bytes=L.PRESENTATION_MAX_DETAIL_BYTES)
+
+
+_OWNER_FIELDS = frozenset({"session_id", "extension_instance_id", "process_generation"})
+
+
+def check_resource_owner(owner: Any, path: str = "resource_owner") -> None:
+    """A host-derived owner triple (wire.md §4); hand-written because it is on every call."""
+    if type(owner) is not dict or owner.keys() != _OWNER_FIELDS:
+        raise InvalidParams("must be {session_id, extension_instance_id, process_generation}",
+                            path)
+    for key in ("session_id", "extension_instance_id"):
+        value = owner[key]
+        if type(value) is not str or not 0 < len(value.encode()) <= 256:
+            raise InvalidParams("must be a string of 1..256 UTF-8 bytes", f"{path}.{key}")
+    require_int(owner["process_generation"], f"{path}.process_generation")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import _limits as L
 from ._cancel import Call, Id, current_call
 from ._catalog import CatalogHistory
-from ._checks import is_int
+from ._checks import check_resource_owner, is_int
 from ._codec import dumps as _dumps
 from ._codec import loads as _loads
 from ._codec import valid_id as _valid_id
@@ -388,6 +388,8 @@ class Session:
         name = params.get("name")
         if not isinstance(name, str):
             raise InvalidParams("must be a string", "name")
+        if "resource_owner" in params:
+            check_resource_owner(params["resource_owner"])
         args = params.get("arguments", {})
         if not isinstance(args, dict):
             raise InvalidParams("must be an object", "arguments")
