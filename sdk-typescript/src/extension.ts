@@ -10,7 +10,7 @@ import * as L from "./limits.js";
 import { Logger } from "./log.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import { Connection } from "./rpc.js";
-import { checkWire, requestParamsType } from "./wirecheck.js";
+import { checkWire, requestParamsType, reverseResultType } from "./wirecheck.js";
 import { checkSchema, type Infer, type JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
@@ -271,9 +271,14 @@ export class Extension extends HostServices {
     this.conn.notify(method, params);
   }
 
-  protected call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
-    if (this.conn === undefined || this.session === undefined) return Promise.reject(new ValidationError(`${method} can only be sent after initialize`));
-    return this.conn.request(method, params, signal);
+  protected async call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
+    if (this.conn === undefined || this.session === undefined) throw new ValidationError(`${method} can only be sent after initialize`);
+    const result = await this.conn.request(method, params, signal);
+    // The host's answer is checked against the schema before any SDK code trusts its shape.
+    const type = reverseResultType(method, this.session.api);
+    const fault = type === undefined ? undefined : checkWire(type, result);
+    if (fault !== undefined) throw new ProtocolError(`${method} result does not match the schema: ${fault.message}`);
+    return result;
   }
 
   /**

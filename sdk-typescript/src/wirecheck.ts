@@ -30,3 +30,10 @@ export function requestParamsType(method: string, api: string): string | undefin
   if (info === undefined || info.kind !== "request" || info.direction === "extension_to_host") return undefined;
   return info.params[api];
 }
+
+/** The result type of an extension→host request for `api`, if the registry knows it. */
+export function reverseResultType(method: string, api: string): string | undefined {
+  const info = METHODS[method];
+  if (info === undefined || info.kind !== "request" || info.direction === "host_to_extension") return undefined;
+  return info.result[api];
+}

@@ -96,6 +96,35 @@ describe("negotiation", () => {
   });
 });
 
+describe("API 0.2 and reverse results", () => {
+  it("serves the 0.2 wire: ts: ids, parent ids, progress", async () => {
+    const ext = new Extension({ apiVersion: "0.2" });
+    ext.tool({ name: "ask", description: "" }, async (_a, ctx) => {
+      ctx.progress({ message: "asking" });
+      return (await ext.confirm("ok?")) ? "yes" : "no";
+    });
+    const host = await started(ext, { contributes: { tools: ["ask"], confirmations: true }, apiVersion: "0.2", manifest: manifest({ tools: ["ask"], confirmations: true }, { api_version: "0.2" }), script: { confirm: () => true } });
+    const id = host.peekNextId();
+    assert.deepEqual((await host.callTool("ask")).result, { content: [{ type: "text", text: "yes" }] });
+    const confirm = host.sent("confirmation/request")[0]!;
+    assert.match(String(confirm["id"]), /^ts:\d+$/);
+    assert.equal((confirm["params"] as JsonObject)["parent_request_id"], id);
+    assert.equal(host.sent("$/progress").length, 1);
+  });
+
+  it("a host answer that breaks the schema is a ProtocolError, not trusted", async () => {
+    const ext = new Extension();
+    ext.tool({ name: "ask", description: "" }, async () => String(await ext.confirm("ok?")));
+    const host = await started(ext, {
+      contributes: { tools: ["ask"], confirmations: true },
+      script: { respond: (m) => (m === "confirmation/request" ? { result: { confirmed: "yes", extra: 1 } } : undefined) },
+    });
+    const r = await host.callTool("ask");
+    assert.equal(r.error?.code, -32603);
+    assert.match(r.error!.message, /confirmation\/request result does not match the schema/);
+  });
+});
+
 describe("admission and cancellation", () => {
   it("queues behind the pool and answers overloaded when the queue is full", async () => {
     const g = gate();
