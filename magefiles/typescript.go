@@ -35,3 +35,13 @@ func LintTypeScript() error {
 	mg.Deps(TypeScriptEnv)
 	return run("sdk-typescript", nil, "npm", "run", "--silent", "lint")
 }
+
+// BenchTypeScript prints tool-call round-trip p50/p99 of the TypeScript SDK against a minimal
+// hand-written Node JSON-lines echo, both as child processes, calls interleaved.
+func BenchTypeScript() error {
+	if !exists("sdk-typescript/package.json") {
+		return nil
+	}
+	mg.Deps(BuildTypeScript)
+	return run("sdk-typescript", nil, "npm", "run", "--silent", "bench")
+}
