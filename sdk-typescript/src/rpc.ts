@@ -160,17 +160,22 @@ export class Connection {
     call.resolve(msg["result"] as JsonValue);
   }
 
-  /** Answer an invalid frame with -32600 and keep reading. */
+  /**
+   * Answer an invalid frame with -32600 and keep reading. The schema has no `id: null`, so a
+   * frame whose id cannot be read is only logged.
+   */
   private refuse(id: unknown, reason: string, text: string): void {
     this.log.warning("refused an invalid frame", { reason, excerpt: excerptOf(text) });
-    this.writeError(isValidId(id) ? id : null, { code: ErrorCode.INVALID_REQUEST, message: `invalid request: ${reason}`, data: { excerpt: excerptOf(text) } });
+    if (isValidId(id)) this.writeError(id, { code: ErrorCode.INVALID_REQUEST, message: `invalid request: ${reason}`, data: { excerpt: excerptOf(text) } });
   }
 
-  /** A framing-level fault: say why once, stop reading, fail everything pending. */
+  /**
+   * A framing-level fault: stop reading, fail everything pending, close. The reason (with the
+   * frame's first bytes) goes to the stderr log: there is no request id to answer.
+   */
   private fault(code: number, reason: string, excerpt: string): void {
     if (this.closedReason !== undefined) return;
-    this.log.error("protocol error from the host; closing the connection", { reason, excerpt });
-    this.writeError(null, { code, message: `protocol error: ${reason}`, data: { excerpt } });
+    this.log.error("protocol error from the host; closing the connection", { code, reason, excerpt });
     this.close("fault", `${reason}: ${excerpt}`);
   }
 
@@ -235,7 +240,7 @@ export class Connection {
     if (this.closedReason === undefined) this.writeLine(line);
   }
 
-  writeError(id: Id | null, error: WireError): void {
+  writeError(id: Id, error: WireError): void {
     if (this.closedReason !== undefined) return;
     let line = JSON.stringify({ jsonrpc: "2.0", id, error }) + "\n";
     if (this.fits(line) !== undefined) {
