@@ -254,10 +254,12 @@ func TestProcessExitsOnEOF(t *testing.T) {
 }
 
 func TestShutdownRefusesNewWork(t *testing.T) {
-	ext := testExtension(octet.Options{ShutdownDrain: 2 * time.Second})
+	ext := testExtension(octet.Options{ShutdownDrain: 5 * time.Second})
 	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
 	slow := make(chan error, 1)
-	go func() { slow <- errOnly(h.CallTool(context.Background(), "slow", map[string]any{"ms": 300})) }()
+	// Long enough that the refusal below is observed while it runs, even on a
+	// loaded machine; well inside the drain.
+	go func() { slow <- errOnly(h.CallTool(context.Background(), "slow", map[string]any{"ms": 800})) }()
 	waitFor(t, func() bool { return len(sentRequests(h, "tool/call")) == 1 })
 	shut := make(chan error, 1)
 	go func() { shut <- h.Call(context.Background(), "shutdown", map[string]any{}, nil) }()

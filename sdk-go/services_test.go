@@ -171,6 +171,7 @@ func TestPresentationLimitsAndRevisions(t *testing.T) {
 	if err := ext.PublishPresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "129 activities") {
 		t.Fatalf("too many activities: %v", err)
 	}
+	waitFor(t, func() bool { return len(h.Received("presentation/update")) >= 1 })
 	if n := len(h.Received("presentation/update")); n != 1 {
 		t.Fatalf("%d updates sent, want 1", n)
 	}

@@ -13,6 +13,7 @@ import (
 type serving struct {
 	cancel    context.CancelFunc
 	cancelled bool // the peer sent $/cancelRequest before the handler returned
+	answered  bool // the answer is decided; a later cancel is ignored
 }
 
 type requestIDKey struct{}
@@ -60,11 +61,13 @@ func (c *Conn) startServing(m *message) func() {
 func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
 	result, err := c.call(ctx, req)
 	c.mu.Lock()
-	delete(c.inflight, req.ID)
+	s.answered = true
 	cancelled := s.cancelled
 	c.mu.Unlock()
 	s.cancel()
-	defer c.signalServed()
+	// The request stays in flight until its answer is handed to the writer, so
+	// WaitServing never reports it done before the answer can be flushed.
+	defer c.finishServing(req.ID)
 	switch {
 	case cancelled:
 		c.reply(appendError(nil, req.ID, &Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}))
@@ -129,6 +132,9 @@ func (c *Conn) cancelInbound(m *message) {
 	}
 	c.mu.Lock()
 	s := c.inflight[id]
+	if s != nil && s.answered {
+		s = nil // the result already won
+	}
 	if s != nil {
 		s.cancelled = true
 	}
@@ -225,10 +231,12 @@ type closeAfterReply struct{ result any }
 // exits.
 func ReplyThenClose(result any) any { return closeAfterReply{result} }
 
-// signalServed wakes WaitServing callers; it runs after the answer was handed to
-// the writer, so a waiter that then closes the connection flushes that answer.
-func (c *Conn) signalServed() {
+// finishServing forgets a request once its answer was handed to the writer and
+// wakes WaitServing callers, so a waiter that then closes the connection flushes
+// that answer.
+func (c *Conn) finishServing(id ID) {
 	c.mu.Lock()
+	delete(c.inflight, id)
 	close(c.served)
 	c.served = make(chan struct{})
 	c.mu.Unlock()
