@@ -115,6 +115,9 @@ func StartHost(ctx context.Context, dirs []string, env []string) (*HostGroup, er
 	}
 	g.h = host.New(host.Options{
 		StateDir: state, Workspace: ws, WorkspaceTrusted: true, PassEnv: pass,
+		// octet-host always runs inside a session; without one the host sends an
+		// owner with an empty session id, which the SDKs refuse.
+		Session:  host.Session{SessionID: "bench-session"},
 		Services: svc.adapter,
 		LookupEnv: func(k string) (string, bool) {
 			if v, ok := extra[k]; ok {
