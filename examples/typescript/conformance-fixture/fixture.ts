@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonValue, type KvPrecondition, type KvWrite } from "octet-extension-sdk";
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
-const OBJECT = { type: "object" } as const;
 
 /** Deterministic artifact bytes: byte i is i % 251. */
 function fixtureBytes(n: number): Uint8Array {
@@ -21,7 +20,7 @@ export function buildFixture(): Extension {
   let stuckShutdown = false;
 
   ext.tool(
-    { name: "echo", description: "Echo a value back as structured content", parameters: { type: "object", properties: { value: {} }, required: ["value"] }, outputSchema: OBJECT },
+    { name: "echo", description: "Echo a value back as structured content", parameters: { type: "object", properties: { value: {} }, required: ["value"] } },
     (args) => toolResult(textContent("echo"), { structuredContent: { value: args.value } }),
   );
 
@@ -75,7 +74,6 @@ export function buildFixture(): Extension {
       name: "callback_n",
       description: "Make n sequential kv.get calls while serving",
       parameters: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] },
-      outputSchema: OBJECT,
     },
     async (args) => {
       for (let i = 0; i < args.n; i++) await ext.kv.get("conformance-fixture", "callback");
@@ -102,7 +100,6 @@ export function buildFixture(): Extension {
         },
         required: ["bytes", "mode"],
       },
-      outputSchema: OBJECT,
     },
     async (args) => {
       const data = fixtureBytes(args.bytes);
@@ -127,7 +124,6 @@ export function buildFixture(): Extension {
       name: "register_dynamic",
       description: "Register a dynamic tool returning fixed text",
       parameters: { type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"] },
-      outputSchema: OBJECT,
     },
     async (args) => {
       const update = await ext.registerTool({ name: args.name, description: `dynamic tool ${args.name}`, handler: () => args.text });
@@ -140,7 +136,6 @@ export function buildFixture(): Extension {
       name: "unregister_dynamic",
       description: "Unregister a dynamic tool",
       parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-      outputSchema: OBJECT,
     },
     async (args) => {
       const update = await ext.unregisterTool(args.name);
@@ -157,7 +152,6 @@ export function buildFixture(): Extension {
         properties: { kind: { enum: ["confirm", "input"] }, prompt: { type: "string" }, secret: { type: "boolean" } },
         required: ["kind", "prompt"],
       },
-      outputSchema: OBJECT,
     },
     async (args, ctx) => {
       if (args.kind === "confirm") {
@@ -175,7 +169,6 @@ export function buildFixture(): Extension {
       name: "secret",
       description: "Read a brokered secret and return only its digest",
       parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-      outputSchema: OBJECT,
     },
     async (args) => toolResult("read", { structuredContent: { sha256: sha256(await ext.getSecret(args.name)) } }),
   );
@@ -202,7 +195,6 @@ export function buildFixture(): Extension {
         properties: { task_name: { type: "string" }, message: { type: "string" }, key: { type: "string" } },
         required: ["task_name", "message", "key"],
       },
-      outputSchema: OBJECT,
     },
     async (args) => {
       const child = await ext.spawnAgent({
@@ -228,7 +220,6 @@ export function buildFixture(): Extension {
       name: "kv_commit",
       description: "Pass a batch through to kv.commit",
       parameters: { type: "object", properties: { preconditions: { type: "array" }, writes: { type: "array" } }, required: ["writes"] },
-      outputSchema: OBJECT,
     },
     async (args) => {
       const result = await ext.kv.commit({
@@ -244,7 +235,6 @@ export function buildFixture(): Extension {
       name: "kv_get",
       description: "Pass through to kv.get",
       parameters: { type: "object", properties: { namespace: { type: "string" }, key: { type: "string" } }, required: ["namespace", "key"] },
-      outputSchema: OBJECT,
     },
     async (args) => toolResult("read", { structuredContent: (await ext.kv.get(args.namespace, args.key)) as unknown as JsonObject }),
   );
