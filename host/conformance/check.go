@@ -77,7 +77,7 @@ func register(cs ...*Check) {
 
 // reportOrder lists check-name prefixes in the order reports show them: the
 // handshake first, then the wire, the process, and the services last.
-var reportOrder = []string{"handshake", "host", "version", "manifest", "rpc", "echo", "errors", "cancel", "progress",
+var reportOrder = []string{"handshake", "host", "version", "negotiate", "manifest", "rpc", "echo", "errors", "cancel", "progress",
 	"callback", "overload", "contributions", "lifecycle", "result", "frame", "stdout", "crash", "eof", "shutdown",
 	"catalog", "artifacts", "input", "secrets", "presentation", "agents", "kv"}
 

@@ -46,6 +46,22 @@ func init() {
 			Run:         checkContributionMismatch,
 		},
 		&Check{
+			Name:        "negotiate.unknown_required_feature",
+			Description: "a required feature the SDK does not support makes it refuse initialize with -32602 naming the feature",
+			Requirement: "wire.md §2 SDK rule: reject initialize if a required feature is unsupported (-32602, message names it)",
+			Tier:        Required,
+			Covers:      []string{"initialize error -32602"},
+			Run:         checkUnknownRequiredFeature,
+		},
+		&Check{
+			Name:        "rpc.unknown_targets",
+			Description: "a tool, command or hook the extension does not serve is refused -32602 (the method exists; its target does not)",
+			Requirement: "schema/methods.json tool/call, command/execute, hook/run errors (-32602); wire.md §10",
+			Tier:        Required,
+			Covers:      []string{"tool/call error -32602", "command/execute error -32602", "hook/run error -32602"},
+			Run:         checkUnknownTargets,
+		},
+		&Check{
 			Name:        "rpc.unknown_method",
 			Description: "an unknown method is answered -32601, distinct from authored errors",
 			Requirement: "wire.md §1 error registry (-32601); seed 003: a distinct unknown-method code",
@@ -204,6 +220,67 @@ func cloneJSON(m map[string]any) map[string]any {
 		out = maps.Clone(m)
 	}
 	return out
+}
+
+// unknownFeature is a required feature no SDK supports.
+const unknownFeature = "conformance_teleportation"
+
+func checkUnknownRequiredFeature(t *T) error {
+	if t.Ext.Manifest.APIVersion == "0.1" {
+		return skip("API 0.1 negotiates no features")
+	}
+	s, err := t.Start(StartOptions{})
+	if err != nil {
+		return err
+	}
+	params := initParams(t.Ext, InitOptions{})
+	proto := params["protocol"].(map[string]any)
+	proto["required_features"] = append(slices.Clone(requiredFeatures), unknownFeature)
+	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32602, "required feature "+unknownFeature+" is unsupported"); err != nil {
+		return err
+	}
+	if !strings.Contains(resp.Error.Message, unknownFeature) {
+		return fail("the -32602 message to name "+unknownFeature, "%q", resp.Error.Message)
+	}
+	return nil
+}
+
+func checkUnknownTargets(t *T) error {
+	s, r, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	hook := "before_prompt"
+	for _, h := range []string{"before_prompt", "after_response", "before_tool_call", "after_tool_call"} {
+		if !slices.Contains(r.Hooks, h) {
+			hook = h
+			break
+		}
+	}
+	for _, c := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"tool/call", map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}}},
+		{"command/execute", map[string]any{"name": "conformance_no_such_command", "arguments": []string{}}},
+		{"hook/run", map[string]any{"hook": hook, "payload": hookPayloads[hook]}},
+	} {
+		if c.method == "hook/run" && slices.Contains(r.Hooks, hook) {
+			continue // it serves every hook this check could name
+		}
+		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
+		if err != nil {
+			return err
+		}
+		if err := expectCode(resp, -32602, c.method+" naming something the extension does not serve"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func checkUnknownMethod(t *T) error {

@@ -82,8 +82,9 @@ func init() {
 			Requirement: "wire.md §10 shutdown: stop admission (-32003), drain to SHUTDOWN_DRAIN_MS, ack, exit 0",
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
-			Covers:      []string{"shutdown", "tool/call error -32003"},
-			Run:         checkShutdownDrain,
+			Covers: []string{"shutdown", "tool/call error -32003", "command/execute error -32003", "hook/run error -32003",
+				"context/collect error -32003", "status/collect error -32003", "tool/render error -32003"},
+			Run: checkShutdownDrain,
 		},
 		&Check{
 			Name:        "shutdown.bounded",
@@ -297,7 +298,9 @@ func checkShutdownDrain(t *T) error {
 	if err != nil {
 		return err
 	}
-	slowID, slowCh, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 500}})
+	// Long enough for the requests below, short enough to drain within the deadline.
+	sleep := min(1500*time.Millisecond, t.Drain()/2)
+	slowID, slowCh, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
 	if err != nil {
 		return err
 	}
@@ -328,6 +331,25 @@ func checkShutdownDrain(t *T) error {
 				return err
 			}
 			refused = true
+		}
+	}
+	// Every other request method is refused the same way while draining.
+	for _, c := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"command/execute", map[string]any{"name": "fixture_cmd", "arguments": []string{"x"}}},
+		{"hook/run", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
+		{"context/collect", map[string]any{"session_id": "conformance-session"}},
+		{"status/collect", map[string]any{"surface": "status"}},
+		{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}}},
+	} {
+		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
+		if err != nil {
+			return fmt.Errorf("%s during the drain: %w", c.method, err)
+		}
+		if err := expectCode(resp, -32003, c.method+" while shutting down"); err != nil {
+			return err
 		}
 	}
 	slow, err := t.wait(s, slowID, slowCh)

@@ -22,7 +22,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"register_dynamic", "unregister_dynamic"},
 			Features:    []string{"dynamic_tools"},
-			Covers:      []string{"tools/register", "tools/unregister", "tool/call error -32602"},
+			Covers:      []string{"tools/register", "tools/unregister", "tool/call error -32602", "tools/register error -32602"},
 			Run:         checkCatalog,
 		},
 		&Check{
@@ -32,7 +32,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"publish"},
 			Features:    []string{"artifacts"},
-			Covers:      []string{"artifact/publish", "artifact/publish error -32602"},
+			Covers:      []string{"artifact/publish", "artifact/publish error -32602", "artifact/publish error -32002"},
 			Run:         checkArtifacts,
 		},
 		&Check{
@@ -41,7 +41,7 @@ func init() {
 			Requirement: "wire.md §6 confirmation/request, input/request, parent_request_id",
 			Tier:        Conditional,
 			Tools:       []string{"ask"},
-			Covers:      []string{"confirmation/request", "input/request"},
+			Covers:      []string{"confirmation/request", "input/request", "input/request error -32602"},
 			Run:         checkInput,
 		},
 		&Check{
@@ -51,7 +51,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"secret"},
 			Features:    []string{"secrets"},
-			Covers:      []string{"secret/get", "secret/get error -32602", "secret/get error -32004"},
+			Covers:      []string{"secret/get", "secret/get error -32602", "secret/get error -32004", "secret/get error -32002"},
 			Run:         checkSecrets,
 		},
 		&Check{
@@ -70,7 +70,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"spawn_child"},
 			Features:    []string{"agent_sessions"},
-			Covers:      []string{"agent/spawn", "agent/wait", "agent/spawn error -32602"},
+			Covers:      []string{"agent/spawn", "agent/wait", "agent/spawn error -32602", "agent/spawn error -32002"},
 			Run:         checkChildSession,
 		},
 		&Check{
@@ -80,7 +80,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"kv_commit", "kv_get"},
 			Features:    []string{"kv"},
-			Covers:      []string{"kv.get", "kv.commit", "kv.commit error -32005", "kv.commit error -32602"},
+			Covers:      []string{"kv.get", "kv.commit", "kv.commit error -32005", "kv.commit error -32602", "kv.get error -32602"},
 			Run:         checkKV,
 		},
 	)
@@ -145,6 +145,13 @@ func checkCatalog(t *T) error {
 	if err := pinned(1, "first"); err != nil {
 		return err
 	}
+	resp, err := t.toolCall(s, "register_dynamic", map[string]any{"name": "bad name!", "text": "x"})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32602, "an invalid tool name refused, the catalog unchanged"); err != nil {
+		return err
+	}
 	if err := change("register_dynamic", map[string]any{"name": "dyn_tool", "text": "second"}, 2); err != nil {
 		return err
 	}
@@ -157,7 +164,7 @@ func checkCatalog(t *T) error {
 	if err := change("unregister_dynamic", map[string]any{"name": "dyn_tool"}, 3); err != nil {
 		return err
 	}
-	resp, err := s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": 3})
+	resp, err = s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": 3})
 	if err != nil {
 		return err
 	}
@@ -237,7 +244,11 @@ func checkArtifacts(t *T) error {
 			return fail("the host's refusal carried verbatim (its message says what does not match)", "%q", resp.Error.Message)
 		}
 	}
-	return nil
+	resp, err := t.toolCall(s, "publish", map[string]any{"bytes": 10, "mode": "inline", "mime_type": RejectedMIME})
+	if err != nil {
+		return err
+	}
+	return expectCode(resp, -32002, "the artifact store's refusal (service_unavailable) carried verbatim")
 }
 
 func checkInput(t *T) error {
@@ -314,6 +325,15 @@ func checkInput(t *T) error {
 			}
 		}
 	}
+	// Checked last: an SDK that does not validate the prompt locally sends it to the
+	// host, and that request has no case above to correlate with.
+	resp, err := t.toolCall(s, "ask", map[string]any{"kind": "input", "prompt": "   "})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32602, "an input prompt of whitespace only"); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -359,7 +379,22 @@ func checkSecrets(t *T) error {
 	if err != nil {
 		return err
 	}
-	return expectCode(resp, -32004, "a declared secret the broker does not hold")
+	if err := expectCode(resp, -32004, "a declared secret the broker does not hold"); err != nil {
+		return err
+	}
+	// A third whose broker is down: service_unavailable, carried as is.
+	s3, err := t.Start(StartOptions{BrokerDown: true})
+	if err != nil {
+		return err
+	}
+	if _, resp, err := t.Initialize(s3, InitOptions{}); err != nil || resp.Error != nil {
+		return fmt.Errorf("third session initialize: %v %v", err, resp.Error)
+	}
+	resp, err = t.toolCall(s3, "secret", map[string]any{"name": declared})
+	if err != nil {
+		return err
+	}
+	return expectCode(resp, -32002, "secret/get while the broker is unavailable")
 }
 
 func checkPresentation(t *T) error {
@@ -446,7 +481,14 @@ func checkChildSession(t *T) error {
 	if err != nil {
 		return err
 	}
-	return expectCode(resp, -32602, "an invalid task_name")
+	if err := expectCode(resp, -32602, "an invalid task_name"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": RejectedTask, "message": "hello", "key": "k-3"})
+	if err != nil {
+		return err
+	}
+	return expectCode(resp, -32002, "the child-session service's refusal carried verbatim")
 }
 
 func checkKV(t *T) error {
@@ -507,6 +549,13 @@ func checkKV(t *T) error {
 		return err
 	}
 	if err := expectCode(resp, -32602, "a foreign namespace in the batch"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "kv_get", map[string]any{"namespace": "someone-else", "key": "k"})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32602, "kv.get in a foreign namespace"); err != nil {
 		return err
 	}
 	resp, err = t.toolCall(s, "kv_get", map[string]any{"namespace": ns, "key": "k"})

@@ -71,7 +71,7 @@ func (t *T) Start(so StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if so.Secrets == nil {
+	if so.Secrets == nil && !so.BrokerDown {
 		so.Secrets = t.opts.Secrets
 	}
 	s, err := startSession(t.Ext, so, scratch, t.opts.PassEnv)

@@ -90,6 +90,9 @@ func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError
 		}
 		var prompt string
 		_ = json.Unmarshal(p["prompt"], &prompt)
+		if strings.TrimSpace(prompt) == "" {
+			return nil, invalid("prompt must contain a non-whitespace character")
+		}
 		if strings.Contains(prompt, "cancel") {
 			return map[string]any{"value": nil}, nil
 		}
@@ -237,6 +240,9 @@ func (v *Services) catalog(method string, p map[string]json.RawMessage) (any, *R
 			return nil, invalid("tools must be 1..256 tool definitions")
 		}
 		for _, t := range tools {
+			if !toolName.MatchString(t.Name) {
+				return nil, invalid("tool name %q must match %s", t.Name, toolName)
+			}
 			if !slices.Contains(v.tools, t.Name) {
 				v.tools = append(v.tools, t.Name)
 			}
@@ -256,6 +262,14 @@ func (v *Services) catalog(method string, p map[string]json.RawMessage) (any, *R
 	v.revision++
 	return map[string]any{"revision": v.revision, "tools": slices.Clone(v.tools)}, nil
 }
+
+// Inputs the services refuse on purpose, so checks can see a host error carried.
+const (
+	RejectedMIME = "application/x-conformance-reject" // artifact/publish → -32002
+	RejectedTask = "conformance_rejected"             // agent/spawn → -32002
+)
+
+var toolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 
 var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
@@ -294,6 +308,11 @@ func (v *Services) publish(p map[string]json.RawMessage) (any, *RPCError) {
 		data = d
 	}
 	sum := sha256.Sum256(data)
+	var mime string
+	_ = json.Unmarshal(p["mime_type"], &mime)
+	if mime == RejectedMIME {
+		return nil, &RPCError{Code: -32002, Message: "the artifact store rejected " + mime}
+	}
 	v.mu.Lock()
 	v.artifacts++
 	id := fmt.Sprintf("artifact-%d", v.artifacts)
@@ -306,6 +325,9 @@ func (v *Services) secret(p map[string]json.RawMessage) (any, *RPCError) {
 	_ = json.Unmarshal(p["name"], &name)
 	if !slices.Contains(v.ext.Manifest.Capabilities.Secrets, name) {
 		return nil, invalid("secret %q is not in the manifest's allowlist", name)
+	}
+	if v.secrets == nil {
+		return nil, &RPCError{Code: -32002, Message: "the secret broker is unavailable"}
 	}
 	val, ok := v.secrets[name]
 	if !ok {
@@ -337,6 +359,9 @@ func (v *Services) spawn(p map[string]json.RawMessage) (any, *RPCError) {
 		return nil, invalid("agent/spawn params: %v", err)
 	}
 	pol := req.Policy
+	if req.TaskName == RejectedTask {
+		return nil, &RPCError{Code: -32002, Message: "child sessions are at capacity", Data: mustJSON(map[string]any{"reason": "capacity"})}
+	}
 	switch {
 	case !name48.MatchString(req.TaskName):
 		return nil, invalid("task_name %q must match ^[a-z0-9_-]{1,48}$", req.TaskName)

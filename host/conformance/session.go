@@ -62,6 +62,8 @@ type StartOptions struct {
 	APIVersion string
 	// Secrets is the broker's contents for this session (name → value).
 	Secrets map[string]string
+	// BrokerDown makes secret/get answer -32002 (no broker to ask).
+	BrokerDown bool
 }
 
 // startSession starts the extension's entrypoint through the host's process

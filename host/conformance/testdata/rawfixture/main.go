@@ -56,11 +56,13 @@ const (
 	modePresentNoLimit   = "present-no-limit"
 	modeSpawnBadPolicy   = "spawn-bad-policy"
 	modeKVRewrite        = "kv-error-rewrite"
-	modeBadShape         = "contribution-bad-shape" // status/collect priority is a string
-	modeBadCommand       = "bad-command"            // fixture_cmd joins with commas
-	modeLifecycleAnswers = "lifecycle-answers"      // answers notifications with an error
-	modeNoAdmissionStop  = "no-admission-stop"      // keeps serving new requests during shutdown
-	modeLenientParams    = "lenient-params"         // serves tool/call params it should refuse
+	modeBadShape         = "contribution-bad-shape"  // status/collect priority is a string
+	modeBadCommand       = "bad-command"             // fixture_cmd joins with commas
+	modeLifecycleAnswers = "lifecycle-answers"       // answers notifications with an error
+	modeNoAdmissionStop  = "no-admission-stop"       // keeps serving new requests during shutdown
+	modeLenientParams    = "lenient-params"          // serves tool/call params it should refuse
+	modeAcceptRequired   = "accept-unknown-required" // answers initialize despite an unknown required feature
+	modeUnknownInternal  = "unknown-tool-internal"   // answers an unknown tool with -32603
 )
 
 var mode string
@@ -353,6 +355,12 @@ func (c *conn) initialize(f frame) {
 	}
 	supported := []string{"request_cancellation", "content_parts", "request_progress", "artifacts",
 		"dynamic_tools", "agent_sessions", "secrets", "kv", "lifecycle_events"}
+	for _, x := range p.Protocol.Required {
+		if !slices.Contains(supported, x) && mode != modeAcceptRequired {
+			c.respond(f.ID, nil, invalidParams("required feature %q is not supported", x))
+			return
+		}
+	}
 	var features []string
 	for _, x := range append(p.Protocol.Required, p.Protocol.Optional...) {
 		if slices.Contains(supported, x) && !slices.Contains(features, x) {
@@ -420,6 +428,7 @@ func (c *conn) shutdown(f frame) {
 		cancel()
 	}
 	c.mu.Unlock()
+	c.drain(time.Second) // the cancelled handlers answer -32800
 	// on_shutdown: a stuck handler is abandoned at the deadline.
 	if armed {
 		if mode == modeStuckShutdown {
@@ -472,15 +481,29 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		return c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
 	case "command/execute":
 		var p struct {
+			Name      string   `json:"name"`
 			Arguments []string `json:"arguments"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
+		if p.Name != "fixture_cmd" {
+			return nil, invalidParams("command %q is not served", p.Name)
+		}
 		sep := " "
 		if mode == modeBadCommand {
 			sep = ","
 		}
 		return map[string]any{"text": strings.Join(p.Arguments, sep)}, nil
 	case "hook/run":
+		var p struct {
+			Hook string `json:"hook"`
+		}
+		_ = json.Unmarshal(f.Params, &p)
+		if p.Hook != "before_prompt" && p.Hook != "after_tool_call" {
+			return nil, invalidParams("hook %q is not served", p.Hook)
+		}
+		if p.Hook == "after_tool_call" {
+			return map[string]any{}, nil
+		}
 		return map[string]any{"disposition": map[string]any{"action": "continue"}}, nil
 	case "context/collect":
 		return map[string]any{"items": []any{map[string]any{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}}}, nil
@@ -519,6 +542,9 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		return text(t), nil
 	}
 	if !slices.Contains(tools, name) {
+		if mode == modeUnknownInternal {
+			return nil, &rpcError{Code: -32603, Message: "no such tool"}
+		}
 		return nil, invalidParams("tool %q is not in catalog revision %d", name, rev)
 	}
 	parent := map[string]any{"parent_request_id": id}
