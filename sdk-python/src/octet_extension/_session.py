@@ -98,6 +98,10 @@ class Session:
         self.closing = False
         self._shutdown_started = False
         self._finished = threading.Event()
+        # The reader can outlive serve() (it blocks on input until EOF); whoever owns the
+        # input fd joins it before closing the fd.
+        self.reader_thread = threading.Thread(target=self._read_loop, name="octet-reader",
+                                              daemon=True)
         self.exit_code = 0
         self.presentation_revision = -1
         self.presentation_lock = threading.Lock()
@@ -108,8 +112,7 @@ class Session:
     # ---- lifecycle -------------------------------------------------------------------------
 
     def serve(self) -> int:
-        reader = threading.Thread(target=self._read_loop, name="octet-reader", daemon=True)
-        reader.start()
+        self.reader_thread.start()
         self._finished.wait()
         self.writer.close()
         # Workers got their stop items; close the hand-off pipe once they are gone (a handler

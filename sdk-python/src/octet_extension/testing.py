@@ -557,6 +557,13 @@ class LoopbackHost(_ScriptedHost):
         self.wait_exit()
         if self._read_thread is not None:
             self._read_thread.join(self.timeout)
+        session = self.ext._session
+        if session is not None:
+            # EOF reached its reader (close_stdin); wait for it before closing its fd, or a
+            # later pipe could reuse the number under a still-running reader.
+            session.reader_thread.join(self.timeout)
+            if session.reader_thread.is_alive():
+                return  # leak the fds rather than risk that
         for fd in self._fds:
             if fd != self._fds[1]:
                 with contextlib.suppress(OSError):
