@@ -52,9 +52,12 @@ export type RendererHandler = (params: RenderParams, ctx: RequestContext) => Awa
 export type LifecycleHandler = (event: LifecycleEvent, method: LifecycleMethod) => Awaitable<void>;
 export type ShutdownHandler = (params: ShutdownParams) => Awaitable<void>;
 
+/** A tool's argument type: explicit `A`, else inferred from `parameters`, else any JSON object. */
+export type ArgsOf<A, P> = [A] extends [never] ? (JsonSchema extends P ? JsonObject : Infer<P>) : A;
+
 /** A dynamic tool: its definition plus the handler that serves it. */
 export interface DynamicTool<P extends JsonSchema = JsonSchema> extends ToolSpec<P> {
-  handler: ToolHandler<Infer<P>>;
+  handler: ToolHandler<ArgsOf<never, P>>;
 }
 
 interface ToolEntry {
@@ -155,7 +158,7 @@ export class Extension extends HostServices {
    * `as const`), or give it explicitly: `ext.tool<{ name: string }>(...)`. Arguments are
    * checked against `parameters` before the handler runs; a mismatch answers -32602.
    */
-  tool<A = never, const P extends JsonSchema = JsonSchema>(spec: ToolSpec<P>, handler: ToolHandler<[A] extends [never] ? Infer<P> : A>): this {
+  tool<A = never, const P extends JsonSchema = JsonSchema>(spec: ToolSpec<P>, handler: ToolHandler<ArgsOf<A, P>>): this {
     this.beforeServing("tool");
     const entry = this.makeEntry(spec, handler as ToolHandler<unknown> as ToolHandler<JsonObject>);
     if (this.tools.has(spec.name)) throw new ValidationError(`tool '${spec.name}' is registered twice`);

@@ -1,7 +1,7 @@
 // octet-extension-sdk: write octet extensions for Node 20. See docs/typescript.md.
 export { Extension } from "./extension.js";
 export type {
-  CommandHandler, ContextHandler, DynamicTool, ExtensionOptions, HookHandler, LifecycleHandler, RendererHandler, ServeResult,
+  ArgsOf, CommandHandler, ContextHandler, DynamicTool, ExtensionOptions, HookHandler, LifecycleHandler, RendererHandler, ServeResult,
   ShutdownHandler, StatusHandler, ToolHandler, ToolSpec,
 } from "./extension.js";
 export { RequestContext, currentContext } from "./context.js";

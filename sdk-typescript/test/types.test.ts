@@ -35,6 +35,13 @@ check<Assignable<Omit<G.KVGetResult, "value">, Omit<S.KvGetResult, "value">>>();
 check<Assignable<G.KVCommitResult, S.KvCommitResult>>();
 check<Assignable<G.ShutdownParams, S.ShutdownParams>>();
 
+// Tool argument inference: from the schema, explicit, or a plain JSON object without a schema.
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const inferred = { type: "object", properties: { n: { type: "integer" }, tags: { type: "array", items: { type: "string" } }, mode: { enum: ["a", "b"] } }, required: ["n"] } as const;
+check<Exact<S.ArgsOf<never, typeof inferred>, { n: number; tags?: string[]; mode?: "a" | "b" }>>();
+check<Exact<S.ArgsOf<{ x: string }, S.JsonSchema>, { x: string }>>();
+check<Exact<S.ArgsOf<never, S.JsonSchema>, S.JsonObject>>();
+
 it("hand-written wire types agree with the generated ones (checked by the compiler)", () => {
   assert.ok(true);
 });
