@@ -68,7 +68,7 @@ func (e *Extension) setStateLocked(s State, err error) {
 	if err != nil {
 		msg = err.Error()
 	}
-	var gen int64
+	gen := e.nextGen // the last generation started, when none is current
 	if e.cur != nil {
 		gen = e.cur.number
 	}
