@@ -73,7 +73,7 @@ func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request)
 	switch req.Method {
 	case protocol.MethodToolCall:
 		var p protocol.ToolCallParams
-		if err := protocol.Unmarshal(withoutOwner(req.Params), &p); err != nil {
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
 			return nil, invalidParams("", "tool/call params: %v", err)
 		}
 		var raw struct {
@@ -91,7 +91,7 @@ func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request)
 
 	case protocol.MethodCommandExecute:
 		var p protocol.CommandExecuteParams
-		if err := protocol.Unmarshal(withoutOwner(req.Params), &p); err != nil {
+		if err := protocol.Unmarshal(req.Params, &p); err != nil {
 			return nil, invalidParams("", "command/execute params: %v", err)
 		}
 		for _, c := range e.commands {
@@ -193,24 +193,4 @@ func (e *Extension) observe(ctx context.Context, req *jsonrpc.Request) {
 			fn(ctx, ev)
 		}()
 	}
-}
-
-// withoutOwner drops resource_owner before strict validation: the owner is the
-// host's own bookkeeping, passed to handlers as sent (Owner), and a host that
-// sends a degenerate one (an empty session id outside a session) should not make
-// every call fail. Everything the SDK routes on stays strictly checked.
-func withoutOwner(params json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(params, &m) != nil {
-		return params
-	}
-	if _, ok := m["resource_owner"]; !ok {
-		return params
-	}
-	delete(m, "resource_owner")
-	out, err := json.Marshal(m)
-	if err != nil {
-		return params
-	}
-	return out
 }
