@@ -20,8 +20,8 @@ func TestNewScaffoldsCertifyGreen(t *testing.T) {
 	}
 	for _, lang := range scaffold.Languages {
 		t.Run(lang, func(t *testing.T) {
-			if !scaffold.SDKPresent(kit, lang) {
-				t.Skipf("the %s SDK is not in this checkout yet (built?); its scaffold cannot be proven", lang)
+			if why := scaffold.SDKMissing(kit, lang); why != "" {
+				t.Skipf("the %s scaffold cannot be proven here: %s", lang, why)
 			}
 			name := "new-" + lang
 			dir := filepath.Join(t.TempDir(), name)

@@ -267,18 +267,30 @@ func FindKit(dir string) string {
 	}
 }
 
-// SDKPresent reports whether the kit has lang's SDK (a scaffold can only be proven
-// against an SDK that exists).
-func SDKPresent(kit, lang string) bool {
+// SDKMissing says why a scaffold in lang cannot be proven in this kit checkout (its
+// SDK is absent, or TypeScript's is not compiled), or "" when it can.
+func SDKMissing(kit, lang string) string {
 	switch lang {
 	case "python":
-		return fileExists(filepath.Join(kit, "sdk-python", "src", "octet_extension", "__init__.py"))
+		if !fileExists(filepath.Join(kit, "sdk-python", "src", "octet_extension", "__init__.py")) {
+			return "sdk-python/src/octet_extension is absent"
+		}
 	case "typescript":
-		return fileExists(filepath.Join(kit, "sdk-typescript", "dist", "src", "index.js"))
+		if !fileExists(filepath.Join(kit, "sdk-typescript", "package.json")) {
+			return "sdk-typescript is absent"
+		}
+		if !fileExists(filepath.Join(kit, "sdk-typescript", "dist", "src", "index.js")) ||
+			!fileExists(filepath.Join(kit, "sdk-typescript", "node_modules", ".bin", "tsc")) {
+			return "sdk-typescript is not built (go run mage.go buildTypeScript)"
+		}
 	case "go":
-		return fileExists(filepath.Join(kit, "sdk-go", "extension.go")) && fileExists(filepath.Join(kit, "sdk-go", "octettest", "host.go"))
+		if !fileExists(filepath.Join(kit, "sdk-go", "extension.go")) || !fileExists(filepath.Join(kit, "sdk-go", "octettest", "host.go")) {
+			return "sdk-go (package octet and octettest) is absent"
+		}
+	default:
+		return "unknown language " + lang
 	}
-	return false
+	return ""
 }
 
 func fileExists(p string) bool {
