@@ -1,8 +1,10 @@
 package host
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -45,7 +47,7 @@ func validateSchema(loc string, raw []byte) error {
 		for len(leaf.Causes) > 0 {
 			leaf = leaf.Causes[0]
 		}
-		return fmt.Errorf("does not match the schema at /%s: %s", joinPointer(leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
+		return fmt.Errorf("does not match the schema at /%s (%s): %s", joinPointer(leaf.InstanceLocation), valueAt(doc, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
 	}
 	return err
 }
@@ -62,3 +64,29 @@ func joinPointer(tokens []string) string {
 }
 
 var printer = message.NewPrinter(language.English)
+
+// valueAt quotes the (shortened) JSON value at a pointer, so a refusal names what was sent.
+func valueAt(doc any, tokens []string) string {
+	for _, t := range tokens {
+		switch v := doc.(type) {
+		case map[string]any:
+			doc = v[t]
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(v) {
+				return "?"
+			}
+			doc = v[i]
+		default:
+			return "?"
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return "?"
+	}
+	if len(b) > 64 {
+		return string(b[:64]) + "…"
+	}
+	return string(b)
+}
