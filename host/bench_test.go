@@ -29,3 +29,42 @@ func BenchmarkToolCallRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStartHandshakeShutdown measures a whole generation's life: spawn, initialize,
+// and the bounded shutdown (shutdown request, EOF, exit, group cleanup).
+func BenchmarkStartHandshakeShutdown(b *testing.B) {
+	base := b.TempDir()
+	dir := testext.Write(b, filepath.Join(base, "exts"), testext.Ext{Name: "life"})
+	res := discovery.Discover([]discovery.Root{{Dir: dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
+	opts := host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, TermGrace: 300 * time.Millisecond}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h := host.New(opts)
+		if _, err := h.Start(b.Context(), res.Entries, []string{"life"}); err != nil {
+			b.Fatal(err)
+		}
+		h.Shutdown()
+	}
+}
+
+// BenchmarkCrashToTransportError measures how long a pending call takes to fail after the
+// process dies mid-call (fakeext's crash tool exits without answering).
+func BenchmarkCrashToTransportError(b *testing.B) {
+	base := b.TempDir()
+	dir := testext.Write(b, filepath.Join(base, "exts"), testext.Ext{Name: "dies"})
+	res := discovery.Discover([]discovery.Root{{Dir: dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
+	opts := host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, TermGrace: 300 * time.Millisecond}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		h := host.New(opts)
+		if _, err := h.Start(b.Context(), res.Entries, []string{"dies"}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, _, err := h.CallTool(b.Context(), "crash", []byte(`{"code":1}`)); err == nil {
+			b.Fatal("crash call succeeded")
+		}
+		b.StopTimer()
+		h.Shutdown()
+	}
+}
