@@ -8,6 +8,7 @@ import (
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // handle is the transport's Handler: it routes host requests and notifications.
@@ -68,12 +69,41 @@ func isWireError(err error) bool {
 	return errors.As(err, &we)
 }
 
+// checkParams validates a host request's params against the schema type the
+// method registry names for the negotiated version (unknown fields, bounds,
+// patterns), so handlers only ever see well-formed params.
+func checkParams(apiVersion string, req *jsonrpc.Request) error {
+	info, ok := protocol.LookupMethod(req.Method)
+	if !ok {
+		return nil
+	}
+	typeName := info.Params[apiVersion]
+	if typeName == "" {
+		return nil
+	}
+	raw := req.Params
+	if raw == nil {
+		raw = json.RawMessage("{}")
+	}
+	doc, err := strictjson.Parse(raw)
+	if err == nil {
+		err = protocol.Validate(typeName, doc)
+	}
+	if err != nil {
+		return invalidParams("", "%s params: %v", req.Method, err)
+	}
+	return nil
+}
+
 // serve runs one contribution handler.
 func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request) (any, error) {
+	if err := checkParams(s.apiVersion, req); err != nil {
+		return nil, err
+	}
 	switch req.Method {
 	case protocol.MethodToolCall:
 		var p protocol.ToolCallParams
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+		if err := json.Unmarshal(req.Params, &p); err != nil {
 			return nil, invalidParams("", "tool/call params: %v", err)
 		}
 		var raw struct {
@@ -91,7 +121,7 @@ func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request)
 
 	case protocol.MethodCommandExecute:
 		var p protocol.CommandExecuteParams
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
+		if err := json.Unmarshal(req.Params, &p); err != nil {
 			return nil, invalidParams("", "command/execute params: %v", err)
 		}
 		for _, c := range e.commands {

@@ -49,7 +49,12 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-e.conn.Done():
 		reason = e.conn.Err()
 		e.log.Info("input closed; draining", "reason", reason.Error())
+		// The same bounded drain; when a shutdown was already admitted this waits
+		// for it, and then for its acknowledgement to reach the writer.
 		e.finish(e.opts.ShutdownDrain, 0)
+		ctx, cancel := context.WithTimeout(context.Background(), answerGrace)
+		_ = e.conn.WaitServing(ctx, 0)
+		cancel()
 	case <-ctx.Done():
 		e.finish(e.opts.ShutdownDrain, 0)
 	}

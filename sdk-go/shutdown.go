@@ -21,6 +21,11 @@ func (e *Extension) shutdownRequest(ctx context.Context, req *jsonrpc.Request) (
 		Reason     string `json:"reason"`
 		DeadlineMS *int64 `json:"deadline_ms"`
 	}
+	if s := e.session.Load(); s != nil {
+		if err := checkParams(s.apiVersion, req); err != nil {
+			return nil, err
+		}
+	}
 	if req.Params != nil {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
 			return nil, invalidParams("", "shutdown params: %v", err)

@@ -164,3 +164,28 @@ func TestNestedCallbacksWhileServing(t *testing.T) {
 		}
 	})
 }
+
+// TestHostParamsAreValidated: every host request's params are checked against the
+// schema before a handler sees them.
+func TestHostParamsAreValidated(t *testing.T) {
+	both(t, nil, func(t *testing.T, h *octettest.Host) {
+		ctx := context.Background()
+		for _, c := range []struct {
+			method string
+			params map[string]any
+		}{
+			{"hook/run", map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": 7}}},
+			{"status/collect", map[string]any{"surface": "sidebar"}},
+			{"command/execute", map[string]any{"name": "join", "arguments": "a b"}},
+			{"tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "Name": "x"}},
+			{"tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1},
+				"resource_owner": map[string]any{"session_id": "", "extension_instance_id": "i", "process_generation": 0}}},
+		} {
+			if err := h.Call(ctx, c.method, c.params, nil); err == nil {
+				t.Errorf("%s %v was served", c.method, c.params)
+			} else {
+				wireError(t, err, -32602)
+			}
+		}
+	})
+}

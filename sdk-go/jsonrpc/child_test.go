@@ -79,6 +79,9 @@ func startChild(t testing.TB, mode string) (*exec.Cmd, *os.File, *os.File) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "JSONRPC_TEST_CHILD="+mode)
+	if p := os.Getenv("JSONRPC_CHILD_GOMAXPROCS"); p != "" {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+p)
+	}
 	cmd.Stderr = os.Stderr
 	toChild, err := cmd.StdinPipe()
 	if err != nil {
