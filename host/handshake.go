@@ -24,13 +24,13 @@ var (
 // offeredFeatures returns the optional features offered to m: the always-optional ones plus
 // the conditional ones this host can serve (wire.md §2). Without services only the
 // required features are offered, since nothing could serve the rest.
-func offeredFeatures(m *manifest.Manifest, withServices bool) []string {
+func offeredFeatures(m *manifest.Manifest, withServices, broker bool) []string {
 	if !withServices {
 		return []string{}
 	}
 	out := append([]string{}, optionalFeatures...)
 	out = append(out, "agent_sessions", "delegation_telemetry_v1", "approvals")
-	if len(m.Capabilities.Secrets) > 0 {
+	if broker && len(m.Capabilities.Secrets) > 0 {
 		out = append(out, "secrets")
 	}
 	if m.APIVersion == "0.4" {
@@ -119,7 +119,7 @@ func buildInitialize(e *discovery.Entry, m *manifest.Manifest, o *Options) *init
 		p.Protocol = &initProtocolOut{
 			Version:          m.APIVersion,
 			RequiredFeatures: append([]string{}, requiredFeatures...),
-			OptionalFeatures: offeredFeatures(m, o.Services != nil),
+			OptionalFeatures: offeredFeatures(m, o.Services != nil, o.SecretBroker),
 			Limits:           initLimits{MaxConcurrentRequests: o.MaxConcurrency, MaxMessageBytes: o.MaxMessageBytes, MaxPendingRequests: MaxInFlight},
 		}
 	}

@@ -53,6 +53,9 @@ type Options struct {
 	// Services serves extension->host requests; nil answers method_not_found to requests
 	// and ignores notifications, and only the required features are offered.
 	Services Services
+	// SecretBroker says a secret broker is configured: only then is the conditional secrets
+	// feature offered (and only to a manifest with a non-empty secrets allowlist).
+	SecretBroker bool
 
 	RequestTimeout  time.Duration // default 30 s
 	StartTimeout    time.Duration // default 10 s (spawn to initialize answered)

@@ -23,7 +23,7 @@ func TestInitializeParamsMatchTheSchema(t *testing.T) {
 		for _, services := range []bool{false, true} {
 			o := Options{Workspace: "/ws", Session: Session{SessionID: "s1", Model: &Model{Provider: "p", ID: "m"}}}
 			if services {
-				o.Services = noServices{}
+				o.Services, o.SecretBroker = noServices{}, true
 			}
 			o.withDefaults()
 			p := buildInitialize(&discovery.Entry{Source: discovery.Explicit}, m, &o)
@@ -43,5 +43,22 @@ func TestInitializeResultSchemaRefusesBadShapes(t *testing.T) {
 	bad := `{"api_version":"0.4","name":"x","version":"1.0.0","tools":[{"name":"t","description":"d","parameters":"object"}],"commands":[],"protocol":{"version":"0.4","features":[],"limits":{"max_concurrent_requests":2}}}`
 	if err := validateSchema(initializeResultDef("0.4"), []byte(bad)); err == nil {
 		t.Fatalf("parameters as a string accepted")
+	}
+}
+
+func TestSecretsOfferedOnlyWithABrokerAndAnAllowlist(t *testing.T) {
+	with, _ := manifest.Parse([]byte("name=\"x\"\nversion=\"1.0.0\"\napi_version=\"0.4\"\n[entrypoint]\ncommand=\"x\"\n[capabilities]\nsecrets=[\"a\"]\n"), "f", manifest.Options{})
+	without, _ := manifest.Parse([]byte("name=\"x\"\nversion=\"1.0.0\"\napi_version=\"0.2\"\n[entrypoint]\ncommand=\"x\"\n"), "f", manifest.Options{})
+	if !contains(offeredFeatures(with, true, true), "secrets") || !contains(offeredFeatures(with, true, true), "kv") {
+		t.Errorf("secrets/kv not offered with broker and allowlist on 0.4")
+	}
+	if contains(offeredFeatures(with, true, false), "secrets") {
+		t.Errorf("secrets offered without a broker")
+	}
+	if contains(offeredFeatures(without, true, true), "secrets") || contains(offeredFeatures(without, true, true), "kv") {
+		t.Errorf("secrets offered without an allowlist, or kv on 0.2")
+	}
+	if len(offeredFeatures(with, false, true)) != 0 {
+		t.Errorf("optional features offered without services")
 	}
 }

@@ -154,7 +154,7 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	}
 	opts := host.Options{
 		StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted, PassEnv: passEnv,
-		Session: session, Services: adapter, RequestTimeout: hf.timeout,
+		Session: session, Services: adapter, SecretBroker: sc.HasSecrets(), RequestTimeout: hf.timeout,
 		OnFrame: func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
 			if hf.trace {
 				arrow := "->"
