@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
@@ -367,7 +366,6 @@ func (g *generation) pending() int {
 	return len(g.inflight)
 }
 
-var _ = discovery.Global
 
 // idKey is an id's JSON form, so the integer 5 and the string "5" never collide.
 func idKey(id jsonrpc.ID) string {
