@@ -366,7 +366,6 @@ func (g *generation) pending() int {
 	return len(g.inflight)
 }
 
-
 // idKey is an id's JSON form, so the integer 5 and the string "5" never collide.
 func idKey(id jsonrpc.ID) string {
 	b, err := id.MarshalJSON()
