@@ -3,11 +3,15 @@
 // catalog, supervises processes (restart with backoff, parking, reload) and shuts them
 // down within bounds.
 //
-// Files, one concern each: options.go (configuration, clock), errors.go (error types),
+// Files, one concern each: options.go (configuration, clock), limits.go (the wire limits),
+// errors.go (error types), services.go (the reverse-services interface and Caller),
 // host.go (the set of extensions, startup with required extensions, shutdown),
-// extension.go (one supervised extension and its calls), generation.go (one process
-// generation: process, connection, reverse requests, active parents), handshake.go
-// (initialize params and response checks), supervise.go (restart and backoff),
-// reload.go (candidate-first reload and cut-over), catalog.go (the atomic tool catalog),
-// stop.go (bounded shutdown of a generation).
+// extension.go (one supervised extension and its state), ondemand.go (lazy_resident and
+// oneshot), calls.go (typed host->extension calls), generation.go (one process generation:
+// start, handshake, watch), request.go (one host request: timeout, cancellation,
+// concurrency, error mapping), parents.go (serving reverse requests, active parents),
+// handshake.go and schema.go (initialize params and every check of the answer),
+// catalog.go (the atomic tool catalog), lifecycle.go (lifecycle notifications),
+// supervise.go (restart and backoff), reload.go (candidate-first reload and cut-over),
+// stop.go (bounded shutdown of a generation), events.go (ordered status events).
 package host
