@@ -88,7 +88,8 @@ type Conn struct {
 	mu       sync.Mutex
 	pending  map[ID]chan *message
 	inflight map[ID]*serving
-	served   chan struct{} // closed and replaced whenever a served request ends
+	served   chan struct{} // closed and replaced when a served request ends and someone waits
+	waiters  int           // WaitServing callers
 	err      error
 	done     chan struct{}
 

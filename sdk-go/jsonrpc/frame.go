@@ -34,9 +34,9 @@ func (e *errLineTooLong) Error() string {
 // io.EOF; input ending inside a line returns *errPartialLine.
 func (l *lineReader) next() ([]byte, error) {
 	l.buf = l.buf[:0]
-	l.max = l.limit()
 	for {
 		chunk, err := l.r.ReadSlice('\n')
+		l.max = l.limit() // read after the data arrives: the limit may change while waiting
 		n := len(l.buf) + len(chunk)
 		if err == nil {
 			n-- // the newline does not count

@@ -115,11 +115,15 @@ func excerpt(data []byte) string {
 	return fmt.Sprintf("%q… (%d bytes)", data[:cut], len(data))
 }
 
-// compactJSON validates raw JSON and removes insignificant whitespace (a newline in
-// a value would split the frame). It returns nil when raw is not valid JSON.
+// compactJSON validates raw JSON and removes insignificant whitespace when it holds
+// a line break (which would split the frame; JSON strings cannot contain raw line
+// breaks, so any is whitespace). It returns nil when raw is not valid JSON.
 func compactJSON(raw json.RawMessage) json.RawMessage {
-	if bytes.IndexAny(raw, "\n\r\t ") < 0 && json.Valid(raw) {
-		return raw
+	if bytes.IndexAny(raw, "\n\r") < 0 {
+		if json.Valid(raw) {
+			return raw
+		}
+		return nil
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {

@@ -237,8 +237,10 @@ func ReplyThenClose(result any) any { return closeAfterReply{result} }
 func (c *Conn) finishServing(id ID) {
 	c.mu.Lock()
 	delete(c.inflight, id)
-	close(c.served)
-	c.served = make(chan struct{})
+	if c.waiters > 0 {
+		close(c.served)
+		c.served = make(chan struct{})
+	}
 	c.mu.Unlock()
 }
 
@@ -253,11 +255,19 @@ func (c *Conn) WaitServing(ctx context.Context, n int) error {
 			return nil
 		}
 		ch := c.served
+		c.waiters++
 		c.mu.Unlock()
+		var err error
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return ctx.Err()
+			err = ctx.Err()
+		}
+		c.mu.Lock()
+		c.waiters--
+		c.mu.Unlock()
+		if err != nil {
+			return err
 		}
 	}
 }
