@@ -48,7 +48,7 @@ func (c *catalog) reset(tools []*ToolDef) {
 	c.staged = nil
 }
 
-// Revision returns the last committed catalog revision (0 after initialize).
+// CatalogRevision returns the last committed catalog revision (0 after initialize).
 func (e *Extension) CatalogRevision() int64 {
 	e.catalog.mu.Lock()
 	defer e.catalog.mu.Unlock()

@@ -51,7 +51,8 @@ type Extension struct {
 	shutdowns []func(ctx context.Context)
 
 	conn        *jsonrpc.Conn
-	connSet     chan struct{}           // closed once conn is assigned (handlers start before that)
+	connSet     chan struct{} // closed once conn is assigned (handlers start before that)
+	served      atomic.Bool
 	session     atomic.Pointer[session] // set by initialize
 	pool        *pool
 	catalog     *catalog

@@ -30,8 +30,12 @@ func (e *Extension) Run() {
 // Serve serves one host session over r and w and returns when it ends: after the
 // shutdown acknowledgement is written, after stdin EOF and the bounded drain, or
 // when ctx ends (drained the same way). Tests and harnesses call it directly.
-// It returns nil for an orderly end and the transport's reason otherwise.
+// It returns nil for an orderly end and the transport's reason otherwise. An
+// Extension serves one session: a second Serve returns an error.
 func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	if !e.served.CompareAndSwap(false, true) {
+		return errors.New("octet: Serve called twice; an Extension serves one session")
+	}
 	e.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{
 		Handler: e.handle,
 		// The pool answers overloaded; the transport bound only catches a host
