@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 )
 
 // The typed host→extension calls (wire.md §5). Each refuses locally, without a round trip,
@@ -72,7 +71,7 @@ func (e *Extension) registered(ctx context.Context, ok func(*generation) bool, w
 		return err
 	}
 	if !ok(g) {
-		return fmt.Errorf("extension %s did not register %s %q in its handshake", e.name, what, name)
+		return &NotRegisteredError{Extension: e.name, What: what, Name: name}
 	}
 	return nil
 }

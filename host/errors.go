@@ -77,3 +77,13 @@ type UnknownToolError struct {
 func (e *UnknownToolError) Error() string {
 	return fmt.Sprintf("no extension provides tool %q (catalog: %s)", e.Tool, strings.Join(e.Catalog, ", "))
 }
+
+// NotRegisteredError is a typed call for a command, hook, surface, context or renderer the
+// extension did not register in its handshake; it is refused without a round trip.
+type NotRegisteredError struct {
+	Extension, What, Name string
+}
+
+func (e *NotRegisteredError) Error() string {
+	return fmt.Sprintf("extension %s did not register %s %q in its handshake", e.Extension, e.What, e.Name)
+}

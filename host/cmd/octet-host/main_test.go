@@ -200,12 +200,12 @@ trusted_extensions = ["granted", "projonly"]
 func TestRunConsole(t *testing.T) {
 	e := newEnv(t)
 	dir := testext.Write(t, e.exts, testext.Ext{Name: "con"})
-	stdin := "status\ncall echo {\"a\":1}\ncall nosuch\nreload con\ntools\nlogs con\nquit\n"
+	stdin := "status\ncall echo {\"a\":1}\ncall nosuch\nreload con\ntools\nlogs con\ncommand con nope\nquit\n"
 	code, out, errOut := octetHost(t, stdin, "run", "--state", e.state, "--config", e.config, "--global-dir", e.global, "--require", "con", dir)
 	if code != 0 {
 		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"con   ready", `{\"a\":1}`, `"kind":"unknown_tool"`, "reloaded con: generation 2", "echo\tcon", "[con] fakeext: starting"} {
+	for _, want := range []string{"con   ready", `{\"a\":1}`, `"kind":"unknown_tool"`, "reloaded con: generation 2", "echo\tcon", "[con] fakeext: starting", `"kind":"not_registered"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in\n%s", want, out)
 		}

@@ -189,7 +189,10 @@ func describeError(err error) map[string]any {
 	var tr *host.TransportError
 	var ue *host.UnavailableError
 	var ut *host.UnknownToolError
+	var nr *host.NotRegisteredError
 	switch {
+	case errors.As(err, &nr):
+		return map[string]any{"kind": "not_registered", "message": err.Error()}
 	case errors.As(err, &ut):
 		return map[string]any{"kind": "unknown_tool", "message": err.Error()}
 	case errors.As(err, &we):

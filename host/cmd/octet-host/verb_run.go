@@ -36,6 +36,10 @@ Console commands:
   status             show every extension's state, generation, pid, pending calls
   tools              show the catalog
   logs NAME          show the last stderr lines of NAME's current process
+  command EXT NAME [ARG]...   command/execute on extension EXT
+  hook EXT HOOK [JSON]        hook/run with the JSON payload (default {})
+  context EXT [PROMPT]        context/collect
+  collect EXT SURFACE         status/collect for status, header or footer
   quit               shut down and exit
 
 Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
@@ -143,6 +147,8 @@ func console(line string, h *host.Host, sess *session, out io.Writer) bool {
 		return true
 	case "status":
 		printStatus(out, h)
+	case "command", "hook", "context", "collect":
+		consoleTyped(verb, rest, h, out)
 	case "logs":
 		e := h.Extension(rest)
 		if e == nil {
@@ -197,7 +203,7 @@ func console(line string, h *host.Host, sess *session, out io.Writer) bool {
 		buf.Write(raw)
 		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
 	default:
-		fmt.Fprintln(out, "commands: call TOOL [JSON] | reload NAME | status | tools | logs NAME | quit")
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | status | tools | logs NAME | quit")
 	}
 	return false
 }
@@ -225,4 +231,62 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// consoleTyped runs the typed console commands against one extension and prints the
+// result (or the error) as one JSON line.
+func consoleTyped(verb, rest string, h *host.Host, out io.Writer) {
+	fields := strings.Fields(rest)
+	if len(fields) < 1 {
+		fmt.Fprintf(out, "%s: name an extension\n", verb)
+		return
+	}
+	e := h.Extension(fields[0])
+	if e == nil {
+		fmt.Fprintf(out, "%s: no extension %q\n", verb, fields[0])
+		return
+	}
+	ctx := context.Background()
+	var raw json.RawMessage
+	var err error
+	switch verb {
+	case "command":
+		if len(fields) < 2 {
+			fmt.Fprintln(out, "command: want EXT NAME [ARG]...")
+			return
+		}
+		raw, err = e.ExecuteCommand(ctx, fields[1], fields[2:])
+	case "hook":
+		if len(fields) < 2 {
+			fmt.Fprintln(out, "hook: want EXT HOOK [JSON]")
+			return
+		}
+		payload := json.RawMessage("{}")
+		if i := strings.Index(rest, "{"); i >= 0 {
+			payload = json.RawMessage(rest[i:])
+		}
+		if !json.Valid(payload) {
+			fmt.Fprintf(out, "hook: payload is not valid JSON: %s\n", payload)
+			return
+		}
+		raw, err = e.RunHook(ctx, fields[1], payload)
+	case "context":
+		params := map[string]any{}
+		if len(fields) > 1 {
+			params["prompt"] = strings.Join(fields[1:], " ")
+		}
+		raw, err = e.CollectContext(ctx, params)
+	case "collect":
+		if len(fields) != 2 {
+			fmt.Fprintln(out, "collect: want EXT SURFACE")
+			return
+		}
+		raw, err = e.CollectStatus(ctx, fields[1])
+	}
+	if err != nil {
+		b, _ := json.Marshal(map[string]any{verb: fields[0], "error": describeError(err)})
+		fmt.Fprintln(out, string(b))
+		return
+	}
+	fmt.Fprintln(out, strings.TrimSpace(string(raw)))
 }
