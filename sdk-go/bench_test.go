@@ -75,3 +75,17 @@ func BenchmarkArtifactInline256KiB(b *testing.B) { benchPublish(b, 256<<10, "inl
 // BenchmarkArtifactPath16MiB: a 16 MiB scratch file, hashed by the SDK and
 // verified by the loopback host (write + SHA-256 twice; no frame carries the bytes).
 func BenchmarkArtifactPath16MiB(b *testing.B) { benchPublish(b, 16<<20, "path") }
+
+// BenchmarkToolCallLoopback: the same tool call through the in-memory harness
+// (both sides in one process), the SDK's own cost without pipes.
+func BenchmarkToolCallLoopback(b *testing.B) {
+	h := octettest.Start(b, testExtension(octet.Options{}), octettest.Options{Manifest: manifest()})
+	ctx := context.Background()
+	args := map[string]any{"value": "hello"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := h.CallTool(ctx, "echo", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

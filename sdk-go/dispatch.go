@@ -1,6 +1,7 @@
 package octet
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,11 +46,14 @@ func (e *Extension) work(ctx context.Context, req *jsonrpc.Request) (any, error)
 	if e.shutting.Load() {
 		return nil, jsonrpc.NewError(protocol.CodeShuttingDown, "shutting down: no new requests are admitted", nil)
 	}
-	var head struct {
-		ResourceOwner *protocol.ResourceOwner `json:"resource_owner"`
+	st := &callState{id: req.ID, method: req.Method}
+	if bytes.Contains(req.Params, []byte(`"resource_owner"`)) {
+		var head struct {
+			ResourceOwner *protocol.ResourceOwner `json:"resource_owner"`
+		}
+		_ = json.Unmarshal(req.Params, &head)
+		st.owner = head.ResourceOwner
 	}
-	_ = json.Unmarshal(req.Params, &head)
-	st := &callState{id: req.ID, method: req.Method, owner: head.ResourceOwner}
 	return e.pool.run(ctx, func(ctx context.Context) (any, error) {
 		e.parents.begin(st)
 		defer e.parents.end(st.id)
@@ -102,14 +106,15 @@ func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request)
 	}
 	switch req.Method {
 	case protocol.MethodToolCall:
-		var p protocol.ToolCallParams
+		// Already validated against the schema; arguments stay raw for the tool.
+		var p struct {
+			Name            string          `json:"name"`
+			Arguments       json.RawMessage `json:"arguments"`
+			CatalogRevision *int64          `json:"catalog_revision"`
+		}
 		if err := json.Unmarshal(req.Params, &p); err != nil {
 			return nil, invalidParams("", "tool/call params: %v", err)
 		}
-		var raw struct {
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		_ = json.Unmarshal(req.Params, &raw)
 		if p.CatalogRevision != nil && !s.features["dynamic_tools"] && *p.CatalogRevision != 0 {
 			return nil, invalidParams("/catalog_revision", "catalog revision %d is unknown: dynamic_tools was not negotiated", *p.CatalogRevision)
 		}
@@ -117,7 +122,7 @@ func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request)
 		if err != nil {
 			return nil, err
 		}
-		return t.invoke(ctx, s.apiVersion, raw.Arguments)
+		return t.invoke(ctx, s.apiVersion, p.Arguments)
 
 	case protocol.MethodCommandExecute:
 		var p protocol.CommandExecuteParams
