@@ -299,7 +299,7 @@ func checkShutdownDrain(t *T) error {
 		return err
 	}
 	// Long enough for the requests below, short enough to drain within the deadline.
-	sleep := min(1500*time.Millisecond, t.Drain()/2)
+	sleep := min(3*time.Second, t.Drain()*3/4)
 	slowID, slowCh, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
 	if err != nil {
 		return err
@@ -333,7 +333,14 @@ func checkShutdownDrain(t *T) error {
 			refused = true
 		}
 	}
-	// Every other request method is refused the same way while draining.
+	// Every other request method is refused the same way while draining; sent at
+	// once so they all arrive well within the slow call's drain.
+	type sent struct {
+		method string
+		id     int64
+		ch     <-chan Response
+	}
+	var pipelined []sent
 	for _, c := range []struct {
 		method string
 		params map[string]any
@@ -344,11 +351,18 @@ func checkShutdownDrain(t *T) error {
 		{"status/collect", map[string]any{"surface": "status"}},
 		{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}}},
 	} {
-		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
+		id, ch, err := s.Send(c.method, c.params)
 		if err != nil {
-			return fmt.Errorf("%s during the drain: %w", c.method, err)
+			return err
 		}
-		if err := expectCode(resp, -32003, c.method+" while shutting down"); err != nil {
+		pipelined = append(pipelined, sent{c.method, id, ch})
+	}
+	for _, p := range pipelined {
+		resp, err := t.wait(s, p.id, p.ch)
+		if err != nil {
+			return fmt.Errorf("%s during the drain: %w", p.method, err)
+		}
+		if err := expectCode(resp, -32003, p.method+" while shutting down"); err != nil {
 			return err
 		}
 	}
