@@ -12,6 +12,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -39,6 +40,7 @@ func run() error {
 	via := flag.String("via", "host", `how octet targets are driven: "host" (the reference host library, host overhead included) or "direct" (sdk-go/jsonrpc from the harness)`)
 	phases := flag.String("phases", "latency,cold,crash,scale", "phases to run, comma-separated")
 	extras := flag.Bool("extras", true, "in the latency phase, also run callback, artifact and cancel scenarios (off: echo only, e.g. to profile the hot path)")
+	render := flag.String("render", "", "only rewrite the page and charts from this results JSON (no measuring)")
 	flag.Parse()
 
 	bench, err := os.Getwd()
@@ -49,6 +51,13 @@ func run() error {
 		return fmt.Errorf("run from the bench/ directory (no cmd/octet-bench in %s)", bench)
 	}
 	root := filepath.Dir(bench)
+	if *render != "" {
+		res, err := report.Load(*render)
+		if err != nil {
+			return err
+		}
+		return write(res, bench, *out, *doc, func(string, ...any) {})
+	}
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "[%s] %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
 	}
@@ -124,27 +133,44 @@ func run() error {
 	res.Took = time.Since(res.Started).Round(time.Second).String()
 	res.Finish()
 
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := write(res, bench, *out, *doc, logf); err != nil {
 		return err
 	}
-	if err := res.WriteJSON(filepath.Join(*out, "latest.json")); err != nil {
+	logf("done in %s", res.Took)
+	return nil
+}
+
+// write puts the results JSON and charts into out and the page at doc.
+func write(res *report.Results, bench, out, doc string, logf func(string, ...any)) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	charts, err := report.WriteCharts(res, *out)
+	if err := res.WriteJSON(filepath.Join(out, "latest.json")); err != nil {
+		return err
+	}
+	charts, err := report.WriteCharts(res, out)
 	if err != nil {
 		return err
 	}
-	if *doc != "" {
-		rel, _ := filepath.Rel(filepath.Dir(*doc), *out)
-		// analysis.md is the hand-written reading of the numbers (what limits what);
-		// it is kept beside the code and placed into the generated page.
-		analysis, _ := os.ReadFile(filepath.Join(bench, "analysis.md"))
-		if err := os.WriteFile(*doc, []byte(report.Markdown(res, rel, charts, string(analysis))), 0o644); err != nil {
-			return err
-		}
-		logf("wrote %s", *doc)
+	if doc == "" {
+		return nil
 	}
-	logf("done in %s", res.Took)
+	absDoc, err1 := filepath.Abs(doc)
+	absOut, err2 := filepath.Abs(out)
+	if err := errors.Join(err1, err2); err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(filepath.Dir(absDoc), absOut)
+	if err != nil {
+		return fmt.Errorf("charts in %s cannot be linked from %s: %w", out, doc, err)
+	}
+	// analysis.md is the hand-written reading of the numbers (what limits what);
+	// it is kept beside the code and placed into the generated page.
+	analysis, _ := os.ReadFile(filepath.Join(bench, "analysis.md"))
+	if err := os.WriteFile(doc, []byte(report.Markdown(res, filepath.ToSlash(rel), charts, string(analysis))), 0o644); err != nil {
+		return err
+	}
+	logf("wrote %s", doc)
 	return nil
 }
 

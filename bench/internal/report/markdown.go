@@ -70,7 +70,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 			s, has := r.Get(ColdStart, t.ID)
 			over := "–"
 			if has && ok {
-				over = fmt.Sprintf("+%s ms", num(s.Median-bare.Median))
+				over = signedMs(s.Median - bare.Median)
 			}
 			w("| %s | %s | %s | %s |\n", langTitle[lang], t.Name, cell(r, ColdStart, t.ID, spread), over)
 		}
@@ -246,7 +246,7 @@ var goalList = []goal{
 			return "", na(r, ColdStart, lang)
 		}
 		d := s.Median - bare.Median
-		return fmt.Sprintf("+%s ms", num(d)), state(d <= 30)
+		return signedMs(d), state(d <= 30)
 	}},
 	{"16 MiB artifact ≥300 MiB/s (Go), ≥100 MiB/s (Python, TS)", func(r *Results, lang string) (string, string) {
 		want := map[string]float64{"go": 300}[lang]
@@ -320,4 +320,12 @@ func viaHost(r *Results) bool {
 		}
 	}
 	return false
+}
+
+// signedMs formats a difference in ms with its sign.
+func signedMs(d float64) string {
+	if d < 0 {
+		return "−" + num(-d) + " ms"
+	}
+	return "+" + num(d) + " ms"
 }

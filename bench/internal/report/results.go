@@ -5,6 +5,7 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"time"
 
@@ -139,6 +140,19 @@ func (r *Results) Finish() {
 func (r *Results) Get(metric, id string) (measure.Spread, bool) {
 	s, ok := r.Metrics[metric][id]
 	return s, ok && len(s.Samples) > 0
+}
+
+// Load reads results written by WriteJSON.
+func Load(path string) (*Results, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r := New()
+	if err := json.Unmarshal(b, r); err != nil {
+		return nil, fmt.Errorf("results %s: %w", path, err)
+	}
+	return r, nil
 }
 
 // WriteJSON writes the results, indented, to path.
