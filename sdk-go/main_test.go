@@ -239,16 +239,44 @@ var transports = []transport{
 	}},
 }
 
-// both runs a behaviour over the loopback and the process transport (seed 004's
-// two-transport matrix).
-func both(t *testing.T, opts func() octettest.Options, fn func(t *testing.T, h *octettest.Host)) {
+// behaviour is one SDK behaviour checked over both transports.
+type behaviourCase struct {
+	name string
+	fn   func(t *testing.T, h *octettest.Host)
+}
+
+var behaviours []behaviourCase
+
+// behaviour registers a behaviour for TestBehaviours (declared at package level so
+// each lives next to the other tests of its area).
+func behaviour(name string, fn func(t *testing.T, h *octettest.Host)) bool {
+	behaviours = append(behaviours, behaviourCase{name, fn})
+	return true
+}
+
+// Shared answers of the scripted host for the behaviours.
+const scriptedInput = "typed answer"
+
+// TestBehaviours runs every registered behaviour over the loopback and over a real
+// child process (seed 004's two-transport matrix). Each transport starts one
+// extension and the behaviours share it, as a host's calls would; they are written
+// to tolerate what earlier ones left (catalog revisions, artifacts).
+func TestBehaviours(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("OCTET_EXTENSION_SCRATCH", dir)
+	answer := scriptedInput
+	opts := octettest.Options{Manifest: manifest(), Script: octettest.Script{
+		ScratchDir: dir,
+		Confirm:    func(m string) bool { return m == "sure?" },
+		Input:      func(p string, secret bool) *string { return &answer },
+		Secrets:    map[string]string{"token": "s3cret"},
+	}}
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			o := octettest.Options{Manifest: manifest()}
-			if opts != nil {
-				o = opts()
+			h := tr.start(t, opts)
+			for _, b := range behaviours {
+				t.Run(b.name, func(t *testing.T) { b.fn(t, h) })
 			}
-			fn(t, tr.start(t, o))
 		})
 	}
 }

@@ -18,23 +18,21 @@ import (
 
 // TestCancellationReachesTheHandler cancels a slow call: the host's call returns
 // at once, the extension sees ctx.Done and answers -32800.
-func TestCancellationReachesTheHandler(t *testing.T) {
-	both(t, nil, func(t *testing.T, h *octettest.Host) {
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- errOnly(h.CallTool(ctx, "slow", map[string]any{"ms": 60000})) }()
-		waitFor(t, func() bool { return len(sentRequests(h, "tool/call")) == 1 })
-		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Fatalf("cancelled call = %v", err)
-		}
-		waitFor(t, func() bool { return hasAnswer(h, -32800) })
-		// The worker is free again.
-		if _, err := h.CallTool(context.Background(), "echo", map[string]any{"value": 1}); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
+var _ = behaviour("CancellationReachesTheHandler", func(t *testing.T, h *octettest.Host) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- errOnly(h.CallTool(ctx, "slow", map[string]any{"ms": 60000})) }()
+	waitFor(t, func() bool { return len(sentRequests(h, "tool/call")) == 1 })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call = %v", err)
+	}
+	waitFor(t, func() bool { return hasAnswer(h, -32800) })
+	// The worker is free again.
+	if _, err := h.CallTool(context.Background(), "echo", map[string]any{"value": 1}); err != nil {
+		t.Fatal(err)
+	}
+})
 
 func sentRequests(h *octettest.Host, method string) []octettest.Frame {
 	var out []octettest.Frame

@@ -13,14 +13,6 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-func scratchOptions(t *testing.T) func() octettest.Options {
-	dir := t.TempDir()
-	t.Setenv("OCTET_EXTENSION_SCRATCH", dir)
-	return func() octettest.Options {
-		return octettest.Options{Manifest: manifest(), Script: octettest.Script{ScratchDir: dir}}
-	}
-}
-
 func fixtureBytes(n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
@@ -29,104 +21,99 @@ func fixtureBytes(n int) []byte {
 	return b
 }
 
-func TestArtifactsInlineAndPath(t *testing.T) {
-	both(t, scratchOptions(t), func(t *testing.T, h *octettest.Host) {
-		ctx := context.Background()
-		for _, mode := range []string{"inline", "path"} {
-			res, err := h.CallTool(ctx, "publish", map[string]any{"bytes": 1000, "mode": mode})
-			if err != nil {
-				t.Fatalf("%s: %v", mode, err)
-			}
-			sum := sha256.Sum256(fixtureBytes(1000))
-			if res.StructuredContent["sha256"] != hex.EncodeToString(sum[:]) || res.StructuredContent["size"] != 1000.0 {
-				t.Fatalf("%s: %v", mode, res.StructuredContent)
-			}
+var _ = behaviour("ArtifactsInlineAndPath", func(t *testing.T, h *octettest.Host) {
+	ctx := context.Background()
+	before, sentBefore := len(h.Artifacts()), len(h.Received("artifact/publish"))
+	for _, mode := range []string{"inline", "path"} {
+		res, err := h.CallTool(ctx, "publish", map[string]any{"bytes": 1000, "mode": mode})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
 		}
-		arts := h.Artifacts()
-		if len(arts) != 2 || !bytes.Equal(arts[1].Data, fixtureBytes(1000)) {
-			t.Fatalf("host holds %d artifacts", len(arts))
+		sum := sha256.Sum256(fixtureBytes(1000))
+		if res.StructuredContent["sha256"] != hex.EncodeToString(sum[:]) || res.StructuredContent["size"] != 1000.0 {
+			t.Fatalf("%s: %v", mode, res.StructuredContent)
 		}
-		// Over the inline limit, traversal and absolute paths are refused locally.
-		wireError(t, errOnly(h.CallTool(ctx, "publish", map[string]any{"bytes": 256<<10 + 1, "mode": "inline"})), -32602)
-		for _, p := range []string{"../escape.bin", "/etc/passwd", "a/../../b"} {
-			we := wireError(t, errOnly(h.CallTool(ctx, "publish", map[string]any{"bytes": 1, "mode": "path", "path": p})), -32602)
-			if !strings.Contains(we.Message, p) {
-				t.Fatalf("refusal does not name the path: %v", we)
-			}
-		}
-		if n := len(h.Received("artifact/publish")); n != 2 {
-			t.Fatalf("%d artifact/publish frames sent; refused ones must not reach the host", n)
-		}
-	})
-}
-
-func TestDynamicToolsEpochs(t *testing.T) {
-	both(t, nil, func(t *testing.T, h *octettest.Host) {
-		ctx := context.Background()
-		for i := 1; i <= 10; i++ {
-			res, err := h.CallTool(ctx, "register_dynamic", map[string]any{"name": "dyn", "text": strings.Repeat("v", i)})
-			if err != nil || res.StructuredContent["revision"] != float64(i) {
-				t.Fatalf("register %d: %+v %v", i, res, err)
-			}
-		}
-		call := func(rev int) (octettest.ToolResult, error) {
-			var res octettest.ToolResult
-			err := h.Call(ctx, "tool/call", map[string]any{"name": "dyn", "arguments": map[string]any{}, "catalog_revision": rev}, &res)
-			return res, err
-		}
-		// Revisions 3..10 are retained (8); each still runs its own handler.
-		for rev := 3; rev <= 10; rev++ {
-			res, err := call(rev)
-			if err != nil || res.Text() != strings.Repeat("v", rev) {
-				t.Fatalf("revision %d: %+v %v", rev, res, err)
-			}
-		}
-		for _, rev := range []int{2, 11} {
-			we := wireError(t, errOnly(call(rev)), -32602)
-			if !strings.Contains(we.Message, "revision") {
-				t.Fatalf("%v", we)
-			}
-		}
-		// Bootstrap tools stay in every catalog.
-		if _, err := h.Call(ctx, "tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "catalog_revision": 10}, nil), error(nil); err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
-func TestAskAndSecrets(t *testing.T) {
-	answer := "typed answer"
-	opts := func() octettest.Options {
-		return octettest.Options{Manifest: manifest(), Script: octettest.Script{
-			Confirm: func(m string) bool { return m == "sure?" },
-			Input:   func(p string, secret bool) *string { return &answer },
-			Secrets: map[string]string{"token": "s3cret"},
-		}}
 	}
-	both(t, opts, func(t *testing.T, h *octettest.Host) {
-		ctx := context.Background()
-		res, err := h.CallTool(ctx, "ask", map[string]any{"kind": "confirm", "prompt": "sure?"})
-		if err != nil || res.StructuredContent["answer"] != true {
-			t.Fatalf("%+v %v", res, err)
+	arts := h.Artifacts()[before:]
+	if len(arts) != 2 || !bytes.Equal(arts[1].Data, fixtureBytes(1000)) {
+		t.Fatalf("host holds %d new artifacts", len(arts))
+	}
+	// Over the inline limit, traversal and absolute paths are refused locally.
+	wireError(t, errOnly(h.CallTool(ctx, "publish", map[string]any{"bytes": 256<<10 + 1, "mode": "inline"})), -32602)
+	for _, p := range []string{"../escape.bin", "/etc/passwd", "a/../../b"} {
+		we := wireError(t, errOnly(h.CallTool(ctx, "publish", map[string]any{"bytes": 1, "mode": "path", "path": p})), -32602)
+		if !strings.Contains(we.Message, p) {
+			t.Fatalf("refusal does not name the path: %v", we)
 		}
-		res, err = h.CallTool(ctx, "ask", map[string]any{"kind": "input", "prompt": "name?"})
-		if err != nil || res.StructuredContent["answer"] != answer {
-			t.Fatalf("%+v %v", res, err)
+	}
+	if n := len(h.Received("artifact/publish")) - sentBefore; n != 2 {
+		t.Fatalf("%d artifact/publish frames sent; refused ones must not reach the host", n)
+	}
+})
+
+var _ = behaviour("DynamicToolsEpochs", func(t *testing.T, h *octettest.Host) {
+	ctx := context.Background()
+	var base int // revisions earlier behaviours committed
+	for i := 1; i <= 10; i++ {
+		res, err := h.CallTool(ctx, "register_dynamic", map[string]any{"name": "dyn", "text": strings.Repeat("v", i)})
+		if err != nil {
+			t.Fatalf("register %d: %v", i, err)
 		}
-		wireError(t, errOnly(h.CallTool(ctx, "ask", map[string]any{"kind": "input", "prompt": "   "})), -32602)
-		res, err = h.CallTool(ctx, "secret", map[string]any{"name": "token"})
-		sum := sha256.Sum256([]byte("s3cret"))
-		if err != nil || res.StructuredContent["sha256"] != hex.EncodeToString(sum[:]) {
-			t.Fatalf("%+v %v", res, err)
+		rev := int(res.StructuredContent["revision"].(float64))
+		if i == 1 {
+			base = rev - 1
 		}
-		wireError(t, errOnly(h.CallTool(ctx, "secret", map[string]any{"name": "missing"})), -32004)
-		for _, p := range h.Received("input/request") {
-			if p["params"].(map[string]any)["parent_request_id"] == nil {
-				t.Fatal("input/request without parent_request_id")
-			}
+		if rev != base+i {
+			t.Fatalf("register %d answered revision %d, want %d", i, rev, base+i)
 		}
-	})
-}
+	}
+	call := func(rev int) (octettest.ToolResult, error) {
+		var res octettest.ToolResult
+		err := h.Call(ctx, "tool/call", map[string]any{"name": "dyn", "arguments": map[string]any{}, "catalog_revision": rev}, &res)
+		return res, err
+	}
+	// The last 8 revisions are retained; each still runs its own handler.
+	for i := 3; i <= 10; i++ {
+		res, err := call(base + i)
+		if err != nil || res.Text() != strings.Repeat("v", i) {
+			t.Fatalf("revision %d: %+v %v", base+i, res, err)
+		}
+	}
+	for _, rev := range []int{base + 2, base + 11} {
+		we := wireError(t, errOnly(call(rev)), -32602)
+		if !strings.Contains(we.Message, "revision") {
+			t.Fatalf("%v", we)
+		}
+	}
+	// Bootstrap tools stay in every catalog.
+	if err := h.Call(ctx, "tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1}, "catalog_revision": base + 10}, nil); err != nil {
+		t.Fatal(err)
+	}
+})
+
+var _ = behaviour("AskAndSecrets", func(t *testing.T, h *octettest.Host) {
+	ctx := context.Background()
+	res, err := h.CallTool(ctx, "ask", map[string]any{"kind": "confirm", "prompt": "sure?"})
+	if err != nil || res.StructuredContent["answer"] != true {
+		t.Fatalf("%+v %v", res, err)
+	}
+	res, err = h.CallTool(ctx, "ask", map[string]any{"kind": "input", "prompt": "name?"})
+	if err != nil || res.StructuredContent["answer"] != scriptedInput {
+		t.Fatalf("%+v %v", res, err)
+	}
+	wireError(t, errOnly(h.CallTool(ctx, "ask", map[string]any{"kind": "input", "prompt": "   "})), -32602)
+	res, err = h.CallTool(ctx, "secret", map[string]any{"name": "token"})
+	sum := sha256.Sum256([]byte("s3cret"))
+	if err != nil || res.StructuredContent["sha256"] != hex.EncodeToString(sum[:]) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	wireError(t, errOnly(h.CallTool(ctx, "secret", map[string]any{"name": "missing"})), -32004)
+	for _, p := range h.Received("input/request") {
+		if p["params"].(map[string]any)["parent_request_id"] == nil {
+			t.Fatal("input/request without parent_request_id")
+		}
+	}
+})
 
 func TestServicesNeedTheirFeatures(t *testing.T) {
 	ext := testExtension(octet.Options{})
