@@ -146,24 +146,41 @@ def protect_stdio() -> tuple[int, int]:
 class WorkQueue:
     """The admission queue between the reader and the workers.
 
-    Items wait in a deque; each one is announced by one byte on a private pipe that idle
-    workers block on. Unlike a Python-level queue, the wake-up is sent by os.write, which
-    releases the GIL before it enters the kernel: the woken worker then usually finds the GIL
-    free instead of sleeping a second time until the reader lets go of it. (Bounding is the
-    session's job: it refuses work beyond its capacity before calling put.)
+    Items wait in a deque. A worker with nothing to do blocks reading a private pipe, and
+    put() writes one byte only when such a sleeper has no wake-up on its way yet; under load
+    busy workers take items straight from the deque and no byte is written at all. The pipe
+    matters for latency: os.write releases the GIL before it enters the kernel to wake the
+    sleeper, so the woken worker usually finds the GIL free instead of sleeping a second time
+    until the reader lets go of it (a Python-level queue wakes it with the GIL still held).
+    Bounding is the session's job: it refuses work beyond its capacity before calling put.
     """
 
     def __init__(self) -> None:
         self._items: collections.deque[Any] = collections.deque()
+        self._lock = threading.Lock()
+        self._sleepers = 0  # workers blocked (or about to block) on the pipe
+        self._wakeups = 0   # bytes written and not yet read
         self._read_end, self._write_end = os.pipe()
 
     def put(self, item: Any) -> None:
-        self._items.append(item)
-        os.write(self._write_end, b".")
+        with self._lock:
+            self._items.append(item)
+            wake = self._sleepers > self._wakeups
+            if wake:
+                self._wakeups += 1
+        if wake:
+            os.write(self._write_end, b".")
 
     def get(self) -> Any:
-        os.read(self._read_end, 1)
-        return self._items.popleft()
+        while True:
+            with self._lock:
+                if self._items:
+                    return self._items.popleft()
+                self._sleepers += 1
+            os.read(self._read_end, 1)
+            with self._lock:
+                self._sleepers -= 1
+                self._wakeups -= 1
 
     def close(self) -> None:
         os.close(self._read_end)
