@@ -5,12 +5,14 @@ package main
 // installs what it needs under bench/.work/ (a venv with the MCP Python SDK, the MCP
 // TypeScript SDK from its lock file, Go peers from bench/go.mod) and takes under ten
 // minutes on two cores. Not part of Test: the numbers depend on the machine.
+// -mod=mod lets bench/go.mod follow dependencies the main module adds later (it
+// replaces the main module with ../, so it inherits them).
 func Bench() error {
-	return run("bench", nil, "go", "run", "./cmd/octet-bench")
+	return run("bench", nil, "go", "run", "-mod=mod", "./cmd/octet-bench")
 }
 
 // BenchQuick is Bench with fewer calls and repetitions, for iterating on the harness
 // or an SDK's hot path; its numbers are rougher.
 func BenchQuick() error {
-	return run("bench", nil, "go", "run", "./cmd/octet-bench", "-quick")
+	return run("bench", nil, "go", "run", "-mod=mod", "./cmd/octet-bench", "-quick")
 }
