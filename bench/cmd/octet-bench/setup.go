@@ -28,7 +28,7 @@ func setup(bench string, logf func(string, ...any)) error {
 	}
 	for _, b := range builds {
 		logf("build %s", b[0])
-		if err := runIn(bench, nil, "go", "build", "-o", b[1], b[0]); err != nil {
+		if err := runIn(bench, nil, "go", "build", "-mod=mod", "-o", b[1], b[0]); err != nil {
 			return err
 		}
 	}
