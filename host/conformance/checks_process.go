@@ -69,6 +69,14 @@ func init() {
 			Run:         checkEOF,
 		},
 		&Check{
+			Name:        "eof.drain",
+			Description: "on stdin EOF an in-flight call still drains to its result before the exit 0",
+			Requirement: "wire.md §10 stdin EOF: the same bounded drain, then exit 0",
+			Tier:        Conditional,
+			Tools:       []string{"slow", "echo"},
+			Run:         checkEOFDrain,
+		},
+		&Check{
 			Name:        "shutdown.ack",
 			Description: "shutdown is acknowledged with {} and the process exits 0 within its deadline",
 			Requirement: "wire.md §5 shutdown, §10 shutdown sequence",
@@ -267,6 +275,40 @@ func checkEOF(t *T) error {
 		return fail("exit code 0 after stdin EOF", "%d", code)
 	}
 	t.Note("exited in %s", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func checkEOFDrain(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	sleep := min(time.Second, t.Drain()/2)
+	id, ch, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
+	if err != nil {
+		return err
+	}
+	if resp, err := t.toolCall(s, "echo", map[string]any{"value": "admitted"}); err != nil {
+		return err
+	} else if err := expectEcho(resp, "admitted"); err != nil {
+		return err
+	}
+	if err := s.CloseStdin(); err != nil {
+		return err
+	}
+	resp, err := t.wait(s, id, ch)
+	if err != nil {
+		return fail("the in-flight slow call answered before the exit", "%v", err)
+	}
+	if _, err := expectText(resp, "slept"); err != nil {
+		return err
+	}
+	if !s.WaitExit(t.Drain() + exitGrace) {
+		return fail("exit after the drain", "still running")
+	}
+	if code := s.ExitCode(); code != 0 {
+		return fail("exit code 0 after stdin EOF", "%d", code)
+	}
 	return nil
 }
 

@@ -145,6 +145,7 @@ var brokenFor = map[string]string{
 	"rpc.strict_params":                  "lenient-params",
 	"negotiate.unknown_required_feature": "accept-unknown-required",
 	"rpc.unknown_targets":                "unknown-tool-internal",
+	"eof.drain":                          "eof-no-drain",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -63,6 +63,7 @@ const (
 	modeLenientParams    = "lenient-params"          // serves tool/call params it should refuse
 	modeAcceptRequired   = "accept-unknown-required" // answers initialize despite an unknown required feature
 	modeUnknownInternal  = "unknown-tool-internal"   // answers an unknown tool with -32603
+	modeEOFNoDrain       = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
 )
 
 var mode string
@@ -201,7 +202,9 @@ func (c *conn) serve(r *bufio.Reader) {
 			if mode == modeIgnoreEOF {
 				hang()
 			}
-			c.drain(5 * time.Second)
+			if mode != modeEOFNoDrain {
+				c.drain(5 * time.Second)
+			}
 			os.Exit(0)
 		}
 		if len(line) == 0 {
