@@ -24,8 +24,8 @@
 //
 // Files: extension.go (the Extension and its options), register.go (contribution
 // points), tool.go and schema.go (typed tools), content.go (results), negotiate.go
-// (initialize), dispatch.go and pool.go (serving), shutdown.go, stdio_*.go (fd
-// protection), call.go (ambient request state), services.go, progress.go,
+// (initialize), dispatch.go and pool.go (serving), serve.go (Run and Serve),
+// shutdown.go, stdio_*.go (fd protection), call.go (ambient request state), services.go, progress.go,
 // artifacts.go, catalog.go (dynamic tools), agents.go, presentation.go, kv.go,
 // log.go, errors.go.
 package octet
