@@ -11,7 +11,8 @@
 // final error frame, and every pending Call fails with ErrTransport.
 //
 // Files, one concern each: id.go (request ids), errors.go (the error type and
-// sentinels), message.go (strict envelope decoding and encoding), frame.go (line
-// reading), writer.go (the single writer), conn.go (the connection and Call),
-// serve.go (serving requests and cancellation), mux.go (method routing).
+// sentinels), message.go (strict envelope decoding and encoding), scan.go (object
+// splitting and excerpts), frame.go (line reading), reader.go (the reader and
+// protocol errors), writer.go (the single writer), conn.go (the connection and
+// Call), serve.go (serving requests and cancellation), mux.go (method routing).
 package jsonrpc
