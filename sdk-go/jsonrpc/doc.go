@@ -2,13 +2,15 @@
 // SDK and the reference host: one compact JSON object per line over any reader and
 // writer pair, requests in both directions, responses in any order.
 //
-// The design follows docs/design/protocol.md §1 exactly. The reader goroutine only
-// decodes and dispatches: requests run on their own goroutines (at most
-// Options.MaxInFlight at once; the next is answered overloaded at once), so a handler
-// may Call the peer and wait while the reader keeps delivering responses. One writer
-// goroutine owns the output and writes whole frames. A frame that is too long, not
-// JSON or not an object is a protocol error: the connection stops reading, answers a
-// final error frame, and every pending Call fails with ErrTransport.
+// The design follows docs/design/wire.md §1 exactly. The reader only decodes and
+// dispatches: an admitted request is served by the goroutine that read it while a
+// fresh goroutine continues reading (at most Options.MaxInFlight requests at once;
+// the next is answered overloaded at once), so a handler may Call the peer and wait
+// while responses keep arriving. Exactly one goroutine writes at a time and always
+// whole frames: an idle writer is used directly by the sender, otherwise frames
+// queue for the current writer (the reader only ever queues). A frame that is too
+// long, not JSON or not an object is a protocol error: the connection stops reading,
+// answers a final error frame, and every pending Call fails with ErrTransport.
 //
 // Files, one concern each: id.go (request ids), errors.go (the error type and
 // sentinels), message.go (strict envelope decoding and encoding), scan.go (object

@@ -49,7 +49,7 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Sentinels for the protocol codes of the error registry (docs/design/protocol.md §1).
+// Sentinels for the protocol codes of the error registry (docs/design/wire.md §1).
 // Compare with errors.Is; build a response with NewError(ErrX.Code, msg, data).
 var (
 	ErrParse              = &Error{Code: protocol.CodeParseError, Message: "parse error"}
