@@ -372,3 +372,15 @@ def test_surrogate_pairs_are_fine() -> None:
                       b'{"name":"echo","arguments":{"v":"\\ud83d\\ude00"}}}\n')
         answer = host.wait_for(lambda m: m.get("id") == 9)
         assert answer["result"]["content"][0]["text"] == "\U0001F600"
+
+
+def test_drain_uses_the_budget_minus_a_small_reserve() -> None:
+    # deadline 1000 ms: work may drain until 800 ms; a handler that needs ~600 ms finishes.
+    ext, entered, release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        running = host.start_tool("block", {"cooperative": False})
+        assert entered.wait(5)
+        ack = host.start_request("shutdown", {"deadline_ms": 1000})
+        threading.Timer(0.6, release.set).start()
+        assert running.wait().result["content"][0]["text"] == "released"
+        assert ack.wait().result == {}

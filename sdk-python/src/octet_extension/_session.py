@@ -593,17 +593,25 @@ class Session:
         return True
 
     def _close(self, budget: float, ack: Id | None) -> None:
-        """Drain, cancel the rest, run on_shutdown, acknowledge: all within ``budget`` s."""
+        """Drain, cancel the rest, run on_shutdown, acknowledge: all within ``budget`` s.
+
+        In-flight work may use the budget except a reserve (a fifth, at most one second): a
+        quarter of the reserve lets cancelled handlers answer -32800, half of it bounds the
+        on_shutdown handlers, and the last quarter is slack for the acknowledgement. With
+        nothing in flight the handlers start at once and may use almost the whole budget.
+        """
         start = time.monotonic()
-        if not self._wait_idle(start + budget * 0.6):
+        reserve = min(1.0, budget * 0.2)
+        drained_by = start + budget - reserve
+        if not self._wait_idle(drained_by):
             for call in list(self.inflight.values()):
                 call.token.cancel()
-            if not self._wait_idle(start + budget * 0.7):
+            if not self._wait_idle(drained_by + reserve * 0.25):
                 for call in list(self.inflight.values()):
                     self._finish(call, self._error_frame(
                         call.id, L.CODE_REQUEST_CANCELLED,
                         "request cancelled: shutdown deadline reached"))
-        self._run_shutdown_hooks(start + budget * 0.9)
+        self._run_shutdown_hooks(start + budget - reserve * 0.25)
         if ack is not None:
             self._send_frame({"jsonrpc": "2.0", "id": ack, "result": {}})
         for _ in self._workers:
