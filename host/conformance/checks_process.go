@@ -96,12 +96,21 @@ func init() {
 		},
 		&Check{
 			Name:        "shutdown.bounded",
-			Description: "with an on_shutdown handler stuck forever, shutdown still ends within deadline_ms: the process exits by itself (killed by the host counts as a failure of the SDK's bound)",
-			Requirement: "wire.md §10 on_shutdown bounded by the remaining deadline; DESIGN.md bounded shutdown",
+			Description: "with an on_shutdown handler stuck forever, the process is gone within deadline_ms + grace, by itself or killed by the host (the report says which), and any acknowledgement is {}",
+			Requirement: "DESIGN.md bounded shutdown (drain, cancel, SIGTERM, SIGKILL); wire.md §5 shutdown.result",
 			Tier:        Conditional,
 			Tools:       []string{"arm_stuck_shutdown"},
 			Covers:      []string{"shutdown"},
 			Run:         checkShutdownBounded,
+		},
+		&Check{
+			Name:        "shutdown.self_bounded",
+			Description: "with an on_shutdown handler stuck forever, the SDK itself abandons it at deadline_ms and exits 0, so the host never has to kill",
+			Requirement: "wire.md §10 on_shutdown handlers bounded by the remaining deadline, ack, exit 0",
+			Tier:        Conditional,
+			Tools:       []string{"arm_stuck_shutdown"},
+			Covers:      []string{"shutdown"},
+			Run:         checkShutdownSelfBounded,
 		},
 	)
 }
@@ -431,38 +440,86 @@ func checkShutdownDrain(t *T) error {
 	return nil
 }
 
-func checkShutdownBounded(t *T) error {
+// stuckShutdown arms the stuck on_shutdown handler, sends shutdown with a one-second
+// deadline and ends the process within the bound, by itself or by the host's
+// SIGTERM/SIGKILL. It returns how it ended.
+type stuckOutcome struct {
+	byItself bool
+	took     time.Duration
+	ack      *Response // nil: no answer before the end
+	code     int
+}
+
+const stuckDeadline = time.Second
+
+func stuckShutdown(t *T) (stuckOutcome, error) {
 	s, _, err := t.Open(InitOptions{})
 	if err != nil {
-		return err
+		return stuckOutcome{}, err
 	}
 	resp, err := t.toolCall(s, "arm_stuck_shutdown", map[string]any{})
 	if err != nil {
-		return err
+		return stuckOutcome{}, err
 	}
 	if _, err := expectText(resp, "armed"); err != nil {
-		return err
+		return stuckOutcome{}, err
 	}
-	const deadline = time.Second
 	start := time.Now()
-	id, ch, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": deadline.Milliseconds()})
+	_, ch, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": stuckDeadline.Milliseconds()})
+	if err != nil {
+		return stuckOutcome{}, err
+	}
+	out := stuckOutcome{byItself: s.WaitExit(stuckDeadline + exitGrace)}
+	out.took = time.Since(start)
+	if !out.byItself {
+		s.Kill(time.Second) // the host's bound: SIGTERM, then SIGKILL to the group
+	}
+	select {
+	case r, ok := <-ch:
+		if ok {
+			out.ack = &r
+		}
+	default:
+	}
+	out.code = s.ExitCode()
+	return out, nil
+}
+
+func (o stuckOutcome) String() string {
+	ack := "no acknowledgement"
+	if o.ack != nil {
+		ack = "acknowledged with " + o.ack.String()
+	}
+	if o.byItself {
+		return fmt.Sprintf("exited by itself in %s with code %d (%s)", o.took.Round(time.Millisecond), o.code, ack)
+	}
+	return fmt.Sprintf("killed by the host after %s (%s)", o.took.Round(time.Millisecond), ack)
+}
+
+func checkShutdownBounded(t *T) error {
+	out, err := stuckShutdown(t)
 	if err != nil {
 		return err
 	}
-	exitedByItself := s.WaitExit(deadline + exitGrace)
-	took := time.Since(start)
-	acked := false
-	select {
-	case r, ok := <-ch:
-		acked = ok && r.Error == nil
-	default:
+	if out.ack != nil && (out.ack.Error != nil || !jsonEqual(out.ack.Result, []byte(`{}`))) {
+		return fail("the acknowledgement {} (a stuck on_shutdown is abandoned, not reported as a failed shutdown)", "%s", out)
 	}
-	_ = id
-	if !exitedByItself {
-		s.Kill(time.Second)
-		return fail(fmt.Sprintf("the process to end itself within deadline_ms %s + %s", deadline, exitGrace),
-			"killed by the host after %s (acknowledged: %v): the stuck on_shutdown handler was not bounded", took.Round(time.Millisecond), acked)
+	t.Note("%s", out)
+	return nil
+}
+
+func checkShutdownSelfBounded(t *T) error {
+	out, err := stuckShutdown(t)
+	if err != nil {
+		return err
 	}
-	t.Note("exited by itself in %s with code %d (acknowledged: %v)", took.Round(time.Millisecond), s.ExitCode(), acked)
+	if !out.byItself {
+		return fail(fmt.Sprintf("the process to end itself within deadline_ms %s + %s", stuckDeadline, exitGrace),
+			"%s: the SDK did not bound the stuck on_shutdown handler by the deadline", out)
+	}
+	if out.code != 0 {
+		return fail("exit code 0", "%s", out)
+	}
+	t.Note("%s", out)
 	return nil
 }

@@ -64,6 +64,7 @@ const (
 	modeAcceptRequired   = "accept-unknown-required" // answers initialize despite an unknown required feature
 	modeUnknownInternal  = "unknown-tool-internal"   // answers an unknown tool with -32603
 	modeEOFNoDrain       = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
+	modeShutdownErrorAck = "shutdown-error-ack"      // reports the abandoned on_shutdown as a failed shutdown
 )
 
 var mode string
@@ -438,6 +439,10 @@ func (c *conn) shutdown(f frame) {
 			hang()
 		}
 		time.Sleep(time.Until(deadline))
+		if mode == modeShutdownErrorAck {
+			c.respond(f.ID, nil, &rpcError{Code: -32603, Message: "on_shutdown did not finish"})
+			os.Exit(0)
+		}
 	}
 	c.respond(f.ID, map[string]any{}, nil)
 	os.Exit(0)
