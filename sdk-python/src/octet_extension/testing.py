@@ -17,7 +17,6 @@ import itertools
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -636,7 +635,3 @@ class ProcessHost(_ScriptedHost):
             if stream is not None:
                 stream.close()
 
-
-def python_argv(script: str | os.PathLike[str]) -> list[str]:
-    """``[sys.executable, script]``: run an extension file with this interpreter."""
-    return [sys.executable, os.fspath(script)]
