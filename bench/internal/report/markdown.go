@@ -36,6 +36,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	w("Throughput: %d calls with %d in flight. `÷ floor` is our p50 over the floor's; `MCP ÷ ours` is how many\n", r.Config.TputCalls, r.Config.InFlight)
 	w("times faster than the MCP SDK of the same language; `of floor` is calls/s as a share of the floor's.\n\n")
 	chart(&b, chartDir, charts, "rtt", "p50 round trip")
+	chart(&b, chartDir, charts, "tput", "throughput with 32 in flight")
 	w("| lang | target | driven by | p50 µs | p99 µs | calls/s (32 in flight) | p50 ÷ floor | MCP ÷ ours | calls/s of floor |\n")
 	w("|---|---|---|---|---|---|---|---|---|\n")
 	for _, t := range r.Targets {

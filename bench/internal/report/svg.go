@@ -32,7 +32,7 @@ func WriteCharts(r *Results, dir string) (map[string]string, error) {
 		charts[key] = file
 		return nil
 	}
-	var rtt, cold []bar
+	var rtt, cold, tput []bar
 	for _, lang := range []string{"go", "python", "typescript"} {
 		if s, ok := r.Bare[lang]; ok {
 			cold = append(cold, bar{"bare " + langTitle[lang], lang, s})
@@ -47,9 +47,15 @@ func WriteCharts(r *Results, dir string) (map[string]string, error) {
 			if s, ok := r.Get(ColdStart, t.ID); ok {
 				cold = append(cold, bar{t.Name, lang, s})
 			}
+			if s, ok := r.Get(Throughput, t.ID); ok {
+				tput = append(tput, bar{t.Name, lang, s})
+			}
 		}
 	}
 	if err := write("rtt", "rtt-p50.svg", "Echo round trip p50 (µs, lower is better)", "µs", rtt); err != nil {
+		return nil, err
+	}
+	if err := write("tput", "throughput-32.svg", "Echo calls/s with 32 in flight (higher is better)", "/s", tput); err != nil {
 		return nil, err
 	}
 	if err := write("cold", "cold-start.svg", "Cold start to initialised (ms, lower is better)", "ms", cold); err != nil {
