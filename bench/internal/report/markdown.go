@@ -62,7 +62,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	for _, lang := range []string{"go", "python", "typescript"} {
 		bare, ok := r.Bare[lang]
 		if ok {
-			w("| %s | bare runtime | %s | – |\n", langTitle[lang], spread(bare))
+			w("| %s | bare start (`%s`) | %s | – |\n", langTitle[lang], bareLabel[lang], spread(bare))
 		}
 		for _, t := range r.Targets {
 			if t.Lang != lang || t.Missing != "" {

@@ -17,6 +17,8 @@ type bar struct {
 	s     measure.Spread
 }
 
+var bareLabel = map[string]string{"go": "bare Go binary", "python": "python -c pass", "typescript": "node -e 0"}
+
 var langColour = map[string]string{"go": "#00add8", "python": "#3572a5", "typescript": "#b8860b"}
 
 // WriteCharts writes one SVG per table into dir and returns table key -> file name.
@@ -35,7 +37,7 @@ func WriteCharts(r *Results, dir string) (map[string]string, error) {
 	var rtt, cold, tput []bar
 	for _, lang := range []string{"go", "python", "typescript"} {
 		if s, ok := r.Bare[lang]; ok {
-			cold = append(cold, bar{"bare " + langTitle[lang], lang, s})
+			cold = append(cold, bar{bareLabel[lang], lang, s})
 		}
 		for _, t := range r.Targets {
 			if t.Lang != lang {
