@@ -17,7 +17,7 @@ type bar struct {
 	s     measure.Spread
 }
 
-var bareLabel = map[string]string{"go": "bare Go binary", "python": "python -c pass", "typescript": "node -e 0"}
+var bareLabel = map[string]string{"go": "empty Go binary", "python": "python -c pass", "typescript": "node -e 0"}
 
 var langColour = map[string]string{"go": "#00add8", "python": "#3572a5", "typescript": "#b8860b"}
 
