@@ -22,7 +22,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"register_dynamic", "unregister_dynamic"},
 			Features:    []string{"dynamic_tools"},
-			Covers:      []string{"tools/register", "tools/unregister", "tool/call error -32602", "tools/register error -32602"},
+			Covers:      []string{"tools/register", "tools/unregister", "tool/call error -32602", "tools/register error -32602", "tools/unregister error -32602"},
 			Run:         checkCatalog,
 		},
 		&Check{
@@ -41,7 +41,7 @@ func init() {
 			Requirement: "wire.md §6 confirmation/request, input/request, parent_request_id",
 			Tier:        Conditional,
 			Tools:       []string{"ask"},
-			Covers:      []string{"confirmation/request", "input/request", "input/request error -32602"},
+			Covers:      []string{"confirmation/request", "input/request", "input/request error -32602", "input/request error -32002"},
 			Run:         checkInput,
 		},
 		&Check{
@@ -159,6 +159,13 @@ func checkCatalog(t *T) error {
 		return err
 	}
 	if err := pinned(1, "first"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "unregister_dynamic", map[string]any{"name": "never_registered"})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32602, "unregistering a tool that is not in the catalog"); err != nil {
 		return err
 	}
 	if err := change("unregister_dynamic", map[string]any{"name": "dyn_tool"}, 3); err != nil {
@@ -332,6 +339,13 @@ func checkInput(t *T) error {
 		return err
 	}
 	if err := expectCode(resp, -32602, "an input prompt of whitespace only"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "ask", map[string]any{"kind": "input", "prompt": UnavailablePrompt})
+	if err != nil {
+		return err
+	}
+	if err := expectCode(resp, -32002, "the host's input service being unavailable, carried verbatim"); err != nil {
 		return err
 	}
 	return nil

@@ -93,6 +93,9 @@ func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError
 		if strings.TrimSpace(prompt) == "" {
 			return nil, invalid("prompt must contain a non-whitespace character")
 		}
+		if prompt == UnavailablePrompt {
+			return nil, &RPCError{Code: -32002, Message: "no one is there to answer input"}
+		}
 		if strings.Contains(prompt, "cancel") {
 			return map[string]any{"value": nil}, nil
 		}
@@ -267,6 +270,8 @@ func (v *Services) catalog(method string, p map[string]json.RawMessage) (any, *R
 const (
 	RejectedMIME = "application/x-conformance-reject" // artifact/publish → -32002
 	RejectedTask = "conformance_rejected"             // agent/spawn → -32002
+	// UnavailablePrompt makes input/request answer -32002 (no interactive user).
+	UnavailablePrompt = "conformance: nobody is there"
 )
 
 var toolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
