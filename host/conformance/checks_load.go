@@ -36,8 +36,9 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
 			Features:    []string{"request_cancellation"},
-			Covers:      []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800"},
-			Run:         checkOverload,
+			Covers: []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800", "command/execute error -32001",
+				"hook/run error -32001", "context/collect error -32001", "status/collect error -32001", "tool/render error -32001"},
+			Run: checkOverload,
 		},
 	)
 }
@@ -176,6 +177,18 @@ func checkOverload(t *T) error {
 		case <-deadline.C:
 			return fail(fmt.Sprintf("at least %d requests of %d answered -32001 within %s (negotiated concurrency %d)", floodExtra, n, t.Timeout(), limit),
 				"%d overloaded answers", overloaded)
+		}
+	}
+	// Every request method meets the same full queue (the fixture serves all of them).
+	if t.Ext.IsFixture() {
+		for _, c := range otherMethods {
+			resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
+			if err != nil {
+				return fmt.Errorf("%s while overloaded: %w", c.method, err)
+			}
+			if err := expectCode(resp, -32001, c.method+" while the queue is full"); err != nil {
+				return err
+			}
 		}
 	}
 	// The reader still answers: cancel everything still sleeping; each answers -32800.

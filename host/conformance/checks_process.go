@@ -11,6 +11,19 @@ import (
 
 // Process-level checks: errors, limits, stray output, crashes, EOF and shutdown.
 
+// otherMethods are the fixture's requests besides tool/call, one per method, for the
+// checks that expect every method to be refused alike (-32001, -32003).
+var otherMethods = []struct {
+	method string
+	params map[string]any
+}{
+	{"command/execute", map[string]any{"name": "fixture_cmd", "arguments": []string{"x"}}},
+	{"hook/run", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
+	{"context/collect", map[string]any{"session_id": "conformance-session"}},
+	{"status/collect", map[string]any{"surface": "status"}},
+	{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}}},
+}
+
 // ShutdownDrain is SHUTDOWN_DRAIN_MS (docs/design/wire.md §8).
 const ShutdownDrain = 5 * time.Second
 
@@ -392,16 +405,7 @@ func checkShutdownDrain(t *T) error {
 		ch     <-chan Response
 	}
 	var pipelined []sent
-	for _, c := range []struct {
-		method string
-		params map[string]any
-	}{
-		{"command/execute", map[string]any{"name": "fixture_cmd", "arguments": []string{"x"}}},
-		{"hook/run", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
-		{"context/collect", map[string]any{"session_id": "conformance-session"}},
-		{"status/collect", map[string]any{"surface": "status"}},
-		{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}}},
-	} {
+	for _, c := range otherMethods {
 		id, ch, err := s.Send(c.method, c.params)
 		if err != nil {
 			return err
