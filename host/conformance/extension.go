@@ -53,7 +53,8 @@ func LoadExtension(dir string) (*Extension, error) {
 }
 
 // DetectLanguage tells the SDK language from the directory (…/go/<name>,
-// …/python/<name>, …/typescript/<name>) or else from the entrypoint command.
+// …/python/<name>, …/typescript/<name>), else from the entrypoint command, else from
+// the source files beside the manifest (a launcher script says nothing by its name).
 func DetectLanguage(dir string, m *manifest.Manifest) string {
 	if parent := filepath.Base(filepath.Dir(dir)); slices.Contains(Languages, parent) {
 		return parent
@@ -68,6 +69,13 @@ func DetectLanguage(dir string, m *manifest.Manifest) string {
 			return "typescript"
 		case w == "go", strings.HasSuffix(w, ".go"):
 			return "go"
+		}
+	}
+	for _, probe := range []struct{ glob, lang string }{
+		{"*.py", "python"}, {"*.ts", "typescript"}, {"package.json", "typescript"}, {"*.go", "go"},
+	} {
+		if found, _ := filepath.Glob(filepath.Join(dir, probe.glob)); len(found) > 0 {
+			return probe.lang
 		}
 	}
 	return ""
