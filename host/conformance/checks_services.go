@@ -70,7 +70,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"spawn_child"},
 			Features:    []string{"agent_sessions"},
-			Covers:      []string{"agent/spawn", "agent/wait", "agent/spawn error -32602", "agent/spawn error -32002"},
+			Covers:      []string{"agent/spawn", "agent/wait", "agent/spawn error -32602", "agent/spawn error -32002", "agent/wait error -32002"},
 			Run:         checkChildSession,
 		},
 		&Check{
@@ -502,7 +502,14 @@ func checkChildSession(t *T) error {
 	if err != nil {
 		return err
 	}
-	return expectCode(resp, -32002, "the child-session service's refusal carried verbatim")
+	if err := expectCode(resp, -32002, "the child-session service's refusal carried verbatim"); err != nil {
+		return err
+	}
+	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": WaitRejectedTask, "message": "hello", "key": "k-4"})
+	if err != nil {
+		return err
+	}
+	return expectCode(resp, -32002, "agent/wait's refusal after a successful spawn, carried verbatim")
 }
 
 func checkKV(t *T) error {

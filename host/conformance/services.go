@@ -32,6 +32,7 @@ type Services struct {
 	tools     []string // the accepted catalog; nil until the first change
 	artifacts int
 	agents    int
+	lastTask  string // the task_name of the last agent/spawn
 }
 
 func newServices(s *Session, ext *Extension, secrets map[string]string, scratch string) *Services {
@@ -110,6 +111,12 @@ func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError
 		}
 		return v.spawn(p)
 	case "agent/wait":
+		v.mu.Lock()
+		last := v.lastTask
+		v.mu.Unlock()
+		if last == WaitRejectedTask {
+			return nil, &RPCError{Code: -32002, Message: "the child-session service stopped answering waits"}
+		}
 		return map[string]any{"timed_out": false, "agents": []any{}}, nil
 	case "agent/list":
 		return map[string]any{"agents": []any{}}, nil
@@ -270,6 +277,8 @@ func (v *Services) catalog(method string, p map[string]json.RawMessage) (any, *R
 const (
 	RejectedMIME = "application/x-conformance-reject" // artifact/publish → -32002
 	RejectedTask = "conformance_rejected"             // agent/spawn → -32002
+	// WaitRejectedTask spawns, then makes the agent/wait after it answer -32002.
+	WaitRejectedTask = "conformance_wait_rejected"
 	// UnavailablePrompt makes input/request answer -32002 (no interactive user).
 	UnavailablePrompt = "conformance: nobody is there"
 )
@@ -388,6 +397,7 @@ func (v *Services) spawn(p map[string]json.RawMessage) (any, *RPCError) {
 	v.mu.Lock()
 	v.agents++
 	n := v.agents
+	v.lastTask = req.TaskName
 	v.mu.Unlock()
 	return map[string]any{"agent_id": fmt.Sprintf("agent-%d", n), "session": fmt.Sprintf("agent-session:%d", n),
 		"state": "running", "created": true}, nil
