@@ -83,10 +83,7 @@ func (m *Matrix) cell(lang, check string) string {
 	if !ok {
 		return "-"
 	}
-	if x.Status == Fail && x.Check.Tier == Advisory {
-		return "warn"
-	}
-	return string(x.Status)
+	return string(x.shown())
 }
 
 // WriteMatrix prints the checks × languages table, the examples table and the

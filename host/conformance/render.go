@@ -24,7 +24,7 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, x := range r.Results {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", strings.ToUpper(string(x.Status)), x.Check.Name, x.Check.Tier,
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", strings.ToUpper(string(x.shown())), x.Check.Name, x.Check.Tier,
 			roundDuration(x.Duration), oneLine(x.Detail, 110))
 	}
 	if err := tw.Flush(); err != nil {
@@ -33,6 +33,9 @@ func WriteText(w io.Writer, r *Report) error {
 	for _, x := range r.Results {
 		if x.Status != Fail {
 			continue
+		}
+		if x.Check.Tier == Advisory {
+			fmt.Fprintf(w, "\n  %s: advisory, does not fail certification\n", x.Check.Name)
 		}
 		fmt.Fprintf(w, "\n  %s failed (%s: %s)\n", x.Check.Name, x.Check.Tier, x.Check.Requirement)
 		if x.Expected != "" {
@@ -113,7 +116,7 @@ func ToJSON(r *Report) JSONReport {
 		if x.Status == Fail && x.Expected != "" {
 			detail = "expected " + x.Expected + "; got " + x.Detail
 		}
-		out.Checks = append(out.Checks, JSONCheck{Name: x.Check.Name, Status: x.Status, Detail: detail})
+		out.Checks = append(out.Checks, JSONCheck{Name: x.Check.Name, Status: x.shown(), Detail: detail})
 	}
 	return out
 }

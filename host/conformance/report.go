@@ -23,6 +23,17 @@ type Result struct {
 	Stderr   []string // for a failure: the last lines of the extension's stderr
 }
 
+// Warn is how reports show a failed advisory check: seen, never failing certification.
+const Warn Status = "warn"
+
+// shown is the status reports print: warn for a failed advisory check.
+func (r Result) shown() Status {
+	if r.Status == Fail && r.Check.Tier == Advisory {
+		return Warn
+	}
+	return r.Status
+}
+
 // Counts as failure: a failed required or conditional check. Advisory failures are shown only.
 func (r Result) failing() bool { return r.Status == Fail && r.Check.Tier != Advisory }
 

@@ -84,9 +84,19 @@ func TestJSONReportShape(t *testing.T) {
 
 func TestAdvisoryFailureDoesNotFailCertification(t *testing.T) {
 	c := &conformance.Check{Name: "x.advice", Tier: conformance.Advisory}
-	rep := &conformance.Report{Results: []conformance.Result{{Check: c, Status: conformance.Fail}}}
+	rep := &conformance.Report{Results: []conformance.Result{{Check: c, Status: conformance.Fail, Detail: "lenient"}}}
 	if !rep.OK() || rep.Failed() != 0 {
 		t.Fatalf("an advisory failure counted: failed %d", rep.Failed())
+	}
+	var b bytes.Buffer
+	_ = conformance.WriteJSON(&b, []*conformance.Report{rep})
+	if !strings.Contains(b.String(), `"status": "warn"`) {
+		t.Errorf("an advisory failure must show as warn in JSON:\n%s", b.String())
+	}
+	b.Reset()
+	_ = conformance.WriteText(&b, rep)
+	if !strings.Contains(b.String(), "WARN  x.advice") || !strings.Contains(b.String(), "does not fail certification") {
+		t.Errorf("an advisory failure must show as WARN in text:\n%s", b.String())
 	}
 	rep.LoadError = "invalid manifest"
 	if rep.OK() {
