@@ -151,7 +151,7 @@ notifications = true
 		t.Fatal(err)
 	}
 	h := host.New(host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, Session: host.Session{SessionID: "s1"},
-		Services: a, StartTimeout: 10 * time.Second, ShutdownDrain: time.Second, TermGrace: 300 * time.Millisecond,
+		Services: a, SecretBroker: sc.HasSecrets(), StartTimeout: 10 * time.Second, ShutdownDrain: time.Second, TermGrace: 300 * time.Millisecond,
 		OnFrame: func(_ string, _ int64, dir jsonrpc.Direction, frame []byte) { rec.OnFrame(dir, frame) }})
 	a.h = h
 	t.Cleanup(h.Shutdown)
