@@ -1,3 +1,5 @@
+//go:build mage
+
 package main
 
 // Bench measures every SDK against its language's floor, the MCP SDK of the same

@@ -1,3 +1,5 @@
+//go:build mage
+
 // Package main holds the project's build targets, run with `go run mage.go <target>`.
 //
 // One file per part of the kit: this file has the targets that span everything and

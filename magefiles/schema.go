@@ -1,3 +1,5 @@
+//go:build mage
+
 package main
 
 // Generate regenerates every file derived from schema/: the synthesized vectors
