@@ -7,12 +7,13 @@ import (
 	"strings"
 )
 
-// TestGo runs the Go module's tests; sdk-go and host run under the race detector.
+// TestGo runs the Go module's tests, then the transport, SDK and host core again under
+// the race detector (the conformance suite and CLI are exercised by Demo instead).
 func TestGo() error {
 	if err := run(".", nil, "go", "test", "-count=1", "./..."); err != nil {
 		return err
 	}
-	return run(".", nil, "go", "test", "-count=1", "-race", "./sdk-go/...")
+	return run(".", nil, "go", "test", "-count=1", "-race", "./sdk-go/...", "./host", "./host/services/...", "./host/store/...")
 }
 
 // LintGo fails on unformatted files and go vet findings.

@@ -20,10 +20,11 @@ import (
 // Default is what `go run mage.go` runs with no target.
 var Default = Test
 
-// Test runs every test of every language: schema drift, codegen goldens, vectors,
-// the Go, Python and TypeScript suites, and the conformance matrix.
+// Test runs every test of every language: schema drift and the breaking-change gate,
+// gofmt and go vet, codegen goldens and vectors, the Go, Python (with mypy --strict and
+// ruff) and TypeScript (with tsc --noEmit) suites, and the conformance matrix.
 func Test() error {
-	mg.SerialDeps(Drift, TestGo, TestPython, TestTypeScript, Demo)
+	mg.SerialDeps(Drift, Breaking, LintGo, TestGo, TestPython, TestTypeScript, LintTypeScript, Demo)
 	return nil
 }
 
