@@ -15,6 +15,7 @@ import (
 	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ownerMethods are the host requests that carry a resource owner and may therefore be the
@@ -90,7 +91,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	g.conn = jsonrpc.NewConn(proc.Stdout(), proc.Stdin(), jsonrpc.Options{
 		Handler:         g.handle,
 		MaxMessageBytes: o.MaxMessageBytes,
-		MaxInFlight:     MaxInFlight,
+		MaxInFlight:     protocol.MaxInFlight,
 		OnFrame:         g.onFrame,
 		Logf:            func(f string, a ...any) { o.Logf("%s[%d]: "+f, append([]any{m.Name, number}, a...)...) },
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/host/process"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Feature names (wire.md §2).
@@ -120,7 +121,7 @@ func buildInitialize(e *discovery.Entry, m *manifest.Manifest, o *Options) *init
 			Version:          m.APIVersion,
 			RequiredFeatures: append([]string{}, requiredFeatures...),
 			OptionalFeatures: offeredFeatures(m, o.Services != nil, o.SecretBroker),
-			Limits:           initLimits{MaxConcurrentRequests: o.MaxConcurrency, MaxMessageBytes: o.MaxMessageBytes, MaxPendingRequests: MaxInFlight},
+			Limits:           initLimits{MaxConcurrentRequests: o.MaxConcurrency, MaxMessageBytes: o.MaxMessageBytes, MaxPendingRequests: protocol.MaxPendingRequests},
 		}
 	}
 	return p
@@ -233,8 +234,8 @@ func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.
 func checkTools(tools []ToolDefinition, m *manifest.Manifest, dynamic, api01 bool) error {
 	seen := map[string]bool{}
 	names := make([]string, 0, len(tools))
-	if len(tools) > MaxCatalogTools {
-		return fmt.Errorf("%d tools exceed the %d-tool catalog limit", len(tools), MaxCatalogTools)
+	if len(tools) > protocol.MaxCatalogTools {
+		return fmt.Errorf("%d tools exceed the %d-tool catalog limit", len(tools), protocol.MaxCatalogTools)
 	}
 	for i, t := range tools {
 		if !toolNameRE.MatchString(t.Name) {

@@ -19,6 +19,7 @@ import (
 	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 func TestMain(m *testing.M) {
@@ -290,11 +291,11 @@ func TestBackoffParksAfterEightFailures(t *testing.T) {
 		t.Fatalf("not parked: %+v", e.Status())
 	}
 	d := f.clock.recorded()
-	if len(d) != host.ParkAfterFailures {
-		t.Fatalf("%d restart attempts, want %d: %v", len(d), host.ParkAfterFailures, d)
+	if len(d) != protocol.ParkAfterFailures {
+		t.Fatalf("%d restart attempts, want %d: %v", len(d), protocol.ParkAfterFailures, d)
 	}
 	for i, got := range d {
-		ceiling := min(host.BackoffBase<<i, host.BackoffCap)
+		ceiling := min(backoffBase<<i, backoffCap)
 		if got != ceiling/2 {
 			t.Errorf("attempt %d: delay %v, want half of %v", i+1, got, ceiling)
 		}
@@ -328,7 +329,7 @@ func TestReadyResetRestoresBudget(t *testing.T) {
 		waitFor(t, func() bool { st := e.Status(); return st.State == host.StateReady && st.Generation == int64(i+2) })
 	}
 	for i, d := range f.clock.recorded() {
-		if d != host.BackoffBase/2 {
+		if d != backoffBase/2 {
 			t.Errorf("crash %d: delay %v; the budget should reset after 30 s ready", i, d)
 		}
 	}
@@ -468,3 +469,9 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 func jsonUnmarshal(raw []byte, v any) error { return json.Unmarshal(raw, v) }
+
+// The schema's supervision backoff (wire.md §8), as durations.
+const (
+	backoffBase = protocol.BackoffBaseMS * time.Millisecond
+	backoffCap  = protocol.BackoffCapMS * time.Millisecond
+)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Clock is the time source supervision uses; tests inject a manual one so backoff and
@@ -57,12 +58,12 @@ type Options struct {
 	// feature offered (and only to a manifest with a non-empty secrets allowlist).
 	SecretBroker bool
 
-	RequestTimeout  time.Duration // default 30 s
-	StartTimeout    time.Duration // default 10 s (spawn to initialize answered)
-	ShutdownDrain   time.Duration // default 5 s
+	RequestTimeout  time.Duration // default REQUEST_TIMEOUT_MS (30 s)
+	StartTimeout    time.Duration // default START_TIMEOUT_MS (10 s, spawn to initialize answered)
+	ShutdownDrain   time.Duration // default SHUTDOWN_DRAIN_MS (5 s)
 	TermGrace       time.Duration // SIGTERM to SIGKILL, default 2 s
-	MaxMessageBytes int           // default 1 MiB
-	MaxConcurrency  int           // cap on negotiated concurrency, default 64
+	MaxMessageBytes int           // default MAX_MESSAGE_BYTES (1 MiB)
+	MaxConcurrency  int           // cap on negotiated concurrency, default MAX_IN_FLIGHT (64)
 
 	Clock Clock          // default real time
 	Rand  func() float64 // jitter in [0,1), default math/rand
@@ -81,22 +82,22 @@ func (o *Options) withDefaults() {
 		o.OctetVersion = OctetVersion
 	}
 	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = RequestTimeout
+		o.RequestTimeout = protocol.RequestTimeoutMS * time.Millisecond
 	}
 	if o.StartTimeout <= 0 {
-		o.StartTimeout = StartTimeout
+		o.StartTimeout = protocol.StartTimeoutMS * time.Millisecond
 	}
 	if o.ShutdownDrain <= 0 {
-		o.ShutdownDrain = ShutdownDrain
+		o.ShutdownDrain = protocol.ShutdownDrainMS * time.Millisecond
 	}
 	if o.TermGrace <= 0 {
 		o.TermGrace = termGrace
 	}
 	if o.MaxMessageBytes <= 0 {
-		o.MaxMessageBytes = MaxMessageBytes
+		o.MaxMessageBytes = protocol.MaxMessageBytes
 	}
 	if o.MaxConcurrency <= 0 {
-		o.MaxConcurrency = MaxInFlight
+		o.MaxConcurrency = protocol.MaxInFlight
 	}
 	if o.Clock == nil {
 		o.Clock = realClock{}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // This file serves the extension's requests and tracks which host requests are active
@@ -18,7 +19,7 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 		if req.IsNotification() {
 			return nil, nil
 		}
-		return nil, jsonrpc.NewError(codeServiceUnavailable, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
+		return nil, jsonrpc.NewError(protocol.CodeServiceUnavailable, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
 	}
 	return g.ext.host.services.Handle(ctx, g.caller, req)
 }

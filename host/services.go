@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Owner is the host-derived resource owner of a request (wire.md §4).
@@ -15,8 +16,8 @@ type Owner struct {
 }
 
 // Caller is the identity a generation was started with. Reverse services bind to it and
-// never to anything the extension says about itself. It mirrors services.Caller; the CLI
-// adapts one to the other so the core does not depend on the services package.
+// never to anything the extension says about itself. host/services uses this very type, so
+// its Router serves the core without an adapter.
 type Caller struct {
 	Extension  string // manifest name
 	Principal  string // name + "@" + sha256(manifest file bytes)
@@ -34,7 +35,13 @@ type Caller struct {
 	Notifications bool
 	Confirmations bool
 
-	ScratchDir string
+	ScratchDir string // this generation's OCTET_EXTENSION_SCRATCH
+
+	// IssuedOwner, when set, reports whether the host issued owner to this generation
+	// (presentation/update may echo an issued resource_owner outside a handler). The core
+	// leaves it nil: then any owner with this generation's instance and generation fence
+	// is accepted.
+	IssuedOwner func(Owner) bool
 
 	// ActiveParent reports whether id is a host request this generation is serving now, and
 	// its owner. Process-scoped requests (status/collect, tool/render) are not parents.
@@ -49,8 +56,8 @@ type ToolDefinition struct {
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
 }
 
-// Services serves every extension->host method. host/services.Router satisfies it through
-// the CLI's adapter; tests use small fakes.
+// Services serves every extension->host method. host/services.Router satisfies it (see
+// host/reference, which wires the two); tests use small fakes.
 type Services interface {
 	// Handle serves one request or notification; errors are *jsonrpc.Error.
 	Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (any, error)
@@ -69,7 +76,7 @@ func (noServices) Handle(_ context.Context, _ *Caller, req *jsonrpc.Request) (an
 	if req.IsNotification() {
 		return nil, nil
 	}
-	return nil, jsonrpc.NewError(codeMethodNotFound, "method not found: "+req.Method+" (this host runs without services)", map[string]string{"method": req.Method})
+	return nil, jsonrpc.NewError(protocol.CodeMethodNotFound, "method not found: "+req.Method+" (this host runs without services)", map[string]string{"method": req.Method})
 }
 func (noServices) ParentSettled(*Caller, jsonrpc.ID)           {}
 func (noServices) GenerationEnded(*Caller)                     {}

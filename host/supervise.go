@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // onCrash is called when a generation ends on its own. Only the current, installed
@@ -22,7 +24,7 @@ func (e *Extension) onCrash(g *generation) {
 		e.host.removeTools(e.name)
 		return
 	}
-	if e.host.opts.Clock.Now().Sub(g.readyAt) >= ReadyReset {
+	if e.host.opts.Clock.Now().Sub(g.readyAt) >= protocol.ReadyResetMS*time.Millisecond {
 		e.failures = 0 // 30 s continuously ready resets the budget
 	}
 	e.setStateLocked(StateBackoff, fmt.Errorf("generation %d %s", g.number, g.endReason))
@@ -34,9 +36,10 @@ func (e *Extension) onCrash(g *generation) {
 
 // backoff is the full-jitter delay before restart attempt n (1-based).
 func (e *Extension) backoff(n int) time.Duration {
-	ceiling := BackoffBase << min(n-1, 20)
-	if ceiling > BackoffCap || ceiling <= 0 {
-		ceiling = BackoffCap
+	const base, limit = protocol.BackoffBaseMS * time.Millisecond, protocol.BackoffCapMS * time.Millisecond
+	ceiling := base << min(n-1, 20)
+	if ceiling > limit || ceiling <= 0 {
+		ceiling = limit
 	}
 	return time.Duration(e.host.opts.Rand() * float64(ceiling))
 }
@@ -52,8 +55,8 @@ func (e *Extension) restartLoop() {
 		}
 		e.failures++
 		n := e.failures
-		if n > ParkAfterFailures {
-			e.setStateLocked(StateParked, fmt.Errorf("parked after %d failed restarts; last: %v", ParkAfterFailures, e.lastErr))
+		if n > protocol.ParkAfterFailures {
+			e.setStateLocked(StateParked, fmt.Errorf("parked after %d failed restarts; last: %v", protocol.ParkAfterFailures, e.lastErr))
 			e.mu.Unlock()
 			return
 		}

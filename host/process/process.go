@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Spec says what to start and with which identity.
@@ -33,7 +35,7 @@ type Spec struct {
 	// LookupEnv and Environ read the host environment; nil means the real one (tests inject).
 	LookupEnv func(string) (string, bool)
 	Environ   func() []string
-	// LogLimit overrides StderrLogMaxBytes (tests use a small bound).
+	// LogLimit overrides protocol.StderrLogMaxBytes (tests use a small bound).
 	LogLimit int64
 }
 
@@ -69,7 +71,7 @@ func Start(spec Spec) (*Process, error) {
 	}
 	limit := spec.LogLimit
 	if limit <= 0 {
-		limit = StderrLogMaxBytes
+		limit = protocol.StderrLogMaxBytes
 	}
 	log, err := openLog(spec.LogPath, limit)
 	if err != nil {

@@ -9,9 +9,6 @@ import (
 	"sync"
 )
 
-// StderrLogMaxBytes bounds one extension's stderr log (STDERR_LOG_MAX_BYTES).
-const StderrLogMaxBytes = 1 << 20
-
 // tailLines and tailLineBytes bound the stderr kept in memory for diagnostics.
 const (
 	tailLines     = 20

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The script is TOML: it is written by people (test authors, demo
@@ -19,11 +21,13 @@ import (
 // is strict: unknown keys, wrong types and invalid values are errors that
 // name the file, the entry and the field.
 
+// Limits (wire.md §8) come from the generated protocol package: a scripted
+// answer the wire could not carry is refused when the script loads.
 const (
-	secretNameMaxBytes  = 64
-	secretValueMaxBytes = 65536
-	inputValueMaxBytes  = 262144
-	maxSecrets          = 64
+	secretNameMaxBytes  = protocol.SecretNameMaxBytes
+	secretValueMaxBytes = protocol.SecretValueMaxBytes
+	inputValueMaxBytes  = protocol.InputValueMaxBytes
+	maxSecrets          = protocol.MaxSecrets
 )
 
 var secretName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // namespaceSuffix is what may follow "name." in a KV namespace.
@@ -240,7 +241,7 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 	versions, err := r.store.KVCommit(ctx, pre, writes)
 	var conflict *store.KVConflict
 	if errors.As(err, &conflict) {
-		return nil, jsonrpc.NewError(codeKVConflict, "kv conflict: "+conflict.Error()+"; re-read and retry",
+		return nil, jsonrpc.NewError(protocol.CodeKVConflict, "kv conflict: "+conflict.Error()+"; re-read and retry",
 			map[string]any{"namespace": conflict.Namespace, "key": conflict.Key, "expected": conflict.Expected, "actual": conflict.Actual})
 	}
 	if err != nil {

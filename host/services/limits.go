@@ -58,16 +58,3 @@ const (
 
 	maxSafeInteger = 1<<53 - 1
 )
-
-// Error codes (wire.md §1). The protocol package has no code constants
-// yet; these are the registry's values.
-const (
-	codeInvalidRequest     = -32600
-	codeMethodNotFound     = -32601
-	codeInvalidParams      = -32602
-	codeInternal           = -32603
-	codeRequestCancelled   = -32800
-	codeServiceUnavailable = -32002
-	codeSecretUnavailable  = -32004
-	codeKVConflict         = -32005
-)

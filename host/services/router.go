@@ -11,60 +11,28 @@ import (
 	"sync"
 	"time"
 
+	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// Owner is the host-derived resource owner of a request (wire.md §4).
-type Owner struct {
-	SessionID  string `json:"session_id"`
-	InstanceID string `json:"extension_instance_id"`
-	Generation int64  `json:"process_generation"`
-}
+// Owner, Caller and ToolDefinition are the host core's types: the core calls
+// the Router with the identity it started a process with, so a Router is a
+// host.Services as it stands and nothing copies identities field by field.
+type (
+	// Owner is the host-derived resource owner of a request (wire.md §4).
+	Owner = host.Owner
+	// Caller is the identity the host core started a process with. The
+	// router binds every service to it, never to what the extension claims.
+	Caller = host.Caller
+	// ToolDefinition is one tool of a catalog (wire.md §4).
+	ToolDefinition = host.ToolDefinition
+)
 
-// Caller is the identity the host core started a process with. The router
-// binds every service to it, never to what the extension claims.
-type Caller struct {
-	Extension  string // manifest name
-	Principal  string // manifest name + "@" + sha256 of the manifest bytes
-	APIVersion string // "0.1" | "0.2" | "0.4"
-	InstanceID string // non-repeating host-created instance fence
-	Generation int64
-
-	Features map[string]bool // negotiated features
-
-	Secrets  []string // manifest capabilities.secrets allowlist
-	Commands []string // declared commands (presentation actions must name one)
-	UI       []string // declared contributes.ui surfaces
-	Context  bool     // contributes.context
-
-	Presentation  bool // contributes.presentation
-	Notifications bool // contributes.notifications
-	Confirmations bool // contributes.confirmations
-
-	ScratchDir string // this generation's OCTET_EXTENSION_SCRATCH
-
-	// IssuedOwner reports whether the host issued owner to this process
-	// generation (presentation/update may echo an issued resource_owner
-	// outside a handler). Nil accepts any owner with this generation's
-	// instance and generation fence.
-	IssuedOwner func(Owner) bool
-
-	// ActiveParent resolves parent_request_id to a host request this
-	// process is serving right now, and that request's owner. Requests
-	// without an owner (process-scoped) report ok with a zero Owner only if
-	// the core wants reverse services for them; otherwise false.
-	ActiveParent func(id jsonrpc.ID) (Owner, bool)
-}
-
-// ToolDefinition is one tool of a catalog (wire.md §4).
-type ToolDefinition struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	Parameters   json.RawMessage `json:"parameters"`
-	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
-}
+// A Router serves the host core directly.
+var _ host.Services = (*Router)(nil)
 
 // Timers schedules f after d; the returned func stops it. Tests inject a
 // manual implementation so nothing sleeps.
@@ -195,7 +163,7 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 			r.diagnose(c, req.Method, "sent as a notification but it is a request; ignored")
 			return nil, nil
 		}
-		return nil, jsonrpc.NewError(codeInvalidRequest, fmt.Sprintf("%s is a notification; send it without an id", req.Method), nil)
+		return nil, jsonrpc.NewError(protocol.CodeInvalidRequest, fmt.Sprintf("%s is a notification; send it without an id", req.Method), nil)
 	}
 	params := req.Params
 	if len(params) == 0 {
@@ -213,7 +181,7 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 		var we *jsonrpc.Error
 		if !errors.As(err, &we) {
 			if errors.Is(err, context.Canceled) {
-				we = jsonrpc.NewError(codeRequestCancelled, "request cancelled", nil)
+				we = jsonrpc.NewError(protocol.CodeRequestCancelled, "request cancelled", nil)
 			} else {
 				we = internal("%s failed: %v", req.Method, err)
 			}
