@@ -14,12 +14,9 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host"
-	"github.com/octet-kit/octet/host/discovery"
-	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/host/recording"
-	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/host/reference"
 	"github.com/octet-kit/octet/host/store"
-	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
 // These tests run the services behind the real host core, talking to a real
@@ -52,54 +49,15 @@ func testBinary(t *testing.T, name string) string {
 	return b.path
 }
 
-// adapter presents a services.Router as host.Services (what octet-host's
-// CLI does), so the core's Caller reaches the router unchanged.
-type adapter struct {
-	r       *services.Router
-	h       *host.Host
-	mu      sync.Mutex
-	callers map[*host.Caller]*services.Caller
-	hostOf  map[*services.Caller]*host.Caller
-}
-
-func (a *adapter) caller(c *host.Caller) *services.Caller {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if sc := a.callers[c]; sc != nil {
-		return sc
-	}
-	sc := &services.Caller{Extension: c.Extension, Principal: c.Principal, APIVersion: c.APIVersion, InstanceID: c.InstanceID,
-		Generation: c.Generation, Features: c.Features, Secrets: c.Secrets, Commands: c.Commands, UI: c.UI, Context: c.Context,
-		Presentation: c.Presentation, Notifications: c.Notifications, Confirmations: c.Confirmations, ScratchDir: c.ScratchDir,
-		ActiveParent: func(id jsonrpc.ID) (services.Owner, bool) {
-			o, ok := c.ActiveParent(id)
-			return services.Owner{SessionID: o.SessionID, InstanceID: o.InstanceID, Generation: o.Generation}, ok
-		}}
-	a.callers[c], a.hostOf[sc] = sc, c
-	return sc
-}
-
-func (a *adapter) Handle(ctx context.Context, c *host.Caller, req *jsonrpc.Request) (any, error) {
-	return a.r.Handle(ctx, a.caller(c), req)
-}
-func (a *adapter) ParentSettled(c *host.Caller, id jsonrpc.ID) { a.r.ParentSettled(a.caller(c), id) }
-func (a *adapter) GenerationEnded(c *host.Caller)              { a.r.GenerationEnded(a.caller(c)) }
-func (a *adapter) SeedCatalog(c *host.Caller, tools []host.ToolDefinition) error {
-	out := make([]services.ToolDefinition, len(tools))
-	for i, t := range tools {
-		out[i] = services.ToolDefinition{Name: t.Name, Description: t.Description, Parameters: t.Parameters, OutputSchema: t.OutputSchema}
-	}
-	return a.r.SeedCatalog(a.caller(c), out)
-}
-
 type realHost struct {
 	t  *testing.T
-	h  *host.Host
+	h  *reference.Host
 	st *store.Store
 }
 
 // startReal starts extension name (the testdata binary of that name, one
-// tool) behind the real host core and the router, recording its frames.
+// tool) in the reference host (core, router, store, recording), as
+// octet-host runs it.
 func startReal(t *testing.T, binary, name, tool, scriptText string) *realHost {
 	t.Helper()
 	bin := testBinary(t, binary)
@@ -118,47 +76,34 @@ tools = [%q]
 notifications = true
 `, name, bin, tool)
 	os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(man), 0o644)
-	res := discovery.Discover([]discovery.Root{{Dir: dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
-	entry := res.Lookup(name)
-	if entry == nil || !entry.Valid() {
-		t.Fatalf("manifest: %v", res.Diagnostics)
-	}
-	st, err := store.Open(context.Background(), filepath.Join(base, "state"))
+	h, err := reference.Open(context.Background(), reference.Options{
+		Host: host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, Session: host.Session{SessionID: "s1"},
+			StartTimeout: 10 * time.Second, ShutdownDrain: time.Second, TermGrace: 300 * time.Millisecond},
+		Script: mustScript(t, scriptText),
+		Record: true,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	a := &adapter{callers: map[*host.Caller]*services.Caller{}, hostOf: map[*services.Caller]*host.Caller{}}
-	sc := mustScript(t, scriptText)
-	r, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc,
-		OnCatalog: func(sc *services.Caller, rev int64, tools []services.ToolDefinition) error {
-			a.mu.Lock()
-			c := a.hostOf[sc]
-			a.mu.Unlock()
-			out := make([]host.ToolDefinition, len(tools))
-			for i, t := range tools {
-				out[i] = host.ToolDefinition{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
-			}
-			return a.h.OnCatalog(c, rev, out)
-		}})
-	if err != nil {
-		t.Fatal(err)
+	t.Cleanup(func() {
+		if err := h.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	if _, err := h.StartDir(context.Background(), dir); err != nil {
+		t.Fatalf("start: %v", err)
 	}
-	a.r = r
-	var rec *recording.Recorder
-	rec, err = recording.New(context.Background(), st, "it-session", name, recording.Options{KnownSecrets: sc.SecretValues()})
-	if err != nil {
-		t.Fatal(err)
+	return &realHost{t: t, h: h, st: h.Store()}
+}
+
+// frames is the recorded exchange of the extension name.
+func (rh *realHost) frames(name string) []store.Frame {
+	rh.t.Helper()
+	frames, _, err := rh.st.Frames(context.Background(), rh.h.RecordingID(name))
+	if err != nil || len(frames) == 0 {
+		rh.t.Fatalf("recording of %s: %d frames, %v", name, len(frames), err)
 	}
-	h := host.New(host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, Session: host.Session{SessionID: "s1"},
-		Services: a, SecretBroker: sc.HasSecrets(), StartTimeout: 10 * time.Second, ShutdownDrain: time.Second, TermGrace: 300 * time.Millisecond,
-		OnFrame: func(_ string, _ int64, dir jsonrpc.Direction, frame []byte) { rec.OnFrame(dir, frame) }})
-	a.h = h
-	t.Cleanup(h.Shutdown)
-	if failures, err := h.Start(context.Background(), []*discovery.Entry{entry}, nil); err != nil || len(failures) > 0 {
-		t.Fatalf("start: %v %+v", err, failures)
-	}
-	return &realHost{t: t, h: h, st: st}
+	return frames
 }
 
 type outcome struct {
@@ -277,7 +222,7 @@ output = "probed"
 	// The recording holds the exchange with the secret redacted: the reply
 	// to secret/get structurally, and the copy this careless extension
 	// echoed in its tool result by the known-value scrub.
-	frames, _, _ := rh.st.Frames(context.Background(), "it-session")
+	frames := rh.frames("rev")
 	all := ""
 	for _, f := range frames {
 		all += string(f.Frame)
@@ -345,8 +290,7 @@ output = "probe says hi"
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
 	}
-	frames, _, _ := rh.st.Frames(context.Background(), "it-session")
-	for _, f := range frames {
+	for _, f := range rh.frames("sdkext") {
 		if contains(f.Frame, "sdk-secret-value") || contains(f.Frame, "sdk-typed-answer") {
 			t.Fatalf("recorded frame leaks a secret: %s", f.Frame)
 		}

@@ -2,24 +2,18 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
-	"github.com/octet-kit/octet/host/recording"
+	"github.com/octet-kit/octet/host/reference"
 	"github.com/octet-kit/octet/host/script"
-	"github.com/octet-kit/octet/host/services"
-	"github.com/octet-kit/octet/host/store"
-	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
 // workspaceDir resolves --workspace (default: the current directory) to an absolute path.
@@ -92,84 +86,40 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 	}, nil
 }
 
-// runtime is a started host with its services, store and recorders.
-type runtime struct {
-	host      *host.Host
-	store     *store.Store
-	script    *script.Script
-	sessionID string
-	stderr    io.Writer
-
-	mu        sync.Mutex
-	recorders map[string]*recording.Recorder
-	recordIDs []string
-}
-
-// newRuntime opens the state store, loads the script, wires the services router and the
-// frame taps (trace, record), and creates the host. Nothing starts yet.
-func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writer) (*runtime, error) {
-	st, err := store.Open(context.Background(), hf.stateDir)
-	if err != nil {
-		return nil, err
-	}
+// newRuntime opens the reference host for the selected extensions: the state store, the
+// script, the services router and the frame taps (--trace, --record). Nothing starts yet.
+// events, when set, receives status changes (the run console).
+func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writer) (*reference.Host, error) {
 	var sc *script.Script
 	if hf.script != "" {
+		var err error
 		if sc, err = script.Load(hf.script); err != nil {
-			st.Close()
 			return nil, err
 		}
 	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	rt := &runtime{store: st, script: sc, sessionID: "session-" + hex.EncodeToString(b[:]), stderr: stderr, recorders: map[string]*recording.Recorder{}}
-	adapter := &routerAdapter{callers: map[*host.Caller]*services.Caller{}, hostOf: map[*services.Caller]*host.Caller{}}
-	router, err := services.NewRouter(services.RouterConfig{
-		Store:  st,
-		Script: sc,
-		Events: services.EventSinkFunc(func(ev services.Event) {
-			if hf.trace {
-				fmt.Fprintf(stderr, "event %s[%d] %s: %+v\n", ev.Extension, ev.Generation, ev.Kind, ev.Payload)
-			}
-		}),
-		OnCatalog: adapter.onCatalog,
-	})
-	if err != nil {
-		st.Close()
-		return nil, err
-	}
-	adapter.r = router
-	passEnv := append(append([]string{}, sel.config.PassEnv...), hf.passEnv...)
-	session := host.Session{SessionID: rt.sessionID}
+	session := host.Session{}
 	if hf.model != "" {
 		provider, id, ok := strings.Cut(hf.model, "/")
 		if !ok || provider == "" || id == "" {
-			st.Close()
 			return nil, fmt.Errorf("--model %q must be PROVIDER/ID", hf.model)
 		}
 		session.Model = &host.Model{Provider: provider, ID: id}
 	}
-	var secrets []string
-	if sc != nil {
-		secrets = sc.SecretValues()
-	}
-	opts := host.Options{
-		StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted, PassEnv: passEnv,
-		Session: session, Services: adapter, SecretBroker: sc.HasSecrets(), RequestTimeout: hf.timeout,
-		OnFrame: func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
-			if hf.trace {
-				arrow := "->"
-				if dir == jsonrpc.Inbound {
-					arrow = "<-"
-				}
-				fmt.Fprintf(stderr, "%s[%d] %s %s\n", ext, gen, arrow, redactForTrace(frame, secrets))
-			}
-			if hf.record {
-				rt.record(ext, dir, frame, secrets)
-			}
+	opts := reference.Options{
+		Host: host.Options{
+			StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted,
+			PassEnv: append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
+			Session: session, RequestTimeout: hf.timeout,
 		},
+		Script: sc,
+		Record: hf.record,
+		Warnf:  func(format string, args ...any) { fmt.Fprintf(stderr, "octet-host: "+format+"\n", args...) },
+	}
+	if hf.trace {
+		opts.Trace = stderr
 	}
 	if events != nil {
-		opts.OnEvent = func(ev host.Event) {
+		opts.Host.OnEvent = func(ev host.Event) {
 			if ev.Message != "" {
 				fmt.Fprintf(events, "[%s] %s (generation %d): %s\n", ev.Extension, ev.State, ev.Generation, ev.Message)
 			} else {
@@ -177,55 +127,16 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			}
 		}
 	}
-	rt.host = host.New(opts)
-	adapter.h = rt.host
-	return rt, nil
+	return reference.Open(context.Background(), opts)
 }
 
-// record feeds the recorder of ext, creating it on its first frame.
-func (rt *runtime) record(ext string, dir jsonrpc.Direction, frame []byte, secrets []string) {
-	rt.mu.Lock()
-	r := rt.recorders[ext]
-	if r == nil {
-		id := rt.sessionID + "-" + ext
-		var err error
-		r, err = recording.New(context.Background(), rt.store, id, ext, recording.Options{KnownSecrets: secrets})
-		if err != nil {
-			rt.mu.Unlock()
-			fmt.Fprintf(rt.stderr, "octet-host: recording %s: %v\n", ext, err)
-			return
-		}
-		rt.recorders[ext] = r
-		rt.recordIDs = append(rt.recordIDs, id)
+// closeRuntime shuts every extension down (bounded), closes the store and names the
+// recordings written, so the user can inspect them.
+func closeRuntime(rt *reference.Host, stderr io.Writer) {
+	if err := rt.Close(); err != nil {
+		fmt.Fprintf(stderr, "octet-host: %v\n", err)
 	}
-	rt.mu.Unlock()
-	r.OnFrame(dir, frame)
-}
-
-// close shuts every extension down (bounded), flushes recordings and closes the store.
-func (rt *runtime) close() {
-	rt.host.Shutdown()
-	rt.mu.Lock()
-	for _, r := range rt.recorders {
-		if err := r.Err(); err != nil {
-			fmt.Fprintf(rt.stderr, "octet-host: recording: %v\n", err)
-		}
+	for _, id := range rt.Recordings() {
+		fmt.Fprintf(stderr, "octet-host: recorded session %s (octet-host inspect %s)\n", id, id)
 	}
-	ids := rt.recordIDs
-	rt.mu.Unlock()
-	for _, id := range ids {
-		fmt.Fprintf(rt.stderr, "octet-host: recorded session %s (octet-host inspect %s)\n", id, id)
-	}
-	_ = rt.store.Close()
-}
-
-// redactForTrace hides known secret values in traced frames.
-func redactForTrace(frame []byte, secrets []string) string {
-	s := string(frame)
-	for _, v := range secrets {
-		if v != "" {
-			s = strings.ReplaceAll(s, v, recording.Redacted)
-		}
-	}
-	return s
 }

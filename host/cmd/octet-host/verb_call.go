@@ -127,18 +127,18 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octet-host call:", err)
 		return exitStartup
 	}
-	defer rt.close()
-	if _, err := rt.host.Start(context.Background(), []*discovery.Entry{entry}, []string{entry.Name}); err != nil {
+	defer closeRuntime(rt, stderr)
+	if _, err := rt.Start(context.Background(), []*discovery.Entry{entry}, []string{entry.Name}); err != nil {
 		fmt.Fprintln(stderr, "octet-host call:", err)
 		return exitStartup
 	}
-	ext := rt.host.Extension(entry.Name)
-	sess, err := startSession(rt.host, rt.sessionID, rt.script)
+	ext := rt.Extension(entry.Name)
+	sess, err := rt.BeginSession()
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host call:", err)
 		return exitStartup
 	}
-	turn := sess.turnStarted()
+	turn := sess.TurnStarted()
 	code := exitOK
 	enc := json.NewEncoder(stdout)
 	// SIGINT/SIGTERM cancel the call in progress ($/cancelRequest) and skip the rest; the
@@ -151,7 +151,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 			code = exitFailed
 			continue
 		}
-		raw, err := sess.tool(ctx, ext, turn, c.name, c.args)
+		raw, err := sess.CallTool(ctx, ext, turn, c.name, c.args)
 		if err != nil {
 			code = exitFailed
 			line := map[string]any{"tool": c.name, "error": describeError(err)}
@@ -177,8 +177,8 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		outcome = "failed"
 	}
-	sess.turnSettled(turn, outcome)
-	sess.end("completed")
+	sess.TurnSettled(turn, outcome)
+	sess.End("completed")
 	return code
 }
 

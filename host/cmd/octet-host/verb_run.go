@@ -16,6 +16,7 @@ import (
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/reference"
 )
 
 const runHelp = `
@@ -90,8 +91,8 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup
 	}
-	defer rt.close()
-	failures, err := rt.host.Start(context.Background(), admitted, hf.required)
+	defer closeRuntime(rt, stderr)
+	failures, err := rt.Start(context.Background(), admitted, hf.required)
 	for _, f := range failures {
 		fmt.Fprintf(out, "[%s] failed to start: %v\n", f.Name, f.Err)
 	}
@@ -99,8 +100,8 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup
 	}
-	printStatus(out, rt.host)
-	sess, err := startSession(rt.host, rt.sessionID, rt.script)
+	printStatus(out, rt.Host)
+	sess, err := rt.BeginSession()
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup
@@ -122,15 +123,15 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		select {
 		case <-sigs:
 			fmt.Fprintln(out, "shutting down (signal)")
-			sess.end("interrupted")
+			sess.End("interrupted")
 			return exitOK
 		case line, ok := <-lines:
 			if !ok {
-				sess.end("completed")
+				sess.End("completed")
 				return exitOK
 			}
-			if quit := console(strings.TrimSpace(line), rt.host, sess, out); quit {
-				sess.end("completed")
+			if quit := console(strings.TrimSpace(line), rt.Host, sess, out); quit {
+				sess.End("completed")
 				return exitOK
 			}
 		}
@@ -138,7 +139,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // console executes one console line; it returns true on quit.
-func console(line string, h *host.Host, sess *session, out io.Writer) bool {
+func console(line string, h *host.Host, sess *reference.Session, out io.Writer) bool {
 	verb, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	switch verb {
@@ -186,13 +187,13 @@ func console(line string, h *host.Host, sess *session, out io.Writer) bool {
 		e, err := h.ResolveTool(tool)
 		var raw json.RawMessage
 		if err == nil {
-			turn := sess.turnStarted()
-			raw, err = sess.tool(context.Background(), e, turn, tool, json.RawMessage(args))
+			turn := sess.TurnStarted()
+			raw, err = sess.CallTool(context.Background(), e, turn, tool, json.RawMessage(args))
 			outcome := "completed"
 			if err != nil {
 				outcome = "failed"
 			}
-			sess.turnSettled(turn, outcome)
+			sess.TurnSettled(turn, outcome)
 		}
 		if err != nil {
 			b, _ := json.Marshal(map[string]any{"tool": tool, "error": describeError(err)})

@@ -1,0 +1,160 @@
+package reference
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/recording"
+	"github.com/octet-kit/octet/host/script"
+	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/host/store"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+)
+
+// Options configure a reference host.
+type Options struct {
+	// Host configures the core. StateDir is required unless Store is given. Open sets
+	// Services (the router) and SecretBroker (from Script), and fills Session.SessionID
+	// with a random "session-<hex>" when it is empty. OnFrame, when set, still sees every
+	// frame, after tracing and recording.
+	Host host.Options
+	// Store is an already open state store, e.g. one shared by many hosts in a benchmark;
+	// Close leaves it open. Nil opens the store in Host.StateDir, and Close closes it.
+	Store *store.Store
+	// Script answers confirmations, input, policy, child sessions and lifecycle, and
+	// brokers secrets; nil is the default policy (deny, cancel, no secrets).
+	Script *script.Script
+	// Record stores every frame of each extension, known secret values redacted, as the
+	// recording RecordingID(extension), for `octet-host inspect`.
+	Record bool
+	// Trace, when set, receives every frame and every service event, one line each, known
+	// secret values redacted.
+	Trace io.Writer
+	// Warnf receives problems that do not stop the host (a recording that could not
+	// start); nil discards them.
+	Warnf func(format string, args ...any)
+}
+
+// Host is a reference host. The embedded core starts extensions
+// (Start, StartDir), calls tools (CallTool, Extension) and sends lifecycle notifications;
+// Close, not the core's Shutdown, ends it, so recordings are flushed and the store closed.
+type Host struct {
+	*host.Host
+
+	router    *services.Router
+	store     *store.Store
+	ownStore  bool
+	script    *script.Script
+	sessionID string
+	secrets   []string // known secret values, redacted from traces and recordings
+	trace     io.Writer
+	warnf     func(format string, args ...any)
+	closeOnce sync.Once
+
+	mu        sync.Mutex
+	recorders map[string]*recording.Recorder
+	recorded  []string
+}
+
+// Open opens (or borrows) the state store, builds the services router and the core, and
+// wires them together. Nothing starts until Start or StartDir.
+func Open(ctx context.Context, opts Options) (*Host, error) {
+	st, own := opts.Store, false
+	if st == nil {
+		if opts.Host.StateDir == "" {
+			return nil, errors.New("reference: Options.Host.StateDir or Options.Store is required")
+		}
+		var err error
+		if st, err = store.Open(ctx, opts.Host.StateDir); err != nil {
+			return nil, err
+		}
+		own = true
+	}
+	h := &Host{store: st, ownStore: own, script: opts.Script, secrets: opts.Script.SecretValues(),
+		trace: opts.Trace, warnf: opts.Warnf, recorders: map[string]*recording.Recorder{}}
+	if h.warnf == nil {
+		h.warnf = func(string, ...any) {}
+	}
+	router, err := services.NewRouter(services.RouterConfig{
+		Store:  st,
+		Script: opts.Script,
+		Events: services.EventSinkFunc(h.traceEvent),
+		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
+		// mutation is refused. h.Host is set below, before any extension can register.
+		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {
+			return h.Host.OnCatalog(c, revision, tools)
+		},
+	})
+	if err != nil {
+		h.closeStore()
+		return nil, err
+	}
+	h.router = router
+	ho := opts.Host
+	if ho.Session.SessionID == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		ho.Session.SessionID = "session-" + hex.EncodeToString(b[:])
+	}
+	h.sessionID = ho.Session.SessionID
+	ho.Services = router
+	ho.SecretBroker = opts.Script.HasSecrets()
+	next := ho.OnFrame
+	record := opts.Record
+	ho.OnFrame = func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
+		h.traceFrame(ext, gen, dir, frame)
+		if record {
+			h.record(ext, dir, frame)
+		}
+		if next != nil {
+			next(ext, gen, dir, frame)
+		}
+	}
+	h.Host = host.New(ho)
+	return h, nil
+}
+
+// Close shuts every extension down (bounded), flushes the recordings and closes the store
+// it opened. It returns the recordings' write errors, if any. Calling it again does nothing.
+func (h *Host) Close() error {
+	var errs []error
+	h.closeOnce.Do(func() {
+		h.Host.Shutdown()
+		h.mu.Lock()
+		for _, r := range h.recorders {
+			if err := r.Err(); err != nil {
+				errs = append(errs, fmt.Errorf("recording: %w", err))
+			}
+		}
+		h.mu.Unlock()
+		if err := h.closeStore(); err != nil {
+			errs = append(errs, err)
+		}
+	})
+	return errors.Join(errs...)
+}
+
+func (h *Host) closeStore() error {
+	if h.ownStore {
+		return h.store.Close()
+	}
+	return nil
+}
+
+// SessionID is the session this host runs (sent in initialize and in lifecycle events).
+func (h *Host) SessionID() string { return h.sessionID }
+
+// Store is the state store: KV, artifacts, call records, recordings.
+func (h *Host) Store() *store.Store { return h.store }
+
+// Router is the services router serving every extension->host method.
+func (h *Host) Router() *services.Router { return h.router }
+
+// Script is the script the host answers with (nil: the default policy).
+func (h *Host) Script() *script.Script { return h.script }

@@ -1,0 +1,115 @@
+package reference
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/services"
+)
+
+// Session drives the lifecycle notifications of the host's one session (wire.md §5), as
+// octet-host does: a `call` invocation or a console call is a turn, each tool call a tool
+// event. A script with [[lifecycle]] entries replaces these synthetic events with exactly
+// its own, sent in file order by BeginSession. A Session is used by one goroutine.
+type Session struct {
+	h        *host.Host
+	id       string
+	scripted bool
+	turns    int
+	calls    int
+}
+
+// BeginSession opens the session: session/started, or the script's lifecycle events.
+// Extensions started later are told session/started by the core themselves.
+func (h *Host) BeginSession() (*Session, error) {
+	s := &Session{h: h.Host, id: h.sessionID}
+	events, err := services.ScriptedLifecycle(h.script)
+	if err != nil {
+		return nil, err
+	}
+	if len(events) > 0 {
+		s.scripted = true
+		for _, ev := range events {
+			p, _ := ev.Params() // validated by ScriptedLifecycle
+			h.Lifecycle(ev.Method, p)
+		}
+		return s, nil
+	}
+	h.Lifecycle("session/started", map[string]any{"session_id": s.id})
+	return s, nil
+}
+
+// ID is the session id.
+func (s *Session) ID() string { return s.id }
+
+// TurnStarted opens the next turn ("turn-1", "turn-2", ...) and returns its id.
+func (s *Session) TurnStarted() string {
+	s.turns++
+	turn := fmt.Sprintf("turn-%d", s.turns)
+	if !s.scripted {
+		s.h.Lifecycle("turn/started", map[string]any{"session_id": s.id, "turn_id": turn})
+	}
+	return turn
+}
+
+// TurnSettled closes turn with outcome ("completed", "failed", "interrupted", ...).
+func (s *Session) TurnSettled(turn, outcome string) {
+	if !s.scripted {
+		s.h.Lifecycle("turn/settled", map[string]any{"session_id": s.id, "turn_id": turn, "outcome": outcome})
+	}
+}
+
+// CallTool calls tool name on e inside turn, bracketed by tool/started and tool/settled;
+// the call id ("call-1", ...) is also sent in tool/call. Errors are the core's
+// (*jsonrpc.Error, *host.TimeoutError, *host.TransportError, ...).
+func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name string, args json.RawMessage) (json.RawMessage, error) {
+	s.calls++
+	callID := fmt.Sprintf("call-%d", s.calls)
+	base := map[string]any{"session_id": s.id, "turn_id": turn, "call_id": callID, "name": name}
+	if !s.scripted {
+		s.h.Lifecycle("tool/started", base)
+	}
+	raw, err := e.CallToolAs(ctx, name, args, callID)
+	if !s.scripted {
+		settled := map[string]any{"outcome": toolOutcome(ctx, err), "is_error": err != nil || isError(raw)}
+		for k, v := range base {
+			settled[k] = v
+		}
+		s.h.Lifecycle("tool/settled", settled)
+	}
+	return raw, err
+}
+
+// End closes the session with outcome ("completed", "interrupted", ...).
+func (s *Session) End(outcome string) {
+	if !s.scripted {
+		s.h.Lifecycle("session/settled", map[string]any{"session_id": s.id, "outcome": outcome})
+	}
+}
+
+// toolOutcome names how a tool call ended for tool/settled.
+func toolOutcome(ctx context.Context, err error) string {
+	var te *host.TimeoutError
+	var tr *host.TransportError
+	switch {
+	case err == nil:
+		return "completed"
+	case ctx.Err() != nil:
+		return "interrupted"
+	case errors.As(err, &te):
+		return "cancelled"
+	case errors.As(err, &tr):
+		return "disconnected"
+	}
+	return "failed"
+}
+
+func isError(raw json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"is_error"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.IsError
+}
