@@ -47,7 +47,7 @@ func (e *Extension) work(ctx context.Context, req *jsonrpc.Request) (any, error)
 		return nil, jsonrpc.NewError(protocol.CodeShuttingDown, "shutting down: no new requests are admitted", nil)
 	}
 	st := &callState{id: req.ID, method: req.Method}
-	if bytes.Contains(req.Params, []byte(`"resource_owner"`)) {
+	if req.Method != protocol.MethodToolCall && bytes.Contains(req.Params, []byte(`"resource_owner"`)) {
 		var head struct {
 			ResourceOwner *protocol.ResourceOwner `json:"resource_owner"`
 		}
@@ -55,10 +55,21 @@ func (e *Extension) work(ctx context.Context, req *jsonrpc.Request) (any, error)
 		st.owner = head.ResourceOwner
 	}
 	return e.pool.run(ctx, func(ctx context.Context) (any, error) {
+		var tc *toolCall
+		if req.Method == protocol.MethodToolCall {
+			// Parsed once here, after admission (so a full queue still answers
+			// overloaded first) and before the request is visible to WithParent
+			// lookups, which read st.owner.
+			var err error
+			if tc, err = decodeToolCall(s.apiVersion, req.Params); err != nil {
+				return nil, err
+			}
+			st.owner = tc.owner
+		}
 		e.parents.begin(st)
 		defer e.parents.end(st.id)
 		ctx = context.WithValue(ctx, callKey{}, st)
-		res, err := e.serve(ctx, s, req)
+		res, err := e.serve(ctx, s, req, tc)
 		if err != nil && !isWireError(err) {
 			// An uncaught handler error: its message goes on the wire as -32603,
 			// the detail stays in the log.
@@ -99,31 +110,22 @@ func checkParams(apiVersion string, req *jsonrpc.Request) error {
 	return nil
 }
 
-// serve runs one contribution handler.
-func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request) (any, error) {
+// serve runs one contribution handler; tc is the decoded params of a tool/call.
+func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request, tc *toolCall) (any, error) {
+	if tc != nil {
+		if tc.revision != nil && !s.features["dynamic_tools"] && *tc.revision != 0 {
+			return nil, invalidParams("/catalog_revision", "catalog revision %d is unknown: dynamic_tools was not negotiated", *tc.revision)
+		}
+		t, err := e.catalog.lookup(tc.name, tc.revision)
+		if err != nil {
+			return nil, err
+		}
+		return t.invoke(ctx, s.apiVersion, tc.args, tc.rawArgs)
+	}
 	if err := checkParams(s.apiVersion, req); err != nil {
 		return nil, err
 	}
 	switch req.Method {
-	case protocol.MethodToolCall:
-		// Already validated against the schema; arguments stay raw for the tool.
-		var p struct {
-			Name            string          `json:"name"`
-			Arguments       json.RawMessage `json:"arguments"`
-			CatalogRevision *int64          `json:"catalog_revision"`
-		}
-		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, invalidParams("", "tool/call params: %v", err)
-		}
-		if p.CatalogRevision != nil && !s.features["dynamic_tools"] && *p.CatalogRevision != 0 {
-			return nil, invalidParams("/catalog_revision", "catalog revision %d is unknown: dynamic_tools was not negotiated", *p.CatalogRevision)
-		}
-		t, err := e.catalog.lookup(p.Name, p.CatalogRevision)
-		if err != nil {
-			return nil, err
-		}
-		return t.invoke(ctx, s.apiVersion, p.Arguments)
-
 	case protocol.MethodCommandExecute:
 		var p protocol.CommandExecuteParams
 		if err := json.Unmarshal(req.Params, &p); err != nil {

@@ -23,8 +23,12 @@ import (
 // transport: re-executed with OCTET_SDK_TEST_EXTENSION=1 it serves testExtension
 // on its real stdin/stdout (with fd protection) and exits.
 func TestMain(m *testing.M) {
-	if os.Getenv("OCTET_SDK_TEST_EXTENSION") == "1" {
+	switch os.Getenv("OCTET_SDK_TEST_EXTENSION") {
+	case "1":
 		testExtension(octet.Options{}).Run()
+	case "floor":
+		floorExtension()
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -37,7 +41,7 @@ func manifest() map[string]any {
 		"capabilities": map[string]any{"secrets": []string{"token"}},
 		"contributes": map[string]any{
 			"tools": []string{"echo", "typed", "slow", "progress_n", "print_stdout", "big_result",
-				"publish", "callback_n", "fail_with", "ask", "secret", "register_dynamic"},
+				"publish", "callback_n", "fail_with", "ask", "secret", "register_dynamic", "whoami"},
 			"commands": []string{"join"}, "hooks": []string{"before_prompt"}, "ui": []string{"status"},
 			"context": true, "tool_renderers": []string{"echo"}, "notifications": true,
 			"confirmations": true, "presentation": true,
@@ -203,6 +207,10 @@ func testExtension(opts octet.Options) *octet.Extension {
 				return octet.Result{}, err
 			}
 			return octet.Text("registered").WithStructured(map[string]any{"revision": up.Revision}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "whoami", Description: "The ambient request's owner"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			return octet.Text("owner").WithStructured(map[string]any{"owner": octet.Owner(ctx)}), nil
 		})
 	ext.Command("join", "Join arguments", func(ctx context.Context, args []string) (octet.CommandResult, error) {
 		return octet.CommandResult{Text: strings.Join(args, " ")}, nil

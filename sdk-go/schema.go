@@ -59,7 +59,15 @@ func (s *compiledSchema) validate(raw []byte) error {
 	if err != nil {
 		return &schemaError{path: "/", reason: "not valid JSON: " + err.Error()}
 	}
-	err = s.schema.Validate(inst)
+	return s.validateDoc(inst)
+}
+
+// validateDoc checks an already parsed instance: the validator reads the same
+// representation strictjson.Parse produces (maps, slices, json.Number, string,
+// bool, nil), so a tool call's arguments are checked on the tree its params were
+// parsed into once, never parsed again.
+func (s *compiledSchema) validateDoc(inst any) error {
+	err := s.schema.Validate(inst)
 	if err == nil {
 		return nil
 	}

@@ -124,19 +124,20 @@ func (t *ToolDef) definition(apiVersion string) map[string]any {
 	return d
 }
 
-// invoke validates the arguments, runs the handler and shapes the result.
-func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args json.RawMessage) (any, error) {
-	if args == nil {
-		args = json.RawMessage("{}")
+// invoke validates the arguments (args is their strictjson tree, raw their
+// bytes), runs the handler and shapes the result.
+func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args any, raw json.RawMessage) (any, error) {
+	if raw == nil {
+		args, raw = map[string]any{}, json.RawMessage("{}")
 	}
-	if err := t.params.validate(args); err != nil {
+	if err := t.params.validateDoc(args); err != nil {
 		var se *schemaError
 		if errors.As(err, &se) {
 			return nil, invalidParams("/arguments"+trimRoot(se.path), "%s", se.reason)
 		}
 		return nil, invalidParams("/arguments", "%v", err)
 	}
-	res, err := t.call(ctx, args)
+	res, err := t.call(ctx, raw)
 	if err != nil {
 		return nil, err
 	}

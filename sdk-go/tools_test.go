@@ -175,3 +175,45 @@ var _ = behaviour("HostParamsAreValidated", func(t *testing.T, h *octettest.Host
 		}
 	}
 })
+
+// ToolCallParamsDecodedOnce: tool/call params are parsed once (toolcall.go); the
+// arguments handed to the tool are found by key however the host writes the
+// object, and strictness covers the arguments as much as the envelope.
+var _ = behaviour("ToolCallParamsDecodedOnce", func(t *testing.T, h *octettest.Host) {
+	ctx := context.Background()
+	var res struct {
+		StructuredContent map[string]any `json:"structured_content"`
+	}
+	// Arguments last, after a nested owner, with spaces and an escaped key.
+	params := json.RawMessage(`{ "name" : "echo" , "resource_owner" : {"session_id":"s}{","extension_instance_id":"i","process_generation":3},` +
+		` "argu\u006dents" : { "value" : ["a]", {"b":"}"}] } }`)
+	if err := h.Call(ctx, "tool/call", params, &res); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(res.StructuredContent["value"]); string(got) != `["a]",{"b":"}"}]` {
+		t.Fatalf("value = %s", got)
+	}
+	// Keys sorted: the owner comes back re-marshalled through a map.
+	owner := json.RawMessage(`{"extension_instance_id":"i1","process_generation":7,"session_id":"s1"}`)
+	if err := h.Call(ctx, "tool/call", json.RawMessage(`{"name":"whoami","arguments":{},"resource_owner":`+string(owner)+`}`), &res); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(res.StructuredContent["owner"]); string(got) != string(owner) {
+		t.Fatalf("owner = %s, want %s", got, owner)
+	}
+	for _, bad := range []string{
+		`{"name":"echo","arguments":{"value":1,"value":2}}`,      // duplicate key inside the arguments
+		`{"name":"echo","arguments":{"value":"\ud800"}}`,         // lone surrogate inside the arguments
+		`{"name":"echo","arguments":{"value":1},"arguments":{}}`, // duplicate envelope key
+		`{"name":"echo","arguments":{"value":1},"catalog_revision":1.0}`,
+		`{"name":"echo","arguments":{"value":1},"call_id":5}`,
+		`{"name":"echo","arguments":[]}`,
+		`{"name":"echo"}`,
+	} {
+		if err := h.Call(ctx, "tool/call", json.RawMessage(bad), nil); err == nil {
+			t.Errorf("%s was served", bad)
+		} else {
+			wireError(t, err, -32602)
+		}
+	}
+})
