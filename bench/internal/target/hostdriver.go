@@ -14,89 +14,74 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host"
-	"github.com/octet-kit/octet/host/discovery"
-	"github.com/octet-kit/octet/host/manifest"
-	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/host/reference"
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
 // ViaHost says how octet targets are driven when the reference host library is
-// used: host.Host with the real services router, as octet-host runs them.
+// used: host/reference, the core with the real services router, as octet-host runs them.
 const ViaHost = "host library"
 
-// hostServices is the state every benchmark host shares: one SQLite store and one
-// services router, opened once per run so that a session's start measures the
-// extension and the host core, not opening a database.
-type hostServices struct {
-	dir     string
-	st      *store.Store
-	adapter *servicesAdapter
-}
-
-var sharedHost struct {
+// sharedStore is the state every benchmark host shares: one SQLite store, opened once
+// per run so that a session's start measures the extension and the host, not opening a
+// database.
+var sharedStore struct {
 	once sync.Once
-	s    *hostServices
+	dir  string
+	st   *store.Store
 	err  error
 }
 
-func sharedServices(ctx context.Context) (*hostServices, error) {
-	sharedHost.once.Do(func() {
+func sharedState(ctx context.Context) (string, *store.Store, error) {
+	sharedStore.once.Do(func() {
 		dir, err := os.MkdirTemp("", "octet-bench-host-")
 		if err != nil {
-			sharedHost.err = err
+			sharedStore.err = err
 			return
 		}
-		st, err := store.Open(ctx, filepath.Join(dir, "state"))
-		if err != nil {
-			sharedHost.err = fmt.Errorf("host store: %w", err)
-			return
+		sharedStore.dir = dir
+		if sharedStore.st, err = store.Open(ctx, filepath.Join(dir, "state")); err != nil {
+			sharedStore.err = fmt.Errorf("host store: %w", err)
 		}
-		router, err := services.NewRouter(services.RouterConfig{Store: st})
-		if err != nil {
-			st.Close()
-			sharedHost.err = fmt.Errorf("host services: %w", err)
-			return
-		}
-		sharedHost.s = &hostServices{dir: dir, st: st, adapter: newServicesAdapter(router)}
 	})
-	return sharedHost.s, sharedHost.err
+	return sharedStore.dir, sharedStore.st, sharedStore.err
 }
 
-// InitHostServices opens the shared store and router now, so that no timed start
-// pays for it.
+// InitHostServices opens the shared store now, so that no timed start pays for it.
 func InitHostServices(ctx context.Context) error {
-	_, err := sharedServices(ctx)
+	_, _, err := sharedState(ctx)
 	return err
 }
 
 // CloseHostServices closes the shared store and removes the hosts' state.
 func CloseHostServices() {
-	if sharedHost.s != nil {
-		sharedHost.s.st.Close()
-		os.RemoveAll(sharedHost.s.dir)
+	if sharedStore.st != nil {
+		sharedStore.st.Close()
+	}
+	if sharedStore.dir != "" {
+		os.RemoveAll(sharedStore.dir)
 	}
 }
 
 // HostGroup is one reference host with a set of extensions started at once.
 type HostGroup struct {
-	h     *host.Host
-	dir   string
-	names []string
-	exts  []*host.Extension
+	h    *reference.Host
+	dir  string
+	exts []*host.Extension
 
 	frameHook atomic.Pointer[func(ext string, dir jsonrpc.Direction, frame []byte)]
 }
 
-// StartHost starts a host over the extension directories (each an entry; names must
-// differ) and waits until all are initialised. env is extra environment granted to
-// every extension (through the host's pass-env mechanism).
+// StartHost starts a reference host over the extension directories (each required;
+// names must differ) and waits until all are initialised. env is extra environment
+// granted to every extension (through the host's pass-env mechanism).
 func StartHost(ctx context.Context, dirs []string, env []string) (*HostGroup, error) {
-	svc, err := sharedServices(ctx)
+	base, st, err := sharedState(ctx)
 	if err != nil {
 		return nil, err
 	}
-	state, err := os.MkdirTemp(svc.dir, "host-")
+	state, err := os.MkdirTemp(base, "host-")
 	if err != nil {
 		return nil, err
 	}
@@ -113,49 +98,33 @@ func StartHost(ctx context.Context, dirs []string, env []string) (*HostGroup, er
 		g.Close()
 		return nil, err
 	}
-	g.h = host.New(host.Options{
-		StateDir: state, Workspace: ws, WorkspaceTrusted: true, PassEnv: pass,
-		// octet-host always runs inside a session; without one the host sends an
-		// owner with an empty session id, which the SDKs refuse.
-		Session:  host.Session{SessionID: "bench-session"},
-		Services: svc.adapter,
-		LookupEnv: func(k string) (string, bool) {
-			if v, ok := extra[k]; ok {
-				return v, true
-			}
-			return os.LookupEnv(k)
-		},
-		OnFrame: func(ext string, _ int64, dir jsonrpc.Direction, frame []byte) {
-			if h := g.frameHook.Load(); h != nil {
-				(*h)(ext, dir, frame)
-			}
+	g.h, err = reference.Open(ctx, reference.Options{
+		Store: st,
+		Host: host.Options{
+			StateDir: state, Workspace: ws, WorkspaceTrusted: true, PassEnv: pass,
+			// octet-host always runs inside a session; without one the host sends an
+			// owner with an empty session id, which the SDKs refuse.
+			Session: host.Session{SessionID: "bench-session"},
+			LookupEnv: func(k string) (string, bool) {
+				if v, ok := extra[k]; ok {
+					return v, true
+				}
+				return os.LookupEnv(k)
+			},
+			OnFrame: func(ext string, _ int64, dir jsonrpc.Direction, frame []byte) {
+				if h := g.frameHook.Load(); h != nil {
+					(*h)(ext, dir, frame)
+				}
+			},
 		},
 	})
-	var entries []*discovery.Entry
-	for _, d := range dirs {
-		path := filepath.Join(d, "extension.toml")
-		m, diags := manifest.Load(path, manifest.Options{OctetVersion: host.OctetVersion})
-		if m == nil {
-			g.Close()
-			return nil, fmt.Errorf("manifest %s is not valid for the host: %v", path, diags)
-		}
-		entries = append(entries, &discovery.Entry{Name: m.Name, Dir: d, ManifestPath: path, Source: discovery.Explicit, Manifest: m})
-		g.names = append(g.names, m.Name)
-	}
-	failures, err := g.h.Start(ctx, entries, nil)
-	if err == nil && len(failures) > 0 {
-		var msgs []string
-		for _, f := range failures {
-			msgs = append(msgs, f.Name+": "+f.Err.Error())
-		}
-		err = errors.New(strings.Join(msgs, "; "))
-	}
 	if err != nil {
 		g.Close()
-		return nil, fmt.Errorf("host start: %w", err)
+		return nil, fmt.Errorf("host: %w", err)
 	}
-	for _, n := range g.names {
-		g.exts = append(g.exts, g.h.Extension(n))
+	if g.exts, err = g.h.StartDirs(ctx, dirs...); err != nil {
+		g.Close()
+		return nil, fmt.Errorf("host start: %w", err)
 	}
 	return g, nil
 }
@@ -168,10 +137,11 @@ func (g *HostGroup) Len() int { return len(g.exts) }
 
 // Close shuts the host down (bounded) and removes its state.
 func (g *HostGroup) Close() error {
+	var err error
 	if g.h != nil {
-		g.h.Shutdown()
+		err = g.h.Close()
 	}
-	return os.RemoveAll(g.dir)
+	return errors.Join(err, os.RemoveAll(g.dir))
 }
 
 // HostStart returns a Start function that runs one extension directory in its own host.
@@ -288,7 +258,7 @@ func (s *hostSession) Close() error {
 }
 
 // HostGroupStart returns a StartGroup function: n hosts in this process, one
-// extension each, started at once, sharing one services router and store. One host
+// extension each, started at once, sharing one store. One host
 // cannot hold n copies of the same extension: its tool catalog is global and refuses
 // a second provider of the same tool name.
 func HostGroupStart(dir string, env []string) func(ctx context.Context, n int) ([]Session, func(), error) {
