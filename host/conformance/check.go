@@ -79,7 +79,7 @@ func register(cs ...*Check) {
 // handshake first, then the wire, the process, and the services last.
 var reportOrder = []string{"handshake", "host", "version", "negotiate", "manifest", "rpc", "echo", "errors", "cancel", "progress",
 	"callback", "overload", "contributions", "lifecycle", "result", "frame", "stdout", "crash", "eof", "shutdown",
-	"catalog", "artifacts", "input", "secrets", "presentation", "agents", "kv"}
+	"catalog", "artifacts", "input", "notify", "policy", "secrets", "presentation", "agents", "kv"}
 
 func rank(c *Check) int {
 	prefix, _, _ := strings.Cut(c.Name, ".")

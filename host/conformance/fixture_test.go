@@ -49,8 +49,9 @@ secrets = ["fixture.token"]
 [contributes]
 tools = ["echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
-         "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed"]
-commands = ["fixture_cmd"]
+         "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
+         "notify", "contribute", "policy", "kv_list", "agent_op"]
+commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "after_tool_call"]
 ui = ["status"]
 context = true
@@ -148,6 +149,12 @@ var brokenFor = map[string]string{
 	"negotiate.unknown_required_feature": "accept-unknown-required",
 	"rpc.unknown_targets":                "unknown-tool-internal",
 	"eof.drain":                          "eof-no-drain",
+	"notify.delivered":                   "notify-no-title",
+	"contributions.pushed":               "contribute-wrong-placement",
+	"policy.decisions":                   "policy-no-redeem",
+	"kv.list_pages":                      "kv-list-no-cursor",
+	"agents.steering":                    "agent-error-rewrite",
+	"cancel.other_methods":               "no-cancel-other",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -31,8 +31,10 @@ type Services struct {
 	revision  int
 	tools     []string // the accepted catalog; nil until the first change
 	artifacts int
-	agents    int
-	lastTask  string // the task_name of the last agent/spawn
+	agents    []json.RawMessage // agent/spawn params, agent-<i+1> each
+	lastTask  string            // the task_name of the last agent/spawn
+	approvals map[string]approval
+	refusals  map[string]*RPCError // method → the error its next call answers (Refuse)
 }
 
 func newServices(s *Session, ext *Extension, secrets map[string]string, scratch string) *Services {
@@ -52,6 +54,17 @@ func (v *Services) Calls(method string) []Notification {
 	return out
 }
 
+// Refuse makes the next request with that method answer err instead of being
+// served, so a check can see a host error of any code carried verbatim.
+func (v *Services) Refuse(method string, err *RPCError) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.refusals == nil {
+		v.refusals = map[string]*RPCError{}
+	}
+	v.refusals[method] = err
+}
+
 func invalid(format string, args ...any) *RPCError {
 	return &RPCError{Code: -32602, Message: fmt.Sprintf(format, args...)}
 }
@@ -59,7 +72,12 @@ func invalid(format string, args ...any) *RPCError {
 func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError) {
 	v.mu.Lock()
 	v.calls = append(v.calls, Notification{Method: method, Params: params})
+	refusal := v.refusals[method]
+	delete(v.refusals, method)
 	v.mu.Unlock()
+	if refusal != nil {
+		return nil, refusal
+	}
 	var p map[string]json.RawMessage
 	if err := json.Unmarshal(params, &p); err != nil && len(params) > 0 {
 		return nil, invalid("params must be an object: %v", err)
@@ -70,7 +88,7 @@ func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError
 	case "kv.commit":
 		return v.kvCommit(p)
 	case "kv.list":
-		return map[string]any{"entries": []any{}}, nil
+		return v.kvList(p)
 	case "artifact/publish":
 		if err := v.parent(p); err != nil {
 			return nil, err
@@ -102,7 +120,10 @@ func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError
 		}
 		return map[string]any{"value": "answer:" + prompt}, nil
 	case "policy/evaluate":
-		return map[string]any{"decision": "allow"}, nil
+		if err := v.parent(p); err != nil {
+			return nil, err
+		}
+		return v.policy(p)
 	case "tools/register", "tools/unregister":
 		return v.catalog(method, p)
 	case "agent/spawn":
@@ -118,14 +139,11 @@ func (v *Services) handle(method string, params json.RawMessage) (any, *RPCError
 			return nil, &RPCError{Code: -32002, Message: "the child-session service stopped answering waits"}
 		}
 		return map[string]any{"timed_out": false, "agents": []any{}}, nil
-	case "agent/list":
-		return map[string]any{"agents": []any{}}, nil
-	case "agent/models":
-		return map[string]any{"models": []any{}}, nil
-	case "agent/message", "agent/follow_up":
-		return map[string]any{"accepted": true}, nil
-	case "agent/interrupt":
-		return map[string]any{"interrupted": true}, nil
+	case "agent/list", "agent/models", "agent/message", "agent/follow_up", "agent/interrupt":
+		if err := v.parent(p); err != nil {
+			return nil, err
+		}
+		return v.agentOp(method, p)
 	}
 	return nil, &RPCError{Code: -32601, Message: "method not found: " + method}
 }
@@ -395,8 +413,8 @@ func (v *Services) spawn(p map[string]json.RawMessage) (any, *RPCError) {
 		return nil, invalid("policy.max_tokens must be null or 1000..64000")
 	}
 	v.mu.Lock()
-	v.agents++
-	n := v.agents
+	v.agents = append(v.agents, raw)
+	n := len(v.agents)
 	v.lastTask = req.TaskName
 	v.mu.Unlock()
 	return map[string]any{"agent_id": fmt.Sprintf("agent-%d", n), "session": fmt.Sprintf("agent-session:%d", n),
@@ -409,4 +427,45 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+// kvList answers one page of the namespace's keys under prefix, in key order. The
+// cursor is the last key of the previous page: opaque to the extension, which
+// must pass it back unchanged.
+func (v *Services) kvList(p map[string]json.RawMessage) (any, *RPCError) {
+	var ns, prefix, cursor string
+	limit := 100
+	_ = json.Unmarshal(p["namespace"], &ns)
+	_ = json.Unmarshal(p["prefix"], &prefix)
+	_ = json.Unmarshal(p["cursor"], &cursor)
+	if raw, ok := p["limit"]; ok {
+		if err := json.Unmarshal(raw, &limit); err != nil || limit < 1 || limit > 1000 {
+			return nil, invalid("limit must be 1..1000")
+		}
+	}
+	if !v.namespaceOK(ns) {
+		return nil, invalid("namespace %q belongs to another extension", ns)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var keys []string
+	for k := range v.kv {
+		kns, key, _ := strings.Cut(k, "\x00")
+		if kns == ns && strings.HasPrefix(key, prefix) && key > cursor {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	res := map[string]any{}
+	if len(keys) > limit {
+		keys = keys[:limit]
+		res["next_cursor"] = keys[limit-1]
+	}
+	entries := []any{}
+	for _, key := range keys {
+		val := v.kv[ns+"\x00"+key]
+		entries = append(entries, map[string]any{"key": key, "value": val, "version": version(val)})
+	}
+	res["entries"] = entries
+	return res, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	octet "github.com/octet-kit/octet/sdk-go"
 )
@@ -16,22 +17,80 @@ func registerContributions(ext *octet.Extension) {
 	ext.Command("fixture_cmd", "Join the arguments", func(ctx context.Context, args []string) (octet.CommandResult, error) {
 		return octet.CommandResult{Text: strings.Join(args, " ")}, nil
 	})
+	ext.Command("slow_cmd", "Wait the first argument in ms", func(ctx context.Context, args []string) (octet.CommandResult, error) {
+		ms := 0
+		if len(args) > 0 {
+			ms, _ = strconv.Atoi(args[0])
+		}
+		if err := wait(ctx, ms); err != nil {
+			return octet.CommandResult{}, err
+		}
+		return octet.CommandResult{Text: "slept"}, nil
+	})
 	ext.Hook("before_prompt", func(ctx context.Context, payload json.RawMessage) (octet.HookResult, error) {
+		var p struct {
+			Prompt string `json:"prompt"`
+		}
+		_ = json.Unmarshal(payload, &p)
+		if err := slowPrompt(ctx, p.Prompt); err != nil {
+			return octet.HookResult{}, err
+		}
 		return octet.Continue(), nil
 	})
 	ext.Hook("after_tool_call", func(ctx context.Context, payload json.RawMessage) (octet.HookResult, error) {
 		return octet.HookResult{}, nil
 	})
 	ext.Context(func(ctx context.Context, params json.RawMessage) ([]octet.ContextItem, error) {
+		var p struct {
+			Prompt string `json:"prompt"`
+		}
+		_ = json.Unmarshal(params, &p)
+		if err := slowPrompt(ctx, p.Prompt); err != nil {
+			return nil, err
+		}
 		return []octet.ContextItem{{Label: "fixture", Content: "fixture context", Placement: "system_suffix"}}, nil
 	})
 	ext.Status("status", func(ctx context.Context, params json.RawMessage) (octet.StatusResult, error) {
 		return octet.StatusResult{Surface: "status", Text: "fixture ready", Priority: 0}, nil
 	})
 	ext.Renderer("echo", func(ctx context.Context, params json.RawMessage) ([]octet.Segment, error) {
+		var p struct {
+			Arguments struct {
+				Value any `json:"value"`
+			} `json:"arguments"`
+		}
+		_ = json.Unmarshal(params, &p)
+		if v, ok := p.Arguments.Value.(string); ok {
+			if err := slowPrompt(ctx, v); err != nil {
+				return nil, err
+			}
+		}
 		return []octet.Segment{{Text: "echo", StyleRole: nil}}, nil
 	})
 	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) {
 		ext.Log().Info("turn settled", "session_id", ev.SessionID, "turn_id", ev.TurnID, "outcome", ev.Outcome)
 	})
+}
+
+// wait sleeps ms while watching cancellation; cancelled, it returns ctx.Err(),
+// which the SDK answers -32800.
+func wait(ctx context.Context, ms int) error {
+	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// slowPrompt waits when a prompt (or rendered echo value) is "slow:<ms>" (fixture.md).
+func slowPrompt(ctx context.Context, prompt string) error {
+	rest, ok := strings.CutPrefix(prompt, "slow:")
+	if !ok {
+		return nil
+	}
+	ms, _ := strconv.Atoi(rest)
+	return wait(ctx, ms)
 }

@@ -32,6 +32,7 @@ func main() {
 	registerBasics(ext)
 	registerServices(ext)
 	registerContributions(ext)
+	registerSteering(ext)
 	ext.Run()
 }
 

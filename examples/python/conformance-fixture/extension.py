@@ -31,6 +31,9 @@ INT = {"type": "integer"}
 STR = {"type": "string"}
 
 
+_PERIOD = bytes(range(251))
+
+
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -102,7 +105,10 @@ def big_result(args):
               "mime_type": STR,
           }, ["bytes", "mode"]))
 def publish(args):
-    data = bytes(i % 251 for i in range(args["bytes"]))
+    n = args["bytes"]
+    # byte i is i % 251 (docs/design/fixture.md); repeating one period builds 16 MiB in
+    # ~20 ms where a per-byte generator took ~500 ms and dominated the artifact benchmark.
+    data = (_PERIOD * (n // len(_PERIOD) + 1))[:n]
     mime_type = args.get("mime_type", "application/octet-stream")
     size, digest = len(data), sha256(data)
     if args["mode"] == "inline":
@@ -220,13 +226,93 @@ def typed(args):
                        structured_content={"count": args["count"]})
 
 
+@ext.tool(name="notify", description="Show a notification",
+          parameters=obj({"message": STR, "level": {"enum": ["info", "success", "warning", "error"]},
+                          "title": STR}, ["message", "level"]))
+def notify(args):
+    ext.notify(args["message"], args["level"], title=args.get("title"))
+    return "notified"
+
+
+@ext.tool(name="contribute", description="Push a context item and a status line",
+          parameters=obj({"text": STR}, ["text"]))
+def contribute(args):
+    ext.contribute_context([{"label": "fixture", "content": args["text"],
+                             "placement": "prompt_prefix"}])
+    ext.contribute_status("status", args["text"], priority=1)
+    return "contributed"
+
+
+@ext.tool(name="policy", description="Evaluate an intent; redeem an ask's approval token",
+          parameters=obj({"operation": STR}, ["operation"]))
+def policy(args):
+    intent = {"kind": "fixture", "operation": args["operation"]}
+    first = ext.evaluate_policy(intent)
+    redeemed = None
+    if first["decision"] == "ask" and first.get("approval_token"):
+        redeemed = ext.evaluate_policy(intent, approval_token=first["approval_token"])["decision"]
+    return tool_result(text_content("evaluated"),
+                       structured_content={"decision": first["decision"], "redeemed": redeemed})
+
+
+@ext.tool(name="kv_list", description="Pass through to kv.list",
+          parameters=obj({"namespace": STR, "prefix": STR, "cursor": STR,
+                          "limit": {"type": "integer", "minimum": 1, "maximum": 1000}},
+                         ["namespace", "prefix"]))
+def kv_list(args):
+    page = ext.kv.list(args["prefix"], namespace=args["namespace"], cursor=args.get("cursor"),
+                       limit=args.get("limit", 100))
+    result = {"entries": [{"key": e.key, "value": e.value, "version": e.version}
+                          for e in page.entries]}
+    if page.next_cursor is not None:
+        result["next_cursor"] = page.next_cursor
+    return tool_result(text_content("listed"), structured_content=result)
+
+
+@ext.tool(name="agent_op", description="One agent/* call after spawn",
+          parameters=obj({"op": {"enum": ["message", "follow_up", "models", "list", "interrupt",
+                                          "wait"]},
+                          "target": STR, "message": STR, "query": STR, "limit": INT}, ["op"]))
+def agent_op(args):
+    op = args["op"]
+    if op == "message":
+        result = ext.send_agent_message(args["target"], args["message"])
+    elif op == "follow_up":
+        result = ext.follow_up_agent(args["target"], args["message"])
+    elif op == "models":
+        result = ext.list_agent_models(query=args.get("query") or None,
+                                       limit=args.get("limit", 50))
+    elif op == "list":
+        result = ext.list_agents()
+    elif op == "interrupt":
+        result = ext.interrupt_agent(args["target"])
+    else:
+        result = {"timed_out": ext.wait_agents(timeout_ms=1000)["timed_out"]}
+    return tool_result(text_content("steered"), structured_content=result)
+
+
+def slow_prompt(prompt):
+    """Wait when a prompt (or rendered echo value) is "slow:<ms>" (fixture.md)."""
+    if isinstance(prompt, str) and prompt.startswith("slow:"):
+        if current_cancellation().wait(int(prompt[len("slow:"):]) / 1000):
+            raise Cancelled()
+
+
 @ext.command(name="fixture_cmd", description="Join the arguments")
 def fixture_cmd(arguments):
     return {"text": " ".join(arguments)}
 
 
+@ext.command(name="slow_cmd", description="Wait the first argument in ms")
+def slow_cmd(arguments):
+    if current_cancellation().wait(int(arguments[0]) / 1000 if arguments else 0):
+        raise Cancelled()
+    return {"text": "slept"}
+
+
 @ext.hook("before_prompt")
 def before_prompt(payload):
+    slow_prompt(payload.get("prompt"))
     return {"disposition": {"action": "continue"}}
 
 
@@ -237,6 +323,7 @@ def after_tool_call(payload):
 
 @ext.context
 def context(params):
+    slow_prompt(params.get("prompt"))
     return [{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}]
 
 
@@ -247,6 +334,7 @@ def status(params):
 
 @ext.renderer("echo")
 def render_echo(params):
+    slow_prompt((params.get("arguments") or {}).get("value"))
     return {"segments": [{"text": "echo", "style_role": None}]}
 
 

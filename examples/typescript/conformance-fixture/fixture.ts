@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonValue, type KvPrecondition, type KvWrite } from "octet-extension-sdk";
+import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -13,6 +13,11 @@ function fixtureBytes(n: number): Uint8Array {
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = i % 251;
   return out;
+}
+
+/** Wait when a prompt (or rendered echo value) is "slow:<ms>" (fixture.md), watching cancellation. */
+async function slowPrompt(prompt: unknown, ctx: RequestContext): Promise<void> {
+  if (typeof prompt === "string" && prompt.startsWith("slow:")) await ctx.sleep(Number(prompt.slice("slow:".length)));
 }
 
 export function buildFixture(): Extension {
@@ -259,12 +264,127 @@ export function buildFixture(): Extension {
     (args) => toolResult(`${args.label}:${args.count}`, { structuredContent: { count: args.count } }),
   );
 
+  ext.tool(
+    {
+      name: "notify",
+      description: "Show a notification",
+      parameters: {
+        type: "object",
+        properties: { message: { type: "string" }, level: { enum: ["info", "success", "warning", "error"] }, title: { type: "string" } },
+        required: ["message", "level"],
+      },
+    },
+    (args) => {
+      ext.notify(args.message, args.title === undefined ? { level: args.level } : { level: args.level, title: args.title });
+      return "notified";
+    },
+  );
+
+  ext.tool(
+    { name: "contribute", description: "Push a context item and a status line", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+    (args) => {
+      ext.contributeContext([{ label: "fixture", content: args.text, placement: "prompt_prefix" }]);
+      ext.contributeStatus({ surface: "status", text: args.text, priority: 1 });
+      return "contributed";
+    },
+  );
+
+  ext.tool(
+    {
+      name: "policy",
+      description: "Evaluate an intent; redeem an ask's approval token",
+      parameters: { type: "object", properties: { operation: { type: "string" } }, required: ["operation"] },
+    },
+    async (args) => {
+      const intent = { kind: "fixture", operation: args.operation };
+      const first = await ext.evaluatePolicy(intent);
+      let redeemed: string | null = null;
+      if (first.decision === "ask" && first.approval_token !== undefined) {
+        redeemed = (await ext.evaluatePolicy(intent, { approvalToken: first.approval_token })).decision;
+      }
+      return toolResult("evaluated", { structuredContent: { decision: first.decision, redeemed } });
+    },
+  );
+
+  ext.tool(
+    {
+      name: "kv_list",
+      description: "Pass through to kv.list",
+      parameters: {
+        type: "object",
+        properties: { namespace: { type: "string" }, prefix: { type: "string" }, cursor: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 1000 } },
+        required: ["namespace", "prefix"],
+      },
+    },
+    async (args) => {
+      const options: KvListOptions = { namespace: args.namespace, prefix: args.prefix };
+      if (args.cursor !== undefined) options.cursor = args.cursor;
+      if (args.limit !== undefined) options.limit = args.limit;
+      const page = await ext.kv.list(options);
+      return toolResult("listed", { structuredContent: page as unknown as JsonObject });
+    },
+  );
+
+  ext.tool(
+    {
+      name: "agent_op",
+      description: "One agent/* call after spawn",
+      parameters: {
+        type: "object",
+        properties: {
+          op: { enum: ["message", "follow_up", "models", "list", "interrupt", "wait"] },
+          target: { type: "string" },
+          message: { type: "string" },
+          query: { type: "string" },
+          limit: { type: "integer" },
+        },
+        required: ["op"],
+      },
+    },
+    async (args) => {
+      let out: JsonObject;
+      switch (args.op) {
+        case "message":
+          out = { accepted: await ext.sendAgentMessage(args.target ?? "", args.message ?? "") };
+          break;
+        case "follow_up":
+          out = { accepted: await ext.followUpAgent(args.target ?? "", args.message ?? "") };
+          break;
+        case "models":
+          out = { models: (await ext.listAgentModels(args.query ? { query: args.query, limit: args.limit ?? 50 } : { limit: args.limit ?? 50 })) as unknown as JsonValue[] };
+          break;
+        case "list":
+          out = { agents: (await ext.listAgents()) as unknown as JsonValue[] };
+          break;
+        case "interrupt":
+          out = { interrupted: await ext.interruptAgent(args.target ?? "") };
+          break;
+        default:
+          out = { timed_out: (await ext.waitAgents({ timeoutMs: 1000 })).timed_out };
+      }
+      return toolResult("steered", { structuredContent: out });
+    },
+  );
+
   ext.command({ name: "fixture_cmd", description: "Join the arguments" }, (args) => ({ text: args.join(" ") }));
-  ext.hook("before_prompt", () => ({ disposition: { action: "continue" } }));
+  ext.command({ name: "slow_cmd", description: "Wait the first argument in ms" }, async (args, ctx) => {
+    await ctx.sleep(Number(args[0] ?? "0"));
+    return { text: "slept" };
+  });
+  ext.hook("before_prompt", async (payload, ctx) => {
+    await slowPrompt(payload.prompt, ctx);
+    return { disposition: { action: "continue" } };
+  });
   ext.hook("after_tool_call", () => ({}));
-  ext.context(() => [{ label: "fixture", content: "fixture context", placement: "system_suffix" }]);
+  ext.context(async (params, ctx) => {
+    await slowPrompt(params.prompt, ctx);
+    return [{ label: "fixture", content: "fixture context", placement: "system_suffix" }];
+  });
   ext.status("status", () => ({ surface: "status", text: "fixture ready", priority: 0 }));
-  ext.renderer("echo", () => ({ segments: [{ text: "echo", style_role: null }] }));
+  ext.renderer("echo", async (params, ctx) => {
+    await slowPrompt((params.arguments as JsonObject)["value"], ctx);
+    return { segments: [{ text: "echo", style_role: null }] };
+  });
   ext.onLifecycle("turn_settled", (event) => {
     ext.log.info("turn settled", { turn_id: event.turn_id, outcome: event.outcome });
   });

@@ -19,6 +19,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,13 +66,20 @@ const (
 	modeUnknownInternal  = "unknown-tool-internal"   // answers an unknown tool with -32603
 	modeEOFNoDrain       = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
 	modeShutdownErrorAck = "shutdown-error-ack"      // reports the abandoned on_shutdown as a failed shutdown
+	modeNotifyNoTitle    = "notify-no-title"         // drops a notification's title
+	modeContributeWrong  = "contribute-wrong-placement"
+	modePolicyNoRedeem   = "policy-no-redeem"    // never presents an ask's approval token
+	modeKVListNoCursor   = "kv-list-no-cursor"   // drops the cursor, so every page is the first
+	modeAgentRewrite     = "agent-error-rewrite" // turns the host's agent/* errors into -32603
+	modeNoCancelOther    = "no-cancel-other"     // cancellation reaches tool handlers only
 )
 
 var mode string
 
 var tools = []string{"echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
-	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed"}
+	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
+	"notify", "contribute", "policy", "kv_list", "agent_op"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -358,7 +366,7 @@ func (c *conn) initialize(f frame) {
 		return
 	}
 	supported := []string{"request_cancellation", "content_parts", "request_progress", "artifacts",
-		"dynamic_tools", "agent_sessions", "secrets", "kv", "lifecycle_events"}
+		"dynamic_tools", "agent_sessions", "secrets", "kv", "lifecycle_events", "policy_intents", "approvals"}
 	for _, x := range p.Protocol.Required {
 		if !slices.Contains(supported, x) && mode != modeAcceptRequired {
 			c.respond(f.ID, nil, invalidParams("required feature %q is not supported", x))
@@ -401,7 +409,8 @@ func (c *conn) initialize(f frame) {
 	}
 	c.respond(f.ID, map[string]any{
 		"api_version": api, "name": os.Getenv("OCTET_EXTENSION_NAME"), "version": "0.1.0",
-		"tools": defs, "commands": []any{map[string]any{"name": "fixture_cmd", "description": "joins its arguments"}},
+		"tools": defs, "commands": []any{map[string]any{"name": "fixture_cmd", "description": "joins its arguments"},
+			map[string]any{"name": "slow_cmd", "description": "waits its first argument in ms"}},
 		"hooks": []string{"before_prompt", "after_tool_call"}, "ui": []string{"status"}, "context": true,
 		"tool_renderers": []string{"echo"},
 		"protocol": map[string]any{"version": p.APIVersion, "features": features,
@@ -493,6 +502,13 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 			Arguments []string `json:"arguments"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
+		if p.Name == "slow_cmd" && len(p.Arguments) > 0 {
+			ms, _ := strconv.Atoi(p.Arguments[0])
+			if e := slowFor(ctx, ms); e != nil {
+				return nil, e
+			}
+			return map[string]any{"text": "slept"}, nil
+		}
 		if p.Name != "fixture_cmd" {
 			return nil, invalidParams("command %q is not served", p.Name)
 		}
@@ -503,9 +519,15 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		return map[string]any{"text": strings.Join(p.Arguments, sep)}, nil
 	case "hook/run":
 		var p struct {
-			Hook string `json:"hook"`
+			Hook    string `json:"hook"`
+			Payload struct {
+				Prompt string `json:"prompt"`
+			} `json:"payload"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
+		if e := slowPrompt(ctx, p.Payload.Prompt); e != nil {
+			return nil, e
+		}
 		if p.Hook != "before_prompt" && p.Hook != "after_tool_call" {
 			return nil, invalidParams("hook %q is not served", p.Hook)
 		}
@@ -514,6 +536,13 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		return map[string]any{"disposition": map[string]any{"action": "continue"}}, nil
 	case "context/collect":
+		var p struct {
+			Prompt string `json:"prompt"`
+		}
+		_ = json.Unmarshal(f.Params, &p)
+		if e := slowPrompt(ctx, p.Prompt); e != nil {
+			return nil, e
+		}
 		return map[string]any{"items": []any{map[string]any{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}}}, nil
 	case "status/collect":
 		if mode == modeBadShape {
@@ -521,12 +550,46 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		return map[string]any{"surface": "status", "text": "fixture ready", "priority": 0}, nil
 	case "tool/render":
+		var p struct {
+			Arguments struct {
+				Value any `json:"value"`
+			} `json:"arguments"`
+		}
+		_ = json.Unmarshal(f.Params, &p)
+		if v, ok := p.Arguments.Value.(string); ok {
+			if e := slowPrompt(ctx, v); e != nil {
+				return nil, e
+			}
+		}
 		return map[string]any{"segments": []any{map[string]any{"text": "echo", "style_role": nil}}}, nil
 	}
 	if mode == modeUnknownCode {
 		return nil, &rpcError{Code: -32603, Message: "no handler"}
 	}
 	return nil, &rpcError{Code: -32601, Message: "method not found: " + f.Method, Data: json.RawMessage(fmt.Sprintf(`{"method":%q}`, f.Method))}
+}
+
+// slowFor waits ms while watching cancellation (no-cancel-other: not watching).
+func slowFor(ctx context.Context, ms int) *rpcError {
+	if mode == modeNoCancelOther {
+		ctx = context.Background()
+	}
+	select {
+	case <-time.After(time.Duration(ms) * time.Millisecond):
+		return nil
+	case <-ctx.Done():
+		return &rpcError{Code: -32800, Message: "request cancelled"}
+	}
+}
+
+// slowPrompt waits when the prompt is "slow:<ms>" (fixture.md).
+func slowPrompt(ctx context.Context, prompt string) *rpcError {
+	rest, ok := strings.CutPrefix(prompt, "slow:")
+	if !ok {
+		return nil
+	}
+	ms, _ := strconv.Atoi(rest)
+	return slowFor(ctx, ms)
 }
 
 func arg[T any](args map[string]json.RawMessage, name string) T {
@@ -693,6 +756,34 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 			return nil, e
 		}
 		return withStructured("kv", res), nil
+	case "notify":
+		p := map[string]any{"message": arg[string](args, "message"), "level": arg[string](args, "level")}
+		if t, ok := args["title"]; ok && mode != modeNotifyNoTitle {
+			p["title"] = t
+		}
+		c.notify("notification", p)
+		return text("notified"), nil
+	case "contribute":
+		placement := "prompt_prefix"
+		if mode == modeContributeWrong {
+			placement = "system_prefix"
+		}
+		c.notify("context/contribution", map[string]any{"items": []any{map[string]any{"label": "fixture", "content": arg[string](args, "text"), "placement": placement}}})
+		c.notify("status/contribution", map[string]any{"surface": "status", "text": arg[string](args, "text"), "priority": 1})
+		return text("contributed"), nil
+	case "policy":
+		return c.policy(ctx, id, args)
+	case "kv_list":
+		if mode == modeKVListNoCursor {
+			delete(args, "cursor")
+		}
+		res, e := c.call(ctx, "kv.list", args)
+		if e != nil {
+			return nil, e
+		}
+		return withStructured("listed", res), nil
+	case "agent_op":
+		return c.agentOp(ctx, id, args)
 	case "arm_stuck_shutdown":
 		c.mu.Lock()
 		c.armed = true
@@ -856,4 +947,73 @@ func (c *conn) ask(ctx context.Context, id json.RawMessage, args map[string]json
 		return withStructured("asked", map[string]any{"answer_sha256": h}), nil
 	}
 	return withStructured("asked", map[string]any{"answer": r.Value}), nil
+}
+
+func (c *conn) policy(ctx context.Context, id json.RawMessage, args map[string]json.RawMessage) (any, *rpcError) {
+	p := map[string]any{"parent_request_id": id, "intent": map[string]any{"kind": "fixture", "operation": arg[string](args, "operation")}}
+	res, e := c.call(ctx, "policy/evaluate", p)
+	if e != nil {
+		return nil, e
+	}
+	var d struct {
+		Decision string `json:"decision"`
+		Token    string `json:"approval_token"`
+	}
+	_ = json.Unmarshal(res, &d)
+	var redeemed any
+	if d.Decision == "ask" && d.Token != "" && mode != modePolicyNoRedeem {
+		p["approval_token"] = d.Token
+		res, e := c.call(ctx, "policy/evaluate", p)
+		if e != nil {
+			return nil, e
+		}
+		var r struct {
+			Decision string `json:"decision"`
+		}
+		_ = json.Unmarshal(res, &r)
+		redeemed = r.Decision
+	}
+	return withStructured("evaluated", map[string]any{"decision": d.Decision, "redeemed": redeemed}), nil
+}
+
+func (c *conn) agentOp(ctx context.Context, id json.RawMessage, args map[string]json.RawMessage) (any, *rpcError) {
+	p := map[string]any{"parent_request_id": id}
+	var method string
+	switch arg[string](args, "op") {
+	case "message", "follow_up":
+		method = "agent/" + arg[string](args, "op")
+		p["target"], p["message"] = arg[string](args, "target"), arg[string](args, "message")
+	case "interrupt":
+		method = "agent/interrupt"
+		p["target"] = arg[string](args, "target")
+	case "models":
+		method = "agent/models"
+		p["limit"] = 50
+		if _, ok := args["limit"]; ok {
+			p["limit"] = arg[int](args, "limit")
+		}
+		if q := arg[string](args, "query"); q != "" {
+			p["query"] = q
+		}
+	case "list":
+		method = "agent/list"
+	case "wait":
+		method = "agent/wait"
+		p["timeout_ms"] = 1000
+	default:
+		return nil, invalidParams("op %q is not one of message, follow_up, models, list, interrupt, wait", arg[string](args, "op"))
+	}
+	res, e := c.call(ctx, method, p)
+	if e != nil {
+		if mode == modeAgentRewrite {
+			return nil, &rpcError{Code: -32603, Message: e.Message}
+		}
+		return nil, e
+	}
+	var sc map[string]any
+	_ = json.Unmarshal(res, &sc)
+	if method == "agent/wait" {
+		sc = map[string]any{"timed_out": sc["timed_out"]}
+	}
+	return withStructured("steered", sc), nil
 }

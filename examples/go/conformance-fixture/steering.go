@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// registerSteering: notifications, pushed contributions, policy, kv.list and the
+// agent/* methods after spawn.
+func registerSteering(ext *octet.Extension) {
+	octet.Tool(ext, octet.ToolSpec{Name: "notify", Description: "Show a notification"},
+		func(ctx context.Context, a struct {
+			Message string `json:"message"`
+			Level   string `json:"level" jsonschema:"enum=info,enum=success,enum=warning,enum=error"`
+			Title   string `json:"title,omitempty"`
+		}) (octet.Result, error) {
+			if err := ext.Notify(a.Message, a.Level, a.Title); err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("notified"), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "contribute", Description: "Push a context item and a status line"},
+		func(ctx context.Context, a struct {
+			Text string `json:"text"`
+		}) (octet.Result, error) {
+			if err := ext.PublishContext([]octet.ContextItem{{Label: "fixture", Content: a.Text, Placement: "prompt_prefix"}}); err != nil {
+				return octet.Result{}, err
+			}
+			if err := ext.PublishStatus(octet.StatusResult{Surface: "status", Text: a.Text, Priority: 1}); err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("contributed"), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "policy", Description: "Evaluate an intent; redeem an ask's approval token"},
+		func(ctx context.Context, a struct {
+			Operation string `json:"operation"`
+		}) (octet.Result, error) {
+			intent := protocol.PolicyIntent{Kind: "fixture", Operation: a.Operation}
+			first, err := ext.EvaluatePolicy(ctx, intent, "")
+			if err != nil {
+				return octet.Result{}, err
+			}
+			var redeemed any
+			if first.Decision == "ask" && first.ApprovalToken != "" {
+				second, err := ext.EvaluatePolicy(ctx, intent, first.ApprovalToken)
+				if err != nil {
+					return octet.Result{}, err
+				}
+				redeemed = second.Decision
+			}
+			return octet.Text("evaluated").WithStructured(map[string]any{"decision": first.Decision, "redeemed": redeemed}), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_list", Description: "Pass through to kv.list"},
+		func(ctx context.Context, a struct {
+			Namespace string `json:"namespace"`
+			Prefix    string `json:"prefix"`
+			Cursor    string `json:"cursor,omitempty"`
+			Limit     int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=1000"`
+		}) (octet.Result, error) {
+			res, err := ext.KVList(ctx, a.Namespace, a.Prefix, a.Cursor, a.Limit)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Text("listed").WithStructured(res), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "agent_op", Description: "One agent/* call after spawn"},
+		func(ctx context.Context, a struct {
+			Op      string `json:"op" jsonschema:"enum=message,enum=follow_up,enum=models,enum=list,enum=interrupt,enum=wait"`
+			Target  string `json:"target,omitempty"`
+			Message string `json:"message,omitempty"`
+			Query   string `json:"query,omitempty"`
+			Limit   int    `json:"limit,omitempty"`
+		}) (octet.Result, error) {
+			var out any
+			var err error
+			switch a.Op {
+			case "message":
+				var ok bool
+				ok, err = ext.SendAgentMessage(ctx, a.Target, a.Message)
+				out = map[string]any{"accepted": ok}
+			case "follow_up":
+				var ok bool
+				ok, err = ext.FollowUpAgent(ctx, a.Target, a.Message)
+				out = map[string]any{"accepted": ok}
+			case "models":
+				var res protocol.AgentModelsResult
+				res, err = ext.ListAgentModels(ctx, a.Query, a.Limit)
+				out = res
+			case "list":
+				var res protocol.AgentListResult
+				res, err = ext.ListAgents(ctx)
+				out = res
+			case "interrupt":
+				var ok bool
+				ok, err = ext.InterruptAgent(ctx, a.Target)
+				out = map[string]any{"interrupted": ok}
+			case "wait":
+				var res protocol.AgentWaitResult
+				res, err = ext.WaitAgents(ctx, 1000)
+				out = map[string]any{"timed_out": res.TimedOut}
+			default:
+				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, fmt.Sprintf("unknown op %q", a.Op), nil)
+			}
+			if err != nil {
+				return octet.Result{}, err // host errors propagate verbatim
+			}
+			return octet.Text("steered").WithStructured(out), nil
+		})
+}

@@ -1,0 +1,83 @@
+package conformance
+
+import (
+	"fmt"
+	"time"
+)
+
+// Cancellation of the requests that are not tool calls: a command, a hook, a
+// context provider and a renderer each watch cancellation like a tool does.
+
+func init() {
+	register(&Check{
+		Name:        "cancel.other_methods",
+		Description: "$/cancelRequest reaches a running command, hook, context provider and renderer, each answering -32800 at once",
+		Requirement: "wire.md §1 $/cancelRequest; schema/methods.json cancellable for command/execute, hook/run, context/collect, tool/render",
+		Tier:        Conditional,
+		Fixture:     true,
+		Features:    []string{"request_cancellation"},
+		Covers: []string{"command/execute cancellable", "command/execute error -32800", "hook/run cancellable", "hook/run error -32800",
+			"context/collect cancellable", "context/collect error -32800", "tool/render cancellable", "tool/render error -32800"},
+		Run: checkCancelOtherMethods,
+	})
+}
+
+// SlowPrefix asks a fixture hook, context provider or renderer to wait: its prompt
+// (or the echo value it renders) is "slow:<ms>" (docs/design/fixture.md).
+const SlowPrefix = "slow:"
+
+func checkCancelOtherMethods(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	slow := SlowPrefix + "60000"
+	calls := []struct {
+		method string
+		params map[string]any
+	}{
+		{"command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"60000"}}},
+		{"hook/run", map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": slow}}},
+		{"context/collect", map[string]any{"session_id": "conformance-session", "prompt": slow}},
+		{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{"value": slow},
+			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo"}}}}},
+	}
+	for _, c := range calls {
+		id, ch, err := s.Send(c.method, c.params)
+		if err != nil {
+			return err
+		}
+		// An echo answered after the request shows it was admitted and is running.
+		if resp, err := t.toolCall(s, "echo", map[string]any{"value": "alive"}); err != nil {
+			return err
+		} else if err := expectEcho(resp, "alive"); err != nil {
+			return err
+		}
+		select {
+		case resp := <-ch:
+			return fail(c.method+" to still be waiting (asked to wait 60 s)", "%s", resp)
+		default:
+		}
+		sent := time.Now()
+		if err := s.Cancel(id); err != nil {
+			return err
+		}
+		resp, err := t.wait(s, id, ch)
+		if err != nil {
+			return fail(fmt.Sprintf("%s answered -32800 within %s of $/cancelRequest", c.method, t.Timeout()), "%v", err)
+		}
+		if err := expectCode(resp, -32800, c.method+" cancelled"); err != nil {
+			return err
+		}
+		t.Note("%s cancelled in %s", c.method, time.Since(sent).Round(time.Microsecond))
+	}
+	// Not slow: the same contributions answer normally.
+	resp, err := s.Call(t.Ctx, t.Timeout(), "command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"1"}})
+	if err != nil {
+		return err
+	}
+	if resp.Error != nil || !jsonEqual(resp.Result, []byte(`{"text":"slept"}`)) {
+		return fail(`slow_cmd ["1"] answering {"text":"slept"}`, "%s", resp)
+	}
+	return nil
+}
