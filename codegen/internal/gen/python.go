@@ -24,7 +24,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 `)
 	pyLimits(&b, m)

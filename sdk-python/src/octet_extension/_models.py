@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 # -- Limits (schema/limits.schema.json) --
 
@@ -633,1644 +636,1512 @@ def type_names() -> list[str]:
     """Every schema type validate knows."""
     return list(_SPECS)
 
-# -- Types (TypedDict: plain dicts at run time; check untrusted data with validate_*) --
-
-# Name48: A short name.
-Name48: TypeAlias = str
-
-# Sha256Hex: A SHA-256 digest, 64 lowercase hex digits.
-Sha256Hex: TypeAlias = str
-
-# AgentState: A child agent's state.
-AgentState: TypeAlias = Literal["pending", "running", "settled", "failed", "interrupted", "timed_out"]
-
-# RequestID: A request id: an integer >= 0 or a string of 1..256 UTF-8 bytes (MAX_ID_BYTES). Host
-# ids are integers; extension ids are integers in API 0.1 and prefixed strings (`py:`, `ts:`,
-# `go:` plus a counter) in 0.2/0.4.
-RequestID: TypeAlias = int | str
-
-# InternalErrorData: `data` of internal_error: free-form.
-InternalErrorData: TypeAlias = dict[str, Any]
-
-# Feature: A feature name this kit knows. Required ones (always sent as required):
-# request_cancellation, content_parts. Optional: request_progress, artifacts, lifecycle_events,
-# policy_intents, dynamic_tools, progress_decoration. Conditional: agent_sessions (+
-# delegation_telemetry_v1), approvals (needs policy_intents), secrets. API 0.4 only: kv.
-# runtime_commands is known but never supported by the SDKs. An offer may name features unknown to
-# this list (an SDK ignores unknown optional ones); an answer may not.
-Feature: TypeAlias = Literal["request_cancellation", "content_parts", "request_progress", "artifacts", "lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration", "agent_sessions", "delegation_telemetry_v1", "approvals", "secrets", "kv", "runtime_commands"]
-
-# LifecycleEvent: A lifecycle notification an extension may subscribe to.
-LifecycleEvent: TypeAlias = Literal["session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"]
-
-# Outcome: How a session, turn or tool settled.
-Outcome: TypeAlias = Literal["completed", "failed", "cancelled", "interrupted", "disconnected", "shutdown", "limit"]
-
-# ApiVersion: An API version this kit speaks. `0.1` is frozen and sequential; `0.2` is
-# feature-negotiated; `0.4` is the 0.2 wire plus project features. `0.3` is a distinct wire and
-# always refused.
-ApiVersion: TypeAlias = Literal["0.1", "0.2", "0.4"]
-
-# ExtensionName: Extension name; equals the extension's directory name.
-ExtensionName: TypeAlias = str
-
-# ToolName: A tool name.
-ToolName: TypeAlias = str
-
-# CommandName: A slash-command name.
-CommandName: TypeAlias = str
-
-# SecretName: A secret name: ASCII, at most 64 bytes (SECRET_NAME_MAX_BYTES).
-SecretName: TypeAlias = str
-
-# HookName: A hook point. `before_persistence` and `post_mutation` need API 0.2/0.4.
-HookName: TypeAlias = Literal["before_prompt", "after_response", "before_tool_call", "after_tool_call", "before_persistence", "post_mutation"]
-
-# UISurface: A UI surface an extension may contribute text to.
-UISurface: TypeAlias = Literal["status", "header", "footer"]
-
-# ShortID: An extension-scoped identifier.
-ShortID: TypeAlias = str
-
-# State: A presentation state.
-State: TypeAlias = Literal["empty", "loading", "pending", "active", "running", "succeeded", "failed", "cancelled", "degraded", "stopped", "unavailable"]
-
-
-class ModelSelection(TypedDict):
-    """Model the child should use."""
-
-    # Provider id.
-    provider: NotRequired[str]
-    # Model id.
-    model: NotRequired[str]
-
-
-class AgentPolicy(TypedDict):
-    """Limits of a child agent."""
-
-    # Tool scopes (a non-empty subset).
-    tools: list[Literal["read", "search", "edit", "write", "bash"]]
-    # Nesting depth (AGENT_MAX_DEPTH).
-    max_depth: Literal[1]
-    # Children active at once (AGENT_MAX_ACTIVE).
-    max_concurrent_children: int
-    # Turn ceiling.
-    max_turns: int
-    # Token ceiling, or null to inherit the parent's.
-    max_tokens: int | None
-    # Cost ceiling.
-    max_cost_microdollars: int
-    # Returned output cap, UTF-8 bytes.
-    max_output_bytes: int
-    # Wall-clock limit.
-    timeout_ms: int
-
-
-class AgentSpawnParams(TypedDict):
-    """agent/spawn params (needs agent_sessions)."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    task_name: Name48
-    profile: NotRequired[Name48]
-    fingerprint: NotRequired[Sha256Hex]
-    # Message for the child (1..AGENT_MESSAGE_MAX_BYTES).
-    message: str
-    # Repeating a spawn with the same key returns the same agent.
-    idempotency_key: str
-    model_selection: NotRequired[ModelSelection]
-    policy: AgentPolicy
-
-
-class AgentSpawnResult(TypedDict):
-    """agent/spawn result."""
-
-    # Agent id.
-    agent_id: str
-    # Child session reference (`agent-session:...`).
-    session: str
-    state: AgentState
-    # False when the idempotency key matched an existing agent.
-    created: bool
-
-
-class AgentMessageParams(TypedDict):
-    """agent/message and agent/follow_up params."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # Agent id.
-    target: str
-    # Message for the child (1..AGENT_MESSAGE_MAX_BYTES).
-    message: str
-
-
-class AgentMessageResult(TypedDict):
-    """agent/message and agent/follow_up result."""
-
-    # Whether the message was accepted.
-    accepted: bool
-
-
-class AgentModelsParams(TypedDict):
-    """agent/models params."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # Filter text.
-    query: NotRequired[str]
-    # Page size (SDK default 50).
-    limit: int
-
-
-class AgentModel(TypedDict):
-    """A model a child can use."""
-
-    # Provider id.
-    provider: str
-    # Model id.
-    model: str
-    # Display label.
-    label: NotRequired[str]
-
-
-class AgentModelsResult(TypedDict):
-    """agent/models result."""
-
-    # Models.
-    models: list[AgentModel]
-
-
-class AgentListParams(TypedDict):
-    """agent/list params."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-
-
-class AgentUsage(TypedDict):
-    """Usage so far."""
-
-    # Input tokens.
-    input_tokens: int
-    # Output tokens.
-    output_tokens: int
-    # Cost.
-    cost_microdollars: int
-
-
-class AgentRecord(TypedDict):
-    """A child agent's record."""
-
-    # Agent id.
-    agent_id: str
-    # Child session reference.
-    session: str
-    task_name: Name48
-    profile: NotRequired[Name48]
-    fingerprint: NotRequired[Sha256Hex]
-    # Idempotency key.
-    idempotency_key: str
-    state: AgentState
-    policy: AgentPolicy
-    # Unix ms.
-    created_at_ms: int
-    # Unix ms.
-    started_at_ms: NotRequired[int]
-    # Unix ms.
-    completed_at_ms: NotRequired[int]
-    # Unix ms.
-    deadline_ms: NotRequired[int]
-    # Turns run.
-    turns: int
-    usage: AgentUsage
-    # Final output (capped at max_output_bytes).
-    output: NotRequired[str]
-    # Whether the wall timer fired.
-    timed_out: bool
-
-
-class AgentListResult(TypedDict):
-    """agent/list result."""
-
-    # Agents of the parent.
-    agents: list[AgentRecord]
-
-
-class AgentWaitParams(TypedDict):
-    """agent/wait params."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # How long to wait (AGENT_WAIT_MIN_MS..AGENT_WAIT_MAX_MS; SDK default AGENT_WAIT_DEFAULT_MS).
-    timeout_ms: int
-
-
-class AgentWaitResult(TypedDict):
-    """agent/wait result."""
-
-    # Whether the wait timed out.
-    timed_out: bool
-    # Agents of the parent.
-    agents: list[AgentRecord]
-
-
-class AgentInterruptParams(TypedDict):
-    """agent/interrupt params."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # Agent id.
-    target: str
-
-
-class AgentInterruptResult(TypedDict):
-    """agent/interrupt result."""
-
-    # Whether the agent was interrupted.
-    interrupted: bool
-
-
-class ResourceOwner(TypedDict):
-    """Who a host request acts for; the host sets it, the extension never chooses it."""
-
-    # Session id.
-    session_id: str
-    # Extension instance id.
-    extension_instance_id: str
-    # Process generation (increments on every restart).
-    process_generation: int
-
-
-class ToolDefinition01(TypedDict):
-    """A tool as declared in API 0.1 (no output schema)."""
-
-    name: ToolName
-    # What the tool does, shown to the model.
-    description: str
-    # JSON Schema of the tool's arguments (open).
-    parameters: dict[str, Any]
-
-
-class ToolDefinition(TypedDict):
-    """A tool as declared in API 0.2/0.4."""
-
-    name: ToolName
-    # What the tool does, shown to the model.
-    description: str
-    # JSON Schema of the tool's arguments (open).
-    parameters: dict[str, Any]
-    # JSON Schema of the tool's structured_content; when declared, every result must carry a
-    # structured_content that validates against it.
-    output_schema: NotRequired[dict[str, Any]]
-
-
-class CommandDefinition(TypedDict):
-    """A slash command."""
-
-    name: CommandName
-    # What the command does.
-    description: str
-
-
-class TextPart(TypedDict):
-    """Text content."""
-
-    # Discriminator.
-    type: Literal["text"]
-    # The text.
-    text: str
-
-
-class ImagePart(TypedDict):
-    """An image, by reference to an artifact published by the same owner and generation."""
-
-    # Discriminator.
-    type: Literal["image"]
-    # Id from artifact/publish.
-    artifact_id: str
-    # Exact MIME type of the artifact.
-    mime_type: Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
-    # Alternative text.
-    alt: NotRequired[str]
-
-
-class AudioPart(TypedDict):
-    """Audio, by reference to an artifact published by the same owner and generation."""
-
-    # Discriminator.
-    type: Literal["audio"]
-    # Id from artifact/publish.
-    artifact_id: str
-    # Exact MIME type of the artifact.
-    mime_type: Literal["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"]
-    # Transcript.
-    transcript: NotRequired[str]
-
-
-class ToolResult01(TypedDict):
-    """A tool result in API 0.1: text content."""
-
-    # The result text.
-    content: str
-    # Whether the call failed.
-    is_error: NotRequired[bool]
-    # Free-form metadata, not shown to the model.
-    metadata: NotRequired[dict[str, Any]]
-
-
-class ToolResult(TypedDict):
-    """A tool result in API 0.2/0.4. At least one part must be text (checked by the SDK and the
-
-    host). structured_content is required exactly when the tool declared output_schema and
-    must validate against it.
-    """
-
-    # Content parts (RESULT_MAX_CONTENT_PARTS).
-    content: list[ContentPart]
-    # Whether the call failed.
-    is_error: NotRequired[bool]
-    # Structured result, at most RESULT_MAX_STRUCTURED_BYTES encoded.
-    structured_content: NotRequired[dict[str, Any]]
-    # Free-form metadata, at most RESULT_MAX_METADATA_BYTES encoded, not shown to the model.
-    metadata: NotRequired[dict[str, Any]]
-
-
-class Request(TypedDict):
-    """A JSON-RPC 2.0 request: one compact JSON object per line."""
-
-    # Always `2.0`.
-    jsonrpc: Literal["2.0"]
-    id: RequestID
-    # The method name.
-    method: str
-    # The method's params; always an object when present.
-    params: NotRequired[dict[str, Any]]
-
-
-class Notification(TypedDict):
-    """A JSON-RPC 2.0 notification: a request without id, never answered."""
-
-    # Always `2.0`.
-    jsonrpc: Literal["2.0"]
-    # The method name.
-    method: str
-    # The method's params; always an object when present.
-    params: NotRequired[dict[str, Any]]
-
-
-class SuccessResponse(TypedDict):
-    """A successful response."""
-
-    # Always `2.0`.
-    jsonrpc: Literal["2.0"]
-    # Id of the request answered.
-    id: RequestID
-    # The method's result.
-    result: Any
-
-
-class ErrorResponse(TypedDict):
-    """A failed response."""
-
-    # Always `2.0`.
-    jsonrpc: Literal["2.0"]
-    # Id of the request answered.
-    id: RequestID
-    error: ErrorObject
-
-
-class CancelParams(TypedDict):
-    """Params of `$/cancelRequest` (either direction). Unknown or finished ids are ignored."""
-
-    # Id of the request to cancel.
-    id: RequestID
-
-
-class ErrorObject(TypedDict):
-    """The `error` member of a failed response."""
-
-    # Error code: one of the registry's codes, or a handler-authored code outside -32768..-32000.
-    code: int
-    # Short human-readable description.
-    message: str
-    # Code-specific detail; its shape for registry codes is given by the registry.
-    data: NotRequired[Any]
-
-
-class ParseErrorData(TypedDict):
-    """`data` of parse_error."""
-
-    # The first bytes of the offending line.
-    excerpt: NotRequired[str]
-
-
-class InvalidRequestData(TypedDict):
-    """`data` of invalid_request."""
-
-    # The first bytes of the offending frame.
-    excerpt: NotRequired[str]
-
-
-class MethodNotFoundData(TypedDict):
-    """`data` of method_not_found."""
-
-    # The method that has no handler.
-    method: str
-
-
-class InvalidParamsData(TypedDict):
-    """`data` of invalid_params."""
-
-    # JSON path of the offending value, e.g. `$.arguments.limit`.
-    path: NotRequired[str]
-    # What was wrong with it.
-    reason: NotRequired[str]
-
-
-class OverloadedData(TypedDict):
-    """`data` of overloaded."""
-
-    # The limit that was hit (in-flight maximum or queue size).
-    limit: int
-
-
-class ServiceUnavailableData(TypedDict):
-    """`data` of service_unavailable."""
-
-    # Why the service refused.
-    reason: NotRequired[str]
-
-
-class KVConflictData(TypedDict):
-    """`data` of kv_conflict."""
-
-    # Namespace of the failed precondition.
-    namespace: str
-    # Key of the failed precondition.
-    key: str
-    # Version the precondition expected; null when it expected the key absent.
-    expected: str | None
-    # Version found; null when the key is absent.
-    actual: str | None
-
-
-class UnsupportedAPIVersionData(TypedDict):
-    """`data` of unsupported_api_version."""
-
-    # The version asked for.
-    requested: str
-    # Versions this side speaks.
-    supported: list[str]
-
-
-class NotificationParams(TypedDict):
-    """notification params: a user notification."""
-
-    # The message.
-    message: str
-    # Severity.
-    level: Literal["info", "success", "warning", "error"]
-    # Title.
-    title: NotRequired[str]
-
-
-class ConfirmationRequestParams(TypedDict):
-    """confirmation/request params."""
-
-    # The question.
-    message: str
-    # Title.
-    title: NotRequired[str]
-    # Whether confirming does something destructive.
-    destructive: NotRequired[bool]
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: NotRequired[RequestID]
-
-
-class ConfirmationRequestResult(TypedDict):
-    """confirmation/request result."""
-
-    # The user's answer.
-    confirmed: bool
-
-
-class InputRequestParams(TypedDict):
-    """input/request params."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # The prompt; must contain a non-whitespace character; at most INPUT_PROMPT_MAX_BYTES.
-    prompt: str
-    # Whether the answer is secret (never logged or persisted).
-    secret: bool
-
-
-class InputRequestResult(TypedDict):
-    """input/request result."""
-
-    # The answer (at most INPUT_VALUE_MAX_BYTES), or null when cancelled or unavailable.
-    value: str | None
-
-
-class ContextContributionParams(TypedDict):
-    """context/contribution params: context pushed by the extension."""
-
-    # Context items.
-    items: list[ContextItem]
-
-
-class StatusContributionParams(TypedDict):
-    """status/contribution params: status text pushed by the extension."""
-
-    surface: UISurface
-    # Text to show.
-    text: str
-    # Ordering among contributions; higher first.
-    priority: int
-    # Style role name, or null for the default.
-    style_role: NotRequired[str | None]
-
-
-class ProgressStatus(TypedDict):
-    """A status progress event."""
-
-    # Discriminator.
-    type: Literal["status"]
-    # Status message.
-    message: NotRequired[str]
-    # Work done so far.
-    current: NotRequired[float]
-    # Total work.
-    total: NotRequired[float]
-    # Unit of current and total.
-    unit: NotRequired[str]
-
-
-class ProgressOutput(TypedDict):
-    """An output progress event: a chunk of a child process's output."""
-
-    # Discriminator.
-    type: Literal["output"]
-    # Which stream.
-    stream: Literal["stdout", "stderr"]
-    # How data is encoded.
-    encoding: Literal["utf8", "base64"]
-    # The chunk.
-    data: str
-
-
-class ProgressDecoration(TypedDict):
-    """A decoration progress event (needs progress_decoration)."""
-
-    # Discriminator.
-    type: Literal["decoration"]
-    # Short label.
-    label: str
-    # Detail.
-    detail: NotRequired[str]
-
-
-class ProgressParams(TypedDict):
-    """$/progress params (needs request_progress). Sequences start at 1 per parent request and
-
-    increase by 1; stale ones are ignored.
-    """
-
-    # Id of the host request the progress is about.
-    parent_request_id: RequestID
-    # Sequence number, strictly increasing per parent.
-    sequence: int
-    event: ProgressEvent
-
-
-class ArtifactPublishInline(TypedDict):
-    """artifact/publish params with inline content."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # MIME type.
-    mime_type: str
-    # File name to show.
-    name: NotRequired[str]
-    # Base64 content, decoded at most ARTIFACT_INLINE_MAX_BYTES.
-    data: NotRequired[str]
-
-
-class ArtifactPublishFile(TypedDict):
-    """artifact/publish params naming a file in the scratch directory."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    # MIME type.
-    mime_type: str
-    # File name to show.
-    name: NotRequired[str]
-    # Path relative to OCTET_EXTENSION_SCRATCH.
-    path: str
-    # File size in bytes (at most ARTIFACT_MAX_BYTES).
-    size: int
-    # SHA-256 of the file.
-    sha256: Sha256Hex
-
-
-class ArtifactPublishResult(TypedDict):
-    """artifact/publish result."""
-
-    # Artifact id, usable in content parts.
-    artifact_id: str
-    # Size in bytes.
-    size: int
-    # SHA-256 of the content.
-    sha256: Sha256Hex
-
-
-class AdapterHints(TypedDict):
-    """Hints for policy adapters."""
-
-    # The operation only reads.
-    read_only: NotRequired[bool]
-    # The operation destroys data.
-    destructive: NotRequired[bool]
-
-
-class PolicyIntent(TypedDict):
-    """What the extension intends to do."""
-
-    # Intent kind.
-    kind: str
-    # Operation name.
-    operation: str
-    # What the operation acts on (open).
-    target: NotRequired[dict[str, Any]]
-    # Data classes involved.
-    data_classes: NotRequired[list[str]]
-    adapter_hints: NotRequired[AdapterHints]
-
-
-class PolicyEvaluateParams(TypedDict):
-    """policy/evaluate params (needs policy_intents)."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    intent: PolicyIntent
-    # One-use token from an earlier `ask` decision.
-    approval_token: NotRequired[str]
-
-
-class PolicyEvaluateResult(TypedDict):
-    """policy/evaluate result."""
-
-    # The decision.
-    decision: Literal["allow", "ask", "deny"]
-    # Why.
-    reason: NotRequired[str]
-    # Token to present after the user approves; only with ask (APPROVAL_TOKEN_TTL_MS).
-    approval_token: NotRequired[str]
-
-
-class SecretGetParams(TypedDict):
-    """secret/get params (needs secrets)."""
-
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: RequestID
-    name: SecretName
-
-
-class SecretGetResult(TypedDict):
-    """secret/get result. The value never appears in logs or errors."""
-
-    # The secret (at most SECRET_VALUE_MAX_BYTES).
-    value: str
-
-
-class ToolsRegisterParams(TypedDict):
-    """tools/register params (needs dynamic_tools)."""
-
-    # Tools to add or replace (MAX_TOOLS_PER_REQUEST).
-    tools: list[ToolDefinition]
-
-
-class ToolsUnregisterParams(TypedDict):
-    """tools/unregister params (needs dynamic_tools)."""
-
-    # Tool names to remove (MAX_TOOLS_PER_REQUEST).
-    names: list[ToolName]
-
-
-class ToolsCatalogResult(TypedDict):
-    """tools/register and tools/unregister result: the committed catalog."""
-
-    # New catalog revision; exactly the previous plus one.
-    revision: int
-    # The whole accepted catalog (MAX_CATALOG_TOOLS).
-    tools: list[ToolName]
-
-
-class BeforePromptPayload(TypedDict):
-    """hook/run payload of `before_prompt`."""
-
-    # The prompt about to be sent.
-    prompt: str
-
-
-class HookRunBeforePrompt(TypedDict):
-    """hook/run params for `before_prompt`."""
-
-    # The hook point.
-    hook: Literal["before_prompt"]
-    payload: BeforePromptPayload
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class AfterResponsePayload(TypedDict):
-    """hook/run payload of `after_response`."""
-
-    # The model's response.
-    response: str
-
-
-class HookRunAfterResponse(TypedDict):
-    """hook/run params for `after_response`."""
-
-    # The hook point.
-    hook: Literal["after_response"]
-    payload: AfterResponsePayload
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class BeforeToolCallPayload(TypedDict):
-    """hook/run payload of `before_tool_call`."""
-
-    # Tool name.
-    name: str
-    # Tool arguments.
-    arguments: dict[str, Any]
-
-
-class HookRunBeforeToolCall(TypedDict):
-    """hook/run params for `before_tool_call`."""
-
-    # The hook point.
-    hook: Literal["before_tool_call"]
-    payload: BeforeToolCallPayload
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class AfterToolCallPayload(TypedDict):
-    """hook/run payload of `after_tool_call`."""
-
-    # Tool name.
-    name: str
-    # Tool arguments.
-    arguments: dict[str, Any]
-    # Tool output.
-    output: str
-    # Whether the tool failed.
-    is_error: bool
-
-
-class HookRunAfterToolCall(TypedDict):
-    """hook/run params for `after_tool_call`."""
-
-    # The hook point.
-    hook: Literal["after_tool_call"]
-    payload: AfterToolCallPayload
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class BeforePersistencePayload(TypedDict):
-    """hook/run payload of `before_persistence`."""
-
-    # Tool name.
-    name: str
-    # Tool output about to be persisted.
-    output: str
-
-
-class HookRunBeforePersistence(TypedDict):
-    """hook/run params for `before_persistence`."""
-
-    # The hook point.
-    hook: Literal["before_persistence"]
-    payload: BeforePersistencePayload
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class PostMutationPayload(TypedDict):
-    """hook/run payload of `post_mutation`."""
-
-    # Tool name.
-    name: str
-    # Resources the tool mutated.
-    resource_ids: list[str]
-
-
-class HookRunPostMutation(TypedDict):
-    """hook/run params for `post_mutation`."""
-
-    # The hook point.
-    hook: Literal["post_mutation"]
-    payload: PostMutationPayload
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class HookDisposition(TypedDict):
-    """What the host should do next."""
-
-    # Continue, block the operation, or replace the prompt.
-    action: Literal["continue", "block", "replace"]
-    # Message shown when blocking.
-    message: NotRequired[str]
-    # Replacement prompt (action replace).
-    prompt: NotRequired[str]
-
-
-class PersistenceMetadata(TypedDict):
-    """Metadata persisted with a tool output (before_persistence)."""
-
-    # The metadata.
-    value: dict[str, Any]
-    # Whether the metadata may be shown to the model.
-    public: bool
-
-
-class PostMutationRescan(TypedDict):
-    """Resources to rescan after a mutation (post_mutation)."""
-
-    # Resource ids.
-    resource_ids: list[str]
-
-
-class HookRunResult(TypedDict):
-    """hook/run result."""
-
-    disposition: NotRequired[HookDisposition]
-    persistence_metadata: NotRequired[PersistenceMetadata]
-    post_mutation_rescan: NotRequired[PostMutationRescan]
-
-
-class ToolCallParams(TypedDict):
-    """tool/call params."""
-
-    name: ToolName
-    # The tool's arguments, valid against its parameters schema.
-    arguments: dict[str, Any]
-    # Dynamic catalog revision the call was planned against; an unknown or retired one is -32602.
-    catalog_revision: NotRequired[int]
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-    # Host call id, for correlation with lifecycle events.
-    call_id: NotRequired[str]
-
-
-class CommandExecuteParams(TypedDict):
-    """command/execute params."""
-
-    name: CommandName
-    # Command arguments, passed to the handler as a list.
-    arguments: list[str]
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class CommandExecuteResult(TypedDict):
-    """command/execute result."""
-
-    # Text shown to the user.
-    text: str
-    # Whether the command failed.
-    is_error: NotRequired[bool]
-
-
-class ContextCollectParams(TypedDict):
-    """context/collect params."""
-
-    # Session id.
-    session_id: NotRequired[str]
-    # The prompt context is collected for.
-    prompt: NotRequired[str]
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class ContextItem(TypedDict):
-    """One context contribution."""
-
-    # Short label.
-    label: str
-    # The context text.
-    content: str
-    # Where the host places it.
-    placement: Literal["system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix"]
-
-
-class ContextCollectResult(TypedDict):
-    """context/collect result."""
-
-    # Context items.
-    items: list[ContextItem]
-
-
-class StatusCollectParams(TypedDict):
-    """status/collect params."""
-
-    surface: UISurface
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class StatusCollectResult(TypedDict):
-    """status/collect result."""
-
-    surface: UISurface
-    # Text to show.
-    text: str
-    # Ordering among contributions; higher first.
-    priority: int
-    # Style role name, or null for the default.
-    style_role: NotRequired[str | None]
-
-
-class ToolRenderParams01(TypedDict):
-    """tool/render params in API 0.1."""
-
-    name: ToolName
-    # The call's arguments.
-    arguments: dict[str, Any]
-    result: ToolResult01
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class ToolRenderParams(TypedDict):
-    """tool/render params in API 0.2/0.4."""
-
-    name: ToolName
-    # The call's arguments.
-    arguments: dict[str, Any]
-    result: ToolResult
-    # Who the call acts for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-class RenderSegment(TypedDict):
-    """One styled segment of a rendered result."""
-
-    # Segment text.
-    text: str
-    # Style role name, or null for plain.
-    style_role: str | None
-
-
-class ToolRenderResult(TypedDict):
-    """tool/render result."""
-
-    # Styled segments in order.
-    segments: list[RenderSegment]
-
-
-class ShutdownParams(TypedDict):
-    """shutdown params."""
-
-    # Why the host stops the process.
-    reason: NotRequired[Literal["host_exit", "reload", "disable", "restart"]]
-    # Milliseconds the extension has to drain and run on_shutdown.
-    deadline_ms: NotRequired[int]
-
-
-class ShutdownResult(TypedDict):
-    """shutdown result: an empty acknowledgement sent after drain and on_shutdown; the process
-
-    then exits.
-    """
-
-
-class ExtensionInfo(TypedDict):
-    """The extension as the host discovered it."""
-
-    name: ExtensionName
-    # The manifest's version.
-    version: str
-    # Absolute extension directory.
-    dir: str
-    # Absolute path of extension.toml.
-    manifest_path: str
-    # Where the host found it.
-    source: Literal["global", "project", "explicit"]
-
-
-class WorkspaceInfo(TypedDict):
-    """The workspace the host serves."""
-
-    # Absolute workspace root.
-    root: str
-    # Whether the user trusts the workspace.
-    trusted: bool
-
-
-class ModelInfo(TypedDict):
-    """A model reference."""
-
-    # Provider id.
-    provider: str
-    # Model id.
-    id: str
-
-
-class SessionInfo(TypedDict):
-    """The session, when the process serves one."""
-
-    # Session id.
-    session_id: NotRequired[str]
-    model: NotRequired[ModelInfo]
-    # Reasoning effort setting.
-    reasoning_effort: NotRequired[str]
-    # Active skills.
-    active_skills: NotRequired[list[str]]
-
-
-class OfferedLimits(TypedDict):
-    """Limits the host offers."""
-
-    # Requests the host will send concurrently; the answer may lower it.
-    max_concurrent_requests: int
-    # Largest frame the host accepts (MAX_MESSAGE_BYTES unless configured).
-    max_message_bytes: NotRequired[int]
-    # Admission queue size the host suggests.
-    max_pending_requests: NotRequired[int]
-
-
-class ProtocolOffer(TypedDict):
-    """Feature negotiation offer (API 0.2/0.4)."""
-
-    # The negotiated wire.
-    version: Literal["0.2", "0.4"]
-    # Features the extension must support, else it refuses initialize (-32602 naming the feature).
-    required_features: list[str]
-    # Features the extension may accept; unknown ones are ignored.
-    optional_features: list[str]
-    limits: OfferedLimits
-
-
-class InitializeParams01(TypedDict):
-    """initialize params in API 0.1: no protocol block."""
-
-    # Always `0.1`.
-    api_version: Literal["0.1"]
-    # The host's octet version.
-    octet_version: str
-    extension: ExtensionInfo
-    # The validated manifest as JSON.
-    manifest: Manifest
-    workspace: WorkspaceInfo
-    session: NotRequired[SessionInfo]
-
-
-class InitializeParams(TypedDict):
-    """initialize params in API 0.2/0.4."""
-
-    # The API version selected (OCTET_EXTENSION_API_VERSION).
-    api_version: Literal["0.2", "0.4"]
-    # The host's octet version.
-    octet_version: str
-    extension: ExtensionInfo
-    # The validated manifest as JSON.
-    manifest: Manifest
-    workspace: WorkspaceInfo
-    session: NotRequired[SessionInfo]
-    protocol: ProtocolOffer
-
-
-class AnsweredLimits(TypedDict):
-    """Limits the extension answers."""
-
-    # Requests the extension serves at once; capped at the offer.
-    max_concurrent_requests: int
-
-
-class ProtocolAnswer(TypedDict):
-    """Feature negotiation answer (API 0.2/0.4)."""
-
-    # Echo of the offered version.
-    version: str
-    # Accepted features: every required one plus the supported optional ones; no duplicates or
-    # unknowns.
-    features: list[Feature]
-    limits: AnsweredLimits
-    # Lifecycle notifications subscribed to; omitted or empty means all six.
-    lifecycle_events: NotRequired[list[LifecycleEvent]]
-
-
-class InitializeResult01(TypedDict):
-    """initialize result in API 0.1: no protocol block, no output schemas."""
-
-    # Must equal params.api_version.
-    api_version: str
-    # Tools served; names equal the manifest's.
-    tools: list[ToolDefinition01]
-    # Must equal the manifest's name.
-    name: ExtensionName
-    # Must equal the manifest's version.
-    version: str
-    # Commands served.
-    commands: list[CommandDefinition]
-    # Hooks served; a subset of the manifest's.
-    hooks: NotRequired[list[HookName]]
-    # UI surfaces served; a subset of the manifest's.
-    ui: NotRequired[list[UISurface]]
-    # Whether the extension contributes context.
-    context: NotRequired[bool]
-    # Tools whose results the extension renders.
-    tool_renderers: NotRequired[list[ToolName]]
-
-
-class InitializeResult(TypedDict):
-    """initialize result in API 0.2/0.4."""
-
-    # Must equal params.api_version.
-    api_version: str
-    # Tools served; names equal the manifest's unless dynamic_tools was negotiated (then they are
-    # catalog revision 0).
-    tools: list[ToolDefinition]
-    # Must equal the manifest's name.
-    name: ExtensionName
-    # Must equal the manifest's version.
-    version: str
-    # Commands served.
-    commands: list[CommandDefinition]
-    # Hooks served; a subset of the manifest's.
-    hooks: NotRequired[list[HookName]]
-    # UI surfaces served; a subset of the manifest's.
-    ui: NotRequired[list[UISurface]]
-    # Whether the extension contributes context.
-    context: NotRequired[bool]
-    # Tools whose results the extension renders.
-    tool_renderers: NotRequired[list[ToolName]]
-    protocol: ProtocolAnswer
-
-
-class KVGetParams(TypedDict):
-    """kv.get params (needs kv, API 0.4)."""
-
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key (1..KV_KEY_MAX_BYTES).
-    key: str
-
-
-class KVGetResult(TypedDict):
-    """kv.get result."""
-
-    # Whether the key exists.
-    found: bool
-    # The value, when found (at most KV_VALUE_MAX_BYTES encoded).
-    value: NotRequired[Any]
-    # Version: hex SHA-256 of the canonical value.
-    version: NotRequired[str]
-
-
-class KVListParams(TypedDict):
-    """kv.list params."""
-
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key prefix; empty lists all.
-    prefix: str
-    # Cursor from a previous page.
-    cursor: NotRequired[str]
-    # Page size (default 100).
-    limit: NotRequired[int]
-
-
-class KVEntry(TypedDict):
-    """One listed entry."""
-
-    # Key.
-    key: str
-    # Value.
-    value: Any
-    # Version: hex SHA-256 of the canonical value.
-    version: str
-
-
-class KVListResult(TypedDict):
-    """kv.list result."""
-
-    # Entries in key order.
-    entries: list[KVEntry]
-    # Cursor of the next page; absent on the last.
-    next_cursor: NotRequired[str]
-
-
-class KVExpectVersion(TypedDict):
-    """Precondition: the key has this version."""
-
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key (1..KV_KEY_MAX_BYTES).
-    key: str
-    # Version: hex SHA-256 of the canonical value.
-    version: str
-
-
-class KVExpectAbsent(TypedDict):
-    """Precondition: the key is absent."""
-
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key (1..KV_KEY_MAX_BYTES).
-    key: str
-    # Always true.
-    absent: Literal[True]
-
-
-class KVPut(TypedDict):
-    """Write a value."""
-
-    # Discriminator.
-    op: Literal["put"]
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key (1..KV_KEY_MAX_BYTES).
-    key: str
-    # The value (at most KV_VALUE_MAX_BYTES encoded).
-    value: Any
-
-
-class KVDelete(TypedDict):
-    """Delete a key."""
-
-    # Discriminator.
-    op: Literal["delete"]
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key (1..KV_KEY_MAX_BYTES).
-    key: str
-
-
-class KVCommitParams(TypedDict):
-    """kv.commit params: all or nothing. A failed precondition is -32005 and applies nothing."""
-
-    # Preconditions (KV_MAX_BATCH).
-    preconditions: list[KVPrecondition]
-    # Writes (1..KV_MAX_BATCH).
-    writes: list[KVWrite]
-
-
-class KVWriteVersion(TypedDict):
-    """The version a write produced."""
-
-    # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
-    namespace: str
-    # Key (1..KV_KEY_MAX_BYTES).
-    key: str
-    # New version, or null for a delete.
-    version: str | None
-
-
-class KVCommitResult(TypedDict):
-    """kv.commit result."""
-
-    # One per write, in order.
-    versions: list[KVWriteVersion]
-
-
-class SessionStartedParams(TypedDict):
-    """session/started params."""
-
-    # Session id.
-    session_id: str
-
-
-class SessionSettledParams(TypedDict):
-    """session/settled params."""
-
-    # Session id.
-    session_id: str
-    outcome: Outcome
-
-
-class TurnStartedParams(TypedDict):
-    """turn/started params."""
-
-    # Session id.
-    session_id: str
-    # Turn id.
-    turn_id: str
-
-
-class TurnSettledParams(TypedDict):
-    """turn/settled params."""
-
-    # Session id.
-    session_id: str
-    # Turn id.
-    turn_id: str
-    outcome: Outcome
-
-
-class ToolStartedParams(TypedDict):
-    """tool/started params."""
-
-    # Session id.
-    session_id: str
-    # Turn id.
-    turn_id: str
-    # Host call id.
-    call_id: str
-    # Tool name.
-    name: str
-
-
-class ToolSettledParams(TypedDict):
-    """tool/settled params."""
-
-    # Session id.
-    session_id: str
-    # Turn id.
-    turn_id: str
-    # Host call id.
-    call_id: str
-    # Tool name.
-    name: str
-    outcome: Outcome
-    # Whether the tool reported an error.
-    is_error: bool
-
-
-class Manifest(TypedDict):
-    """An extension's `extension.toml`, parsed to JSON. Unknown fields at any level are refused
-
-    ("field X is not known to this host; it may need a newer octet"). Cross-field rules
-    (lifecycle vs sharing, API 0.1 restrictions, renderers within tools, entrypoint inside
-    the directory) are checked by the host beyond this schema.
-    """
-
-    name: ExtensionName
-    # The extension's own semantic version.
-    version: str
-    api_version: ApiVersion
-    # Exact octet version pin (`=1.2.3`); the host refuses unless equal to its own version.
-    requires_octet: NotRequired[str]
-    # One-paragraph description shown to users.
-    description: NotRequired[str]
-    entrypoint: ManifestEntrypoint
-    capabilities: NotRequired[ManifestCapabilities]
-    contributes: NotRequired[ManifestContributions]
-    runtime: NotRequired[ManifestRuntime]
-
-
-class ManifestEntrypoint(TypedDict):
-    """How the host starts the extension process."""
-
-    # Program to run. A relative command containing `/` must stay inside the extension directory.
-    command: str
-    # Arguments passed to the command.
-    args: NotRequired[list[str]]
-
-
-class ManifestCapabilities(TypedDict):
-    """What the extension declares it needs."""
-
-    # Filesystem access the extension asks for.
-    filesystem: NotRequired[Literal["none", "workspace", "unrestricted"]]
-    # Whether the extension starts child processes.
-    process: NotRequired[bool]
-    # Whether the extension uses the network.
-    network: NotRequired[bool]
-    # Secret names the extension may ask the host's broker for (MAX_SECRETS).
-    secrets: NotRequired[list[SecretName]]
-    # Extra environment variables passed through (API 0.2/0.4 only).
-    environment: NotRequired[list[Literal["SSH_AUTH_SOCK"]]]
-
-
-class ManifestContributions(TypedDict):
-    """What the extension contributes to the host."""
-
-    # Tool names the extension serves (MAX_CATALOG_TOOLS).
-    tools: NotRequired[list[ToolName]]
-    # Slash commands the extension serves.
-    commands: NotRequired[list[CommandName]]
-    # Hook points the extension runs at.
-    hooks: NotRequired[list[HookName]]
-    # UI surfaces the extension contributes to.
-    ui: NotRequired[list[UISurface]]
-    # Whether the extension contributes prompt context.
-    context: NotRequired[bool]
-    # Tools whose results the extension renders; each must also be in `tools` unless tools are
-    # dynamic.
-    tool_renderers: NotRequired[list[ToolName]]
-    # Whether the extension sends user notifications.
-    notifications: NotRequired[bool]
-    # Whether the extension asks the user for confirmations.
-    confirmations: NotRequired[bool]
-    # Whether the extension publishes presentation snapshots (API 0.2/0.4 only).
-    presentation: NotRequired[bool]
-
-
-class ManifestRuntime(TypedDict):
-    """Process lifecycle and sharing."""
-
-    # When the host starts and stops the process. workspace_service, always and pi_aggregate need
-    # sharing = workspace; oneshot, legacy_resident and session need isolated.
-    lifecycle: NotRequired[Literal["legacy_resident", "lazy_resident", "oneshot", "session", "workspace_service", "always", "pi_aggregate"]]
-    # Whether one process serves one session or a whole workspace. API 0.1 is always isolated.
-    sharing: NotRequired[Literal["isolated", "workspace"]]
-
-
-class SessionReference(TypedDict):
-    """Refers to a session."""
-
-    # Discriminator.
-    type: Literal["session"]
-    # Session id.
-    session: str
-
-
-class ArtifactReference(TypedDict):
-    """Refers to an artifact."""
-
-    # Discriminator.
-    type: Literal["artifact"]
-    # Artifact id.
-    artifact_id: str
-
-
-class ResourceReference(TypedDict):
-    """Refers to a resource."""
-
-    # Discriminator.
-    type: Literal["resource"]
-    # Resource id.
-    resource: str
-
-
-class URLReference(TypedDict):
-    """Refers to a web page. The host also refuses credentials, localhost, .local and private
-
-    IP literals.
-    """
-
-    # Discriminator.
-    type: Literal["url"]
-    # Absolute http(s) URL.
-    url: str
-
-
-class PresentationStatus(TypedDict):
-    """Overall status."""
-
-    state: State
-    # Label.
-    label: str
-    # Detail.
-    detail: NotRequired[str]
-
-
-class ActivityMetrics(TypedDict):
-    """Usage counters of an activity; reasoning_tokens must not exceed output_tokens (host
-
-    rule).
-    """
-
-    # Tool calls.
-    tool_calls: NotRequired[int]
-    # Input tokens.
-    input_tokens: NotRequired[int]
-    # Cache read tokens.
-    cache_read_tokens: NotRequired[int]
-    # Cache write tokens.
-    cache_write_tokens: NotRequired[int]
-    # Output tokens.
-    output_tokens: NotRequired[int]
-    # Reasoning tokens.
-    reasoning_tokens: NotRequired[int]
-    # Cost microdollars.
-    cost_microdollars: NotRequired[int]
-
-
-class Activity(TypedDict):
-    """Something the extension is doing."""
-
-    id: ShortID
-    # Label.
-    label: str
-    state: State
-    # Detail.
-    detail: NotRequired[str]
-    reference: NotRequired[Reference]
-    metrics: NotRequired[ActivityMetrics]
-    # Start time, Unix milliseconds.
-    started_at_ms: NotRequired[int]
-    # Last update, Unix milliseconds.
-    updated_at_ms: NotRequired[int]
-
-
-class Node(TypedDict):
-    """A list or tree node; a tree is at most PRESENTATION_MAX_DEPTH deep (host rule)."""
-
-    id: ShortID
-    # Parent node id (trees).
-    parent: NotRequired[ShortID]
-    # Label.
-    label: str
-    state: NotRequired[State]
-    reference: NotRequired[Reference]
-
-
-class CollectionDetail(TypedDict):
-    """Detail pane of a collection."""
-
-    # Title.
-    title: NotRequired[str]
-    # Text (at most PRESENTATION_MAX_DETAIL_BYTES).
-    text: str
-
-
-class Collection(TypedDict):
-    """A list or tree of nodes."""
-
-    # List or tree.
-    kind: Literal["list", "tree"]
-    # Nodes (PRESENTATION_MAX_NODES).
-    nodes: list[Node]
-    # Selected node id.
-    selected: NotRequired[ShortID]
-    detail: NotRequired[CollectionDetail]
-
-
-class Action(TypedDict):
-    """A button that runs one of the extension's declared commands."""
-
-    id: ShortID
-    # Label.
-    label: str
-    # A command declared in the manifest.
-    command: CommandName
-    # Command arguments.
-    arguments: NotRequired[list[str]]
-    # Whether the action is destructive.
-    destructive: NotRequired[bool]
-
-
-class Snapshot(TypedDict):
-    """A complete, atomic presentation state (latest value wins). Encoded at most
-
-    PRESENTATION_MAX_BYTES.
-    """
-
-    # Strictly increasing within a process generation.
-    revision: int
-    status: NotRequired[PresentationStatus]
-    # Activities (PRESENTATION_MAX_ACTIVITIES).
-    activities: list[Activity]
-    collection: NotRequired[Collection]
-    # Actions (PRESENTATION_MAX_ACTIONS).
-    actions: list[Action]
-
-
-class PresentationUpdateParams(TypedDict):
-    """presentation/update params (manifest presentation, API 0.2/0.4). parent_request_id and
-
-    resource_owner are mutually exclusive (host rule). The host accepts
-    PRESENTATION_MAX_UPDATES_PER_SECOND and coalesces the rest.
-    """
-
-    snapshot: Snapshot
-    # Id of the host request this call belongs to; the host derives the owner from it.
-    parent_request_id: NotRequired[RequestID]
-    # Owner the snapshot is for.
-    resource_owner: NotRequired[ResourceOwner]
-
-
-# ContentPart: One part of a tool result (API 0.2/0.4).
-ContentPart: TypeAlias = "TextPart | ImagePart | AudioPart"
-
-# ProgressEvent: A progress event.
-ProgressEvent: TypeAlias = "ProgressStatus | ProgressOutput | ProgressDecoration"
-
-# ArtifactPublishParams: artifact/publish params (needs artifacts): inline data, or a scratch file
-# (selected by the presence of `path`).
-ArtifactPublishParams: TypeAlias = "ArtifactPublishInline | ArtifactPublishFile"
-
-# HookRunParams: hook/run params; `hook` selects the payload type.
-HookRunParams: TypeAlias = "HookRunBeforePrompt | HookRunAfterResponse | HookRunBeforeToolCall | HookRunAfterToolCall | HookRunBeforePersistence | HookRunPostMutation"
-
-# KVPrecondition: A kv.commit precondition, selected by the presence of `version` or `absent`.
-KVPrecondition: TypeAlias = "KVExpectVersion | KVExpectAbsent"
-
-# KVWrite: A kv.commit write.
-KVWrite: TypeAlias = "KVPut | KVDelete"
-
-# Reference: What an activity or node refers to.
-Reference: TypeAlias = "SessionReference | ArtifactReference | ResourceReference | URLReference"
+# -- Types (TypedDict: plain dicts at run time, so defined for type checkers only; check
+# untrusted data with validate_*) --
+
+if TYPE_CHECKING:
+    # Name48: A short name.
+    Name48: TypeAlias = str
+
+    # Sha256Hex: A SHA-256 digest, 64 lowercase hex digits.
+    Sha256Hex: TypeAlias = str
+
+    # AgentState: A child agent's state.
+    AgentState: TypeAlias = Literal["pending", "running", "settled", "failed", "interrupted", "timed_out"]
+
+    # RequestID: A request id: an integer >= 0 or a string of 1..256 UTF-8 bytes (MAX_ID_BYTES).
+    # Host ids are integers; extension ids are integers in API 0.1 and prefixed strings (`py:`,
+    # `ts:`, `go:` plus a counter) in 0.2/0.4.
+    RequestID: TypeAlias = int | str
+
+    # InternalErrorData: `data` of internal_error: free-form.
+    InternalErrorData: TypeAlias = dict[str, Any]
+
+    # Feature: A feature name this kit knows. Required ones (always sent as required):
+    # request_cancellation, content_parts. Optional: request_progress, artifacts,
+    # lifecycle_events, policy_intents, dynamic_tools, progress_decoration. Conditional:
+    # agent_sessions (+ delegation_telemetry_v1), approvals (needs policy_intents), secrets. API
+    # 0.4 only: kv. runtime_commands is known but never supported by the SDKs. An offer may name
+    # features unknown to this list (an SDK ignores unknown optional ones); an answer may not.
+    Feature: TypeAlias = Literal["request_cancellation", "content_parts", "request_progress", "artifacts", "lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration", "agent_sessions", "delegation_telemetry_v1", "approvals", "secrets", "kv", "runtime_commands"]
+
+    # LifecycleEvent: A lifecycle notification an extension may subscribe to.
+    LifecycleEvent: TypeAlias = Literal["session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"]
+
+    # Outcome: How a session, turn or tool settled.
+    Outcome: TypeAlias = Literal["completed", "failed", "cancelled", "interrupted", "disconnected", "shutdown", "limit"]
+
+    # ApiVersion: An API version this kit speaks. `0.1` is frozen and sequential; `0.2` is
+    # feature-negotiated; `0.4` is the 0.2 wire plus project features. `0.3` is a distinct wire
+    # and always refused.
+    ApiVersion: TypeAlias = Literal["0.1", "0.2", "0.4"]
+
+    # ExtensionName: Extension name; equals the extension's directory name.
+    ExtensionName: TypeAlias = str
+
+    # ToolName: A tool name.
+    ToolName: TypeAlias = str
+
+    # CommandName: A slash-command name.
+    CommandName: TypeAlias = str
+
+    # SecretName: A secret name: ASCII, at most 64 bytes (SECRET_NAME_MAX_BYTES).
+    SecretName: TypeAlias = str
+
+    # HookName: A hook point. `before_persistence` and `post_mutation` need API 0.2/0.4.
+    HookName: TypeAlias = Literal["before_prompt", "after_response", "before_tool_call", "after_tool_call", "before_persistence", "post_mutation"]
+
+    # UISurface: A UI surface an extension may contribute text to.
+    UISurface: TypeAlias = Literal["status", "header", "footer"]
+
+    # ShortID: An extension-scoped identifier.
+    ShortID: TypeAlias = str
+
+    # State: A presentation state.
+    State: TypeAlias = Literal["empty", "loading", "pending", "active", "running", "succeeded", "failed", "cancelled", "degraded", "stopped", "unavailable"]
+
+    class ModelSelection(TypedDict):
+        """Model the child should use."""
+
+        # Provider id.
+        provider: NotRequired[str]
+        # Model id.
+        model: NotRequired[str]
+
+    class AgentPolicy(TypedDict):
+        """Limits of a child agent."""
+
+        # Tool scopes (a non-empty subset).
+        tools: list[Literal["read", "search", "edit", "write", "bash"]]
+        # Nesting depth (AGENT_MAX_DEPTH).
+        max_depth: Literal[1]
+        # Children active at once (AGENT_MAX_ACTIVE).
+        max_concurrent_children: int
+        # Turn ceiling.
+        max_turns: int
+        # Token ceiling, or null to inherit the parent's.
+        max_tokens: int | None
+        # Cost ceiling.
+        max_cost_microdollars: int
+        # Returned output cap, UTF-8 bytes.
+        max_output_bytes: int
+        # Wall-clock limit.
+        timeout_ms: int
+
+    class AgentSpawnParams(TypedDict):
+        """agent/spawn params (needs agent_sessions)."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        task_name: Name48
+        profile: NotRequired[Name48]
+        fingerprint: NotRequired[Sha256Hex]
+        # Message for the child (1..AGENT_MESSAGE_MAX_BYTES).
+        message: str
+        # Repeating a spawn with the same key returns the same agent.
+        idempotency_key: str
+        model_selection: NotRequired[ModelSelection]
+        policy: AgentPolicy
+
+    class AgentSpawnResult(TypedDict):
+        """agent/spawn result."""
+
+        # Agent id.
+        agent_id: str
+        # Child session reference (`agent-session:...`).
+        session: str
+        state: AgentState
+        # False when the idempotency key matched an existing agent.
+        created: bool
+
+    class AgentMessageParams(TypedDict):
+        """agent/message and agent/follow_up params."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # Agent id.
+        target: str
+        # Message for the child (1..AGENT_MESSAGE_MAX_BYTES).
+        message: str
+
+    class AgentMessageResult(TypedDict):
+        """agent/message and agent/follow_up result."""
+
+        # Whether the message was accepted.
+        accepted: bool
+
+    class AgentModelsParams(TypedDict):
+        """agent/models params."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # Filter text.
+        query: NotRequired[str]
+        # Page size (SDK default 50).
+        limit: int
+
+    class AgentModel(TypedDict):
+        """A model a child can use."""
+
+        # Provider id.
+        provider: str
+        # Model id.
+        model: str
+        # Display label.
+        label: NotRequired[str]
+
+    class AgentModelsResult(TypedDict):
+        """agent/models result."""
+
+        # Models.
+        models: list[AgentModel]
+
+    class AgentListParams(TypedDict):
+        """agent/list params."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+
+    class AgentUsage(TypedDict):
+        """Usage so far."""
+
+        # Input tokens.
+        input_tokens: int
+        # Output tokens.
+        output_tokens: int
+        # Cost.
+        cost_microdollars: int
+
+    class AgentRecord(TypedDict):
+        """A child agent's record."""
+
+        # Agent id.
+        agent_id: str
+        # Child session reference.
+        session: str
+        task_name: Name48
+        profile: NotRequired[Name48]
+        fingerprint: NotRequired[Sha256Hex]
+        # Idempotency key.
+        idempotency_key: str
+        state: AgentState
+        policy: AgentPolicy
+        # Unix ms.
+        created_at_ms: int
+        # Unix ms.
+        started_at_ms: NotRequired[int]
+        # Unix ms.
+        completed_at_ms: NotRequired[int]
+        # Unix ms.
+        deadline_ms: NotRequired[int]
+        # Turns run.
+        turns: int
+        usage: AgentUsage
+        # Final output (capped at max_output_bytes).
+        output: NotRequired[str]
+        # Whether the wall timer fired.
+        timed_out: bool
+
+    class AgentListResult(TypedDict):
+        """agent/list result."""
+
+        # Agents of the parent.
+        agents: list[AgentRecord]
+
+    class AgentWaitParams(TypedDict):
+        """agent/wait params."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # How long to wait (AGENT_WAIT_MIN_MS..AGENT_WAIT_MAX_MS; SDK default
+        # AGENT_WAIT_DEFAULT_MS).
+        timeout_ms: int
+
+    class AgentWaitResult(TypedDict):
+        """agent/wait result."""
+
+        # Whether the wait timed out.
+        timed_out: bool
+        # Agents of the parent.
+        agents: list[AgentRecord]
+
+    class AgentInterruptParams(TypedDict):
+        """agent/interrupt params."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # Agent id.
+        target: str
+
+    class AgentInterruptResult(TypedDict):
+        """agent/interrupt result."""
+
+        # Whether the agent was interrupted.
+        interrupted: bool
+
+    class ResourceOwner(TypedDict):
+        """Who a host request acts for; the host sets it, the extension never chooses it."""
+
+        # Session id.
+        session_id: str
+        # Extension instance id.
+        extension_instance_id: str
+        # Process generation (increments on every restart).
+        process_generation: int
+
+    class ToolDefinition01(TypedDict):
+        """A tool as declared in API 0.1 (no output schema)."""
+
+        name: ToolName
+        # What the tool does, shown to the model.
+        description: str
+        # JSON Schema of the tool's arguments (open).
+        parameters: dict[str, Any]
+
+    class ToolDefinition(TypedDict):
+        """A tool as declared in API 0.2/0.4."""
+
+        name: ToolName
+        # What the tool does, shown to the model.
+        description: str
+        # JSON Schema of the tool's arguments (open).
+        parameters: dict[str, Any]
+        # JSON Schema of the tool's structured_content; when declared, every result must carry a
+        # structured_content that validates against it.
+        output_schema: NotRequired[dict[str, Any]]
+
+    class CommandDefinition(TypedDict):
+        """A slash command."""
+
+        name: CommandName
+        # What the command does.
+        description: str
+
+    class TextPart(TypedDict):
+        """Text content."""
+
+        # Discriminator.
+        type: Literal["text"]
+        # The text.
+        text: str
+
+    class ImagePart(TypedDict):
+        """An image, by reference to an artifact published by the same owner and generation."""
+
+        # Discriminator.
+        type: Literal["image"]
+        # Id from artifact/publish.
+        artifact_id: str
+        # Exact MIME type of the artifact.
+        mime_type: Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
+        # Alternative text.
+        alt: NotRequired[str]
+
+    class AudioPart(TypedDict):
+        """Audio, by reference to an artifact published by the same owner and generation."""
+
+        # Discriminator.
+        type: Literal["audio"]
+        # Id from artifact/publish.
+        artifact_id: str
+        # Exact MIME type of the artifact.
+        mime_type: Literal["audio/wav", "audio/mpeg", "audio/ogg", "audio/flac"]
+        # Transcript.
+        transcript: NotRequired[str]
+
+    class ToolResult01(TypedDict):
+        """A tool result in API 0.1: text content."""
+
+        # The result text.
+        content: str
+        # Whether the call failed.
+        is_error: NotRequired[bool]
+        # Free-form metadata, not shown to the model.
+        metadata: NotRequired[dict[str, Any]]
+
+    class ToolResult(TypedDict):
+        """A tool result in API 0.2/0.4. At least one part must be text (checked by the SDK and
+
+        the host). structured_content is required exactly when the tool declared
+        output_schema and must validate against it.
+        """
+
+        # Content parts (RESULT_MAX_CONTENT_PARTS).
+        content: list[ContentPart]
+        # Whether the call failed.
+        is_error: NotRequired[bool]
+        # Structured result, at most RESULT_MAX_STRUCTURED_BYTES encoded.
+        structured_content: NotRequired[dict[str, Any]]
+        # Free-form metadata, at most RESULT_MAX_METADATA_BYTES encoded, not shown to the model.
+        metadata: NotRequired[dict[str, Any]]
+
+    class Request(TypedDict):
+        """A JSON-RPC 2.0 request: one compact JSON object per line."""
+
+        # Always `2.0`.
+        jsonrpc: Literal["2.0"]
+        id: RequestID
+        # The method name.
+        method: str
+        # The method's params; always an object when present.
+        params: NotRequired[dict[str, Any]]
+
+    class Notification(TypedDict):
+        """A JSON-RPC 2.0 notification: a request without id, never answered."""
+
+        # Always `2.0`.
+        jsonrpc: Literal["2.0"]
+        # The method name.
+        method: str
+        # The method's params; always an object when present.
+        params: NotRequired[dict[str, Any]]
+
+    class SuccessResponse(TypedDict):
+        """A successful response."""
+
+        # Always `2.0`.
+        jsonrpc: Literal["2.0"]
+        # Id of the request answered.
+        id: RequestID
+        # The method's result.
+        result: Any
+
+    class ErrorResponse(TypedDict):
+        """A failed response."""
+
+        # Always `2.0`.
+        jsonrpc: Literal["2.0"]
+        # Id of the request answered.
+        id: RequestID
+        error: ErrorObject
+
+    class CancelParams(TypedDict):
+        """Params of `$/cancelRequest` (either direction). Unknown or finished ids are ignored."""
+
+        # Id of the request to cancel.
+        id: RequestID
+
+    class ErrorObject(TypedDict):
+        """The `error` member of a failed response."""
+
+        # Error code: one of the registry's codes, or a handler-authored code outside
+        # -32768..-32000.
+        code: int
+        # Short human-readable description.
+        message: str
+        # Code-specific detail; its shape for registry codes is given by the registry.
+        data: NotRequired[Any]
+
+    class ParseErrorData(TypedDict):
+        """`data` of parse_error."""
+
+        # The first bytes of the offending line.
+        excerpt: NotRequired[str]
+
+    class InvalidRequestData(TypedDict):
+        """`data` of invalid_request."""
+
+        # The first bytes of the offending frame.
+        excerpt: NotRequired[str]
+
+    class MethodNotFoundData(TypedDict):
+        """`data` of method_not_found."""
+
+        # The method that has no handler.
+        method: str
+
+    class InvalidParamsData(TypedDict):
+        """`data` of invalid_params."""
+
+        # JSON path of the offending value, e.g. `$.arguments.limit`.
+        path: NotRequired[str]
+        # What was wrong with it.
+        reason: NotRequired[str]
+
+    class OverloadedData(TypedDict):
+        """`data` of overloaded."""
+
+        # The limit that was hit (in-flight maximum or queue size).
+        limit: int
+
+    class ServiceUnavailableData(TypedDict):
+        """`data` of service_unavailable."""
+
+        # Why the service refused.
+        reason: NotRequired[str]
+
+    class KVConflictData(TypedDict):
+        """`data` of kv_conflict."""
+
+        # Namespace of the failed precondition.
+        namespace: str
+        # Key of the failed precondition.
+        key: str
+        # Version the precondition expected; null when it expected the key absent.
+        expected: str | None
+        # Version found; null when the key is absent.
+        actual: str | None
+
+    class UnsupportedAPIVersionData(TypedDict):
+        """`data` of unsupported_api_version."""
+
+        # The version asked for.
+        requested: str
+        # Versions this side speaks.
+        supported: list[str]
+
+    class NotificationParams(TypedDict):
+        """notification params: a user notification."""
+
+        # The message.
+        message: str
+        # Severity.
+        level: Literal["info", "success", "warning", "error"]
+        # Title.
+        title: NotRequired[str]
+
+    class ConfirmationRequestParams(TypedDict):
+        """confirmation/request params."""
+
+        # The question.
+        message: str
+        # Title.
+        title: NotRequired[str]
+        # Whether confirming does something destructive.
+        destructive: NotRequired[bool]
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: NotRequired[RequestID]
+
+    class ConfirmationRequestResult(TypedDict):
+        """confirmation/request result."""
+
+        # The user's answer.
+        confirmed: bool
+
+    class InputRequestParams(TypedDict):
+        """input/request params."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # The prompt; must contain a non-whitespace character; at most INPUT_PROMPT_MAX_BYTES.
+        prompt: str
+        # Whether the answer is secret (never logged or persisted).
+        secret: bool
+
+    class InputRequestResult(TypedDict):
+        """input/request result."""
+
+        # The answer (at most INPUT_VALUE_MAX_BYTES), or null when cancelled or unavailable.
+        value: str | None
+
+    class ContextContributionParams(TypedDict):
+        """context/contribution params: context pushed by the extension."""
+
+        # Context items.
+        items: list[ContextItem]
+
+    class StatusContributionParams(TypedDict):
+        """status/contribution params: status text pushed by the extension."""
+
+        surface: UISurface
+        # Text to show.
+        text: str
+        # Ordering among contributions; higher first.
+        priority: int
+        # Style role name, or null for the default.
+        style_role: NotRequired[str | None]
+
+    class ProgressStatus(TypedDict):
+        """A status progress event."""
+
+        # Discriminator.
+        type: Literal["status"]
+        # Status message.
+        message: NotRequired[str]
+        # Work done so far.
+        current: NotRequired[float]
+        # Total work.
+        total: NotRequired[float]
+        # Unit of current and total.
+        unit: NotRequired[str]
+
+    class ProgressOutput(TypedDict):
+        """An output progress event: a chunk of a child process's output."""
+
+        # Discriminator.
+        type: Literal["output"]
+        # Which stream.
+        stream: Literal["stdout", "stderr"]
+        # How data is encoded.
+        encoding: Literal["utf8", "base64"]
+        # The chunk.
+        data: str
+
+    class ProgressDecoration(TypedDict):
+        """A decoration progress event (needs progress_decoration)."""
+
+        # Discriminator.
+        type: Literal["decoration"]
+        # Short label.
+        label: str
+        # Detail.
+        detail: NotRequired[str]
+
+    class ProgressParams(TypedDict):
+        """$/progress params (needs request_progress). Sequences start at 1 per parent request
+
+        and increase by 1; stale ones are ignored.
+        """
+
+        # Id of the host request the progress is about.
+        parent_request_id: RequestID
+        # Sequence number, strictly increasing per parent.
+        sequence: int
+        event: ProgressEvent
+
+    class ArtifactPublishInline(TypedDict):
+        """artifact/publish params with inline content."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # MIME type.
+        mime_type: str
+        # File name to show.
+        name: NotRequired[str]
+        # Base64 content, decoded at most ARTIFACT_INLINE_MAX_BYTES.
+        data: NotRequired[str]
+
+    class ArtifactPublishFile(TypedDict):
+        """artifact/publish params naming a file in the scratch directory."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        # MIME type.
+        mime_type: str
+        # File name to show.
+        name: NotRequired[str]
+        # Path relative to OCTET_EXTENSION_SCRATCH.
+        path: str
+        # File size in bytes (at most ARTIFACT_MAX_BYTES).
+        size: int
+        # SHA-256 of the file.
+        sha256: Sha256Hex
+
+    class ArtifactPublishResult(TypedDict):
+        """artifact/publish result."""
+
+        # Artifact id, usable in content parts.
+        artifact_id: str
+        # Size in bytes.
+        size: int
+        # SHA-256 of the content.
+        sha256: Sha256Hex
+
+    class AdapterHints(TypedDict):
+        """Hints for policy adapters."""
+
+        # The operation only reads.
+        read_only: NotRequired[bool]
+        # The operation destroys data.
+        destructive: NotRequired[bool]
+
+    class PolicyIntent(TypedDict):
+        """What the extension intends to do."""
+
+        # Intent kind.
+        kind: str
+        # Operation name.
+        operation: str
+        # What the operation acts on (open).
+        target: NotRequired[dict[str, Any]]
+        # Data classes involved.
+        data_classes: NotRequired[list[str]]
+        adapter_hints: NotRequired[AdapterHints]
+
+    class PolicyEvaluateParams(TypedDict):
+        """policy/evaluate params (needs policy_intents)."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        intent: PolicyIntent
+        # One-use token from an earlier `ask` decision.
+        approval_token: NotRequired[str]
+
+    class PolicyEvaluateResult(TypedDict):
+        """policy/evaluate result."""
+
+        # The decision.
+        decision: Literal["allow", "ask", "deny"]
+        # Why.
+        reason: NotRequired[str]
+        # Token to present after the user approves; only with ask (APPROVAL_TOKEN_TTL_MS).
+        approval_token: NotRequired[str]
+
+    class SecretGetParams(TypedDict):
+        """secret/get params (needs secrets)."""
+
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: RequestID
+        name: SecretName
+
+    class SecretGetResult(TypedDict):
+        """secret/get result. The value never appears in logs or errors."""
+
+        # The secret (at most SECRET_VALUE_MAX_BYTES).
+        value: str
+
+    class ToolsRegisterParams(TypedDict):
+        """tools/register params (needs dynamic_tools)."""
+
+        # Tools to add or replace (MAX_TOOLS_PER_REQUEST).
+        tools: list[ToolDefinition]
+
+    class ToolsUnregisterParams(TypedDict):
+        """tools/unregister params (needs dynamic_tools)."""
+
+        # Tool names to remove (MAX_TOOLS_PER_REQUEST).
+        names: list[ToolName]
+
+    class ToolsCatalogResult(TypedDict):
+        """tools/register and tools/unregister result: the committed catalog."""
+
+        # New catalog revision; exactly the previous plus one.
+        revision: int
+        # The whole accepted catalog (MAX_CATALOG_TOOLS).
+        tools: list[ToolName]
+
+    class BeforePromptPayload(TypedDict):
+        """hook/run payload of `before_prompt`."""
+
+        # The prompt about to be sent.
+        prompt: str
+
+    class HookRunBeforePrompt(TypedDict):
+        """hook/run params for `before_prompt`."""
+
+        # The hook point.
+        hook: Literal["before_prompt"]
+        payload: BeforePromptPayload
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class AfterResponsePayload(TypedDict):
+        """hook/run payload of `after_response`."""
+
+        # The model's response.
+        response: str
+
+    class HookRunAfterResponse(TypedDict):
+        """hook/run params for `after_response`."""
+
+        # The hook point.
+        hook: Literal["after_response"]
+        payload: AfterResponsePayload
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class BeforeToolCallPayload(TypedDict):
+        """hook/run payload of `before_tool_call`."""
+
+        # Tool name.
+        name: str
+        # Tool arguments.
+        arguments: dict[str, Any]
+
+    class HookRunBeforeToolCall(TypedDict):
+        """hook/run params for `before_tool_call`."""
+
+        # The hook point.
+        hook: Literal["before_tool_call"]
+        payload: BeforeToolCallPayload
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class AfterToolCallPayload(TypedDict):
+        """hook/run payload of `after_tool_call`."""
+
+        # Tool name.
+        name: str
+        # Tool arguments.
+        arguments: dict[str, Any]
+        # Tool output.
+        output: str
+        # Whether the tool failed.
+        is_error: bool
+
+    class HookRunAfterToolCall(TypedDict):
+        """hook/run params for `after_tool_call`."""
+
+        # The hook point.
+        hook: Literal["after_tool_call"]
+        payload: AfterToolCallPayload
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class BeforePersistencePayload(TypedDict):
+        """hook/run payload of `before_persistence`."""
+
+        # Tool name.
+        name: str
+        # Tool output about to be persisted.
+        output: str
+
+    class HookRunBeforePersistence(TypedDict):
+        """hook/run params for `before_persistence`."""
+
+        # The hook point.
+        hook: Literal["before_persistence"]
+        payload: BeforePersistencePayload
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class PostMutationPayload(TypedDict):
+        """hook/run payload of `post_mutation`."""
+
+        # Tool name.
+        name: str
+        # Resources the tool mutated.
+        resource_ids: list[str]
+
+    class HookRunPostMutation(TypedDict):
+        """hook/run params for `post_mutation`."""
+
+        # The hook point.
+        hook: Literal["post_mutation"]
+        payload: PostMutationPayload
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class HookDisposition(TypedDict):
+        """What the host should do next."""
+
+        # Continue, block the operation, or replace the prompt.
+        action: Literal["continue", "block", "replace"]
+        # Message shown when blocking.
+        message: NotRequired[str]
+        # Replacement prompt (action replace).
+        prompt: NotRequired[str]
+
+    class PersistenceMetadata(TypedDict):
+        """Metadata persisted with a tool output (before_persistence)."""
+
+        # The metadata.
+        value: dict[str, Any]
+        # Whether the metadata may be shown to the model.
+        public: bool
+
+    class PostMutationRescan(TypedDict):
+        """Resources to rescan after a mutation (post_mutation)."""
+
+        # Resource ids.
+        resource_ids: list[str]
+
+    class HookRunResult(TypedDict):
+        """hook/run result."""
+
+        disposition: NotRequired[HookDisposition]
+        persistence_metadata: NotRequired[PersistenceMetadata]
+        post_mutation_rescan: NotRequired[PostMutationRescan]
+
+    class ToolCallParams(TypedDict):
+        """tool/call params."""
+
+        name: ToolName
+        # The tool's arguments, valid against its parameters schema.
+        arguments: dict[str, Any]
+        # Dynamic catalog revision the call was planned against; an unknown or retired one is
+        # -32602.
+        catalog_revision: NotRequired[int]
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+        # Host call id, for correlation with lifecycle events.
+        call_id: NotRequired[str]
+
+    class CommandExecuteParams(TypedDict):
+        """command/execute params."""
+
+        name: CommandName
+        # Command arguments, passed to the handler as a list.
+        arguments: list[str]
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class CommandExecuteResult(TypedDict):
+        """command/execute result."""
+
+        # Text shown to the user.
+        text: str
+        # Whether the command failed.
+        is_error: NotRequired[bool]
+
+    class ContextCollectParams(TypedDict):
+        """context/collect params."""
+
+        # Session id.
+        session_id: NotRequired[str]
+        # The prompt context is collected for.
+        prompt: NotRequired[str]
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class ContextItem(TypedDict):
+        """One context contribution."""
+
+        # Short label.
+        label: str
+        # The context text.
+        content: str
+        # Where the host places it.
+        placement: Literal["system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix"]
+
+    class ContextCollectResult(TypedDict):
+        """context/collect result."""
+
+        # Context items.
+        items: list[ContextItem]
+
+    class StatusCollectParams(TypedDict):
+        """status/collect params."""
+
+        surface: UISurface
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class StatusCollectResult(TypedDict):
+        """status/collect result."""
+
+        surface: UISurface
+        # Text to show.
+        text: str
+        # Ordering among contributions; higher first.
+        priority: int
+        # Style role name, or null for the default.
+        style_role: NotRequired[str | None]
+
+    class ToolRenderParams01(TypedDict):
+        """tool/render params in API 0.1."""
+
+        name: ToolName
+        # The call's arguments.
+        arguments: dict[str, Any]
+        result: ToolResult01
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class ToolRenderParams(TypedDict):
+        """tool/render params in API 0.2/0.4."""
+
+        name: ToolName
+        # The call's arguments.
+        arguments: dict[str, Any]
+        result: ToolResult
+        # Who the call acts for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    class RenderSegment(TypedDict):
+        """One styled segment of a rendered result."""
+
+        # Segment text.
+        text: str
+        # Style role name, or null for plain.
+        style_role: str | None
+
+    class ToolRenderResult(TypedDict):
+        """tool/render result."""
+
+        # Styled segments in order.
+        segments: list[RenderSegment]
+
+    class ShutdownParams(TypedDict):
+        """shutdown params."""
+
+        # Why the host stops the process.
+        reason: NotRequired[Literal["host_exit", "reload", "disable", "restart"]]
+        # Milliseconds the extension has to drain and run on_shutdown.
+        deadline_ms: NotRequired[int]
+
+    class ShutdownResult(TypedDict):
+        """shutdown result: an empty acknowledgement sent after drain and on_shutdown; the
+
+        process then exits.
+        """
+
+    class ExtensionInfo(TypedDict):
+        """The extension as the host discovered it."""
+
+        name: ExtensionName
+        # The manifest's version.
+        version: str
+        # Absolute extension directory.
+        dir: str
+        # Absolute path of extension.toml.
+        manifest_path: str
+        # Where the host found it.
+        source: Literal["global", "project", "explicit"]
+
+    class WorkspaceInfo(TypedDict):
+        """The workspace the host serves."""
+
+        # Absolute workspace root.
+        root: str
+        # Whether the user trusts the workspace.
+        trusted: bool
+
+    class ModelInfo(TypedDict):
+        """A model reference."""
+
+        # Provider id.
+        provider: str
+        # Model id.
+        id: str
+
+    class SessionInfo(TypedDict):
+        """The session, when the process serves one."""
+
+        # Session id.
+        session_id: NotRequired[str]
+        model: NotRequired[ModelInfo]
+        # Reasoning effort setting.
+        reasoning_effort: NotRequired[str]
+        # Active skills.
+        active_skills: NotRequired[list[str]]
+
+    class OfferedLimits(TypedDict):
+        """Limits the host offers."""
+
+        # Requests the host will send concurrently; the answer may lower it.
+        max_concurrent_requests: int
+        # Largest frame the host accepts (MAX_MESSAGE_BYTES unless configured).
+        max_message_bytes: NotRequired[int]
+        # Admission queue size the host suggests.
+        max_pending_requests: NotRequired[int]
+
+    class ProtocolOffer(TypedDict):
+        """Feature negotiation offer (API 0.2/0.4)."""
+
+        # The negotiated wire.
+        version: Literal["0.2", "0.4"]
+        # Features the extension must support, else it refuses initialize (-32602 naming the
+        # feature).
+        required_features: list[str]
+        # Features the extension may accept; unknown ones are ignored.
+        optional_features: list[str]
+        limits: OfferedLimits
+
+    class InitializeParams01(TypedDict):
+        """initialize params in API 0.1: no protocol block."""
+
+        # Always `0.1`.
+        api_version: Literal["0.1"]
+        # The host's octet version.
+        octet_version: str
+        extension: ExtensionInfo
+        # The validated manifest as JSON.
+        manifest: Manifest
+        workspace: WorkspaceInfo
+        session: NotRequired[SessionInfo]
+
+    class InitializeParams(TypedDict):
+        """initialize params in API 0.2/0.4."""
+
+        # The API version selected (OCTET_EXTENSION_API_VERSION).
+        api_version: Literal["0.2", "0.4"]
+        # The host's octet version.
+        octet_version: str
+        extension: ExtensionInfo
+        # The validated manifest as JSON.
+        manifest: Manifest
+        workspace: WorkspaceInfo
+        session: NotRequired[SessionInfo]
+        protocol: ProtocolOffer
+
+    class AnsweredLimits(TypedDict):
+        """Limits the extension answers."""
+
+        # Requests the extension serves at once; capped at the offer.
+        max_concurrent_requests: int
+
+    class ProtocolAnswer(TypedDict):
+        """Feature negotiation answer (API 0.2/0.4)."""
+
+        # Echo of the offered version.
+        version: str
+        # Accepted features: every required one plus the supported optional ones; no duplicates or
+        # unknowns.
+        features: list[Feature]
+        limits: AnsweredLimits
+        # Lifecycle notifications subscribed to; omitted or empty means all six.
+        lifecycle_events: NotRequired[list[LifecycleEvent]]
+
+    class InitializeResult01(TypedDict):
+        """initialize result in API 0.1: no protocol block, no output schemas."""
+
+        # Must equal params.api_version.
+        api_version: str
+        # Tools served; names equal the manifest's.
+        tools: list[ToolDefinition01]
+        # Must equal the manifest's name.
+        name: ExtensionName
+        # Must equal the manifest's version.
+        version: str
+        # Commands served.
+        commands: list[CommandDefinition]
+        # Hooks served; a subset of the manifest's.
+        hooks: NotRequired[list[HookName]]
+        # UI surfaces served; a subset of the manifest's.
+        ui: NotRequired[list[UISurface]]
+        # Whether the extension contributes context.
+        context: NotRequired[bool]
+        # Tools whose results the extension renders.
+        tool_renderers: NotRequired[list[ToolName]]
+
+    class InitializeResult(TypedDict):
+        """initialize result in API 0.2/0.4."""
+
+        # Must equal params.api_version.
+        api_version: str
+        # Tools served; names equal the manifest's unless dynamic_tools was negotiated (then they
+        # are catalog revision 0).
+        tools: list[ToolDefinition]
+        # Must equal the manifest's name.
+        name: ExtensionName
+        # Must equal the manifest's version.
+        version: str
+        # Commands served.
+        commands: list[CommandDefinition]
+        # Hooks served; a subset of the manifest's.
+        hooks: NotRequired[list[HookName]]
+        # UI surfaces served; a subset of the manifest's.
+        ui: NotRequired[list[UISurface]]
+        # Whether the extension contributes context.
+        context: NotRequired[bool]
+        # Tools whose results the extension renders.
+        tool_renderers: NotRequired[list[ToolName]]
+        protocol: ProtocolAnswer
+
+    class KVGetParams(TypedDict):
+        """kv.get params (needs kv, API 0.4)."""
+
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key (1..KV_KEY_MAX_BYTES).
+        key: str
+
+    class KVGetResult(TypedDict):
+        """kv.get result."""
+
+        # Whether the key exists.
+        found: bool
+        # The value, when found (at most KV_VALUE_MAX_BYTES encoded).
+        value: NotRequired[Any]
+        # Version: hex SHA-256 of the canonical value.
+        version: NotRequired[str]
+
+    class KVListParams(TypedDict):
+        """kv.list params."""
+
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key prefix; empty lists all.
+        prefix: str
+        # Cursor from a previous page.
+        cursor: NotRequired[str]
+        # Page size (default 100).
+        limit: NotRequired[int]
+
+    class KVEntry(TypedDict):
+        """One listed entry."""
+
+        # Key.
+        key: str
+        # Value.
+        value: Any
+        # Version: hex SHA-256 of the canonical value.
+        version: str
+
+    class KVListResult(TypedDict):
+        """kv.list result."""
+
+        # Entries in key order.
+        entries: list[KVEntry]
+        # Cursor of the next page; absent on the last.
+        next_cursor: NotRequired[str]
+
+    class KVExpectVersion(TypedDict):
+        """Precondition: the key has this version."""
+
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key (1..KV_KEY_MAX_BYTES).
+        key: str
+        # Version: hex SHA-256 of the canonical value.
+        version: str
+
+    class KVExpectAbsent(TypedDict):
+        """Precondition: the key is absent."""
+
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key (1..KV_KEY_MAX_BYTES).
+        key: str
+        # Always true.
+        absent: Literal[True]
+
+    class KVPut(TypedDict):
+        """Write a value."""
+
+        # Discriminator.
+        op: Literal["put"]
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key (1..KV_KEY_MAX_BYTES).
+        key: str
+        # The value (at most KV_VALUE_MAX_BYTES encoded).
+        value: Any
+
+    class KVDelete(TypedDict):
+        """Delete a key."""
+
+        # Discriminator.
+        op: Literal["delete"]
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key (1..KV_KEY_MAX_BYTES).
+        key: str
+
+    class KVCommitParams(TypedDict):
+        """kv.commit params: all or nothing. A failed precondition is -32005 and applies
+
+        nothing.
+        """
+
+        # Preconditions (KV_MAX_BATCH).
+        preconditions: list[KVPrecondition]
+        # Writes (1..KV_MAX_BATCH).
+        writes: list[KVWrite]
+
+    class KVWriteVersion(TypedDict):
+        """The version a write produced."""
+
+        # The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
+        namespace: str
+        # Key (1..KV_KEY_MAX_BYTES).
+        key: str
+        # New version, or null for a delete.
+        version: str | None
+
+    class KVCommitResult(TypedDict):
+        """kv.commit result."""
+
+        # One per write, in order.
+        versions: list[KVWriteVersion]
+
+    class SessionStartedParams(TypedDict):
+        """session/started params."""
+
+        # Session id.
+        session_id: str
+
+    class SessionSettledParams(TypedDict):
+        """session/settled params."""
+
+        # Session id.
+        session_id: str
+        outcome: Outcome
+
+    class TurnStartedParams(TypedDict):
+        """turn/started params."""
+
+        # Session id.
+        session_id: str
+        # Turn id.
+        turn_id: str
+
+    class TurnSettledParams(TypedDict):
+        """turn/settled params."""
+
+        # Session id.
+        session_id: str
+        # Turn id.
+        turn_id: str
+        outcome: Outcome
+
+    class ToolStartedParams(TypedDict):
+        """tool/started params."""
+
+        # Session id.
+        session_id: str
+        # Turn id.
+        turn_id: str
+        # Host call id.
+        call_id: str
+        # Tool name.
+        name: str
+
+    class ToolSettledParams(TypedDict):
+        """tool/settled params."""
+
+        # Session id.
+        session_id: str
+        # Turn id.
+        turn_id: str
+        # Host call id.
+        call_id: str
+        # Tool name.
+        name: str
+        outcome: Outcome
+        # Whether the tool reported an error.
+        is_error: bool
+
+    class Manifest(TypedDict):
+        """An extension's `extension.toml`, parsed to JSON. Unknown fields at any level are
+
+        refused ("field X is not known to this host; it may need a newer octet").
+        Cross-field rules (lifecycle vs sharing, API 0.1 restrictions, renderers within
+        tools, entrypoint inside the directory) are checked by the host beyond this schema.
+        """
+
+        name: ExtensionName
+        # The extension's own semantic version.
+        version: str
+        api_version: ApiVersion
+        # Exact octet version pin (`=1.2.3`); the host refuses unless equal to its own version.
+        requires_octet: NotRequired[str]
+        # One-paragraph description shown to users.
+        description: NotRequired[str]
+        entrypoint: ManifestEntrypoint
+        capabilities: NotRequired[ManifestCapabilities]
+        contributes: NotRequired[ManifestContributions]
+        runtime: NotRequired[ManifestRuntime]
+
+    class ManifestEntrypoint(TypedDict):
+        """How the host starts the extension process."""
+
+        # Program to run. A relative command containing `/` must stay inside the extension
+        # directory.
+        command: str
+        # Arguments passed to the command.
+        args: NotRequired[list[str]]
+
+    class ManifestCapabilities(TypedDict):
+        """What the extension declares it needs."""
+
+        # Filesystem access the extension asks for.
+        filesystem: NotRequired[Literal["none", "workspace", "unrestricted"]]
+        # Whether the extension starts child processes.
+        process: NotRequired[bool]
+        # Whether the extension uses the network.
+        network: NotRequired[bool]
+        # Secret names the extension may ask the host's broker for (MAX_SECRETS).
+        secrets: NotRequired[list[SecretName]]
+        # Extra environment variables passed through (API 0.2/0.4 only).
+        environment: NotRequired[list[Literal["SSH_AUTH_SOCK"]]]
+
+    class ManifestContributions(TypedDict):
+        """What the extension contributes to the host."""
+
+        # Tool names the extension serves (MAX_CATALOG_TOOLS).
+        tools: NotRequired[list[ToolName]]
+        # Slash commands the extension serves.
+        commands: NotRequired[list[CommandName]]
+        # Hook points the extension runs at.
+        hooks: NotRequired[list[HookName]]
+        # UI surfaces the extension contributes to.
+        ui: NotRequired[list[UISurface]]
+        # Whether the extension contributes prompt context.
+        context: NotRequired[bool]
+        # Tools whose results the extension renders; each must also be in `tools` unless tools are
+        # dynamic.
+        tool_renderers: NotRequired[list[ToolName]]
+        # Whether the extension sends user notifications.
+        notifications: NotRequired[bool]
+        # Whether the extension asks the user for confirmations.
+        confirmations: NotRequired[bool]
+        # Whether the extension publishes presentation snapshots (API 0.2/0.4 only).
+        presentation: NotRequired[bool]
+
+    class ManifestRuntime(TypedDict):
+        """Process lifecycle and sharing."""
+
+        # When the host starts and stops the process. workspace_service, always and pi_aggregate
+        # need sharing = workspace; oneshot, legacy_resident and session need isolated.
+        lifecycle: NotRequired[Literal["legacy_resident", "lazy_resident", "oneshot", "session", "workspace_service", "always", "pi_aggregate"]]
+        # Whether one process serves one session or a whole workspace. API 0.1 is always isolated.
+        sharing: NotRequired[Literal["isolated", "workspace"]]
+
+    class SessionReference(TypedDict):
+        """Refers to a session."""
+
+        # Discriminator.
+        type: Literal["session"]
+        # Session id.
+        session: str
+
+    class ArtifactReference(TypedDict):
+        """Refers to an artifact."""
+
+        # Discriminator.
+        type: Literal["artifact"]
+        # Artifact id.
+        artifact_id: str
+
+    class ResourceReference(TypedDict):
+        """Refers to a resource."""
+
+        # Discriminator.
+        type: Literal["resource"]
+        # Resource id.
+        resource: str
+
+    class URLReference(TypedDict):
+        """Refers to a web page. The host also refuses credentials, localhost, .local and
+
+        private IP literals.
+        """
+
+        # Discriminator.
+        type: Literal["url"]
+        # Absolute http(s) URL.
+        url: str
+
+    class PresentationStatus(TypedDict):
+        """Overall status."""
+
+        state: State
+        # Label.
+        label: str
+        # Detail.
+        detail: NotRequired[str]
+
+    class ActivityMetrics(TypedDict):
+        """Usage counters of an activity; reasoning_tokens must not exceed output_tokens (host
+
+        rule).
+        """
+
+        # Tool calls.
+        tool_calls: NotRequired[int]
+        # Input tokens.
+        input_tokens: NotRequired[int]
+        # Cache read tokens.
+        cache_read_tokens: NotRequired[int]
+        # Cache write tokens.
+        cache_write_tokens: NotRequired[int]
+        # Output tokens.
+        output_tokens: NotRequired[int]
+        # Reasoning tokens.
+        reasoning_tokens: NotRequired[int]
+        # Cost microdollars.
+        cost_microdollars: NotRequired[int]
+
+    class Activity(TypedDict):
+        """Something the extension is doing."""
+
+        id: ShortID
+        # Label.
+        label: str
+        state: State
+        # Detail.
+        detail: NotRequired[str]
+        reference: NotRequired[Reference]
+        metrics: NotRequired[ActivityMetrics]
+        # Start time, Unix milliseconds.
+        started_at_ms: NotRequired[int]
+        # Last update, Unix milliseconds.
+        updated_at_ms: NotRequired[int]
+
+    class Node(TypedDict):
+        """A list or tree node; a tree is at most PRESENTATION_MAX_DEPTH deep (host rule)."""
+
+        id: ShortID
+        # Parent node id (trees).
+        parent: NotRequired[ShortID]
+        # Label.
+        label: str
+        state: NotRequired[State]
+        reference: NotRequired[Reference]
+
+    class CollectionDetail(TypedDict):
+        """Detail pane of a collection."""
+
+        # Title.
+        title: NotRequired[str]
+        # Text (at most PRESENTATION_MAX_DETAIL_BYTES).
+        text: str
+
+    class Collection(TypedDict):
+        """A list or tree of nodes."""
+
+        # List or tree.
+        kind: Literal["list", "tree"]
+        # Nodes (PRESENTATION_MAX_NODES).
+        nodes: list[Node]
+        # Selected node id.
+        selected: NotRequired[ShortID]
+        detail: NotRequired[CollectionDetail]
+
+    class Action(TypedDict):
+        """A button that runs one of the extension's declared commands."""
+
+        id: ShortID
+        # Label.
+        label: str
+        # A command declared in the manifest.
+        command: CommandName
+        # Command arguments.
+        arguments: NotRequired[list[str]]
+        # Whether the action is destructive.
+        destructive: NotRequired[bool]
+
+    class Snapshot(TypedDict):
+        """A complete, atomic presentation state (latest value wins). Encoded at most
+
+        PRESENTATION_MAX_BYTES.
+        """
+
+        # Strictly increasing within a process generation.
+        revision: int
+        status: NotRequired[PresentationStatus]
+        # Activities (PRESENTATION_MAX_ACTIVITIES).
+        activities: list[Activity]
+        collection: NotRequired[Collection]
+        # Actions (PRESENTATION_MAX_ACTIONS).
+        actions: list[Action]
+
+    class PresentationUpdateParams(TypedDict):
+        """presentation/update params (manifest presentation, API 0.2/0.4). parent_request_id
+
+        and resource_owner are mutually exclusive (host rule). The host accepts
+        PRESENTATION_MAX_UPDATES_PER_SECOND and coalesces the rest.
+        """
+
+        snapshot: Snapshot
+        # Id of the host request this call belongs to; the host derives the owner from it.
+        parent_request_id: NotRequired[RequestID]
+        # Owner the snapshot is for.
+        resource_owner: NotRequired[ResourceOwner]
+
+    # ContentPart: One part of a tool result (API 0.2/0.4).
+    ContentPart: TypeAlias = "TextPart | ImagePart | AudioPart"
+
+    # ProgressEvent: A progress event.
+    ProgressEvent: TypeAlias = "ProgressStatus | ProgressOutput | ProgressDecoration"
+
+    # ArtifactPublishParams: artifact/publish params (needs artifacts): inline data, or a scratch
+    # file (selected by the presence of `path`).
+    ArtifactPublishParams: TypeAlias = "ArtifactPublishInline | ArtifactPublishFile"
+
+    # HookRunParams: hook/run params; `hook` selects the payload type.
+    HookRunParams: TypeAlias = "HookRunBeforePrompt | HookRunAfterResponse | HookRunBeforeToolCall | HookRunAfterToolCall | HookRunBeforePersistence | HookRunPostMutation"
+
+    # KVPrecondition: A kv.commit precondition, selected by the presence of `version` or `absent`.
+    KVPrecondition: TypeAlias = "KVExpectVersion | KVExpectAbsent"
+
+    # KVWrite: A kv.commit write.
+    KVWrite: TypeAlias = "KVPut | KVDelete"
+
+    # Reference: What an activity or node refers to.
+    Reference: TypeAlias = "SessionReference | ArtifactReference | ResourceReference | URLReference"
 
 # -- Validators, one per type: check a value (from parse_strict) and return the violations --
 

@@ -1,8 +1,9 @@
 """One connection to a host: reader thread, worker pool, writer, negotiation and shutdown.
 
 Threads: the reader only decodes frames and queues work (it never runs extension code); a
-fixed pool of workers runs handlers; the Writer thread alone writes the protocol fd. A session
-is created per ``serve()``, so an Extension can be served again (tests do this).
+fixed pool of workers runs handlers and each writes its own answer through the Writer, whose
+lock lets one sender at a time write whole frames to the protocol fd. A session is created per
+``serve()``, so an Extension can be served again (tests do this).
 """
 
 from __future__ import annotations

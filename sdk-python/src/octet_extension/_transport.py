@@ -1,5 +1,5 @@
-"""JSON-lines framing: one writer thread owning the protocol fd, a bounded line reader, and
-the fd shuffle that keeps print() and child processes off the protocol stream."""
+"""JSON-lines framing: a lock-serialised writer of the protocol fd, a bounded line reader, the
+admission queue, and the fd shuffle that keeps print() and child processes off the stream."""
 
 from __future__ import annotations
 
@@ -14,93 +14,74 @@ from typing import Any
 
 from ._log import log
 
-# The hand-off pipe holds up to this much; a sender blocks beyond it (a bounded writer).
-_HANDOFF_BYTES = 1 << 20
+# The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
+# blocks only when the host has stopped reading about 1 MiB).
+_PIPE_BYTES = 1 << 20
 
 
 class Writer:
     """The one writer of the protocol fd: complete frames, in the order they were sent.
 
-    Senders hand whole frames to the writer thread through a private OS pipe (under a lock, so
-    frames never interleave); the thread moves bytes from that pipe to the protocol fd with
-    splice(2) where available. The hand-off and the write both happen in the kernel, so a
-    response reaches the host without waiting for the writer thread to get the GIL back, which
-    is what a Python-level queue costs on every frame. The pipe is the writer's bound: when
-    1 MiB is waiting (the host is not reading), senders block until it drains.
+    A sender writes its own frame to the protocol fd while holding the writer lock, so frames
+    never interleave and one owner at a time writes, in the order senders got the lock. There
+    is no writer thread: handing a frame to one costs a second thread wake-up and GIL round
+    trip on every answer (the largest part of the SDK's distance to a single-threaded loop),
+    and os.write releases the GIL while the kernel copies, so other threads keep running. The
+    kernel pipe is the bound: it is grown to 1 MiB, and a sender blocks only when that much is
+    waiting because the host stopped reading. After a write error (the host closed its end)
+    frames are dropped, so senders never block for good.
     """
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
-        self._read_end, self._write_end = os.pipe()
-        _grow_pipe(self._write_end)
+        _grow_pipe(fd)
         self._lock = threading.Lock()
         self._closed = False
         self.broken = False
-        self._thread = threading.Thread(target=self._run, name="octet-writer", daemon=True)
-        self._thread.start()
 
     def send(self, frame: bytes) -> None:
-        """Hand over one complete frame (already newline-terminated)."""
+        """Write one complete frame (already newline-terminated), or drop it once broken."""
         with self._lock:
-            if self._closed:
+            if self._closed or self.broken:
                 return
-            view = memoryview(frame)
-            while view:
-                view = view[os.write(self._write_end, view):]
-
-    def _run(self) -> None:
-        source, target = self._read_end, self._fd
-        splice = getattr(os, "splice", None)
-        try:
-            while True:
-                if splice is not None and not self.broken:
-                    try:
-                        moved = splice(source, target, _HANDOFF_BYTES)
-                    except OSError as exc:
-                        if exc.errno in (errno.EINVAL, errno.ENOSYS, errno.EBADF):
-                            splice = None  # e.g. a terminal: copy through user space
-                            continue
-                        self._broke(exc)
-                        continue
-                    if moved == 0:
-                        return
-                    continue
-                data = os.read(source, _HANDOFF_BYTES)
-                if not data:
-                    return
-                self._write(data)
-        finally:
-            os.close(source)
-
-    def _write(self, data: bytes) -> None:
-        if self.broken:
-            return  # keep draining the hand-off pipe so senders never block for good
-        view = memoryview(data)
-        try:
-            while view:
-                view = view[os.write(self._fd, view):]
-        except OSError as exc:
-            self._broke(exc)
+            fd = self._fd
+            written = 0
+            try:
+                # Almost always one write; a frame beyond the pipe's free space takes several.
+                written = os.write(fd, frame)
+                if written < len(frame):
+                    view = memoryview(frame)
+                    while written < len(frame):
+                        written += os.write(fd, view[written:])
+            except OSError as exc:
+                self._broke(exc)
+            finally:
+                if 0 < written < len(frame) and not self.broken:
+                    # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
+                    # anything written after it would be read as part of a corrupt line.
+                    self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
 
     def _broke(self, exc: OSError) -> None:
         self.broken = True
         log.warning("protocol output closed", error=str(exc))
 
     def close(self, timeout: float = 5.0) -> None:
-        """Write everything sent so far, then stop the thread."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            os.close(self._write_end)  # EOF for the thread once the pipe is drained
-        self._thread.join(timeout)
+        """Stop writing: every frame sent before returns has been written whole.
+
+        Waits at most ``timeout`` seconds for a sender blocked on a host that stopped reading.
+        """
+        acquired = self._lock.acquire(timeout=timeout)
+        self._closed = True
+        if acquired:
+            self._lock.release()
 
 
 def _grow_pipe(fd: int) -> None:
     setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
     if setsize is not None:
-        with contextlib.suppress(OSError):  # above the system's pipe-max-size: keep 64 KiB
-            fcntl.fcntl(fd, setsize, _HANDOFF_BYTES)
+        # Not a pipe (a file, a terminal) or above the system's pipe-max-size: keep as is.
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(fd, setsize, _PIPE_BYTES)
 
 
 class LineReader:

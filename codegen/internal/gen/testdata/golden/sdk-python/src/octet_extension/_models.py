@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Final, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 # -- Limits (schema/limits.schema.json) --
 
@@ -254,90 +257,85 @@ def type_names() -> list[str]:
     """Every schema type validate knows."""
     return list(_SPECS)
 
-# -- Types (TypedDict: plain dicts at run time; check untrusted data with validate_*) --
+# -- Types (TypedDict: plain dicts at run time, so defined for type checkers only; check
+# untrusted data with validate_*) --
 
-# Color: A color.
-Color: TypeAlias = Literal["red", "green"]
+if TYPE_CHECKING:
+    # Color: A color.
+    Color: TypeAlias = Literal["red", "green"]
 
-# Slug: A slug.
-Slug: TypeAlias = str
+    # Slug: A slug.
+    Slug: TypeAlias = str
 
-# Ident: Integer or string id.
-Ident: TypeAlias = int | str
+    # Ident: Integer or string id.
+    Ident: TypeAlias = int | str
 
+    class TooManyData(TypedDict):
+        """data of too_many."""
 
-class TooManyData(TypedDict):
-    """data of too_many."""
+        # The limit.
+        limit: int
 
-    # The limit.
-    limit: int
+    class Widget(TypedDict):
+        """A widget."""
 
+        # Discriminator.
+        kind: Literal["widget"]
+        id: Ident
+        slug: NotRequired[Slug]
+        # Code points.
+        title: NotRequired[str]
+        # UTF-8 bytes.
+        blob: NotRequired[str]
+        color: NotRequired[Color]
+        # Bounded integer.
+        count: NotRequired[int]
+        # A number.
+        ratio: NotRequired[float]
+        # Unique tags.
+        tags: list[str]
+        # Nullable and optional.
+        note: NotRequired[str | None]
+        # Nullable and required.
+        label: str | None
+        # Open object.
+        extra: NotRequired[dict[str, Any]]
+        # Any JSON value.
+        any: NotRequired[Any]
+        # Hoisted inline object.
+        size: NotRequired[WidgetSize]
 
-class Widget(TypedDict):
-    """A widget."""
+    class WidgetSize(TypedDict):
+        """Hoisted inline object."""
 
-    # Discriminator.
-    kind: Literal["widget"]
-    id: Ident
-    slug: NotRequired[Slug]
-    # Code points.
-    title: NotRequired[str]
-    # UTF-8 bytes.
-    blob: NotRequired[str]
-    color: NotRequired[Color]
-    # Bounded integer.
-    count: NotRequired[int]
-    # A number.
-    ratio: NotRequired[float]
-    # Unique tags.
-    tags: list[str]
-    # Nullable and optional.
-    note: NotRequired[str | None]
-    # Nullable and required.
-    label: str | None
-    # Open object.
-    extra: NotRequired[dict[str, Any]]
-    # Any JSON value.
-    any: NotRequired[Any]
-    # Hoisted inline object.
-    size: NotRequired[WidgetSize]
+        # Width.
+        w: int
 
+    class Gadget(TypedDict):
+        """A gadget."""
 
-class WidgetSize(TypedDict):
-    """Hoisted inline object."""
+        # Discriminator.
+        kind: Literal["gadget"]
+        # Switched on.
+        on: NotRequired[bool]
 
-    # Width.
-    w: int
+    class Inline(TypedDict):
+        """Inline content."""
 
+        # Data.
+        data: NotRequired[str]
 
-class Gadget(TypedDict):
-    """A gadget."""
+    class FromFile(TypedDict):
+        """Content from a file."""
 
-    # Discriminator.
-    kind: Literal["gadget"]
-    # Switched on.
-    on: NotRequired[bool]
+        # Path.
+        path: str
 
+    # Thing: A widget or a gadget, by kind.
+    Thing: TypeAlias = "Widget | Gadget"
 
-class Inline(TypedDict):
-    """Inline content."""
-
-    # Data.
-    data: NotRequired[str]
-
-
-class FromFile(TypedDict):
-    """Content from a file."""
-
-    # Path.
-    path: str
-
-
-# Thing: A widget or a gadget, by kind.
-Thing: TypeAlias = "Widget | Gadget"
-
-# Source: Inline or from a file (presence of path).
-Source: TypeAlias = "Inline | FromFile"
+    # Source: Inline or from a file (presence of path).
+    Source: TypeAlias = "Inline | FromFile"
 
 # -- Validators, one per type: check a value (from parse_strict) and return the violations --
 
