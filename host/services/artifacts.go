@@ -43,10 +43,10 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
 	}
-	sig, ok := mimeSignatures[p.MIMEType]
-	if !ok {
-		return nil, invalidParams("mime_type", "%q is not supported; use one of %s", p.MIMEType, strings.Join(supportedMIME(), ", "))
+	if !validMIME(p.MIMEType) {
+		return nil, invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", p.MIMEType, mimeMaxBytes)
 	}
+	sig := signatureFor(p.MIMEType)
 	if len(p.Name) > 256 || hasControl(p.Name, false) {
 		return nil, invalidParams("name", "must be at most 256 bytes of plain text")
 	}

@@ -94,7 +94,11 @@ func TestArtifactInlineInvalid(t *testing.T) {
 		code   int64
 		want   string
 	}{
-		{"unsupported mime", map[string]any{"parent_request_id": 7, "mime_type": "text/html", "data": "PGI+"}, -32602, "not supported"},
+		{"not a MIME type", map[string]any{"parent_request_id": 7, "mime_type": "x", "data": "PGI+"}, -32602, "not a MIME type"},
+		{"uppercase MIME type", map[string]any{"parent_request_id": 7, "mime_type": "Image/PNG", "data": base64.StdEncoding.EncodeToString(pngBytes)}, -32602, "not a MIME type"},
+		{"MIME parameters", map[string]any{"parent_request_id": 7, "mime_type": "text/plain; charset=utf-8", "data": "PGI+"}, -32602, "not a MIME type"},
+		{"empty subtype", map[string]any{"parent_request_id": 7, "mime_type": "text/", "data": "PGI+"}, -32602, "not a MIME type"},
+		{"MIME name over 127", map[string]any{"parent_request_id": 7, "mime_type": "application/" + strings.Repeat("x", 128), "data": "PGI+"}, -32602, "not a MIME type"},
 		{"signature mismatch", map[string]any{"parent_request_id": 7, "mime_type": "image/jpeg", "data": base64.StdEncoding.EncodeToString(pngBytes)}, -32602, "signature"},
 		{"bad base64", map[string]any{"parent_request_id": 7, "mime_type": "image/png", "data": "!!!"}, -32602, "base64"},
 		{"too big", map[string]any{"parent_request_id": 7, "mime_type": "image/png", "data": base64.StdEncoding.EncodeToString(big)}, -32602, "more than"},
@@ -112,6 +116,27 @@ func TestArtifactInlineInvalid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Any valid MIME type is accepted; only the eight media types have their bytes
+// checked, so other types publish whatever bytes they carry.
+func TestArtifactAnyMIMEType(t *testing.T) {
+	e := newEnv(t, nil)
+	longest := strings.Repeat("a", 127) + "/" + strings.Repeat("b", 127) // 255 bytes, each name at RFC 6838's 127
+	for _, mime := range []string{"application/octet-stream", "text/html", "application/vnd.example+json", "text/x-c", longest} {
+		var res published
+		e.ok("artifact/publish", map[string]any{"parent_request_id": 7, "mime_type": mime, "data": base64.StdEncoding.EncodeToString([]byte("<b>not a signature</b>"))}, &res)
+		a, ok := e.r.ResolveArtifact(context.Background(), e.c, defaultOwner(), res.ArtifactID)
+		if !ok || a.MIMEType != mime {
+			t.Fatalf("%s: resolved %+v %v", mime, a, ok)
+		}
+	}
+	// The path form too: the conformance fixture publishes pattern bytes this way.
+	data := []byte{0, 1, 2, 250}
+	e.writeScratch("fixture.bin", data)
+	p := scratchParams("fixture.bin", data)
+	p["mime_type"] = "application/octet-stream"
+	e.ok("artifact/publish", p, nil)
 }
 
 func TestArtifactScratch(t *testing.T) {
@@ -236,11 +261,22 @@ func TestCheckMedia(t *testing.T) {
 	if err := e.r.CheckMedia(ctx, e.c, defaultOwner(), []byte(ok)); err != nil {
 		t.Fatal(err)
 	}
+	var blob, ogg published
+	e.ok("artifact/publish", map[string]any{"parent_request_id": 7, "mime_type": "application/octet-stream", "data": base64.StdEncoding.EncodeToString(pngBytes)}, &blob)
+	e.ok("artifact/publish", map[string]any{"parent_request_id": 7, "mime_type": "audio/ogg", "data": base64.StdEncoding.EncodeToString([]byte("OggS\x00\x02"))}, &ogg)
+	audio := `[{"type":"audio","artifact_id":"` + ogg.ArtifactID + `","mime_type":"audio/ogg"}]`
+	if err := e.r.CheckMedia(ctx, e.c, defaultOwner(), []byte(audio)); err != nil {
+		t.Fatal(err)
+	}
 	for name, content := range map[string]string{
-		"wrong mime":    `[{"type":"image","artifact_id":"` + res.ArtifactID + `","mime_type":"image/gif"}]`,
-		"unknown id":    `[{"type":"audio","artifact_id":"artifact:ffff","mime_type":"audio/ogg"}]`,
-		"not an array":  `{"type":"image"}`,
-		"foreign owner": ok,
+		"wrong mime": `[{"type":"image","artifact_id":"` + res.ArtifactID + `","mime_type":"image/gif"}]`,
+		// Published fine, but its type is not a verified media type: PNG bytes
+		// under application/octet-stream were never checked.
+		"unverified type":     `[{"type":"image","artifact_id":"` + blob.ArtifactID + `","mime_type":"application/octet-stream"}]`,
+		"audio type in image": `[{"type":"image","artifact_id":"` + ogg.ArtifactID + `","mime_type":"audio/ogg"}]`,
+		"unknown id":          `[{"type":"audio","artifact_id":"artifact:ffff","mime_type":"audio/ogg"}]`,
+		"not an array":        `{"type":"image"}`,
+		"foreign owner":       ok,
 	} {
 		owner := defaultOwner()
 		if name == "foreign owner" {
