@@ -2,11 +2,15 @@ package octet_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +70,7 @@ func floorExtension() {
 // startBenchChild starts the test binary as the SDK test extension ("1") or the
 // floor ("floor") and initializes it over a bare host-side jsonrpc.Conn, the same
 // client for both.
-func startBenchChild(b *testing.B, mode string) *jsonrpc.Conn {
+func startBenchChild(b *testing.B, mode string) (*jsonrpc.Conn, int) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "OCTET_SDK_TEST_EXTENSION="+mode, "OCTET_EXTENSION_API_VERSION=0.4")
 	cmd.Stderr = os.Stderr
@@ -97,7 +101,24 @@ func startBenchChild(b *testing.B, mode string) *jsonrpc.Conn {
 	if err := conn.Call(context.Background(), "initialize", init, nil); err != nil {
 		b.Fatalf("initialize %s: %v", mode, err)
 	}
-	return conn
+	return conn, cmd.Process.Pid
+}
+
+// cpuTime is the CPU time (user + system, all threads) process pid has used so
+// far, from /proc (clock ticks of 10 ms: read it over many calls), or 0.
+func cpuTime(pid int) time.Duration {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+	f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 // BenchmarkEchoVsFloor: sequential echo tool calls to the SDK test extension and
@@ -105,7 +126,8 @@ func startBenchChild(b *testing.B, mode string) *jsonrpc.Conn {
 // alternating blocks so both see the same machine load. One op is one call to
 // each. Reports both p50s and sdk/floor, the ratio the Go target (1.25×) is about.
 func BenchmarkEchoVsFloor(b *testing.B) {
-	sdk, floor := startBenchChild(b, "1"), startBenchChild(b, "floor")
+	sdk, sdkPid := startBenchChild(b, "1")
+	floor, floorPid := startBenchChild(b, "floor")
 	ctx := context.Background()
 	params := json.RawMessage(`{"name":"echo","arguments":{"value":"octet-bench-0123456789"}}`)
 	call := func(c *jsonrpc.Conn) time.Duration {
@@ -120,7 +142,8 @@ func BenchmarkEchoVsFloor(b *testing.B) {
 		call(sdk)
 		call(floor)
 	}
-	const block = 100
+	const block = 1
+	cpuSDK, cpuFloor := cpuTime(sdkPid), cpuTime(floorPid)
 	latSDK, latFloor := make([]time.Duration, 0, b.N), make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i += block {
@@ -133,6 +156,12 @@ func BenchmarkEchoVsFloor(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	if c := cpuTime(sdkPid) - cpuSDK; c > 0 {
+		b.ReportMetric(float64(c.Nanoseconds())/1e3/float64(b.N), "sdk-cpu-µs/call")
+	}
+	if c := cpuTime(floorPid) - cpuFloor; c > 0 {
+		b.ReportMetric(float64(c.Nanoseconds())/1e3/float64(b.N), "floor-cpu-µs/call")
+	}
 	slices.Sort(latSDK)
 	slices.Sort(latFloor)
 	p50s, p50f := latSDK[len(latSDK)/2], latFloor[len(latFloor)/2]

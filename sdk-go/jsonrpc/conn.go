@@ -95,6 +95,9 @@ type Conn struct {
 
 	notes *notificationQueue
 
+	turns       chan readTurn // the reading, handed to an idle server goroutine
+	idleServers atomic.Int32  // server goroutines waiting in awaitTurn
+
 	closeOnce sync.Once
 }
 
@@ -118,6 +121,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		inflight: make(map[ID]*serving),
 		served:   make(chan struct{}),
 		done:     make(chan struct{}),
+		turns:    make(chan readTurn),
 	}
 	c.cancel.Store(true)
 	c.limit.Store(int64(opts.MaxMessageBytes))

@@ -3,8 +3,9 @@
 // writer pair, requests in both directions, responses in any order.
 //
 // The design follows docs/design/wire.md §1 exactly. The reader only decodes and
-// dispatches: an admitted request is served by the goroutine that read it while a
-// fresh goroutine continues reading (at most Options.MaxInFlight requests at once;
+// dispatches: an admitted request is served by the goroutine that read it while
+// another (an idle server goroutine kept from earlier requests, or a new one)
+// continues reading (at most Options.MaxInFlight requests at once;
 // the next is answered overloaded at once), so a handler may Call the peer and wait
 // while responses keep arriving. Exactly one goroutine writes at a time and always
 // whole frames: an idle writer is used directly by the sender, otherwise frames

@@ -11,26 +11,83 @@ import (
 
 // read is the reader: it only decodes and dispatches, never waiting for a handler,
 // so responses to a handler's own calls keep arriving while it runs. When a request
-// is admitted, the reading goroutine hands the reading on to a fresh goroutine and
-// serves the request itself ("leader/follower"): the request starts without waiting
-// for a goroutine switch, and exactly one goroutine reads at any time.
+// is admitted, the reading goroutine hands the reading on to another server
+// goroutine and serves the request itself ("leader/follower"): the request starts
+// without waiting for a goroutine switch, and exactly one goroutine reads at any
+// time. Server goroutines are long-lived: after serving, one waits (idle) to be
+// handed the reading again, so a request runs on a stack that has already grown
+// through the dispatch chain instead of a fresh goroutine growing and copying its
+// stack every time.
 func (c *Conn) read() {
-	c.readFrom(newLineReader(c.r, c.maxBytes), 1)
+	c.server(readTurn{lr: newLineReader(c.r, c.maxBytes), lineNo: 1})
 }
 
-func (c *Conn) readFrom(lr *lineReader, first int) {
-	for lineNo := first; ; lineNo++ {
+// readTurn is the right to read, passed between server goroutines.
+type readTurn struct {
+	lr     *lineReader
+	lineNo int
+}
+
+// maxIdleServers bounds the server goroutines kept waiting for the next turn; a
+// burst beyond it leaves as many behind as a steady load needs, the rest exit.
+const maxIdleServers = 16
+
+// server reads until a request is admitted, serves it, then waits to read again.
+func (c *Conn) server(turn readTurn) {
+	for {
+		serve := c.readFrom(turn)
+		if serve == nil {
+			return
+		}
+		serve()
+		var ok bool
+		if turn, ok = c.awaitTurn(); !ok {
+			return
+		}
+	}
+}
+
+// awaitTurn parks an idle server until it is handed the reading, and reports false
+// when it should exit instead (enough idle servers, or the connection stopped).
+func (c *Conn) awaitTurn() (readTurn, bool) {
+	if c.idleServers.Add(1) > maxIdleServers {
+		c.idleServers.Add(-1)
+		return readTurn{}, false
+	}
+	defer c.idleServers.Add(-1)
+	select {
+	case turn := <-c.turns:
+		return turn, true
+	case <-c.done:
+		return readTurn{}, false
+	}
+}
+
+// passTurn hands the reading to an idle server, or to a new one when none waits.
+func (c *Conn) passTurn(turn readTurn) {
+	select {
+	case c.turns <- turn:
+	default:
+		go c.server(turn)
+	}
+}
+
+// readFrom reads frames until one is an admitted request, hands the reading on and
+// returns that request's serving; nil when reading has ended.
+func (c *Conn) readFrom(turn readTurn) func() {
+	lr := turn.lr
+	for lineNo := turn.lineNo; ; lineNo++ {
 		line, err := lr.next()
 		if err != nil {
 			c.readFailed(err, lineNo)
-			return
+			return nil
 		}
 		if c.opts.OnFrame != nil {
 			c.opts.OnFrame(Inbound, line)
 		}
 		if !json.Valid(line) {
 			c.protocolError(protocol.CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
-			return
+			return nil
 		}
 		// The line aliases the read buffer; decoded values are handed to other
 		// goroutines, so they need their own copy.
@@ -46,16 +103,15 @@ func (c *Conn) readFrom(lr *lineReader, first int) {
 				continue
 			}
 			c.protocolError(protocol.CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
-			return
+			return nil
 		}
 		serve, keep := c.dispatch(m)
 		if !keep {
-			return
+			return nil
 		}
 		if serve != nil {
-			go c.readFrom(lr, lineNo+1)
-			serve()
-			return
+			c.passTurn(readTurn{lr: lr, lineNo: lineNo + 1})
+			return serve
 		}
 	}
 }
