@@ -106,7 +106,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	var raw json.RawMessage
 	err = g.conn.Call(hctx, "initialize", params, &raw)
 	if err == nil {
-		g.neg, err = checkInitialize(raw, params, m, o.MaxConcurrency)
+		g.neg, err = checkInitialize(raw, m, params.offer(o.MaxConcurrency))
 	} else {
 		err = g.classifyStartFailure(hctx, err)
 	}

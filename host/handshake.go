@@ -135,13 +135,26 @@ type negotiated struct {
 	lifecycle   []string
 }
 
+// offer is what p offered, for checkInitialize.
+func (p *initializeParams) offer(maxConcurrency int) InitializeOffer {
+	o := InitializeOffer{APIVersion: p.APIVersion, MaxConcurrency: maxConcurrency}
+	if p.Protocol != nil {
+		o.RequiredFeatures, o.OptionalFeatures = p.Protocol.RequiredFeatures, p.Protocol.OptionalFeatures
+	}
+	return o
+}
+
 // checkInitialize applies every host check of wire.md §5 to the raw result. A failure is a
 // deterministic refusal: restarting the same extension would give the same answer.
-func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.Manifest, maxConcurrency int) (*negotiated, error) {
+func checkInitialize(raw json.RawMessage, m *manifest.Manifest, offer InitializeOffer) (*negotiated, error) {
 	refuse := func(format string, args ...any) error {
 		return &process.StartError{Kind: process.KindRefused, Message: "initialize result refused: " + fmt.Sprintf(format, args...)}
 	}
-	if err := validateSchema(initializeResultDef(params.APIVersion), raw); err != nil {
+	if offer.MaxConcurrency <= 0 {
+		offer.MaxConcurrency = protocol.MaxInFlight
+	}
+	api01 := offer.APIVersion == "0.1"
+	if err := validateSchema(initializeResultDef(offer.APIVersion), raw); err != nil {
 		return nil, refuse("%v", err)
 	}
 	var res initializeResult
@@ -150,26 +163,26 @@ func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.
 	if err := dec.Decode(&res); err != nil {
 		return nil, refuse("%v", err)
 	}
-	if res.APIVersion != params.APIVersion {
-		return nil, refuse("api_version %q differs from the requested %q; versions are exact", res.APIVersion, params.APIVersion)
+	if res.APIVersion != offer.APIVersion {
+		return nil, refuse("api_version %q differs from the requested %q; versions are exact", res.APIVersion, offer.APIVersion)
 	}
 	if res.Name != m.Name || res.Version != m.Version {
 		return nil, refuse("name/version %s/%s differ from the manifest's %s/%s", res.Name, res.Version, m.Name, m.Version)
 	}
 	n := &negotiated{result: res, features: map[string]bool{}, concurrency: 1}
-	if params.Protocol == nil {
+	if api01 {
 		if res.Protocol != nil {
 			return nil, refuse("API 0.1 forbids the protocol block")
 		}
 	} else {
 		if res.Protocol == nil {
-			return nil, refuse("API %s requires the protocol block", params.APIVersion)
+			return nil, refuse("API %s requires the protocol block", offer.APIVersion)
 		}
-		if res.Protocol.Version != params.Protocol.Version {
-			return nil, refuse("protocol.version %q differs from the offered %q", res.Protocol.Version, params.Protocol.Version)
+		if res.Protocol.Version != offer.APIVersion {
+			return nil, refuse("protocol.version %q differs from the offered %q", res.Protocol.Version, offer.APIVersion)
 		}
 		offered := map[string]bool{}
-		for _, f := range append(append([]string{}, params.Protocol.RequiredFeatures...), params.Protocol.OptionalFeatures...) {
+		for _, f := range append(append([]string{}, offer.RequiredFeatures...), offer.OptionalFeatures...) {
 			offered[f] = true
 		}
 		for _, f := range res.Protocol.Features {
@@ -181,7 +194,7 @@ func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.
 			}
 			n.features[f] = true
 		}
-		for _, f := range params.Protocol.RequiredFeatures {
+		for _, f := range offer.RequiredFeatures {
 			if !n.features[f] {
 				return nil, refuse("required feature %q is missing", f)
 			}
@@ -190,7 +203,7 @@ func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.
 		if c < 1 {
 			return nil, refuse("protocol.limits.max_concurrent_requests must be at least 1, got %d", c)
 		}
-		n.concurrency = min(c, maxConcurrency)
+		n.concurrency = min(c, offer.MaxConcurrency)
 		for _, ev := range res.Protocol.LifecycleEvents {
 			if !contains(lifecycleMethods, ev) {
 				return nil, refuse("lifecycle_events names unknown event %q", ev)
@@ -198,7 +211,7 @@ func checkInitialize(raw json.RawMessage, params *initializeParams, m *manifest.
 		}
 		n.lifecycle = res.Protocol.LifecycleEvents
 	}
-	if err := checkTools(res.Tools, m, n.features["dynamic_tools"], params.Protocol == nil); err != nil {
+	if err := checkTools(res.Tools, m, n.features["dynamic_tools"], api01); err != nil {
 		return nil, refuse("%v", err)
 	}
 	names := make([]string, len(res.Commands))
