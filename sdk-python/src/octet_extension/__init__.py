@@ -3,6 +3,8 @@
 Zero runtime dependencies. Private modules each hold one concern and are re-exported here.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._cancel import CancellationToken, current_cancellation
 from ._content import (
     audio_content,
@@ -24,8 +26,10 @@ from ._errors import (
     UnavailableError,
 )
 from ._extension import Extension
-from ._kv import Kv, KvEntry, KvPage, KvTransaction
 from ._log import Logger, log
+
+if TYPE_CHECKING:
+    from ._kv import Kv, KvEntry, KvPage, KvTransaction
 
 __all__ = [
     "CancellationToken",
@@ -54,3 +58,15 @@ __all__ = [
     "tool_result",
 ]
 __version__ = "0.8.0"
+
+_LAZY = frozenset({"Kv", "KvEntry", "KvPage", "KvTransaction"})
+
+
+def __getattr__(name: str) -> Any:
+    # The KV types load on first use (PEP 562): ``_kv`` needs ``dataclasses`` and ``inspect``,
+    # several ms of start-up that extensions without KV should not pay.
+    if name in _LAZY:
+        from . import _kv
+
+        return getattr(_kv, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,19 +5,21 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from . import _limits as L
 from ._agents import AgentsMixin
 from ._cancel import CancellationToken, Id, current_call
 from ._interact import InteractMixin
-from ._kv import Kv
 from ._log import Logger
 from ._negotiate import SUPPORTED_APIS
 from ._registry import Registry
 from ._services import ServicesMixin
 from ._session import Session
 from ._transport import protect_stdio
+
+if TYPE_CHECKING:
+    from ._kv import Kv
 
 API_ENV = "OCTET_EXTENSION_API_VERSION"
 
@@ -49,7 +51,22 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
         self._session: Session | None = None
         self._serving = threading.Lock()
         self.log = Logger()
-        self.kv = Kv(self)
+        self._kv: Kv | None = None
+
+    @property
+    def kv(self) -> Kv:
+        """The API 0.4 key-value store (``ext.kv.get/put/...``).
+
+        Loaded on first use: its dataclasses pull in ``dataclasses`` and ``inspect``, several
+        ms of start-up that extensions without KV should not pay. Kv is stateless, so a race
+        between two first uses only builds a spare one.
+        """
+        kv = self._kv
+        if kv is None:
+            from ._kv import Kv
+
+            kv = self._kv = Kv(self)
+        return kv
 
     # ---- ambient state ---------------------------------------------------------------------
 

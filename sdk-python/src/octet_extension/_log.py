@@ -7,8 +7,7 @@ import json
 import os
 import sys
 import threading
-import traceback
-from datetime import UTC, datetime
+import time
 from typing import Any
 
 _lock = threading.Lock()
@@ -31,9 +30,11 @@ class Logger:
         return Logger(**{**self._bound, **fields})
 
     def log(self, level: str, msg: str, **fields: Any) -> None:
-        now = datetime.now(UTC)
+        # time, not datetime: datetime and traceback cost ~2 ms of every extension's start.
+        now = time.time()
         record = {
-            "ts": now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z",
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(now))
+            + f"{int(now * 1000) % 1000:03d}Z",
             "level": level,
             "msg": msg,
             **self._bound,
@@ -60,6 +61,8 @@ class Logger:
         """Log an error with the active exception's traceback (stderr only, never the wire)."""
         exc = sys.exc_info()[1]
         if exc is not None:
+            import traceback  # only when a handler fails
+
             fields["traceback"] = "".join(traceback.format_exception(exc))
         self.log("error", msg, **fields)
 

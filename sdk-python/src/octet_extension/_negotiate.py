@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import _limits as L
@@ -21,15 +20,23 @@ SUPPORTED_FEATURES = frozenset({
 })
 
 
-@dataclass(frozen=True, slots=True)
 class Negotiated:
-    features: frozenset[str]
-    concurrency: int
-    max_pending: int
-    max_message_bytes: int
-    manifest: dict[str, Any]
-    name: str
-    version: str
+    """The outcome of the handshake (read-only by convention). A plain slotted class, not a
+    dataclass: ``dataclasses`` imports ``inspect`` and costs several ms of every start."""
+
+    __slots__ = ("concurrency", "features", "manifest", "max_message_bytes", "max_pending",
+                 "name", "version")
+
+    def __init__(self, features: frozenset[str], concurrency: int, max_pending: int,
+                 max_message_bytes: int, manifest: dict[str, Any], name: str,
+                 version: str) -> None:
+        self.features = features
+        self.concurrency = concurrency
+        self.max_pending = max_pending
+        self.max_message_bytes = max_message_bytes
+        self.manifest = manifest
+        self.name = name
+        self.version = version
 
     @property
     def contributes(self) -> dict[str, Any]:

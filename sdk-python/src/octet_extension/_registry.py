@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from types import FunctionType
 from typing import Any, TypeVar, overload
 
 from ._checks import TOOL_NAME
@@ -27,20 +26,49 @@ DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object"}
 
 def adapt(func: Callable[..., Any]) -> Handler:
     """Call ``func`` with (value), (value, context) or () depending on what it accepts."""
-    try:
-        params = list(inspect.signature(func).parameters.values())
-    except (TypeError, ValueError):
+    shape = _positional_shape(func)
+    if shape is None:
         return func
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional, required, varargs = shape
     # Parameters with defaults are the caller's own (e.g. ``lambda a, i=i: ...``), except an
     # optional second parameter explicitly named ``context``.
-    required = [p for p in positional if p.default is p.empty]
-    wants_context = len(positional) >= 2 and positional[1].name in ("context", "ctx")
-    if any(p.kind is p.VAR_POSITIONAL for p in params) or len(required) >= 2 or wants_context:
+    wants_context = len(positional) >= 2 and positional[1] in ("context", "ctx")
+    if varargs or required >= 2 or wants_context:
         return func
     if required or positional:
         return lambda value, _context: func(value)
     return lambda _value, _context: func()
+
+
+_CO_VARARGS = 0x04  # inspect.CO_VARARGS, without importing inspect at start-up
+
+
+def _positional_shape(func: Callable[..., Any]) -> tuple[list[str], int, bool] | None:
+    """(positional parameter names, how many lack a default, takes *args) or None if unknown.
+
+    Plain functions and lambdas (nearly every handler) are read from their code object:
+    ``inspect`` (with ``ast``, ``dis`` and ``tokenize``) costs about 4 ms of every start. Any
+    other callable (bound methods, partials, callable objects, builtins) goes through
+    ``inspect.signature``, imported only then.
+    """
+    # A function carrying __wrapped__ (functools.wraps) or __signature__ presents another
+    # signature than its code object's; inspect.signature honours both.
+    if (isinstance(func, FunctionType) and not hasattr(func, "__wrapped__")
+            and not hasattr(func, "__signature__")):
+        code = func.__code__
+        count = code.co_argcount  # positional-only and positional-or-keyword
+        defaults = len(func.__defaults__ or ())
+        return list(code.co_varnames[:count]), count - defaults, bool(code.co_flags & _CO_VARARGS)
+    import inspect
+
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = sum(1 for p in positional if p.default is p.empty)
+    varargs = any(p.kind is p.VAR_POSITIONAL for p in params)
+    return [p.name for p in positional], required, varargs
 
 
 def lifecycle_name(name: str) -> str:
@@ -51,17 +79,29 @@ def lifecycle_name(name: str) -> str:
     return wire
 
 
-@dataclass(frozen=True, slots=True)
 class ToolSpec:
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    output_schema: dict[str, Any] | None
-    handler: Handler
-    func: Callable[..., Any]
-    # Compiled once here: validation runs on every call.
-    check_arguments: Check | None
-    check_output: Check | None
+    """One registered tool. A plain slotted class, not a dataclass: ``dataclasses`` imports
+    ``inspect`` and costs several ms of every extension's start."""
+
+    __slots__ = ("check_arguments", "check_output", "description", "func", "handler", "name",
+                 "output_schema", "parameters")
+
+    def __init__(self, name: str, description: str, parameters: dict[str, Any],
+                 output_schema: dict[str, Any] | None, handler: Handler,
+                 func: Callable[..., Any], check_arguments: Check | None,
+                 check_output: Check | None) -> None:
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.output_schema = output_schema
+        self.handler = handler
+        self.func = func
+        # Compiled once here: validation runs on every call.
+        self.check_arguments = check_arguments
+        self.check_output = check_output
+
+    def __repr__(self) -> str:
+        return f"ToolSpec(name={self.name!r}, description={self.description!r})"
 
     def definition(self) -> dict[str, Any]:
         out: dict[str, Any] = {
