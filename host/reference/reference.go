@@ -41,9 +41,10 @@ type Options struct {
 	Warnf func(format string, args ...any)
 }
 
-// Host is a reference host. The embedded core starts extensions
-// (Start, StartDir), calls tools (CallTool, Extension) and sends lifecycle notifications;
-// Close, not the core's Shutdown, ends it, so recordings are flushed and the store closed.
+// Host is a reference host. StartDir starts extension directories and BeginSession opens
+// the session; the embedded core does the rest (Start, CallTool, Extension, Lifecycle,
+// Status, ...). Close, not the core's Shutdown, ends it, so the recordings are checked and
+// the store closed.
 type Host struct {
 	*host.Host
 
