@@ -113,3 +113,40 @@ def test_writer_buffers_up_to_its_bound_before_blocking() -> None:
     reader.join(10)
     os.close(read_end)
     assert received.count(b"\n") == 8
+
+
+def test_line_reader_joins_lines_across_reads_and_keeps_the_exact_limit() -> None:
+    read_end, write_end = os.pipe()
+    flushed: list[int] = []
+    reader = LineReader(read_end, 200_000, lambda: flushed.append(1))
+    exact = b"b" + b"z" * 199_999  # exactly the limit, longer than one 64 KiB read
+
+    def feed() -> None:
+        os.write(write_end, b"a\n" + exact[:1])
+        for offset in range(1, len(exact), 50_000):
+            os.write(write_end, exact[offset:offset + 50_000])
+        os.write(write_end, b"\n" + b"y" * 200_001 + b"\n")
+        os.close(write_end)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    assert reader.readline() == b"a"
+    assert reader.readline() == exact
+    with pytest.raises(OverflowError) as excinfo:
+        reader.readline()
+    assert excinfo.value.args[0] == b"y" * 64  # the excerpt names the bad line's start
+    feeder.join(10)
+    os.close(read_end)
+    # The deferred wake-ups go out before every read, including ones served from the buffer.
+    assert len(flushed) == 3
+
+
+def test_line_reader_returns_a_final_line_without_newline_then_eof() -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"one\nlast")
+    os.close(write_end)
+    reader = LineReader(read_end, 10)
+    assert reader.readline() == b"one"
+    assert reader.readline() == b"last"
+    assert reader.readline() is None
+    os.close(read_end)

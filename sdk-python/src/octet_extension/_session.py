@@ -86,13 +86,14 @@ class Session:
         self.legacy = api_version == "0.1"
         self.writer = Writer(out_fd)
         self.max_bytes = L.MAX_MESSAGE_BYTES
-        self._reader = LineReader(in_fd, self.max_bytes)
+        self._work = WorkQueue()
+        # The reader defers its wake-ups of workers to right before it blocks for input.
+        self._reader = LineReader(in_fd, self.max_bytes, self._work.flush)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self.inflight: dict[Id, Call] = {}
         self._waiters: dict[Id, _Waiter] = {}
         self._ids = itertools.count(1)
-        self._work = WorkQueue()
         self._workers: list[threading.Thread] = []
         self.negotiated: Negotiated | None = None
         self.catalogs: CatalogHistory | None = None
@@ -155,6 +156,7 @@ class Session:
                 self._route(message)
         except Exception:  # pragma: no cover - a bug here must not hang the host
             log.exception("reader crashed")
+            self._work.flush()  # work queued before the crash still runs and answers
             self.exit_code = 1
             self._close(L.SHUTDOWN_DRAIN_MS / 1000, None)
 
@@ -221,7 +223,7 @@ class Session:
         if refusal is not None:
             self._answer_error(rid, *refusal)
             return
-        self._work.put(call)
+        self._work.put(call, defer=True)  # woken when the reader next blocks (LineReader)
 
     def _notification(self, method: Any, params: Any) -> None:
         if method == "$/cancelRequest":
@@ -239,7 +241,7 @@ class Session:
         if handlers and self.negotiated is not None and isinstance(params, dict):
             with self._lock:
                 self._observing += 1  # drained by shutdown like requests
-            self._work.put((method, params, handlers))
+            self._work.put((method, params, handlers), defer=True)
 
     # ---- initialize ------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import fcntl
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from ._log import log
@@ -17,6 +18,8 @@ from ._log import log
 # The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
 # blocks only when the host has stopped reading about 1 MiB).
 _PIPE_BYTES = 1 << 20
+# One read(2) of protocol input.
+_READ_BYTES = 1 << 16
 
 
 class Writer:
@@ -85,23 +88,50 @@ def _grow_pipe(fd: int) -> None:
 
 
 class LineReader:
-    """Reads ``\\n``-terminated lines of at most ``limit`` bytes (excluding the newline)."""
+    """Reads ``\\n``-terminated lines of at most ``limit`` bytes (excluding the newline).
 
-    def __init__(self, fd: int, limit: int) -> None:
-        self._file = open(fd, "rb", buffering=1 << 16, closefd=False)  # noqa: SIM115
+    ``before_read`` runs at the start of every readline, so right before the reader blocks
+    for input: the session hands it the work queue's deferred wake-ups. A worker woken there
+    finds the GIL free (the reader is about to drop it in read(2)) instead of waking, finding
+    the reader still holding the GIL on its way back up the stack, and sleeping once more.
+    """
+
+    def __init__(self, fd: int, limit: int,
+                 before_read: Callable[[], None] | None = None) -> None:
+        self._fd = fd
+        self._buf = b""
+        self._start = 0  # the first unread byte of _buf
         self.limit = limit
+        self.before_read = before_read
 
     def readline(self) -> bytes | None:
         """The next line without its newline; None at EOF; raises OverflowError if too long."""
-        line = self._file.readline(self.limit + 1)
-        if not line:
-            return None
-        if line[-1:] == b"\n":
-            return line[:-1]
-        if len(line) > self.limit:
-            raise OverflowError(line[:64])
-        # A final line without a newline (EOF right after it): still a frame.
-        return line
+        if self.before_read is not None:
+            self.before_read()
+        buf, start = self._buf, self._start
+        end = buf.find(b"\n", start)
+        if end < 0:
+            # Collect chunks until one holds a newline (joined once: no quadratic copying).
+            parts = [buf[start:]] if start < len(buf) else []
+            size = len(buf) - start
+            while True:
+                if size > self.limit:
+                    raise OverflowError(b"".join(parts)[:64])
+                data = os.read(self._fd, _READ_BYTES)
+                if not data:
+                    self._buf, self._start = b"", 0
+                    # A final line without a newline (EOF right after it): still a frame.
+                    return b"".join(parts) if parts else None
+                newline = data.find(b"\n")
+                parts.append(data)
+                if newline >= 0:
+                    buf, start, end = b"".join(parts), 0, size + newline
+                    break
+                size += len(data)
+        self._buf, self._start = buf, end + 1
+        if end - start > self.limit:
+            raise OverflowError(buf[start:start + 64])
+        return buf[start:end]
 
 
 def protect_stdio() -> tuple[int, int]:
@@ -140,17 +170,29 @@ class WorkQueue:
         self._items: collections.deque[Any] = collections.deque()
         self._lock = threading.Lock()
         self._sleepers = 0  # workers blocked (or about to block) on the pipe
-        self._wakeups = 0   # bytes written and not yet read
+        self._wakeups = 0   # bytes written (or owed by deferred puts) and not yet read
+        self._owed = 0      # wake-ups deferred puts still have to write (one thread's)
         self._read_end, self._write_end = os.pipe()
 
-    def put(self, item: Any) -> None:
+    def put(self, item: Any, *, defer: bool = False) -> None:
+        """Queue an item. ``defer=True`` (the reader's) leaves a needed wake-up to flush()."""
         with self._lock:
             self._items.append(item)
             wake = self._sleepers > self._wakeups
             if wake:
                 self._wakeups += 1
         if wake:
-            os.write(self._write_end, b".")
+            if defer:
+                self._owed += 1
+            else:
+                os.write(self._write_end, b".")
+
+    def flush(self) -> None:
+        """Write the wake-ups deferred puts owe; called by the thread that deferred them."""
+        owed = self._owed
+        if owed:
+            self._owed = 0
+            os.write(self._write_end, b"." * owed)
 
     def get(self) -> Any:
         while True:
