@@ -32,13 +32,19 @@ func checkAgentSteering(t *T) error {
 	if err := needFeature(r, "agent_sessions"); err != nil {
 		return err
 	}
-	resp, err := t.toolCall(s, "spawn_child", map[string]any{"task_name": "steered", "message": "hello", "key": "k-steer"})
+	// A child that keeps running until interrupted (the script's HangingTask): agent/message
+	// steers running children, agent/follow_up resumes interrupted ones.
+	resp, err := t.toolCall(s, "spawn_child", map[string]any{"task_name": HangingTask, "message": "hello", "key": "k-steer"})
 	if err != nil {
 		return err
 	}
-	if resp.Error != nil {
-		return fail("spawn_child to spawn agent-1", "%s", resp.Error)
+	var child struct {
+		AgentID string `json:"agent_id"`
 	}
+	if err := structured(resp, &child); err != nil || child.AgentID == "" {
+		return fail("spawn_child to spawn a child", "%s", resp)
+	}
+	id := child.AgentID
 	op := func(args map[string]any, want string) error {
 		resp, err := t.toolCall(s, "agent_op", args)
 		if err != nil {
@@ -53,16 +59,16 @@ func checkAgentSteering(t *T) error {
 		}
 		return nil
 	}
-	if err := op(map[string]any{"op": "message", "target": "agent-1", "message": "steer ✓"}, `{"accepted":true}`); err != nil {
+	if err := op(map[string]any{"op": "message", "target": id, "message": "steer ✓"}, `{"accepted":true}`); err != nil {
 		return err
 	}
-	if err := op(map[string]any{"op": "follow_up", "target": "agent-1", "message": "more"}, `{"accepted":true}`); err != nil {
+	if err := op(map[string]any{"op": "interrupt", "target": id}, `{"interrupted":true}`); err != nil {
+		return err
+	}
+	if err := op(map[string]any{"op": "follow_up", "target": id, "message": "more"}, `{"accepted":true}`); err != nil {
 		return err
 	}
 	if err := op(map[string]any{"op": "models", "query": "fixed", "limit": 1}, mustJSONString(map[string]any{"models": AgentModels[:1]})); err != nil {
-		return err
-	}
-	if err := op(map[string]any{"op": "interrupt", "target": "agent-1"}, `{"interrupted":true}`); err != nil {
 		return err
 	}
 	resp, err = t.toolCall(s, "agent_op", map[string]any{"op": "list"})
@@ -78,15 +84,15 @@ func checkAgentSteering(t *T) error {
 	if err := structured(resp, &list); err != nil {
 		return err
 	}
-	if len(list.Agents) != 1 || list.Agents[0].AgentID != "agent-1" || list.Agents[0].TaskName != "steered" {
-		return fail(`agents [{agent_id "agent-1", task_name "steered"}]`, "%+v", list.Agents)
+	if len(list.Agents) != 1 || list.Agents[0].AgentID != id || list.Agents[0].TaskName != HangingTask {
+		return fail(fmt.Sprintf("agents [{agent_id %q, task_name %q}]", id, HangingTask), "%+v", list.Agents)
 	}
 	// What the host received: the handler's arguments, nothing lost.
 	for method, want := range map[string]string{
-		"agent/message":   `{"target":"agent-1","message":"steer ✓"}`,
-		"agent/follow_up": `{"target":"agent-1","message":"more"}`,
+		"agent/message":   fmt.Sprintf(`{"target":%q,"message":"steer ✓"}`, id),
+		"agent/follow_up": fmt.Sprintf(`{"target":%q,"message":"more"}`, id),
 		"agent/models":    `{"query":"fixed","limit":1}`,
-		"agent/interrupt": `{"target":"agent-1"}`,
+		"agent/interrupt": fmt.Sprintf(`{"target":%q}`, id),
 		"agent/list":      `{}`,
 	} {
 		calls := s.services.Calls(method)
@@ -100,20 +106,24 @@ func checkAgentSteering(t *T) error {
 			return fail(method+" params "+want+" (besides parent_request_id)", "%s", excerpt(calls[0].Params, 200))
 		}
 	}
-	// An unknown target is the host's -32602, then each method's refusals, verbatim.
-	resp, err = t.toolCall(s, "agent_op", map[string]any{"op": "message", "target": "agent-99", "message": "x"})
+	// A target this owner does not hold is the host's -32002; then each method's
+	// refusals of both codes. All carried verbatim.
+	resp, err = t.toolCall(s, "agent_op", map[string]any{"op": "interrupt", "target": "agent-not-spawned"})
 	if err != nil {
 		return err
 	}
-	if err := expectCode(resp, -32602, "agent/message to a target this owner does not hold"); err != nil {
+	if err := expectCode(resp, -32002, "agent/interrupt of a target this owner does not hold"); err != nil {
+		return err
+	}
+	if err := expectCarried(resp, s, "agent/interrupt"); err != nil {
 		return err
 	}
 	ops := map[string]map[string]any{
-		"agent/message":   {"op": "message", "target": "agent-1", "message": "x"},
-		"agent/follow_up": {"op": "follow_up", "target": "agent-1", "message": "x"},
+		"agent/message":   {"op": "message", "target": id, "message": "x"},
+		"agent/follow_up": {"op": "follow_up", "target": id, "message": "x"},
 		"agent/models":    {"op": "models", "query": "", "limit": 5},
 		"agent/list":      {"op": "list"},
-		"agent/interrupt": {"op": "interrupt", "target": "agent-1"},
+		"agent/interrupt": {"op": "interrupt", "target": id},
 		"agent/wait":      {"op": "wait"},
 	}
 	methods := make([]string, 0, len(ops))

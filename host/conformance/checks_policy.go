@@ -26,6 +26,16 @@ func refusal(code int64, message string) *RPCError {
 	return &RPCError{Code: code, Message: message, Data: mustJSON(map[string]any{"reason": "conformance"})}
 }
 
+// expectCarried checks a response is exactly the error the host answered the
+// extension's last request of method with.
+func expectCarried(resp Response, s *Session, method string) error {
+	want := s.services.LastError(method)
+	if want == nil {
+		return fail("the extension to have received an error for its "+method, "the host answered it without error; got %s", resp)
+	}
+	return expectVerbatim(resp, want, method+" refused by the host")
+}
+
 // expectVerbatim checks a response is exactly the host error want.
 func expectVerbatim(resp Response, want *RPCError, what string) error {
 	exp := fmt.Sprintf("%s: the host's error %d %q with its data, carried verbatim", what, want.Code, want.Message)

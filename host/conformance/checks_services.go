@@ -161,11 +161,14 @@ func checkCatalog(t *T) error {
 	if err := pinned(1, "first"); err != nil {
 		return err
 	}
-	resp, err = t.toolCall(s, "unregister_dynamic", map[string]any{"name": "never_registered"})
+	// A refused unregister changes nothing: the next one still commits revision 3.
+	refused := refusal(-32602, "conformance: the catalog refused the change")
+	s.services.Refuse("tools/unregister", refused)
+	resp, err = t.toolCall(s, "unregister_dynamic", map[string]any{"name": "dyn_tool"})
 	if err != nil {
 		return err
 	}
-	if err := expectCode(resp, -32602, "unregistering a tool that is not in the catalog"); err != nil {
+	if err := expectVerbatim(resp, refused, "tools/unregister refused"); err != nil {
 		return err
 	}
 	if err := change("unregister_dynamic", map[string]any{"name": "dyn_tool"}, 3); err != nil {
@@ -247,15 +250,17 @@ func checkArtifacts(t *T) error {
 		if err := expectCode(resp, -32602, "the host refusing a publish with a wrong "+corrupt); err != nil {
 			return err
 		}
-		if !strings.Contains(resp.Error.Message, "does not match") {
-			return fail("the host's refusal carried verbatim (its message says what does not match)", "%q", resp.Error.Message)
+		if err := expectCarried(resp, s, "artifact/publish"); err != nil {
+			return err
 		}
 	}
-	resp, err := t.toolCall(s, "publish", map[string]any{"bytes": 10, "mode": "inline", "mime_type": RejectedMIME})
+	want := refusal(-32002, "conformance: the artifact store is full")
+	s.services.Refuse("artifact/publish", want)
+	resp, err := t.toolCall(s, "publish", map[string]any{"bytes": 10, "mode": "inline"})
 	if err != nil {
 		return err
 	}
-	return expectCode(resp, -32002, "the artifact store's refusal (service_unavailable) carried verbatim")
+	return expectVerbatim(resp, want, "the artifact store's refusal (service_unavailable)")
 }
 
 func checkInput(t *T) error {
@@ -269,9 +274,9 @@ func checkInput(t *T) error {
 	}{
 		{map[string]any{"kind": "confirm", "prompt": "please approve"}, `{"answer":true}`},
 		{map[string]any{"kind": "confirm", "prompt": "please deny"}, `{"answer":false}`},
-		{map[string]any{"kind": "input", "prompt": "your name"}, `{"answer":"answer:your name"}`},
+		{map[string]any{"kind": "input", "prompt": "your name"}, fmt.Sprintf(`{"answer":%q}`, InputAnswers["your name"])},
 		{map[string]any{"kind": "input", "prompt": "cancel me"}, `{"answer":null}`},
-		{map[string]any{"kind": "input", "prompt": "a token", "secret": true}, fmt.Sprintf(`{"answer_sha256":%q}`, sha([]byte("answer:a token")))},
+		{map[string]any{"kind": "input", "prompt": "a token", "secret": true}, fmt.Sprintf(`{"answer_sha256":%q}`, sha([]byte(InputAnswers["a token"])))},
 	}
 	ids := make([]int64, len(cases))
 	errs := make([]error, len(cases))
@@ -341,14 +346,13 @@ func checkInput(t *T) error {
 	if err := expectCode(resp, -32602, "an input prompt of whitespace only"); err != nil {
 		return err
 	}
-	resp, err = t.toolCall(s, "ask", map[string]any{"kind": "input", "prompt": UnavailablePrompt})
+	want := refusal(-32002, "conformance: no one is there to answer input")
+	s.services.Refuse("input/request", want)
+	resp, err = t.toolCall(s, "ask", map[string]any{"kind": "input", "prompt": "anyone there?"})
 	if err != nil {
 		return err
 	}
-	if err := expectCode(resp, -32002, "the host's input service being unavailable, carried verbatim"); err != nil {
-		return err
-	}
-	return nil
+	return expectVerbatim(resp, want, "the host's input service being unavailable")
 }
 
 func checkSecrets(t *T) error {
@@ -396,19 +400,14 @@ func checkSecrets(t *T) error {
 	if err := expectCode(resp, -32004, "a declared secret the broker does not hold"); err != nil {
 		return err
 	}
-	// A third whose broker is down: service_unavailable, carried as is.
-	s3, err := t.Start(StartOptions{BrokerDown: true})
+	// The broker failing: service_unavailable, carried as is.
+	want := refusal(-32002, "conformance: the secret broker is unavailable")
+	s2.services.Refuse("secret/get", want)
+	resp, err = t.toolCall(s2, "secret", map[string]any{"name": declared})
 	if err != nil {
 		return err
 	}
-	if _, resp, err := t.Initialize(s3, InitOptions{}); err != nil || resp.Error != nil {
-		return fmt.Errorf("third session initialize: %v %v", err, resp.Error)
-	}
-	resp, err = t.toolCall(s3, "secret", map[string]any{"name": declared})
-	if err != nil {
-		return err
-	}
-	return expectCode(resp, -32002, "secret/get while the broker is unavailable")
+	return expectVerbatim(resp, want, "secret/get while the broker is unavailable")
 }
 
 func checkPresentation(t *T) error {
@@ -473,12 +472,16 @@ func checkChildSession(t *T) error {
 	if err := structured(resp, &got); err != nil {
 		return err
 	}
-	if got.AgentID != "agent-1" || got.TimedOut {
-		return fail(`structured_content {"agent_id":"agent-1","timed_out":false}`, "%+v", got)
-	}
 	spawns := s.services.Calls("agent/spawn")
 	if len(spawns) != 1 {
 		return fail("one agent/spawn", "%d", len(spawns))
+	}
+	var spawned struct {
+		AgentID string `json:"agent_id"`
+	}
+	_ = json.Unmarshal(spawns[0].Result, &spawned)
+	if got.AgentID == "" || got.AgentID != spawned.AgentID || got.TimedOut {
+		return fail(fmt.Sprintf(`structured_content {"agent_id":%q,"timed_out":false} (the stock child settles at once)`, spawned.AgentID), "%+v", got)
 	}
 	var p struct {
 		Policy json.RawMessage `json:"policy"`
@@ -498,18 +501,22 @@ func checkChildSession(t *T) error {
 	if err := expectCode(resp, -32602, "an invalid task_name"); err != nil {
 		return err
 	}
-	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": RejectedTask, "message": "hello", "key": "k-3"})
+	refused := refusal(-32002, "conformance: child sessions are at capacity")
+	s.services.Refuse("agent/spawn", refused)
+	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": "conformance_task", "message": "hello", "key": "k-3"})
 	if err != nil {
 		return err
 	}
-	if err := expectCode(resp, -32002, "the child-session service's refusal carried verbatim"); err != nil {
+	if err := expectVerbatim(resp, refused, "the child-session service's refusal"); err != nil {
 		return err
 	}
-	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": WaitRejectedTask, "message": "hello", "key": "k-4"})
+	refused = refusal(-32002, "conformance: the child-session service stopped answering waits")
+	s.services.Refuse("agent/wait", refused)
+	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": "conformance_task", "message": "hello", "key": "k-4"})
 	if err != nil {
 		return err
 	}
-	return expectCode(resp, -32002, "agent/wait's refusal after a successful spawn, carried verbatim")
+	return expectVerbatim(resp, refused, "agent/wait's refusal after a successful spawn")
 }
 
 func checkKV(t *T) error {

@@ -71,7 +71,7 @@ func (t *T) Start(so StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if so.Secrets == nil && !so.BrokerDown {
+	if so.Secrets == nil {
 		so.Secrets = t.opts.Secrets
 	}
 	s, err := startSession(t.Ext, so, scratch, t.opts.PassEnv)
@@ -88,6 +88,15 @@ func (t *T) Start(so StartOptions) (*Session, error) {
 func (t *T) Initialize(s *Session, o InitOptions) (map[string]any, Response, error) {
 	params := initParams(t.Ext, o)
 	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
+	if err == nil && resp.Error == nil {
+		// Bind the reverse services to what was negotiated, whatever the check then
+		// makes of the answer.
+		var r InitResult
+		if json.Unmarshal(resp.Result, &r) == nil {
+			api, _ := params["api_version"].(string)
+			s.services.initialized(api, &r)
+		}
+	}
 	return params, resp, err
 }
 

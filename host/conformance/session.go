@@ -47,7 +47,8 @@ type Session struct {
 	nullIDErrors  int
 
 	readerDone chan struct{}
-	scratchDir string
+	scratchDir string // the check's temporary root (scratch, state, stderr log)
+	scratch    string // OCTET_EXTENSION_SCRATCH
 }
 
 // Notification is a notification the extension sent.
@@ -62,8 +63,6 @@ type StartOptions struct {
 	APIVersion string
 	// Secrets is the broker's contents for this session (name → value).
 	Secrets map[string]string
-	// BrokerDown makes secret/get answer -32002 (no broker to ask).
-	BrokerDown bool
 }
 
 // startSession starts the extension's entrypoint through the host's process
@@ -73,6 +72,11 @@ func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []s
 	api := opts.APIVersion
 	if api == "" {
 		api = m.APIVersion
+	}
+	s := &Session{ext: ext, scratch: filepath.Join(scratch, "scratch")}
+	svc, err := newServices(s, ext, opts.Secrets, stateDirFor(scratch))
+	if err != nil {
+		return nil, err
 	}
 	p, err := process.Start(process.Spec{
 		Name:         m.Name,
@@ -88,19 +92,13 @@ func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []s
 		SSHAuthSock:  slices.Contains(m.Capabilities.Environment, "SSH_AUTH_SOCK"),
 	})
 	if err != nil {
+		svc.close()
 		return nil, fmt.Errorf("start %s: %w", m.Entrypoint.Command, err)
 	}
-	s := &Session{
-		ext:        ext,
-		proc:       p,
-		stdin:      p.Stdin(),
-		logPath:    filepath.Join(scratch, "stderr.log"),
-		pending:    map[int64]chan Response{},
-		answered:   map[int64]bool{},
-		readerDone: make(chan struct{}),
-		start:      time.Now(),
-	}
-	s.services = newServices(s, ext, opts.Secrets, filepath.Join(scratch, "scratch"))
+	s.proc, s.stdin, s.services = p, p.Stdin(), svc
+	s.logPath = filepath.Join(scratch, "stderr.log")
+	s.pending, s.answered = map[int64]chan Response{}, map[int64]bool{}
+	s.readerDone, s.start = make(chan struct{}), time.Now()
 	go s.read(p.Stdout())
 	return s, nil
 }
@@ -179,6 +177,7 @@ func (s *Session) dispatch(line []byte) {
 		s.mu.Lock()
 		s.notifications = append(s.notifications, Notification{Method: env.Method, Params: env.Params})
 		s.mu.Unlock()
+		s.services.notify(env.Method, env.Params)
 	case len(env.ID) > 0:
 		s.deliver(env, line)
 	default:
@@ -211,6 +210,7 @@ func (s *Session) deliver(env envelope, line []byte) {
 	s.mu.Unlock()
 	switch {
 	case ok:
+		s.services.parentSettled(id)
 		ch <- Response{Result: env.Result, Error: env.Error}
 	case dup:
 		s.violation("a second response for request %d: %s", id, excerpt(line, 120))
@@ -221,7 +221,7 @@ func (s *Session) deliver(env envelope, line []byte) {
 
 // serve answers one extension request with the reverse services.
 func (s *Session) serve(env envelope) {
-	result, rpcErr := s.services.handle(env.Method, env.Params)
+	result, rpcErr := s.services.handle(env.ID, env.Method, env.Params)
 	frame := map[string]any{"jsonrpc": "2.0", "id": env.ID}
 	if rpcErr != nil {
 		frame["error"] = rpcErr
@@ -387,6 +387,7 @@ func (s *Session) close() {
 	case <-s.readerDone:
 	case <-t.C:
 	}
+	s.services.close()
 }
 
 // StderrTail returns the last lines the extension wrote to stderr.
