@@ -141,10 +141,7 @@ func (r Result) wire(apiVersion string, tool *ToolDef) (any, error) {
 	if !hasText {
 		return nil, fmt.Errorf("tool %q returned no text part; a result needs at least one", tool.spec.Name)
 	}
-	out := map[string]any{"content": r.Content}
-	if r.IsError {
-		out["is_error"] = true
-	}
+	out := &result02{Content: r.Content, IsError: r.IsError}
 	if tool.output != nil && r.StructuredContent == nil {
 		return nil, fmt.Errorf("tool %q declares an output_schema but returned no structured_content", tool.spec.Name)
 	}
@@ -164,7 +161,7 @@ func (r Result) wire(apiVersion string, tool *ToolDef) (any, error) {
 				return nil, fmt.Errorf("tool %q structured_content does not match its output_schema: %v", tool.spec.Name, err)
 			}
 		}
-		out["structured_content"] = json.RawMessage(raw)
+		out.StructuredContent = raw
 	}
 	if r.Metadata != nil {
 		raw, err := json.Marshal(r.Metadata)
@@ -174,7 +171,17 @@ func (r Result) wire(apiVersion string, tool *ToolDef) (any, error) {
 		if len(raw) > protocol.ResultMaxMetadataBytes {
 			return nil, fmt.Errorf("tool %q metadata is %d bytes, over the %d-byte limit", tool.spec.Name, len(raw), protocol.ResultMaxMetadataBytes)
 		}
-		out["metadata"] = json.RawMessage(raw)
+		out.Metadata = raw
 	}
 	return out, nil
+}
+
+// result02 is a 0.2/0.4 tool result on the wire: a struct rather than a map so
+// encoding it needs no map iteration or key sorting (it is on every tool call's
+// path). Fields are in the order a map would sort them, so the bytes are the same.
+type result02 struct {
+	Content           []Content       `json:"content"`
+	IsError           bool            `json:"is_error,omitempty"`
+	Metadata          json.RawMessage `json:"metadata,omitempty"`
+	StructuredContent json.RawMessage `json:"structured_content,omitempty"`
 }
