@@ -4,21 +4,9 @@
 // services integration tests and the benchmarks all start extensions through it, so they
 // run the very host the CLI runs.
 //
-// One extension, one session, a few tool calls:
-//
-//	sc, _ := script.Parse("answers.toml", []byte(scriptText), "")
-//	h, err := reference.Open(ctx, reference.Options{
-//		Host:   host.Options{StateDir: stateDir, Workspace: workspace},
-//		Script: sc,
-//	})
-//	if err != nil { ... }
-//	defer h.Close()
-//	ext, err := h.StartDir(ctx, "examples/go/hello-world")
-//	sess, err := h.BeginSession()
-//	turn := sess.TurnStarted()
-//	raw, err := sess.CallTool(ctx, ext, turn, "hello_world", json.RawMessage(`{"name":"Ada"}`))
-//	sess.TurnSettled(turn, "completed")
-//	sess.End("completed")
+// Open builds it, StartDir starts an extension directory, BeginSession opens the session
+// whose turns and tool calls send the lifecycle notifications, and Close ends it (see
+// Example). Store, Router and the embedded *host.Host give everything else.
 //
 // Files: reference.go (Options, Open, Close), taps.go (trace and recording), start.go
 // (starting extension directories), session.go (lifecycle notifications of one session).
