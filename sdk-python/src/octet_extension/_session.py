@@ -87,10 +87,8 @@ class Session:
         self.writer = Writer(out_fd)
         self.max_bytes = L.MAX_MESSAGE_BYTES
         self._work = WorkQueue()
-        # The reader defers its wake-ups of workers and of handlers waiting for a host answer
-        # to right before it blocks for input (see LineReader).
-        self._resolved: list[_Waiter] = []
-        self._reader = LineReader(in_fd, self.max_bytes, self._wake_owed)
+        # The reader defers its wake-ups of workers to right before it blocks for input.
+        self._reader = LineReader(in_fd, self.max_bytes, self._work.flush)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self.inflight: dict[Id, Call] = {}
@@ -158,17 +156,9 @@ class Session:
                 self._route(message)
         except Exception:  # pragma: no cover - a bug here must not hang the host
             log.exception("reader crashed")
-            self._wake_owed()  # work queued and answers read before the crash still count
+            self._work.flush()  # work queued before the crash still runs and answers
             self.exit_code = 1
             self._close(L.SHUTDOWN_DRAIN_MS / 1000, None)
-
-    def _wake_owed(self) -> None:
-        """Wake the workers and waiting handlers the frames read so far owe (reader thread)."""
-        self._work.flush()
-        if self._resolved:
-            resolved, self._resolved = self._resolved, []
-            for waiter in resolved:
-                waiter.event.set()
 
     def _route(self, msg: dict[str, Any]) -> None:
         method = msg.get("method")
@@ -176,8 +166,7 @@ class Session:
             rid = msg.get("id")
             waiter = self._waiters.pop(rid, None) if _valid_id(rid) else None
             if waiter is not None:
-                waiter.message = msg
-                self._resolved.append(waiter)  # woken by _wake_owed
+                waiter.resolve(msg)
             # else: a late reply to something we stopped waiting for; dropped on purpose.
             return
         if "id" not in msg:
