@@ -38,7 +38,7 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"progress_n"},
 			Features:    []string{"request_progress"},
-			Covers:      []string{"$/progress", "tool/call progress"},
+			Covers:      []string{"$/progress", "tool/call progress", "command/execute progress"},
 			Run:         checkProgress,
 		},
 		&Check{
@@ -198,7 +198,27 @@ func checkProgress(t *T) error {
 	if len(seqs) != n {
 		return fail(fmt.Sprintf("%d progress events for request %d before its result", n, id), "%d", len(seqs))
 	}
-	t.Note("%d events in order", n)
+	if t.Ext.IsFixture() {
+		// A command reports progress the same way: slow_cmd emits one "waiting" event.
+		id, ch, err := s.Send("command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"1"}})
+		if err != nil {
+			return err
+		}
+		if _, err := t.wait(s, id, ch); err != nil {
+			return err
+		}
+		var got []string
+		for _, note := range s.Notifications("$/progress") {
+			var p progressParams
+			if json.Unmarshal(note.Params, &p) == nil && string(p.Parent) == fmt.Sprint(id) {
+				got = append(got, fmt.Sprintf("%d %s %s", p.Sequence, p.Event.Type, p.Event.Message))
+			}
+		}
+		if len(got) != 1 || got[0] != "1 status waiting" {
+			return fail(fmt.Sprintf(`one progress event for command request %d: sequence 1, status "waiting"`, id), "%v", got)
+		}
+	}
+	t.Note("%d events in order; the command's one", n)
 	return nil
 }
 

@@ -41,7 +41,7 @@ func init() {
 			Requirement: "wire.md §6 confirmation/request, input/request, parent_request_id",
 			Tier:        Conditional,
 			Tools:       []string{"ask"},
-			Covers:      []string{"confirmation/request", "input/request", "input/request error -32602", "input/request error -32002"},
+			Covers:      []string{"confirmation/request", "confirmation/request error -32602", "input/request", "input/request error -32602", "input/request error -32002"},
 			Run:         checkInput,
 		},
 		&Check{
@@ -344,6 +344,15 @@ func checkInput(t *T) error {
 		return err
 	}
 	if err := expectCode(resp, -32602, "an input prompt of whitespace only"); err != nil {
+		return err
+	}
+	confirmRefused := refusal(-32602, "conformance: the confirmation was refused")
+	s.services.Refuse("confirmation/request", confirmRefused)
+	resp, err = t.toolCall(s, "ask", map[string]any{"kind": "confirm", "prompt": "refused"})
+	if err != nil {
+		return err
+	}
+	if err := expectVerbatim(resp, confirmRefused, "the host's refusal of a confirmation"); err != nil {
 		return err
 	}
 	want := refusal(-32002, "conformance: no one is there to answer input")

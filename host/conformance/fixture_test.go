@@ -155,6 +155,7 @@ var brokenFor = map[string]string{
 	"kv.list_pages":                      "kv-list-no-cursor",
 	"agents.steering":                    "agent-error-rewrite",
 	"cancel.other_methods":               "no-cancel-other",
+	"errors.uncaught":                    "uncaught-wrong-code",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -18,10 +19,17 @@ func registerContributions(ext *octet.Extension) {
 		return octet.CommandResult{Text: strings.Join(args, " ")}, nil
 	})
 	ext.Command("slow_cmd", "Wait the first argument in ms", func(ctx context.Context, args []string) (octet.CommandResult, error) {
-		ms := 0
+		arg := ""
 		if len(args) > 0 {
-			ms, _ = strconv.Atoi(args[0])
+			arg = args[0]
 		}
+		if msg, ok := strings.CutPrefix(arg, "fail:"); ok {
+			return octet.CommandResult{}, errors.New(msg) // uncaught: -32603 naming it
+		}
+		if err := ext.Progress(ctx, octet.ProgressStatus{Message: "waiting"}); err != nil {
+			return octet.CommandResult{}, err
+		}
+		ms, _ := strconv.Atoi(arg)
 		if err := wait(ctx, ms); err != nil {
 			return octet.CommandResult{}, err
 		}
@@ -85,8 +93,12 @@ func wait(ctx context.Context, ms int) error {
 	}
 }
 
-// slowPrompt waits when a prompt (or rendered echo value) is "slow:<ms>" (fixture.md).
+// slowPrompt waits when a prompt (or rendered echo value) is "slow:<ms>", and fails
+// with an ordinary (uncaught) error when it is "fail:<message>" (fixture.md).
 func slowPrompt(ctx context.Context, prompt string) error {
+	if msg, ok := strings.CutPrefix(prompt, "fail:"); ok {
+		return errors.New(msg)
+	}
 	rest, ok := strings.CutPrefix(prompt, "slow:")
 	if !ok {
 		return nil

@@ -296,7 +296,10 @@ def agent_op(args):
 
 
 def slow_prompt(prompt):
-    """Wait when a prompt (or rendered echo value) is "slow:<ms>" (fixture.md)."""
+    """Wait when a prompt (or rendered echo value) is "slow:<ms>"; fail uncaught when it is
+    "fail:<message>" (fixture.md)."""
+    if isinstance(prompt, str) and prompt.startswith("fail:"):
+        raise RuntimeError(prompt[len("fail:"):])
     if isinstance(prompt, str) and prompt.startswith("slow:"):
         if current_cancellation().wait(int(prompt[len("slow:"):]) / 1000):
             raise Cancelled()
@@ -309,7 +312,11 @@ def fixture_cmd(arguments):
 
 @ext.command(name="slow_cmd", description="Wait the first argument in ms")
 def slow_cmd(arguments):
-    if current_cancellation().wait(int(arguments[0]) / 1000 if arguments else 0):
+    arg = arguments[0] if arguments else "0"
+    if arg.startswith("fail:"):
+        raise RuntimeError(arg[len("fail:"):])
+    ext.progress(message="waiting")
+    if current_cancellation().wait(int(arg) / 1000):
         raise Cancelled()
     return {"text": "slept"}
 

@@ -15,8 +15,9 @@ function fixtureBytes(n: number): Uint8Array {
   return out;
 }
 
-/** Wait when a prompt (or rendered echo value) is "slow:<ms>" (fixture.md), watching cancellation. */
+/** Wait when a prompt (or rendered echo value) is "slow:<ms>", watching cancellation; fail uncaught when it is "fail:<message>" (fixture.md). */
 async function slowPrompt(prompt: unknown, ctx: RequestContext): Promise<void> {
+  if (typeof prompt === "string" && prompt.startsWith("fail:")) throw new Error(prompt.slice("fail:".length));
   if (typeof prompt === "string" && prompt.startsWith("slow:")) await ctx.sleep(Number(prompt.slice("slow:".length)));
 }
 
@@ -368,7 +369,10 @@ export function buildFixture(): Extension {
 
   ext.command({ name: "fixture_cmd", description: "Join the arguments" }, (args) => ({ text: args.join(" ") }));
   ext.command({ name: "slow_cmd", description: "Wait the first argument in ms" }, async (args, ctx) => {
-    await ctx.sleep(Number(args[0] ?? "0"));
+    const arg = args[0] ?? "0";
+    if (arg.startsWith("fail:")) throw new Error(arg.slice("fail:".length));
+    ctx.progress({ message: "waiting" });
+    await ctx.sleep(Number(arg));
     return { text: "slept" };
   });
   ext.hook("before_prompt", async (payload, ctx) => {

@@ -28,50 +28,51 @@ import (
 
 // Modes, one rule broken each.
 const (
-	modeGood             = ""
-	modeHandshakeEcho    = "handshake-wrong-version" // answers api_version "0.2" whatever was offered
-	modeAccept03         = "accept-0.3"              // answers initialize for API 0.3
-	modeVersionHang      = "version-hang"            // never answers a version other than the manifest's
-	modeLieTools         = "lie-tools"               // claims the manifest's tools instead of its own
-	modeUnknownCode      = "unknown-method-wrong-code"
-	modeNoParamCheck     = "no-param-validation"
-	modeEchoTired        = "echo-tired"  // fails echoes after 1,000
-	modeEchoSwap         = "echo-swap"   // answers an echo with a concurrent echo's value
-	modeNoOverload       = "no-overload" // queues without bound instead of answering -32001
-	modeErrorRewrite     = "error-rewrite"
-	modeNoCancel         = "no-cancel"
-	modeDoubleAnswer     = "double-answer" // answers a late cancel of a finished request
-	modeProgressZero     = "progress-zero"
-	modeCallbackShort    = "callback-short"
-	modeBigResultWritten = "big-result-written"
-	modeOversizeHang     = "oversize-hang"
-	modeStdoutGarbage    = "stdout-garbage"
-	modeCrashAnswers     = "crash-answers"
-	modeIgnoreEOF        = "ignore-eof"
-	modeShutdownNoAck    = "shutdown-no-ack"
-	modeStuckShutdown    = "stuck-shutdown" // does not bound on_shutdown
-	modeCatalogNoPin     = "catalog-no-pin"
-	modeArtifactIgnore   = "artifact-ignore-error"
-	modeAskWrongParent   = "ask-wrong-parent"
-	modeSecretRewrite    = "secret-error-rewrite"
-	modePresentNoLimit   = "present-no-limit"
-	modeSpawnBadPolicy   = "spawn-bad-policy"
-	modeKVRewrite        = "kv-error-rewrite"
-	modeBadShape         = "contribution-bad-shape"  // status/collect priority is a string
-	modeBadCommand       = "bad-command"             // fixture_cmd joins with commas
-	modeLifecycleAnswers = "lifecycle-answers"       // answers notifications with an error
-	modeNoAdmissionStop  = "no-admission-stop"       // keeps serving new requests during shutdown
-	modeLenientParams    = "lenient-params"          // serves tool/call params it should refuse
-	modeAcceptRequired   = "accept-unknown-required" // answers initialize despite an unknown required feature
-	modeUnknownInternal  = "unknown-tool-internal"   // answers an unknown tool with -32603
-	modeEOFNoDrain       = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
-	modeShutdownErrorAck = "shutdown-error-ack"      // reports the abandoned on_shutdown as a failed shutdown
-	modeNotifyNoTitle    = "notify-no-title"         // drops a notification's title
-	modeContributeWrong  = "contribute-wrong-placement"
-	modePolicyNoRedeem   = "policy-no-redeem"    // never presents an ask's approval token
-	modeKVListNoCursor   = "kv-list-no-cursor"   // drops the cursor, so every page is the first
-	modeAgentRewrite     = "agent-error-rewrite" // turns the host's agent/* errors into -32603
-	modeNoCancelOther    = "no-cancel-other"     // cancellation reaches tool handlers only
+	modeGood              = ""
+	modeHandshakeEcho     = "handshake-wrong-version" // answers api_version "0.2" whatever was offered
+	modeAccept03          = "accept-0.3"              // answers initialize for API 0.3
+	modeVersionHang       = "version-hang"            // never answers a version other than the manifest's
+	modeLieTools          = "lie-tools"               // claims the manifest's tools instead of its own
+	modeUnknownCode       = "unknown-method-wrong-code"
+	modeNoParamCheck      = "no-param-validation"
+	modeEchoTired         = "echo-tired"  // fails echoes after 1,000
+	modeEchoSwap          = "echo-swap"   // answers an echo with a concurrent echo's value
+	modeNoOverload        = "no-overload" // queues without bound instead of answering -32001
+	modeErrorRewrite      = "error-rewrite"
+	modeNoCancel          = "no-cancel"
+	modeDoubleAnswer      = "double-answer" // answers a late cancel of a finished request
+	modeProgressZero      = "progress-zero"
+	modeCallbackShort     = "callback-short"
+	modeBigResultWritten  = "big-result-written"
+	modeOversizeHang      = "oversize-hang"
+	modeStdoutGarbage     = "stdout-garbage"
+	modeCrashAnswers      = "crash-answers"
+	modeIgnoreEOF         = "ignore-eof"
+	modeShutdownNoAck     = "shutdown-no-ack"
+	modeStuckShutdown     = "stuck-shutdown" // does not bound on_shutdown
+	modeCatalogNoPin      = "catalog-no-pin"
+	modeArtifactIgnore    = "artifact-ignore-error"
+	modeAskWrongParent    = "ask-wrong-parent"
+	modeSecretRewrite     = "secret-error-rewrite"
+	modePresentNoLimit    = "present-no-limit"
+	modeSpawnBadPolicy    = "spawn-bad-policy"
+	modeKVRewrite         = "kv-error-rewrite"
+	modeBadShape          = "contribution-bad-shape"  // status/collect priority is a string
+	modeBadCommand        = "bad-command"             // fixture_cmd joins with commas
+	modeLifecycleAnswers  = "lifecycle-answers"       // answers notifications with an error
+	modeNoAdmissionStop   = "no-admission-stop"       // keeps serving new requests during shutdown
+	modeLenientParams     = "lenient-params"          // serves tool/call params it should refuse
+	modeAcceptRequired    = "accept-unknown-required" // answers initialize despite an unknown required feature
+	modeUnknownInternal   = "unknown-tool-internal"   // answers an unknown tool with -32603
+	modeEOFNoDrain        = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
+	modeShutdownErrorAck  = "shutdown-error-ack"      // reports the abandoned on_shutdown as a failed shutdown
+	modeNotifyNoTitle     = "notify-no-title"         // drops a notification's title
+	modeContributeWrong   = "contribute-wrong-placement"
+	modePolicyNoRedeem    = "policy-no-redeem"    // never presents an ask's approval token
+	modeKVListNoCursor    = "kv-list-no-cursor"   // drops the cursor, so every page is the first
+	modeAgentRewrite      = "agent-error-rewrite" // turns the host's agent/* errors into -32603
+	modeNoCancelOther     = "no-cancel-other"     // cancellation reaches tool handlers only
+	modeUncaughtWrongCode = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
 )
 
 var mode string
@@ -503,6 +504,14 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		_ = json.Unmarshal(f.Params, &p)
 		if p.Name == "slow_cmd" && len(p.Arguments) > 0 {
+			if e := failPrompt(p.Arguments[0]); e != nil {
+				return nil, e
+			}
+			seq := 1
+			if mode == modeProgressZero {
+				seq = 0
+			}
+			c.notify("$/progress", map[string]any{"parent_request_id": f.ID, "sequence": seq, "event": map[string]any{"type": "status", "message": "waiting"}})
 			ms, _ := strconv.Atoi(p.Arguments[0])
 			if e := slowFor(ctx, ms); e != nil {
 				return nil, e
@@ -582,8 +591,24 @@ func slowFor(ctx context.Context, ms int) *rpcError {
 	}
 }
 
+// failPrompt is the uncaught failure of a "fail:<message>" prompt: -32603 naming it
+// (uncaught-wrong-code: -32602).
+func failPrompt(prompt string) *rpcError {
+	msg, ok := strings.CutPrefix(prompt, "fail:")
+	if !ok {
+		return nil
+	}
+	if mode == modeUncaughtWrongCode {
+		return invalidParams("%s", msg)
+	}
+	return &rpcError{Code: -32603, Message: msg}
+}
+
 // slowPrompt waits when the prompt is "slow:<ms>" (fixture.md).
 func slowPrompt(ctx context.Context, prompt string) *rpcError {
+	if e := failPrompt(prompt); e != nil {
+		return e
+	}
 	rest, ok := strings.CutPrefix(prompt, "slow:")
 	if !ok {
 		return nil
