@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/manifest"
 )
 
 // Features the host sends as required and the optional ones it can serve
@@ -103,80 +103,42 @@ func initParams(ext *Extension, o InitOptions) map[string]any {
 	return p
 }
 
-// validateInit applies the host's checks to an initialize result (wire.md §5) and
-// returns every problem found; none means the host accepts the extension.
+// validateInit judges an initialize result exactly as the reference host does: it calls
+// the host's own CheckInitialize (wire.md §5) with the offer in params and the manifest
+// as declared (a check may have doctored it), and returns the refusal, if any, as the
+// problem; none means the host accepts the extension.
 func validateInit(params map[string]any, raw json.RawMessage, ext *Extension, declared map[string]any) (*InitResult, []string) {
 	var r InitResult
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, []string{fmt.Sprintf("initialize result does not decode: %v", err)}
 	}
-	var probs []string
-	add := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
-	api, _ := params["api_version"].(string)
-	if r.APIVersion != api {
-		add("api_version %q, the host offered %q", r.APIVersion, api)
-	}
-	if r.Name != ext.Manifest.Name || r.Version != ext.Manifest.Version {
-		add("name/version %s/%s, the manifest says %s/%s", r.Name, r.Version, ext.Manifest.Name, ext.Manifest.Version)
-	}
-	contributes, _ := declared["contributes"].(map[string]any)
-	wantTools := stringList(contributes["tools"])
-	var gotTools []string
-	for _, t := range r.Tools {
-		gotTools = append(gotTools, t.Name)
-		if len(t.Parameters) == 0 || t.Parameters[0] != '{' {
-			add("tool %q has no parameters object", t.Name)
+	m := ext.Manifest
+	if declared != nil {
+		doctored := *ext.Manifest
+		// Fresh contributions and capabilities, so decoding never writes into the slices
+		// the loaded manifest shares.
+		doctored.Contributes, doctored.Capabilities = manifest.Contributes{}, manifest.Capabilities{}
+		b, err := json.Marshal(declared)
+		if err == nil {
+			err = json.Unmarshal(b, &doctored)
 		}
-	}
-	var gotCommands []string
-	for _, c := range r.Commands {
-		gotCommands = append(gotCommands, c.Name)
-	}
-	dynamic := r.HasFeature("dynamic_tools")
-	if d := setDiff(wantTools, gotTools); len(d) > 0 && !dynamic {
-		add("tools declared in the manifest but not served: %v", d)
-	}
-	if d := setDiff(gotTools, wantTools); len(d) > 0 && !dynamic {
-		add("tools served but not declared in the manifest: %v", d)
-	}
-	if d := symDiff(stringList(contributes["commands"]), gotCommands); len(d) > 0 {
-		add("commands differ from the manifest's: %v", d)
-	}
-	if d := setDiff(r.Hooks, stringList(contributes["hooks"])); len(d) > 0 {
-		add("hooks not declared in the manifest: %v", d)
-	}
-	if d := setDiff(r.UI, stringList(contributes["ui"])); len(d) > 0 {
-		add("ui surfaces not declared in the manifest: %v", d)
-	}
-	if d := setDiff(r.ToolRenderers, stringList(contributes["tool_renderers"])); len(d) > 0 {
-		add("tool renderers not declared in the manifest: %v", d)
-	}
-	proto, _ := params["protocol"].(map[string]any)
-	switch {
-	case proto == nil && r.Protocol != nil:
-		add("API 0.1 forbids the protocol block")
-	case proto != nil && r.Protocol == nil:
-		add("the protocol block is required for API %s", api)
-	case proto != nil:
-		if r.Protocol.Version != api {
-			add("protocol.version %q, the host offered %q", r.Protocol.Version, api)
+		if err != nil {
+			return nil, []string{fmt.Sprintf("the declared manifest does not decode: %v", err)}
 		}
-		offered := append(stringList(proto["required_features"]), stringList(proto["optional_features"])...)
-		if d := setDiff(r.Protocol.Features, offered); len(d) > 0 {
-			add("features not offered by the host: %v", d)
-		}
-		if d := setDiff(stringList(proto["required_features"]), r.Protocol.Features); len(d) > 0 {
-			add("required features missing: %v", d)
-		}
-		if dups := duplicates(r.Protocol.Features); len(dups) > 0 {
-			add("features repeated: %v", dups)
-		}
+		m = &doctored
+	}
+	offer := host.InitializeOffer{}
+	offer.APIVersion, _ = params["api_version"].(string)
+	if proto, ok := params["protocol"].(map[string]any); ok {
+		offer.RequiredFeatures = stringList(proto["required_features"])
+		offer.OptionalFeatures = stringList(proto["optional_features"])
 		limits, _ := proto["limits"].(map[string]any)
-		if c := r.Protocol.Limits.MaxConcurrentRequests; c < 1 || c > toInt(limits["max_concurrent_requests"]) {
-			add("max_concurrent_requests %d is outside 1..%v", c, limits["max_concurrent_requests"])
-		}
+		offer.MaxConcurrency = toInt(limits["max_concurrent_requests"])
 	}
-	return &r, probs
+	if _, err := host.CheckInitialize(raw, m, offer); err != nil {
+		return &r, []string{err.Error()}
+	}
+	return &r, nil
 }
 
 func toInt(v any) int {
@@ -205,30 +167,4 @@ func stringList(v any) []string {
 		return out
 	}
 	return nil
-}
-
-// setDiff returns the members of a missing from b, sorted.
-func setDiff(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-func symDiff(a, b []string) []string { return append(setDiff(a, b), setDiff(b, a)...) }
-
-func duplicates(l []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range l {
-		if seen[x] {
-			out = append(out, x)
-		}
-		seen[x] = true
-	}
-	return out
 }
