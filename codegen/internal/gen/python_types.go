@@ -141,20 +141,30 @@ func pyMethods(b *bytes.Buffer, m *ir.Model) {
 # -- Method registry (schema/methods.json) --
 
 
-class MethodInfo(NamedTuple):
-    """One row of the method registry."""
+class MethodInfo:
+    """One row of the method registry (a slotted class: a NamedTuple would import typing)."""
 
-    name: str
-    direction: str
-    kind: str
-    versions: tuple[str, ...]
-    feature: str
-    contribution: str
-    cancellable: tuple[str, ...]
-    progress: tuple[str, ...]
-    errors: tuple[int, ...]
-    params: dict[str, str]
-    result: dict[str, str]
+    __slots__ = ("cancellable", "contribution", "direction", "errors", "feature", "kind", "name",
+                 "params", "progress", "result", "versions")
+
+    def __init__(self, name: str, direction: str, kind: str, versions: tuple[str, ...],
+                 feature: str, contribution: str, cancellable: tuple[str, ...],
+                 progress: tuple[str, ...], errors: tuple[int, ...], params: dict[str, str],
+                 result: dict[str, str]) -> None:
+        self.name = name
+        self.direction = direction
+        self.kind = kind
+        self.versions = versions
+        self.feature = feature
+        self.contribution = contribution
+        self.cancellable = cancellable
+        self.progress = progress
+        self.errors = errors
+        self.params = params
+        self.result = result
+
+    def __repr__(self) -> str:
+        return f"MethodInfo({self.name!r})"
 
 
 METHODS: Final[dict[str, MethodInfo]] = {

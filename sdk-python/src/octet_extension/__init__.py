@@ -3,7 +3,7 @@
 Zero runtime dependencies. Private modules each hold one concern and are re-exported here.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from ._cancel import CancellationToken, current_cancellation
 from ._content import (
@@ -27,8 +27,11 @@ from ._errors import (
 )
 from ._extension import Extension
 from ._log import Logger, log
+from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ._kv import Kv, KvEntry, KvPage, KvTransaction
 
 __all__ = [

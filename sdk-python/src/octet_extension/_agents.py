@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from . import _limits as L
 from ._base import Base, ParentId, shape
 from ._checks import AGENT_TOOLS, NAME48, SHA256_HEX, require_int, require_str
 from ._errors import InvalidParams
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _message(text: Any) -> str:

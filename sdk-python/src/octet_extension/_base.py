@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from types import EllipsisType
-from typing import Any
 
 from ._cancel import Id, current_call
 from ._errors import UnavailableError
 from ._negotiate import Negotiated
 from ._session import Session
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 ParentId = Id | EllipsisType
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any
 
 from ._errors import Cancelled, UnavailableError
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 Id = int | str
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeGuard
 
 from . import _limits as L
 from ._errors import InvalidParams
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
 
 SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")

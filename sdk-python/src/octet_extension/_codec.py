@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, TypeGuard
 
 from . import _limits as L
 from ._checks import is_int
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
 
 dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode
 _c_make_encoder = getattr(json.encoder, "c_make_encoder", None)

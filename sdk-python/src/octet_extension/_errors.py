@@ -7,14 +7,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._limits import (
     CODE_INVALID_PARAMS,
     CODE_KV_CONFLICT,
     CODE_REQUEST_CANCELLED,
     CODE_SECRET_UNAVAILABLE,
 )
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _RESERVED = range(-32768, -31999)
 _ABSENT: Any = object()  # "no data member", distinct from an explicit JSON null

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import TYPE_CHECKING, NoReturn
 
 from . import _limits as L
 from ._agents import AgentsMixin
@@ -17,8 +16,11 @@ from ._registry import Registry
 from ._services import ServicesMixin
 from ._session import Session
 from ._transport import protect_stdio
+from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from ._kv import Kv
 
 API_ENV = "OCTET_EXTENSION_API_VERSION"

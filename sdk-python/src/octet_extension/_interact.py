@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _limits as L
 from ._base import Base, ParentId, shape
 from ._cancel import current_call
 from ._checks import check_label, check_snapshot, require_int, require_str, utf8_len
 from ._errors import InvalidParams, ProtocolError, UnavailableError
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _LEVELS = frozenset({"info", "success", "warning", "error"})
 _PLACEMENTS = frozenset({"system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix"})

@@ -5,14 +5,16 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from . import _limits as L
 from ._base import shape
 from ._checks import encoded_size, require_int, require_str
 from ._errors import InvalidParams, ProtocolError
+from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ._extension import Extension
 
 

@@ -8,7 +8,11 @@ import os
 import sys
 import threading
 import time
-from typing import Any
+
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _lock = threading.Lock()
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from . import _limits as L
 from ._checks import is_int
 from ._errors import InvalidParams, RemoteError
 from ._models import validate_initialize_params, validate_initialize_params01
+from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ._extension import Extension
 
 SUPPORTED_APIS = ("0.1", "0.2", "0.4")

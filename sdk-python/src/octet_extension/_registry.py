@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import FunctionType
-from typing import Any, TypeVar, overload
 
 from ._checks import TOOL_NAME
-from ._schema import Check, compile_schema
+from ._schema import compile_schema
+from ._typecheck import TYPE_CHECKING
 
-F = TypeVar("F", bound=Callable[..., Any])
-Handler = Callable[[Any, dict[str, Any]], Any]
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias, TypeVar, overload
+
+    from ._schema import Check
+
+    F = TypeVar("F", bound=Callable[..., Any])
+    Handler: TypeAlias = Callable[[Any, dict[str, Any]], Any]
 
 HOOKS = frozenset({
     "before_prompt", "after_response", "before_tool_call", "after_tool_call",
@@ -189,10 +194,13 @@ class Registry:
 
         return decorate
 
-    @overload
-    def context(self, func: F) -> F: ...
-    @overload
-    def context(self, func: None = None) -> Callable[[F], F]: ...
+    # The overloads are for type checkers only (typing is not imported at run time).
+    if TYPE_CHECKING:
+        @overload
+        def context(self, func: F) -> F: ...
+        @overload
+        def context(self, func: None = None) -> Callable[[F], F]: ...
+
     def context(self, func: F | None = None) -> F | Callable[[F], F]:
         """Register the context/collect handler (usable bare or called)."""
 
@@ -232,10 +240,13 @@ class Registry:
 
         return decorate
 
-    @overload
-    def on_shutdown(self, func: F) -> F: ...
-    @overload
-    def on_shutdown(self, func: None = None) -> Callable[[F], F]: ...
+    # The overloads are for type checkers only (typing is not imported at run time).
+    if TYPE_CHECKING:
+        @overload
+        def on_shutdown(self, func: F) -> F: ...
+        @overload
+        def on_shutdown(self, func: None = None) -> Callable[[F], F]: ...
+
     def on_shutdown(self, func: F | None = None) -> F | Callable[[F], F]:
         """Run ``func()`` during shutdown or stdin EOF, bounded by the drain deadline."""
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _limits as L
 from ._checks import encoded_size
 from ._content import AUDIO_MIME_TYPES, IMAGE_MIME_TYPES
 from ._errors import InvalidParams
 from ._registry import ToolSpec
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ResultError(Exception):

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from ._errors import InvalidParams
+from ._typecheck import TYPE_CHECKING
 
-Check = Callable[[Any, str], None]
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+    Check: TypeAlias = Callable[[Any, str], None]
 
 
 def _is_type(value: Any, name: str) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from . import _limits as L
 from ._base import Base, ParentId, shape
@@ -17,6 +16,10 @@ from ._checks import (
 )
 from ._errors import InvalidParams, ProtocolError, UnavailableError
 from ._registry import ToolSpec, make_tool
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _DECISIONS = frozenset({"allow", "ask", "deny"})
 

@@ -12,7 +12,6 @@ import itertools
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from . import _limits as L
 from ._cancel import Call, Id, current_call
@@ -47,8 +46,11 @@ from ._results import (
     tool_result_02,
 )
 from ._transport import LineReader, WorkQueue, Writer
+from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ._extension import Extension
 
 _HOST_METHODS = frozenset({

@@ -11,9 +11,12 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
 
 from ._log import log
+from ._typecheck import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
 # blocks only when the host has stopped reading about 1 MiB).

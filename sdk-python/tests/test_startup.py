@@ -1,0 +1,43 @@
+"""Start-up cost: the import path stays free of the heavy standard-library modules.
+
+Cold start (spawn to the initialize answer) is a benchmark target (docs/benchmarks.md); each
+module below costs milliseconds of every extension's start and is needed only on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+HEAVY = ["typing", "dataclasses", "inspect", "ast", "datetime", "traceback", "base64",
+         "octet_extension._kv"]
+
+
+def test_import_and_registration_load_no_heavy_modules() -> None:
+    code = (
+        "import json, sys\n"
+        "from octet_extension import Extension, tool_result\n"
+        "ext = Extension(api_version='0.4')\n"
+        "@ext.tool(name='echo', description='d', parameters={'type': 'object'})\n"
+        "def echo(args, context):\n"
+        "    return tool_result('x')\n"
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True, timeout=60)
+    assert json.loads(out.stdout) == []
+
+
+def test_kv_types_still_import_from_the_package() -> None:
+    # They load lazily (PEP 562 __getattr__); the public names must keep working.
+    from octet_extension import KvEntry, KvPage, KvTransaction
+
+    entry = KvEntry("ns", "k", 1, "v1")
+    assert entry.version == "v1"
+    assert KvPage([entry], None).entries == [entry]
+    assert KvTransaction.__name__ == "KvTransaction"
