@@ -11,20 +11,27 @@ import (
 func init() {
 	register(&Check{
 		Name:        "cancel.other_methods",
-		Description: "$/cancelRequest reaches a running command, hook, context provider and renderer, each answering -32800 at once",
+		Description: "$/cancelRequest reaches a running command, hook, context provider, status surface and renderer, each answering -32800 at once",
 		Requirement: "wire.md §1 $/cancelRequest; schema/methods.json cancellable for command/execute, hook/run, context/collect, tool/render",
 		Tier:        Conditional,
 		Fixture:     true,
 		Features:    []string{"request_cancellation"},
 		Covers: []string{"command/execute cancellable", "command/execute error -32800", "hook/run cancellable", "hook/run error -32800",
-			"context/collect cancellable", "context/collect error -32800", "tool/render cancellable", "tool/render error -32800"},
+			"context/collect cancellable", "context/collect error -32800", "status/collect cancellable", "status/collect error -32800",
+			"tool/render cancellable", "tool/render error -32800"},
 		Run: checkCancelOtherMethods,
 	})
 }
 
-// SlowPrefix asks a fixture hook, context provider or renderer to wait: its prompt
-// (or the echo value it renders) is "slow:<ms>" (docs/design/fixture.md).
+// SlowPrefix asks a fixture hook, context provider, status surface or renderer to
+// wait: its prompt (the echo value it renders; for status, the resource_owner's
+// session_id, its only free-form input) is "slow:<ms>" (docs/design/fixture.md).
 const SlowPrefix = "slow:"
+
+// fixtureOwner is a resource_owner whose session_id drives the fixture's status surface.
+func fixtureOwner(sessionID string) map[string]any {
+	return map[string]any{"session_id": sessionID, "extension_instance_id": "conformance-instance", "process_generation": 1}
+}
 
 func checkCancelOtherMethods(t *T) error {
 	s, _, err := t.Open(InitOptions{})
@@ -39,6 +46,7 @@ func checkCancelOtherMethods(t *T) error {
 		{"command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"60000"}}},
 		{"hook/run", map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": slow}}},
 		{"context/collect", map[string]any{"session_id": "conformance-session", "prompt": slow}},
+		{"status/collect", map[string]any{"surface": "status", "resource_owner": fixtureOwner(slow)}},
 		{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{"value": slow},
 			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo"}}}}},
 	}

@@ -10,12 +10,12 @@ import (
 func init() {
 	register(&Check{
 		Name:        "errors.uncaught",
-		Description: "an ordinary uncaught error in a command, hook, context provider or renderer is answered -32603 with the error's message, and the extension keeps serving",
+		Description: "an ordinary uncaught error in a command, hook, context provider, status surface or renderer is answered -32603 with the error's message, and the extension keeps serving",
 		Requirement: "wire.md §1 error registry: an uncaught handler exception is -32603 with the exception's message",
 		Tier:        Conditional,
 		Fixture:     true,
 		Covers: []string{"command/execute error -32603", "hook/run error -32603", "context/collect error -32603",
-			"tool/render error -32603"},
+			"status/collect error -32603", "tool/render error -32603"},
 		Run: checkUncaught,
 	})
 }
@@ -38,6 +38,9 @@ func checkUncaught(t *T) error {
 			return map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": p}}
 		}},
 		{"context/collect", func(p string) map[string]any { return map[string]any{"session_id": conformanceSession, "prompt": p} }},
+		{"status/collect", func(p string) map[string]any {
+			return map[string]any{"surface": "status", "resource_owner": fixtureOwner(p)}
+		}},
 		{"tool/render", func(p string) map[string]any {
 			return map[string]any{"name": "echo", "arguments": map[string]any{"value": p},
 				"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo"}}}}
@@ -57,7 +60,7 @@ func checkUncaught(t *T) error {
 	}
 	resp, err := t.toolCall(s, "echo", map[string]any{"value": "after"})
 	if err != nil {
-		return fail("the extension to keep serving after four uncaught errors", "%v", err)
+		return fail("the extension to keep serving after five uncaught errors", "%v", err)
 	}
 	return expectEcho(resp, "after")
 }

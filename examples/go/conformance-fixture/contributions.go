@@ -59,6 +59,15 @@ func registerContributions(ext *octet.Extension) {
 		return []octet.ContextItem{{Label: "fixture", Content: "fixture context", Placement: "system_suffix"}}, nil
 	})
 	ext.Status("status", func(ctx context.Context, params json.RawMessage) (octet.StatusResult, error) {
+		var p struct {
+			Owner struct {
+				SessionID string `json:"session_id"`
+			} `json:"resource_owner"`
+		}
+		_ = json.Unmarshal(params, &p)
+		if err := slowPrompt(ctx, p.Owner.SessionID); err != nil {
+			return octet.StatusResult{}, err
+		}
 		return octet.StatusResult{Surface: "status", Text: "fixture ready", Priority: 0}, nil
 	})
 	ext.Renderer("echo", func(ctx context.Context, params json.RawMessage) ([]octet.Segment, error) {

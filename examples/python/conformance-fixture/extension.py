@@ -340,6 +340,7 @@ def context(params):
 
 @ext.status("status")
 def status(params):
+    slow_prompt((params.get("resource_owner") or {}).get("session_id"))
     return {"surface": "status", "text": "fixture ready", "priority": 0}
 
 

@@ -384,7 +384,10 @@ export function buildFixture(): Extension {
     await slowPrompt(params.prompt, ctx);
     return [{ label: "fixture", content: "fixture context", placement: "system_suffix" }];
   });
-  ext.status("status", () => ({ surface: "status", text: "fixture ready", priority: 0 }));
+  ext.status("status", async (params, ctx) => {
+    await slowPrompt(params.resource_owner?.session_id, ctx);
+    return { surface: "status", text: "fixture ready", priority: 0 };
+  });
   ext.renderer("echo", async (params, ctx) => {
     await slowPrompt((params.arguments as JsonObject)["value"], ctx);
     return { segments: [{ text: "echo", style_role: null }] };

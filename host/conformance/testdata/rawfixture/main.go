@@ -554,6 +554,15 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		return map[string]any{"items": []any{map[string]any{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}}}, nil
 	case "status/collect":
+		var p struct {
+			Owner struct {
+				SessionID string `json:"session_id"`
+			} `json:"resource_owner"`
+		}
+		_ = json.Unmarshal(f.Params, &p)
+		if e := slowPrompt(ctx, p.Owner.SessionID); e != nil {
+			return nil, e
+		}
 		if mode == modeBadShape {
 			return map[string]any{"surface": "status", "text": "fixture ready", "priority": "high"}, nil
 		}
