@@ -5,35 +5,15 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Extension, JsonObject } from "../src/index.js";
 import { ScriptedHost, type HostOptions } from "../src/testing/index.js";
+import { readManifest } from "./toml.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** sdk-typescript/ (tests run from dist/test/). */
 export const PKG = resolve(here, "../..");
 export const FIXTURE_DIR = resolve(PKG, "../examples/typescript/conformance-fixture");
 
-/** The fixture manifest as the host sends it (extension.toml parsed to JSON). */
-export const FIXTURE_MANIFEST: JsonObject = {
-  name: "conformance-fixture",
-  version: "0.1.0",
-  api_version: "0.4",
-  description: "Implements the conformance checks' fixture tools",
-  entrypoint: { command: "./launch" },
-  capabilities: { secrets: ["fixture.token"] },
-  contributes: {
-    tools: [
-      "echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n", "big_result", "publish", "register_dynamic",
-      "unregister_dynamic", "ask", "secret", "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-    ],
-    commands: ["fixture_cmd"],
-    hooks: ["before_prompt", "after_tool_call"],
-    ui: ["status"],
-    context: true,
-    tool_renderers: ["echo"],
-    notifications: true,
-    confirmations: true,
-    presentation: true,
-  },
-};
+/** The fixture manifest as the host sends it: read from its extension.toml so the two never drift. */
+export const FIXTURE_MANIFEST: JsonObject = readManifest(join(FIXTURE_DIR, "extension.toml"));
 
 export type Mode = "loopback" | "process";
 export const MODES: Mode[] = ["loopback", "process"];

@@ -306,9 +306,6 @@ class Session:
             frame = {"jsonrpc": "2.0", "id": rid, "error": exc.to_wire()}
         except InvalidParams as exc:
             frame = self._error_frame(rid, L.CODE_INVALID_PARAMS, str(exc), exc.data)
-        except _MethodNotFound as exc:
-            frame = self._error_frame(rid, L.CODE_METHOD_NOT_FOUND, str(exc),
-                                      {"method": call.method})
         except Exception as exc:
             if call.token.is_cancelled():
                 frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
@@ -374,7 +371,7 @@ class Session:
             return hook_result(hook(payload, context))
         if method == "context/collect":
             if ext._context is None:
-                raise _MethodNotFound("no context handler is registered")
+                raise InvalidParams("no context handler is registered")
             return context_result(ext._context(params, context))
         if method == "status/collect":
             surface = params.get("surface", "status")
@@ -640,7 +637,3 @@ class Session:
         runner.join(max(0.0, until - time.monotonic()))
         if runner.is_alive():
             log.warning("on_shutdown handlers did not finish before the deadline; abandoned")
-
-
-class _MethodNotFound(Exception):
-    pass
