@@ -9,12 +9,14 @@ package main
 // minutes on two cores. Not part of Test: the numbers depend on the machine.
 // -mod=mod lets bench/go.mod follow dependencies the main module adds later (it
 // replaces the main module with ../, so it inherits them).
+// OCTET_BENCH_COMMAND tells the harness which command started it, for the page's
+// Reproduce section.
 func Bench() error {
-	return run("bench", nil, "go", "run", "-mod=mod", "./cmd/octet-bench")
+	return run("bench", []string{"OCTET_BENCH_COMMAND=go run mage.go bench"}, "go", "run", "-mod=mod", "./cmd/octet-bench")
 }
 
 // BenchQuick is Bench with fewer calls and repetitions, for iterating on the harness
 // or an SDK's hot path; its numbers are rougher.
 func BenchQuick() error {
-	return run("bench", nil, "go", "run", "-mod=mod", "./cmd/octet-bench", "-quick")
+	return run("bench", []string{"OCTET_BENCH_COMMAND=go run mage.go benchQuick"}, "go", "run", "-mod=mod", "./cmd/octet-bench", "-quick")
 }

@@ -174,7 +174,12 @@ func write(res *report.Results, bench, out, doc string, logf func(string, ...any
 	return nil
 }
 
-// commandLine is the exact command that reproduces the run.
+// commandLine is the exact command that reproduces the run: the mage target that
+// started it (OCTET_BENCH_COMMAND, set by magefiles/bench.go), else the harness's own
+// command line.
 func commandLine() string {
+	if c := os.Getenv("OCTET_BENCH_COMMAND"); c != "" {
+		return c
+	}
 	return strings.TrimSpace("cd bench && go run ./cmd/octet-bench " + strings.Join(os.Args[1:], " "))
 }

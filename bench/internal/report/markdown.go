@@ -109,7 +109,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	if viaHost(r) {
 		w(" One host refuses two\n")
 		w("extensions providing the same tool, so n copies run in n host instances inside one process,\n")
-		w("sharing one services router and store; host RSS is that process's.")
+		w("each with its own services router, all sharing one SQLite store; host RSS is that process's.")
 	} else {
 		w(" The harness is the host; host RSS is its process's.")
 	}
@@ -140,10 +140,11 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 			}
 		}
 	}
-	w("\n## Reproduce\n\n```\n%s\n```\n\n", r.Command)
-	w("`go run mage.go bench` builds the floors and peers, creates `bench/.work/venv` with the pinned MCP\n")
-	w("Python SDK, installs the MCP TypeScript SDK from `bench/peers/mcp-ts/package-lock.json`, and runs the\n")
-	w("command above; `go run mage.go benchQuick` adds `-quick`. Raw numbers: `bench/results/latest.json`.\n")
+	w("\n## Reproduce\n\nThis run was started with:\n\n```\n%s\n```\n\n", r.Command)
+	w("`go run mage.go bench` (from the repository root) runs `go run -mod=mod ./cmd/octet-bench` in `bench/`,\n")
+	w("whose setup builds the floors and peers, creates `bench/.work/venv` with the pinned MCP Python SDK and\n")
+	w("installs the MCP TypeScript SDK from `bench/peers/mcp-ts/package-lock.json`; `go run mage.go benchQuick`\n")
+	w("adds `-quick`. Raw numbers: `bench/results/latest.json`.\n")
 	return b.String()
 }
 

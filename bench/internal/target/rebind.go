@@ -10,8 +10,9 @@ import (
 
 // Rebind writes a copy of dir's manifest into outDir/<name>/extension.toml whose
 // entrypoint is command (absolute, no args) and returns the copy's directory. The Go
-// fixture's launcher runs `go build` before every start; the benchmark starts the
-// binary it built once instead, so a cold start measures the SDK, not the toolchain.
+// fixture's launcher checks its sources and builds when they changed; the benchmark
+// starts the binary setup built instead, so a cold start measures the SDK, not the
+// launcher's check or the toolchain.
 func Rebind(dir, command, outDir string) (string, error) {
 	src := filepath.Join(dir, "extension.toml")
 	var m map[string]any
