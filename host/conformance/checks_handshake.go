@@ -55,11 +55,12 @@ func init() {
 		},
 		&Check{
 			Name:        "rpc.unknown_targets",
-			Description: "a tool, command or hook the extension does not serve is refused -32602 (the method exists; its target does not)",
-			Requirement: "schema/methods.json tool/call, command/execute, hook/run errors (-32602); wire.md §10",
+			Description: "a tool, command, hook, status surface or renderer the extension does not serve, or context params of the wrong type, are refused -32602 (the method exists; its target does not)",
+			Requirement: "schema/methods.json tool/call, command/execute, hook/run, status/collect, tool/render, context/collect errors (-32602); wire.md §10",
 			Tier:        Required,
-			Covers:      []string{"tool/call error -32602", "command/execute error -32602", "hook/run error -32602"},
-			Run:         checkUnknownTargets,
+			Covers: []string{"tool/call error -32602", "command/execute error -32602", "hook/run error -32602",
+				"status/collect error -32602", "tool/render error -32602", "context/collect error -32602"},
+			Run: checkUnknownTargets,
 		},
 		&Check{
 			Name:        "rpc.unknown_method",
@@ -261,6 +262,24 @@ func checkUnknownTargets(t *T) error {
 			break
 		}
 	}
+	// A surface the extension does not contribute, or "" when it contributes all three.
+	surface := ""
+	for _, u := range []string{"footer", "header", "status"} {
+		if !slices.Contains(r.UI, u) {
+			surface = u
+			break
+		}
+	}
+	var renderResult any = map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}
+	if r.APIVersion == "0.1" {
+		renderResult = map[string]any{"content": "x"}
+	}
+	// Without a context contribution the target itself is missing; with one, a prompt of the
+	// wrong type is the invalid parameter.
+	contextParams := map[string]any{}
+	if t.Ext.Manifest.Contributes.Context {
+		contextParams = map[string]any{"prompt": 5}
+	}
 	for _, c := range []struct {
 		method string
 		params map[string]any
@@ -268,9 +287,15 @@ func checkUnknownTargets(t *T) error {
 		{"tool/call", map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}}},
 		{"command/execute", map[string]any{"name": "conformance_no_such_command", "arguments": []string{}}},
 		{"hook/run", map[string]any{"hook": hook, "payload": hookPayloads[hook]}},
+		{"status/collect", map[string]any{"surface": surface}},
+		{"tool/render", map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}, "result": renderResult}},
+		{"context/collect", contextParams},
 	} {
 		if c.method == "hook/run" && slices.Contains(r.Hooks, hook) {
 			continue // it serves every hook this check could name
+		}
+		if c.method == "status/collect" && surface == "" {
+			continue // it serves every surface
 		}
 		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
 		if err != nil {

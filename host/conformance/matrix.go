@@ -119,6 +119,8 @@ func WriteMatrix(w io.Writer, m *Matrix) error {
 	if len(m.Gaps) > 0 {
 		fmt.Fprintf(w, "\nCoverage: %d of %d requirements of schema/methods.json are covered by a check; gaps:\n  %s\n",
 			len(Requirements())-len(m.Gaps), len(Requirements()), strings.ReplaceAll(FormatGaps(m.Gaps), "; ", "\n  "))
+	} else {
+		fmt.Fprintf(w, "\nCoverage: all %d requirements of schema/methods.json are covered by a check\n", len(Requirements()))
 	}
 	probs := m.Problems()
 	for _, lang := range Languages {

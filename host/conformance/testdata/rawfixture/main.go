@@ -548,18 +548,24 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		var p struct {
 			Prompt string `json:"prompt"`
 		}
-		_ = json.Unmarshal(f.Params, &p)
+		if err := json.Unmarshal(f.Params, &p); err != nil {
+			return nil, invalidParams("context/collect params: %v", err)
+		}
 		if e := slowPrompt(ctx, p.Prompt); e != nil {
 			return nil, e
 		}
 		return map[string]any{"items": []any{map[string]any{"label": "fixture", "content": "fixture context", "placement": "system_suffix"}}}, nil
 	case "status/collect":
 		var p struct {
-			Owner struct {
+			Surface string `json:"surface"`
+			Owner   struct {
 				SessionID string `json:"session_id"`
 			} `json:"resource_owner"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
+		if p.Surface != "status" {
+			return nil, invalidParams("surface %q is not contributed", p.Surface)
+		}
 		if e := slowPrompt(ctx, p.Owner.SessionID); e != nil {
 			return nil, e
 		}
@@ -569,11 +575,15 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		return map[string]any{"surface": "status", "text": "fixture ready", "priority": 0}, nil
 	case "tool/render":
 		var p struct {
+			Name      string `json:"name"`
 			Arguments struct {
 				Value any `json:"value"`
 			} `json:"arguments"`
 		}
 		_ = json.Unmarshal(f.Params, &p)
+		if p.Name != "echo" {
+			return nil, invalidParams("no renderer for tool %q", p.Name)
+		}
 		if v, ok := p.Arguments.Value.(string); ok {
 			if e := slowPrompt(ctx, v); e != nil {
 				return nil, e
