@@ -117,24 +117,13 @@ func (r *runner) latencyOne(ctx context.Context, t target.Target, p50, tput map[
 	return errors.Join(errs...)
 }
 
-// artifacts publishes 16 MiB by path and 256 KiB inline through the session. When
-// the host refuses the fixture's artifact (its service accepts only content-part
-// media types whose bytes carry their signature; the fixture publishes pattern
-// bytes), the scenario reruns on a direct session where the harness verifies size
-// and sha256 the way the service does, and the results say which path was used.
+// artifacts publishes 16 MiB by path and 256 KiB inline through the session, so the
+// host's artifact service verifies size and SHA-256 and stores the bytes. A refusal is
+// an error of the run, never measured some other way.
 func (r *runner) artifacts(ctx context.Context, t target.Target, pub target.Publisher) error {
 	big, inline, err := warmPublishPair(ctx, pub)
-	if err != nil && t.Direct != nil {
-		r.res.Note(t.ID, report.Artifact16, "host refused ("+oneLine(err)+"); measured with the harness serving artifact/publish (size + sha256 check, no store)")
-		s, serr := t.Direct(ctx)
-		if serr != nil {
-			return fmt.Errorf("artifact: direct session: %w", serr)
-		}
-		defer s.Close()
-		big, inline, err = warmPublishPair(ctx, s.(target.Publisher))
-	}
 	if err != nil {
-		return err
+		return fmt.Errorf("artifact (%s): %w", t.ID, err)
 	}
 	r.res.Add(report.Artifact16, t.ID, float64(artifactBig)/(1<<20)/big.Seconds())
 	r.res.Add(report.Inline256, t.ID, measure.Millis(inline))

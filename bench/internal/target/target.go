@@ -13,9 +13,11 @@ import (
 // and the same for every target.
 const EchoValue = "octet-bench-0123456789"
 
-// PublishMIME is the media type the artifact scenario asks the fixture to publish:
-// the host's artifact service accepts only the content-part media types.
-const PublishMIME = "image/png"
+// PublishMIME is the media type the artifact scenario asks the fixture to publish. The
+// fixture's bytes are a pattern, not an image, so they go as generic binary: the host's
+// artifact service verifies size and SHA-256 for every type and a byte signature only for
+// the eight content-part media types.
+const PublishMIME = "application/octet-stream"
 
 // Kind says what a target is, for grouping and ratios.
 type Kind string
