@@ -165,17 +165,22 @@ func (h *Host) Status() []Status {
 	return out
 }
 
-// ResolveTool finds the extension serving tool name: the catalog first, then an idle
-// on-demand extension whose manifest declares it (the call will activate it).
+// ResolveTool finds the extension serving tool name: the catalog first, then an idle or
+// restarting extension whose manifest declares it (the call activates it, or waits for
+// its next generation).
 func (h *Host) ResolveTool(name string) (*Extension, error) {
 	if entry, ok := h.Catalog().Lookup(name); ok {
 		return h.Extension(entry.Extension), nil
 	}
+	// An extension that is not in the catalog right now but will serve its manifest tools
+	// once it runs: idle (starts on the first call), or restarting after a crash (its dead
+	// tool group left the catalog; Request waits for the new generation, bounded by the
+	// request timeout). Parked, failed and stopped extensions are not candidates.
 	for _, e := range h.Extensions() {
 		e.mu.Lock()
-		idle := e.state == StateIdle
+		pending := e.state == StateIdle || e.state == StateBackoff || e.state == StateStarting
 		e.mu.Unlock()
-		if idle && contains(e.entry.Manifest.Contributes.Tools, name) {
+		if pending && contains(e.entry.Manifest.Contributes.Tools, name) {
 			return e, nil
 		}
 	}
