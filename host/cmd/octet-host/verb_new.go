@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -34,7 +35,7 @@ func init() {
 func runNew(args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("new", newHelp, stderr)
 	lang := fs.String("lang", "", "the language: "+strings.Join(scaffold.Languages, ", "))
-	kit := fs.String("kit", "", "the kit checkout whose SDKs to use (default: found from DIR upwards)")
+	kit := fs.String("kit", "", "the kit checkout whose SDKs to use (default: found from DIR upwards, else from the working directory upwards)")
 	noBuild := fs.Bool("no-build", false, "do not compile TypeScript or Go after writing")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
@@ -50,6 +51,13 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	}
 	if *kit == "" {
 		*kit = scaffold.FindKit(filepath.Dir(dir))
+	}
+	if *kit == "" {
+		// Run from inside a kit checkout (go run ./host/cmd/octet-host new ... /elsewhere):
+		// that checkout's SDKs are the ones the author is working with.
+		if wd, err := os.Getwd(); err == nil {
+			*kit = scaffold.FindKit(wd)
+		}
 	}
 	o := scaffold.Options{Lang: *lang, Name: name, Dir: dir, Kit: *kit}
 	res, err := scaffold.Generate(o)
