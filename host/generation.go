@@ -175,9 +175,11 @@ func (g *generation) watch() {
 	}
 	// Grandchildren may outlive the leader; the group goes with the generation.
 	_ = g.proc.Signal(9)
-	close(g.ended)
+	// The services forget the generation and its scratch goes before ended closes, so
+	// whoever waits on ended (stop, Shutdown) sees a generation that is entirely gone.
 	g.ext.host.services.GenerationEnded(g.caller)
 	_ = os.RemoveAll(g.scratch)
+	close(g.ended)
 	if !g.intentional.Load() {
 		g.ext.onCrash(g)
 	}
