@@ -9,6 +9,12 @@ import (
 type CatalogEntry struct {
 	Extension string         `json:"extension"`
 	Tool      ToolDefinition `json:"tool"`
+	// Generation and Revision say which catalog of the extension published the tool: the
+	// process generation and its catalog revision (0 is the initialize catalog; each
+	// tools/register or tools/unregister commits the next). A call planned against this
+	// entry carries Revision (ToolCall.Planned).
+	Generation int64 `json:"generation"`
+	Revision   int64 `json:"catalog_revision"`
 }
 
 // Catalog is an immutable snapshot of every ready extension's tools. It is replaced as a
@@ -40,9 +46,10 @@ func (e *DuplicateToolError) Error() string {
 	return fmt.Sprintf("tool %q of extension %s is already provided by extension %s; rename one of them", e.Tool, e.Incoming, e.Existing)
 }
 
-// replaceTools swaps extension ext's tools for tools in one atomic step, or changes nothing
-// when the result would hold a duplicate name (fail closed, never a partial catalog).
-func (h *Host) replaceTools(ext string, tools []ToolDefinition) error {
+// replaceTools swaps extension ext's tools for tools, published by generation gen at its
+// catalog revision rev, in one atomic step, or changes nothing when the result would hold a
+// duplicate name (fail closed, never a partial catalog).
+func (h *Host) replaceTools(ext string, gen, rev int64, tools []ToolDefinition) error {
 	h.catMu.Lock()
 	defer h.catMu.Unlock()
 	old := h.catalog.Load()
@@ -59,7 +66,7 @@ func (h *Host) replaceTools(ext string, tools []ToolDefinition) error {
 			return &DuplicateToolError{Tool: t.Name, Existing: prev, Incoming: ext}
 		}
 		owner[t.Name] = ext
-		next.Tools = append(next.Tools, CatalogEntry{Extension: ext, Tool: t})
+		next.Tools = append(next.Tools, CatalogEntry{Extension: ext, Tool: t, Generation: gen, Revision: rev})
 	}
 	sort.Slice(next.Tools, func(i, j int) bool { return next.Tools[i].Tool.Name < next.Tools[j].Tool.Name })
 	for i, e := range next.Tools {
@@ -70,7 +77,7 @@ func (h *Host) replaceTools(ext string, tools []ToolDefinition) error {
 }
 
 // removeTools drops ext's tool group (crash, stop); it cannot fail.
-func (h *Host) removeTools(ext string) { _ = h.replaceTools(ext, nil) }
+func (h *Host) removeTools(ext string) { _ = h.replaceTools(ext, 0, 0, nil) }
 
 // Catalog returns the current all-extensions catalog.
 func (h *Host) Catalog() *Catalog { return h.catalog.Load() }
@@ -89,5 +96,5 @@ func (h *Host) OnCatalog(c *Caller, revision int64, tools []ToolDefinition) erro
 	if !current {
 		return fmt.Errorf("generation %d of %s is no longer current", c.Generation, c.Extension)
 	}
-	return h.replaceTools(c.Extension, tools)
+	return h.replaceTools(c.Extension, c.Generation, revision, tools)
 }

@@ -161,6 +161,12 @@ func (e *Extension) current(ctx context.Context) (*generation, error) {
 // *TransportError (never a hang), an overrun a *TimeoutError (after $/cancelRequest), an
 // error answer a *jsonrpc.Error. Calls are never retried.
 func (e *Extension) Request(ctx context.Context, method string, params map[string]any, result any) error {
+	return e.requestOn(ctx, method, params, result, nil)
+}
+
+// requestOn is Request with prepare run against the generation that will serve the call,
+// before anything is sent: it may complete params for that generation or refuse the call.
+func (e *Extension) requestOn(ctx context.Context, method string, params map[string]any, result any, prepare func(*generation, map[string]any) error) error {
 	if e.lifecycleOf() == "oneshot" {
 		e.oneshot.Lock()
 		defer e.oneshot.Unlock()
@@ -168,6 +174,11 @@ func (e *Extension) Request(ctx context.Context, method string, params map[strin
 	g, err := e.current(ctx)
 	if err != nil {
 		return err
+	}
+	if prepare != nil {
+		if err := prepare(g, params); err != nil {
+			return err
+		}
 	}
 	err = g.request(ctx, method, params, result)
 	if e.lifecycleOf() == "oneshot" {
@@ -178,21 +189,12 @@ func (e *Extension) Request(ctx context.Context, method string, params map[strin
 
 // CallTool calls tool/call with args (a JSON object; nil means {}) and returns the raw result.
 func (e *Extension) CallTool(ctx context.Context, name string, args json.RawMessage) (json.RawMessage, error) {
-	return e.CallToolAs(ctx, name, args, "")
+	return e.Call(ctx, ToolCall{Name: name, Arguments: args})
 }
 
 // CallToolAs is CallTool with a call_id (API 0.2/0.4), the id lifecycle tool events carry.
 func (e *Extension) CallToolAs(ctx context.Context, name string, args json.RawMessage, callID string) (json.RawMessage, error) {
-	if len(args) == 0 {
-		args = json.RawMessage(`{}`)
-	}
-	params := map[string]any{"name": name, "arguments": args}
-	if callID != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
-		params["call_id"] = callID
-	}
-	var out json.RawMessage
-	err := e.Request(ctx, "tool/call", params, &out)
-	return out, err
+	return e.Call(ctx, ToolCall{Name: name, Arguments: args, CallID: callID})
 }
 
 // loadManifest re-reads and validates the manifest from disk for a restart or reload; a
@@ -235,7 +237,7 @@ func (e *Extension) install(g *generation) error {
 		return g.transportError()
 	default:
 	}
-	if err := e.host.replaceTools(e.name, g.neg.result.Tools); err != nil {
+	if err := e.host.replaceTools(e.name, g.number, 0, g.neg.result.Tools); err != nil {
 		return err
 	}
 	e.mu.Lock()

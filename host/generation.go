@@ -44,6 +44,7 @@ type generation struct {
 	readyAt  time.Time
 
 	ready       atomic.Bool // the handshake completed; reverse requests are served from now on
+	issued      atomic.Bool // a request carried owner(): the process may now echo it
 	intentional atomic.Bool // stopping on purpose: the end is not a crash
 	ended       chan struct{}
 	endReason   string // set before ended closes
@@ -57,6 +58,13 @@ var errShutdownCancel = errors.New("cancelled because the extension is shutting 
 // owner is the resource owner this generation's requests carry.
 func (g *generation) owner() Owner {
 	return Owner{SessionID: g.ext.host.opts.Session.SessionID, InstanceID: g.ext.instanceID, Generation: g.number}
+}
+
+// issuedOwner reports whether the host issued o to this generation: o is the generation's
+// owner and a host request has carried it. Nothing else can be an issued owner, so an
+// extension cannot borrow another session's or process's identity by naming it.
+func (g *generation) issuedOwner(o Owner) bool {
+	return g.issued.Load() && o == g.owner()
 }
 
 // startGeneration starts a process for m and completes the initialize handshake, or returns
@@ -78,6 +86,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		Features: map[string]bool{}, Secrets: m.Capabilities.Secrets, Commands: m.Contributes.Commands, UI: m.Contributes.UI,
 		Context: m.Contributes.Context, Presentation: m.Contributes.Presentation, Notifications: m.Contributes.Notifications,
 		Confirmations: m.Contributes.Confirmations, ScratchDir: g.scratch, ActiveParent: g.activeParent,
+		IssuedOwner: g.issuedOwner,
 	}
 	proc, err := process.Start(process.Spec{
 		Name: m.Name, Dir: m.Dir, ManifestPath: m.Path, Command: m.Entrypoint.Command, Args: m.Entrypoint.Args,

@@ -37,6 +37,7 @@ func (g *generation) request(ctx context.Context, method string, params map[stri
 			params = map[string]any{}
 		}
 		params["resource_owner"] = g.owner()
+		g.issued.Store(true)
 	}
 	timeout := g.ext.host.opts.RequestTimeout
 	tctx, tcancel := context.WithTimeoutCause(cctx, timeout, errTimeout)

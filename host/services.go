@@ -37,10 +37,10 @@ type Caller struct {
 
 	ScratchDir string // this generation's OCTET_EXTENSION_SCRATCH
 
-	// IssuedOwner, when set, reports whether the host issued owner to this generation
-	// (presentation/update may echo an issued resource_owner outside a handler). The core
-	// leaves it nil: then any owner with this generation's instance and generation fence
-	// is accepted.
+	// IssuedOwner reports whether the host issued owner to this generation: a host request
+	// carried it (presentation/update may echo an issued resource_owner outside a
+	// handler). The core always sets it; a nil IssuedOwner (a Caller built by a test)
+	// accepts any owner with this generation's instance and generation fence.
 	IssuedOwner func(Owner) bool
 
 	// ActiveParent reports whether id is a host request this generation is serving now, and

@@ -32,6 +32,14 @@ func (s *recordingServices) Handle(ctx context.Context, c *host.Caller, req *jso
 	if !ok {
 		return nil, jsonrpc.NewError(-32002, "parent "+p.Parent.String()+" is not active", nil)
 	}
+	// The owner of an active parent was issued to this generation; the same owner with
+	// another session, or another generation's fence, was not.
+	forgedSession, forgedGen := owner, owner
+	forgedSession.SessionID += "x"
+	forgedGen.Generation++
+	if !c.IssuedOwner(owner) || c.IssuedOwner(forgedSession) || c.IssuedOwner(forgedGen) {
+		return nil, jsonrpc.NewError(-32603, "IssuedOwner does not tell the issued owner from forged ones", nil)
+	}
 	return map[string]any{"value": owner.SessionID + "/" + owner.InstanceID + "/" + c.Principal}, nil
 }
 func (s *recordingServices) ParentSettled(c *host.Caller, id jsonrpc.ID) {

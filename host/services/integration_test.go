@@ -29,15 +29,31 @@ type builtBinary struct {
 	err  error
 }
 
-var binaries = map[string]*builtBinary{"revext": {}, "sdkext": {}}
+var binaries = map[string]*builtBinary{"revext": {}, "sdkext": {}, "dynext": {}}
+
+// binDir holds the testdata binaries of this test process.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "octet-services-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // testBinary builds testdata/<name> once per test process.
 func testBinary(t *testing.T, name string) string {
 	t.Helper()
 	b := binaries[name]
 	b.once.Do(func() {
-		dir := t.TempDir()
-		b.path = filepath.Join(dir, name)
+		// Built once per test process, so not in one test's TempDir, which goes with
+		// that test (-count=N would find the binary gone).
+		b.path = filepath.Join(binDir, name)
 		cmd := exec.Command("go", "build", "-o", b.path, "./testdata/"+name)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("build %s: %v\n%s", name, err, out)
@@ -55,11 +71,15 @@ type realHost struct {
 	st *store.Store
 }
 
-// startReal starts extension name (the testdata binary of that name, one
-// tool) in the reference host (core, router, store, recording), as
+// startReal starts extension name (the testdata binary of that name, with
+// the manifest tools tool and moreTools) in the reference host (core, router, store, recording), as
 // octet-host runs it.
-func startReal(t *testing.T, binary, name, tool, scriptText string) *realHost {
+func startReal(t *testing.T, binary, name, tool, scriptText string, moreTools ...string) *realHost {
 	t.Helper()
+	tools := fmt.Sprintf("%q", tool)
+	for _, m := range moreTools {
+		tools += fmt.Sprintf(", %q", m)
+	}
 	bin := testBinary(t, binary)
 	base := t.TempDir()
 	dir := filepath.Join(base, "exts", name)
@@ -72,9 +92,9 @@ command = %q
 [capabilities]
 secrets = ["api.token", "absent.token"]
 [contributes]
-tools = [%q]
+tools = [%s]
 notifications = true
-`, name, bin, tool)
+`, name, bin, tools)
 	os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(man), 0o644)
 	h, err := reference.Open(context.Background(), reference.Options{
 		Host: host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, Session: host.Session{SessionID: "s1"},

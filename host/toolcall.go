@@ -1,0 +1,82 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// ToolCall is one tool/call as the host plans it.
+type ToolCall struct {
+	Name      string
+	Arguments json.RawMessage // a JSON object; nil means {}
+	CallID    string          // API 0.2/0.4: the id lifecycle tool events carry
+	// Planned is the catalog entry the caller decided on (the tool definition the model
+	// saw). The call then carries that entry's catalog_revision even when the extension
+	// has replaced or removed the tool since, and it is refused with a *StaleCatalogError
+	// when the generation that published the entry is gone (a restart starts a new
+	// catalog epoch 0, so the revision would name a different catalog). Nil plans the call
+	// against the extension's current catalog.
+	Planned *CatalogEntry
+}
+
+// StaleCatalogError refuses a call planned against a catalog entry of a generation that
+// no longer runs: the revision it was planned at means nothing to the new process.
+type StaleCatalogError struct {
+	Extension, Tool          string
+	PlannedGeneration        int64
+	PlannedRevision, Current int64 // Current is the generation serving now
+}
+
+func (e *StaleCatalogError) Error() string {
+	return fmt.Sprintf("tool %q was planned against catalog revision %d of %s generation %d, which has ended (generation %d serves now, from a new catalog epoch); plan the call again against the current catalog",
+		e.Tool, e.PlannedRevision, e.Extension, e.PlannedGeneration, e.Current)
+}
+
+// Call sends tool/call. When the extension negotiated dynamic_tools the call carries the
+// catalog_revision it was planned against (seed 002, live tool catalogs): the planned
+// entry's, or else the revision of the extension's entry for the tool in the current
+// all-extensions catalog. Without dynamic_tools a generation's catalog never changes and
+// no revision is sent.
+func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, error) {
+	args := c.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	params := map[string]any{"name": c.Name, "arguments": args}
+	if c.CallID != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
+		params["call_id"] = c.CallID
+	}
+	if c.Planned != nil && c.Planned.Extension != e.name {
+		return nil, fmt.Errorf("tool %q was planned on extension %s, not %s", c.Name, c.Planned.Extension, e.name)
+	}
+	var out json.RawMessage
+	err := e.requestOn(ctx, "tool/call", params, &out, func(g *generation, params map[string]any) error {
+		if !g.neg.features["dynamic_tools"] {
+			return nil
+		}
+		planned := c.Planned
+		if planned == nil {
+			entry, ok := e.host.Catalog().Lookup(c.Name)
+			if !ok || entry.Extension != e.name || entry.Generation != g.number {
+				return nil // not published by this generation (yet): its current catalog decides
+			}
+			planned = &entry
+		} else if planned.Generation != g.number {
+			return &StaleCatalogError{Extension: e.name, Tool: c.Name, PlannedGeneration: planned.Generation, PlannedRevision: planned.Revision, Current: g.number}
+		}
+		params["catalog_revision"] = planned.Revision
+		return nil
+	})
+	return out, err
+}
+
+// CallPlanned calls the tool of entry, an entry of a catalog snapshot the caller kept
+// (Host.Catalog), pinned to the revision that snapshot held (see ToolCall.Planned).
+func (h *Host) CallPlanned(ctx context.Context, entry CatalogEntry, args json.RawMessage, callID string) (json.RawMessage, error) {
+	e := h.Extension(entry.Extension)
+	if e == nil {
+		return nil, &UnavailableError{Extension: entry.Extension, State: string(StateStopped), Reason: "not admitted by this host"}
+	}
+	return e.Call(ctx, ToolCall{Name: entry.Tool.Name, Arguments: args, CallID: callID, Planned: &entry})
+}
