@@ -478,12 +478,15 @@ func stuckShutdown(t *T) (stuckOutcome, error) {
 	if !out.byItself {
 		s.Kill(time.Second) // the host's bound: SIGTERM, then SIGKILL to the group
 	}
+	// The process has ended, but its last frames may still be in the pipe: the answer
+	// (or the channel's close at stdout EOF) arrives shortly. Not waiting for it would
+	// miss an acknowledgement written just before the exit.
 	select {
 	case r, ok := <-ch:
 		if ok {
 			out.ack = &r
 		}
-	default:
+	case <-time.After(exitGrace):
 	}
 	out.code = s.ExitCode()
 	return out, nil

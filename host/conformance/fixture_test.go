@@ -156,6 +156,7 @@ var brokenFor = map[string]string{
 	"agents.steering":                    "agent-error-rewrite",
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",
+	"rpc.strict_json":                    "lenient-json",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -284,6 +284,14 @@ func (s *Session) WriteLine(b []byte) error {
 // Send writes a request and returns its id and the channel its response arrives on.
 // The channel is closed without a value when the connection ends first.
 func (s *Session) Send(method string, params any) (int64, <-chan Response, error) {
+	return s.SendFrame(func(id int64) ([]byte, error) {
+		return json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	})
+}
+
+// SendFrame writes the request frame build makes for a fresh id, verbatim: for envelopes
+// no Go value marshals to (a repeated key). Its answer is awaited like Send's.
+func (s *Session) SendFrame(build func(id int64) ([]byte, error)) (int64, <-chan Response, error) {
 	ch := make(chan Response, 1)
 	s.mu.Lock()
 	if s.readerErr != nil {
@@ -294,8 +302,11 @@ func (s *Session) Send(method string, params any) (int64, <-chan Response, error
 	id := s.nextID
 	s.pending[id] = ch
 	s.mu.Unlock()
-	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	b, err := build(id)
 	if err != nil {
+		s.mu.Lock()
+		delete(s.pending, id)
+		s.mu.Unlock()
 		return 0, nil, err
 	}
 	if err := s.WriteLine(b); err != nil {
@@ -305,6 +316,12 @@ func (s *Session) Send(method string, params any) (int64, <-chan Response, error
 		return 0, nil, err
 	}
 	return id, ch, nil
+}
+
+// SendText is Send with params written as the given JSON text, verbatim: for frames that
+// no Go value marshals to (duplicate keys, 1.0 for an integer, escapes).
+func (s *Session) SendText(method, params string) (int64, <-chan Response, error) {
+	return s.Send(method, json.RawMessage(params))
 }
 
 // Notify writes a notification.

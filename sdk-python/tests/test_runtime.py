@@ -170,17 +170,11 @@ def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
 
 @pytest.mark.parametrize("raw,code,reason", [
     (b"{not json\n", -32700, "invalid JSON"),
-    (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"x"}\n', -32700, "duplicate key 'id'"),
     (b'{"jsonrpc":"2.0","method":"\xff"}\n', -32700, "utf-8"),
     (b'{"jsonrpc":"2.0","method":"x","params":{"v":NaN}}\n', -32700, "NaN is not JSON"),
-    (b'{"jsonrpc":"2.0","method":"x","params":{"v":["\\ud800"]}}\n', -32700, "surrogate"),
-    (b'{"jsonrpc":"2.0","method":"x","params":{"v":1e400}}\n', -32700, "64-bit float"),
-    (b'{"jsonrpc":"2.0","method":"x","params":{"v":' + b"9" * 400 + b'}}\n', -32700,
-     "64-bit float"),
-    (b'{"jsonrpc":"2.0","method":"x","params":{"v":' + b"[" * 300 + b"]" * 300 + b'}}\n',
-     -32700, "nesting deeper than 256"),
     (b'{"jsonrpc":"2.0","method":"x","params":{"v":' + b"[" * 5000 + b"]" * 5000 + b'}}\n',
      -32700, "nesting deeper than 256"),
+    (b'{"jsonrpc":"2.0","result":{"v":["\\ud800"]},"id":1}\n', -32700, "surrogate"),
     (b"[1,2]\n", -32600, "batch"),
     (b'"hello"\n', -32600, "not an object"),
     (b'{"jsonrpc":"2.0","id":-4,"method":"x"}\n', -32600, "id -4 is invalid"),
@@ -192,6 +186,55 @@ def test_malformed_frames_close_the_connection(raw, code, reason, capfd) -> None
         assert host.wait_exit() == 1
     err = capfd.readouterr().err
     assert f'"code":{code}' in err and reason in err
+
+
+def typed_ext() -> Extension:
+    ext = Extension()
+
+    schema = {"type": "object",
+              "properties": {"count": {"type": "integer"}, "label": {"type": "string"}}}
+
+    @ext.tool(name="typed", description="", parameters=schema)
+    def typed(args):
+        return f"{args.get('label')}:{args.get('count')}"
+
+    return ext
+
+
+@pytest.mark.parametrize("params,code,reason", [
+    (b'{"name":"typed","arguments":{"count":1,"count":2}}', -32602, "duplicate key 'count'"),
+    (b'{"name":"typed","name":"typed","arguments":{}}', -32602, "duplicate key 'name'"),
+    (b'{"name":"typed","arguments":{"label":"\\ud800"}}', -32602, "surrogate"),
+    (b'{"name":"typed","arguments":{"count":1.0}}', -32602, "expected integer"),
+    (b'{"name":"typed","arguments":{"count":1e0}}', -32602, "expected integer"),
+    (b'{"name":"typed","arguments":{"count":' + b"9" * 400 + b'}}', -32602, "64-bit float"),
+    (b'{"name":"typed","arguments":{"v":' + b"[" * 300 + b"]" * 300 + b'}}', -32602,
+     "nesting deeper than 256"),
+])
+def test_rule_breaking_requests_are_answered_and_the_stream_goes_on(params, code, reason) -> None:
+    # JSON that breaks a wire rule is the request's fault, not the stream's: answered as the
+    # Go and TypeScript SDKs answer it (conformance check rpc.strict_json).
+    with LoopbackHost(typed_ext()) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":77,"method":"tool/call","params":' + params + b"}\n")
+        answer = host.wait_for(lambda m: m.get("id") == 77)
+        assert answer["error"]["code"] == code and reason in answer["error"]["message"]
+        assert host.call_tool("typed", {"count": 3, "label": "ok"})["content"][0]["text"] == "ok:3"
+
+
+def test_a_repeated_envelope_key_is_an_invalid_request() -> None:
+    with LoopbackHost(typed_ext()) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":5,"method":"tool/call","method":"tool/call",'
+                      b'"params":{"name":"typed","arguments":{}}}\n')
+        answer = host.wait_for(lambda m: m.get("id") == 5)
+        assert answer["error"]["code"] == -32600
+        assert host.call_tool("typed", {"count": 1, "label": "a"})["content"][0]["text"] == "a:1"
+
+
+def test_a_rule_breaking_notification_is_dropped(capfd) -> None:
+    with LoopbackHost(typed_ext()) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1,"id":2}}\n')
+        assert host.call_tool("typed", {"count": 2, "label": "b"})["content"][0]["text"] == "b:2"
+    assert "dropped a malformed notification" in capfd.readouterr().err
 
 
 def test_oversized_frame_closes_the_connection(capfd) -> None:

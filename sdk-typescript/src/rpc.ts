@@ -7,6 +7,7 @@ import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import { ErrorCode, MAX_ID_BYTES } from "./limits.js";
 import type { Logger } from "./log.js";
 import type { Transport } from "./transport.js";
+import { parseFrame, WireRuleError } from "./wireparse.js";
 
 export interface InboundHandlers {
   request(id: Id, method: string, params: JsonObject | undefined): void;
@@ -91,8 +92,9 @@ export class Connection {
   private onLine(text: string): void {
     let msg: unknown;
     try {
-      msg = JSON.parse(text);
+      msg = parseFrame(text);
     } catch (err) {
+      if (err instanceof WireRuleError && this.refuseRuleBreak(err, text)) return;
       this.fault(ErrorCode.PARSE_ERROR, `invalid JSON (${(err as Error).message})`, excerptOf(text));
       return;
     }
@@ -158,6 +160,26 @@ export class Connection {
       return;
     }
     call.resolve(msg["result"] as JsonValue);
+  }
+
+  /**
+   * A request that is JSON but breaks a wire rule (a repeated key, a lone surrogate) is
+   * answered and the stream goes on, as in the Go and Python SDKs: -32600 when the envelope
+   * repeats a key, else -32602. A notification is dropped; false leaves anything else (a
+   * response, a non-object) to the caller as a protocol fault.
+   */
+  private refuseRuleBreak(err: WireRuleError, text: string): boolean {
+    const msg = err.value;
+    if (!isObject(msg) || typeof msg["method"] !== "string") return false;
+    if (!("id" in msg)) {
+      this.log.warning("dropped a malformed notification", { reason: err.message, excerpt: excerptOf(text) });
+      return true;
+    }
+    const id = msg["id"];
+    if (!isValidId(id)) return false;
+    if (err.envelope) this.writeError(id, { code: ErrorCode.INVALID_REQUEST, message: `invalid request: ${err.message}` });
+    else this.writeError(id, { code: ErrorCode.INVALID_PARAMS, message: `invalid params: ${err.message}`, data: { reason: err.message } });
+    return true;
   }
 
   /**

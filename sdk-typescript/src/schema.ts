@@ -3,6 +3,7 @@
 // numeric and length bounds, pattern, anyOf/oneOf/allOf); other keywords are ignored, and the
 // host validates again with a full validator. Zero dependencies by design.
 import { codePoints, isObject, type JsonValue } from "./json.js";
+import { writtenAsFloat } from "./wireparse.js";
 
 /** A JSON Schema document as authors write it (open: unknown keywords are allowed). */
 export interface JsonSchema {
@@ -38,17 +39,19 @@ export interface SchemaFault {
   reason: string;
 }
 
-function typeOf(value: unknown): string {
+function typeOf(value: unknown, float: boolean): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") {
-    if (!Number.isInteger(value)) return "number";
+    if (float || !Number.isInteger(value)) return "number";
     return Number.isSafeInteger(value) ? "integer" : "integer outside ±(2^53−1)";
   }
   return typeof value;
 }
 
-function matchesType(value: unknown, type: JsonTypeName): boolean {
+// float: the value was written with a fraction or exponent (`1.0`), which is a number and,
+// on this wire, never an integer (as in the Go and Python SDKs).
+function matchesType(value: unknown, type: JsonTypeName, float: boolean): boolean {
   switch (type) {
     case "object":
       return isObject(value);
@@ -57,7 +60,7 @@ function matchesType(value: unknown, type: JsonTypeName): boolean {
     case "string":
       return typeof value === "string";
     case "integer":
-      return typeof value === "number" && Number.isSafeInteger(value);
+      return typeof value === "number" && !float && Number.isSafeInteger(value);
     case "number":
       return typeof value === "number" && Number.isFinite(value);
     case "boolean":
@@ -81,11 +84,15 @@ function pointer(path: string, key: string | number): string {
 
 /** Check `value` against `schema`; returns the first fault (path is a JSON Pointer) or null. */
 export function checkSchema(schema: JsonSchema, value: unknown, path = ""): SchemaFault | null {
+  return check(schema, value, path, false);
+}
+
+function check(schema: JsonSchema, value: unknown, path: string, float: boolean): SchemaFault | null {
   const where = path === "" ? "/" : path;
   if (schema.type !== undefined) {
     const types = (typeof schema.type === "string" ? [schema.type] : schema.type) as readonly JsonTypeName[];
-    if (!types.some((t) => matchesType(value, t))) {
-      return { path: where, reason: `expected ${types.join(" or ")}, got ${typeOf(value)}` };
+    if (!types.some((t) => matchesType(value, t, float))) {
+      return { path: where, reason: `expected ${types.join(" or ")}, got ${typeOf(value, float)}` };
     }
   }
   if (schema.const !== undefined && !equalJson(schema.const, value)) {
@@ -118,7 +125,7 @@ export function checkSchema(schema: JsonSchema, value: unknown, path = ""): Sche
     if (schema.maxItems !== undefined && value.length > schema.maxItems) return { path: where, reason: `${value.length} items, more than ${schema.maxItems}` };
     if (schema.items !== undefined) {
       for (let i = 0; i < value.length; i++) {
-        const fault = checkSchema(schema.items, value[i], pointer(path, i));
+        const fault = check(schema.items, value[i], pointer(path, i), writtenAsFloat(value, i));
         if (fault) return fault;
       }
     }
@@ -132,27 +139,27 @@ export function checkSchema(schema: JsonSchema, value: unknown, path = ""): Sche
     for (const key of Object.keys(value)) {
       const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
       if (sub !== undefined) {
-        const fault = checkSchema(sub, value[key], pointer(path, key));
+        const fault = check(sub, value[key], pointer(path, key), writtenAsFloat(value, key));
         if (fault) return fault;
       } else if (schema.additionalProperties === false) {
         return { path: pointer(path, key), reason: `unknown field '${key}'` };
       } else if (typeof schema.additionalProperties === "object") {
-        const fault = checkSchema(schema.additionalProperties, value[key], pointer(path, key));
+        const fault = check(schema.additionalProperties, value[key], pointer(path, key), writtenAsFloat(value, key));
         if (fault) return fault;
       }
     }
   }
   if (schema.allOf !== undefined) {
     for (const sub of schema.allOf) {
-      const fault = checkSchema(sub, value, path);
+      const fault = check(sub, value, path, float);
       if (fault) return fault;
     }
   }
-  if (schema.anyOf !== undefined && !schema.anyOf.some((sub) => checkSchema(sub, value, path) === null)) {
+  if (schema.anyOf !== undefined && !schema.anyOf.some((sub) => check(sub, value, path, float) === null)) {
     return { path: where, reason: "matches none of the anyOf alternatives" };
   }
   if (schema.oneOf !== undefined) {
-    const n = schema.oneOf.filter((sub) => checkSchema(sub, value, path) === null).length;
+    const n = schema.oneOf.filter((sub) => check(sub, value, path, float) === null).length;
     if (n !== 1) return { path: where, reason: `matches ${n} of the oneOf alternatives, expected exactly 1` };
   }
   return null;

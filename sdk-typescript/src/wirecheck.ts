@@ -1,6 +1,7 @@
 // Host frames checked against the generated schema validators (schema/ is the contract).
 import { validate } from "./generated/validate.js";
 import { METHODS } from "./generated/methods.js";
+import { wireCtx } from "./wireparse.js";
 
 export interface WireFault {
   message: string;
@@ -15,9 +16,12 @@ function pointerOf(fault: string): string | undefined {
   return m[1]!.replace(/\[(\d+)\]/g, ".$1").replace(/\./g, "/");
 }
 
-/** Check `value` against schema type `type`; the first fault, or undefined when valid. */
+/**
+ * Check `value` against schema type `type`; the first fault, or undefined when valid. Values
+ * decoded by parseFrame keep their lexical facts (an integer written `1.0` is not one).
+ */
 export function checkWire(type: string, value: unknown): WireFault | undefined {
-  const faults = validate(type, value);
+  const faults = validate(type, value, wireCtx);
   if (faults.length === 0) return undefined;
   const first = faults[0]!;
   const path = pointerOf(first);

@@ -313,6 +313,54 @@ describe("envelope validation", () => {
   });
 });
 
+describe("JSON that breaks a wire rule", () => {
+  // Answered exactly as the Go and Python SDKs answer it (conformance check rpc.strict_json).
+  async function host(): Promise<ScriptedHost> {
+    const ext = new Extension().tool(
+      { name: "typed", description: "", parameters: { type: "object", properties: { count: { type: "integer" }, label: { type: "string" } } } as const },
+      (a) => `${String(a.label)}:${String(a.count)}`,
+    );
+    return started(ext, { contributes: { tools: ["typed"] } });
+  }
+  const request = (id: number, params: string): string => `{"jsonrpc":"2.0","id":${id},"method":"tool/call","params":${params}}\n`;
+
+  it("answers -32602 inside params, -32600 in the envelope, and keeps serving", async () => {
+    const h = await host();
+    const cases: [string, number, RegExp][] = [
+      ['{"name":"typed","arguments":{"count":1,"count":2}}', -32602, /duplicate key "count"/],
+      ['{"name":"typed","name":"typed","arguments":{}}', -32602, /duplicate key "name"/],
+      ['{"name":"typed","arguments":{"label":"\\ud800"}}', -32602, /lone UTF-16 surrogate/],
+      ['{"name":"typed","arguments":{"count":1.0}}', -32602, /expected integer, got number/],
+      ['{"name":"typed","arguments":{"count":1e0}}', -32602, /expected integer, got number/],
+      ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /expected integer, got array/],
+    ];
+    for (const [i, [params, code, reason]] of cases.entries()) {
+      h.sendRaw(request(100 + i, params));
+      const answer = await h.waitFor((f) => f["id"] === 100 + i);
+      const error = answer["error"] as JsonObject;
+      assert.equal(error["code"], code, params);
+      assert.match(String(error["message"]), reason, params);
+    }
+    h.sendRaw('{"jsonrpc":"2.0","id":200,"method":"tool/call","method":"tool/call","params":{"name":"typed","arguments":{}}}\n');
+    assert.equal(((await h.waitFor((f) => f["id"] === 200))["error"] as JsonObject)["code"], -32600);
+    h.sendRaw('{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1,"id":2}}\n');
+    const ok = await h.callTool("typed", { count: 3, label: "ok" });
+    assert.equal(ok.error, undefined);
+    assert.ok(h.stderr.some((l) => l.includes("dropped a malformed notification")));
+  });
+
+  it("keeps numbers written with a fraction where numbers are wanted, and escaped pairs", async () => {
+    const ext = new Extension().tool(
+      { name: "num", description: "", parameters: { type: "object", properties: { x: { type: "number" }, s: { type: "string" } } } as const },
+      (a) => `${String(a.x)}|${String(a.s)}`,
+    );
+    const h = await started(ext, { contributes: { tools: ["num"] } });
+    h.sendRaw(request(300, '{"name":"num","arguments":{"x":2.0,"s":"\\ud83d\\ude00 a.b 1e5"}}'));
+    const answer = await h.waitFor((f) => f["id"] === 300);
+    assert.deepEqual((answer["result"] as JsonObject)["content"], [{ type: "text", text: "2|\u{1F600} a.b 1e5" }]);
+  });
+});
+
 describe("dynamic catalog transactions", () => {
   const contributes = { tools: [] };
   it("a wrong acknowledged revision is a protocol error and commits nothing", async () => {

@@ -83,6 +83,28 @@ def loads(line: bytes) -> Any:
     return value
 
 
+def lenient(line: bytes) -> tuple[dict[str, Any], bool] | None:
+    """The frame decoded without the rules JSON syntax does not state (duplicate keys, lone
+    surrogates, number range, depth), and whether its envelope repeats a key; None when it
+    is not a JSON object at all. After ``loads`` refused a frame, this tells a request that
+    can still be answered (-32602 or -32600) from a stream that has to close."""
+    repeats: list[bool] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(items)
+        repeats.append(len(obj) != len(items))  # the outermost object is decoded last
+        return obj
+
+    try:
+        value = json.loads(line.decode("utf-8"), object_pairs_hook=pairs,
+                           parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        return None
+    if type(value) is not dict:
+        return None
+    return value, repeats[-1]
+
+
 def _no_huge_ints(value: Any) -> None:
     if isinstance(value, int) and not -_FLOAT_MAX <= value <= _FLOAT_MAX:
         raise ValueError(f"number {str(value)[:32]}... is beyond the range of a 64-bit float")

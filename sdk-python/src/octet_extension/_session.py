@@ -18,6 +18,7 @@ from ._cancel import Call, Id, current_call
 from ._catalog import CatalogHistory
 from ._checks import check_resource_owner, is_int
 from ._codec import dumps as _dumps
+from ._codec import lenient as _lenient
 from ._codec import loads as _loads
 from ._codec import valid_id as _valid_id
 from ._errors import (
@@ -149,6 +150,8 @@ class Session:
                 try:
                     message = _loads(line)
                 except ValueError as exc:  # includes UnicodeDecodeError
+                    if self._refuse_strict(line, exc):
+                        continue
                     self._protocol_failure(L.CODE_PARSE_ERROR, f"invalid JSON: {exc}", line)
                     return
                 if type(message) is not dict:
@@ -161,6 +164,30 @@ class Session:
             self._work.flush()  # work queued before the crash still runs and answers
             self.exit_code = 1
             self._close(L.SHUTDOWN_DRAIN_MS / 1000, None)
+
+    def _refuse_strict(self, line: bytes, exc: ValueError) -> bool:
+        """Answer a request whose JSON is well formed but breaks a wire rule (a repeated key,
+        a lone surrogate, a number beyond float64) instead of closing the stream, as the Go
+        and TypeScript SDKs do: -32600 when the envelope repeats a key, else -32602. A
+        notification is dropped; False leaves a response or a non-object to the caller."""
+        rescued = _lenient(line)
+        if rescued is None:
+            return False
+        msg, envelope_repeats = rescued
+        if not isinstance(msg.get("method"), str):
+            return False
+        if "id" not in msg:
+            log.warning("dropped a malformed notification", reason=str(exc),
+                        excerpt=line[:64].decode("utf-8", "replace"))
+            return True
+        if not _valid_id(msg["id"]):
+            return False
+        if envelope_repeats:
+            self._answer_error(msg["id"], L.CODE_INVALID_REQUEST, f"invalid request: {exc}")
+        else:
+            self._answer_error(msg["id"], L.CODE_INVALID_PARAMS, f"invalid params: {exc}",
+                               {"reason": str(exc)})
+        return True
 
     def _route(self, msg: dict[str, Any]) -> None:
         method = msg.get("method")

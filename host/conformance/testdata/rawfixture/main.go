@@ -24,6 +24,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // Modes, one rule broken each.
@@ -73,6 +75,7 @@ const (
 	modeAgentRewrite      = "agent-error-rewrite" // turns the host's agent/* errors into -32603
 	modeNoCancelOther     = "no-cancel-other"     // cancellation reaches tool handlers only
 	modeUncaughtWrongCode = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
+	modeLenientJSON       = "lenient-json"        // takes repeated keys and lone surrogates as encoding/json does
 )
 
 var mode string
@@ -224,6 +227,10 @@ func (c *conn) serve(r *bufio.Reader) {
 		if err := json.Unmarshal(line, &f); err != nil {
 			fatal("protocol error: invalid JSON: %.40s", line)
 		}
+		if mode != modeLenientJSON && f.Method != "" && f.ID != nil && repeatsTopLevelKey(line) {
+			c.respond(f.ID, nil, &rpcError{Code: -32600, Message: "invalid request: a key is repeated in the envelope"})
+			continue
+		}
 		switch {
 		case f.Method == "" && f.ID != nil:
 			c.mu.Lock()
@@ -243,6 +250,31 @@ func (c *conn) serve(r *bufio.Reader) {
 			c.request(f)
 		}
 	}
+}
+
+// repeatsTopLevelKey reports whether the frame's outermost object names a key twice.
+func repeatsTopLevelKey(line []byte) bool {
+	dec := json.NewDecoder(strings.NewReader(string(line)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
 }
 
 var errTooLong = fmt.Errorf("line too long")
@@ -485,6 +517,11 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 				Generation int64  `json:"process_generation"`
 			} `json:"resource_owner"`
 			CallID string `json:"call_id"`
+		}
+		if mode != modeLenientJSON {
+			if _, err := strictjson.Parse(f.Params); err != nil {
+				return nil, invalidParams("tool/call params: %v", err)
+			}
 		}
 		dec := json.NewDecoder(strings.NewReader(string(f.Params)))
 		if mode != modeLenientParams {
