@@ -114,7 +114,7 @@ func (e *Extension) SpawnAgent(ctx context.Context, a AgentSpawn) (protocol.Agen
 	if a.Fingerprint != "" {
 		p.Fingerprint = &a.Fingerprint
 	}
-	err = e.conn.Call(ctx, protocol.MethodAgentSpawn, p, &res)
+	err = e.ask(ctx, protocol.MethodAgentSpawn, p, &res)
 	return res, err
 }
 
@@ -149,7 +149,7 @@ func (e *Extension) agentText(ctx context.Context, what, method, target, message
 	var res struct {
 		Accepted bool `json:"accepted"`
 	}
-	err = e.conn.Call(ctx, method, map[string]any{"parent_request_id": st.id, "target": target, "message": message}, &res)
+	err = e.ask(ctx, method, map[string]any{"parent_request_id": st.id, "target": target, "message": message}, &res)
 	return res.Accepted, err
 }
 
@@ -170,7 +170,7 @@ func (e *Extension) ListAgentModels(ctx context.Context, query string, limit int
 	if query != "" {
 		params["query"] = query
 	}
-	err = e.conn.Call(ctx, protocol.MethodAgentModels, params, &res)
+	err = e.ask(ctx, protocol.MethodAgentModels, params, &res)
 	return res, err
 }
 
@@ -181,7 +181,7 @@ func (e *Extension) ListAgents(ctx context.Context) (protocol.AgentListResult, e
 	if err != nil {
 		return res, err
 	}
-	err = e.conn.Call(ctx, protocol.MethodAgentList, map[string]any{"parent_request_id": st.id}, &res)
+	err = e.ask(ctx, protocol.MethodAgentList, map[string]any{"parent_request_id": st.id}, &res)
 	return res, err
 }
 
@@ -198,7 +198,7 @@ func (e *Extension) WaitAgents(ctx context.Context, timeoutMS int64) (protocol.A
 	if err != nil {
 		return res, err
 	}
-	err = e.conn.Call(ctx, protocol.MethodAgentWait, map[string]any{"parent_request_id": st.id, "timeout_ms": timeoutMS}, &res)
+	err = e.ask(ctx, protocol.MethodAgentWait, map[string]any{"parent_request_id": st.id, "timeout_ms": timeoutMS}, &res)
 	return res, err
 }
 
@@ -214,6 +214,6 @@ func (e *Extension) InterruptAgent(ctx context.Context, target string) (bool, er
 	var res struct {
 		Interrupted bool `json:"interrupted"`
 	}
-	err = e.conn.Call(ctx, protocol.MethodAgentInterrupt, map[string]any{"parent_request_id": st.id, "target": target}, &res)
+	err = e.ask(ctx, protocol.MethodAgentInterrupt, map[string]any{"parent_request_id": st.id, "target": target}, &res)
 	return res.Interrupted, err
 }

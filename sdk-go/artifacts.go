@@ -75,7 +75,7 @@ func (e *Extension) PublishArtifact(ctx context.Context, a Artifact) (ArtifactIn
 		params["data"] = base64.StdEncoding.EncodeToString(a.Data)
 	}
 	var res ArtifactInfo
-	if err := e.conn.Call(ctx, protocol.MethodArtifactPublish, params, &res); err != nil {
+	if err := e.ask(ctx, protocol.MethodArtifactPublish, params, &res); err != nil {
 		return ArtifactInfo{}, err
 	}
 	return res, nil

@@ -158,7 +158,7 @@ func (c *catalog) mutate(ctx context.Context, method string, params any, apply f
 	c.mu.Unlock()
 
 	var res CatalogUpdate
-	err := c.e.conn.Call(ctx, method, params, &res)
+	err := c.e.ask(ctx, method, params, &res)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.staged = nil

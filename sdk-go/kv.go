@@ -17,7 +17,7 @@ func (e *Extension) KVGet(ctx context.Context, namespace, key string) (protocol.
 	if n := len(key); n == 0 || n > protocol.KVKeyMaxBytes {
 		return res, localError("kv key of %d bytes is outside 1..%d", n, protocol.KVKeyMaxBytes)
 	}
-	err := e.conn.Call(ctx, protocol.MethodKVGet, map[string]any{"namespace": namespace, "key": key}, &res)
+	err := e.ask(ctx, protocol.MethodKVGet, map[string]any{"namespace": namespace, "key": key}, &res)
 	return res, err
 }
 
@@ -37,7 +37,7 @@ func (e *Extension) KVList(ctx context.Context, namespace, prefix, cursor string
 		}
 		params["limit"] = limit
 	}
-	err := e.conn.Call(ctx, protocol.MethodKVList, params, &res)
+	err := e.ask(ctx, protocol.MethodKVList, params, &res)
 	return res, err
 }
 
@@ -54,7 +54,7 @@ func (e *Extension) KVCommit(ctx context.Context, commit protocol.KVCommitParams
 	if len(commit.Preconditions) > protocol.KVMaxBatch {
 		return res, localError("kv commit has %d preconditions; at most %d", len(commit.Preconditions), protocol.KVMaxBatch)
 	}
-	err := e.conn.Call(ctx, protocol.MethodKVCommit, commit, &res)
+	err := e.ask(ctx, protocol.MethodKVCommit, commit, &res)
 	return res, err
 }
 
@@ -65,6 +65,6 @@ func (e *Extension) KVCommitRaw(ctx context.Context, params json.RawMessage) (js
 		return nil, err
 	}
 	var res json.RawMessage
-	err := e.conn.Call(ctx, protocol.MethodKVCommit, params, &res)
+	err := e.ask(ctx, protocol.MethodKVCommit, params, &res)
 	return res, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"regexp"
 	"strings"
@@ -146,5 +147,35 @@ func TestLoggerWritesJSONLines(t *testing.T) {
 	if line["msg"] != "hello" || line["level"] != "info" || line["k"] != 1.0 ||
 		!regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`).MatchString(line["ts"].(string)) {
 		t.Fatalf("log line = %v", line)
+	}
+}
+
+// TestHostResultsAreCheckedAgainstTheSchema: a host answer of the wrong shape is refused
+// with a HostResultError naming the method and the fault, never decoded into zero values.
+func TestHostResultsAreCheckedAgainstTheSchema(t *testing.T) {
+	for _, c := range []struct {
+		what   string
+		result map[string]any
+		fault  string
+	}{
+		{"an unknown decision", map[string]any{"decision": "maybe"}, "decision"},
+		{"a missing decision", map[string]any{}, "decision"},
+		{"an unknown field", map[string]any{"decision": "allow", "extra": 1}, "extra"},
+		{"a token of the wrong type", map[string]any{"decision": "ask", "approval_token": 7}, "approval_token"},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			var got error
+			h := serving(t, func(ctx context.Context, ext *octet.Extension) (any, error) {
+				_, got = ext.EvaluatePolicy(ctx, protocol.PolicyIntent{Kind: "k", Operation: "op"}, "")
+				return "done", nil
+			}, octettest.Script{Policy: func(map[string]any, string) map[string]any { return c.result }})
+			if _, err := h.CallTool(context.Background(), "run", nil); err != nil {
+				t.Fatal(err)
+			}
+			var hr *octet.HostResultError
+			if !errors.As(got, &hr) || hr.Method != "policy/evaluate" || !strings.Contains(hr.Reason, c.fault) {
+				t.Fatalf("EvaluatePolicy with a host result of %s: %v; want a HostResultError naming %q", c.what, got, c.fault)
+			}
+		})
 	}
 }

@@ -79,7 +79,7 @@ func (e *Extension) Confirm(ctx context.Context, c Confirmation) (bool, error) {
 	var res struct {
 		Confirmed bool `json:"confirmed"`
 	}
-	if err := e.conn.Call(ctx, protocol.MethodConfirmationRequest, params, &res); err != nil {
+	if err := e.ask(ctx, protocol.MethodConfirmationRequest, params, &res); err != nil {
 		return false, err
 	}
 	return res.Confirmed, nil
@@ -109,7 +109,7 @@ func (e *Extension) RequestInput(ctx context.Context, prompt string, secret bool
 	var res struct {
 		Value *string `json:"value"`
 	}
-	if err := e.conn.Call(ctx, protocol.MethodInputRequest, map[string]any{"parent_request_id": st.id, "prompt": prompt, "secret": secret}, &res); err != nil {
+	if err := e.ask(ctx, protocol.MethodInputRequest, map[string]any{"parent_request_id": st.id, "prompt": prompt, "secret": secret}, &res); err != nil {
 		return nil, err
 	}
 	if res.Value != nil && len(*res.Value) > protocol.InputValueMaxBytes {
@@ -150,7 +150,7 @@ func (e *Extension) EvaluatePolicy(ctx context.Context, intent protocol.PolicyIn
 		params["approval_token"] = approvalToken
 	}
 	var res PolicyDecision
-	if err := e.conn.Call(ctx, protocol.MethodPolicyEvaluate, params, &res); err != nil {
+	if err := e.ask(ctx, protocol.MethodPolicyEvaluate, params, &res); err != nil {
 		return PolicyDecision{}, err
 	}
 	switch res.Decision {
@@ -183,7 +183,7 @@ func (e *Extension) GetSecret(ctx context.Context, name string) (string, error) 
 	var res struct {
 		Value string `json:"value"`
 	}
-	if err := e.conn.Call(ctx, protocol.MethodSecretGet, map[string]any{"parent_request_id": st.id, "name": name}, &res); err != nil {
+	if err := e.ask(ctx, protocol.MethodSecretGet, map[string]any{"parent_request_id": st.id, "name": name}, &res); err != nil {
 		return "", err
 	}
 	if len(res.Value) > protocol.SecretValueMaxBytes {

@@ -80,7 +80,8 @@ def test_oversized_input_value_is_a_protocol_error() -> None:
     ext, job = service_ext()
     with LoopbackHost(ext, inputs=["v" * 262_145]) as host:
         err = expect_error(host, job, lambda c: ext.request_input("Name:"))
-        assert err.code == -32603 and "262144" in err.message
+        assert err.code == -32603 and "input/request result" in err.message
+        assert "262145 UTF-8 bytes" in err.message
 
 
 def test_unprompted_context_and_status_contributions() -> None:
@@ -211,6 +212,18 @@ def test_policy_with_single_use_approval() -> None:
         assert "'approvals'" in err.message
 
 
+def test_host_results_are_checked_against_the_schema() -> None:
+    # Every host answer meets the generated validator of its result type before SDK code
+    # reads it (the Go and TypeScript SDKs refuse the same answers).
+    ext, job = service_ext()
+    for bad, fault in [({}, "decision"), ({"decision": "allow", "extra": 1}, "extra"),
+                       ({"decision": "ask", "approval_token": 7}, "approval_token")]:
+        with LoopbackHost(ext, policy=lambda p, bad=bad: bad) as host:
+            err = expect_error(host, job, lambda c: ext.evaluate_policy(INTENT))
+            assert err.code == -32603 and "policy/evaluate result" in err.message, bad
+            assert fault in err.message, bad
+
+
 def test_policy_token_outside_ask_is_a_protocol_error() -> None:
     ext, job = service_ext()
     bad = {"decision": "allow", "approval_token": TOKEN}
@@ -218,8 +231,8 @@ def test_policy_token_outside_ask_is_a_protocol_error() -> None:
         err = expect_error(host, job, lambda c: ext.evaluate_policy(INTENT))
         assert err.code == -32603 and "only come with 'ask'" in err.message
     with LoopbackHost(ext, policy=lambda p: {"decision": "maybe"}) as host:
-        assert "unknown decision" in expect_error(host, job,
-                                                  lambda c: ext.evaluate_policy(INTENT)).message
+        err = expect_error(host, job, lambda c: ext.evaluate_policy(INTENT))
+        assert "decision: want one of allow, ask, deny" in err.message
     assert issubclass(ProtocolError, Exception)
 
 
@@ -241,7 +254,8 @@ def test_get_secret_allowlist_bounds_and_unavailable() -> None:
         run(host, job, missing)
         assert caught == [-32004]
         err = expect_error(host, job, lambda c: ext.get_secret("big"))
-        assert err.code == -32603 and "65536" in err.message and "vvvv" not in err.message
+        assert err.code == -32603 and "65537 UTF-8 bytes" in err.message
+        assert "vvvv" not in err.message
         err = expect_error(host, job, lambda c: ext.get_secret("undeclared"))
         assert err.code == -32602 and "not declared" in err.message
         err = expect_error(host, job, lambda c: ext.get_secret("9starts-with-digit"))

@@ -554,7 +554,17 @@ class Session:
             raise error_from_wire(err)
         if "result" not in msg:
             raise ProtocolError(f"{method}: response has neither result nor error")
-        return msg["result"]
+        result = msg["result"]
+        # No SDK code trusts the shape of a host answer unchecked: the generated validator of
+        # the method's result type judges it, as the Go and TypeScript SDKs do.
+        info = METHODS.get(method)
+        type_name = info.result.get(self.api) if info is not None else None
+        if type_name:
+            problems = validate_type(type_name, result)
+            if problems:
+                raise ProtocolError(
+                    f"the host's {method} result does not match the schema: {problems[0]}")
+        return result
 
     def _fail_waiters(self) -> None:
         self._transport_closed = True
