@@ -157,6 +157,7 @@ var brokenFor = map[string]string{
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",
 	"rpc.strict_json":                    "lenient-json",
+	"results.host_checked":               "trust-host-results",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

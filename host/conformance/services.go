@@ -33,6 +33,7 @@ type Services struct {
 	caller   *host.Caller // nil until initialize is answered
 	calls    []Call
 	refusals map[string]*RPCError
+	answers  map[string]json.RawMessage
 }
 
 // Call is one request the extension made, with the answer it got.
@@ -112,6 +113,17 @@ func (v *Services) Refuse(method string, err *RPCError) {
 	v.refusals[method] = err
 }
 
+// Answer makes the next request with that method answer result verbatim instead of
+// being served: a host answer of the wrong shape, which the reference host never sends.
+func (v *Services) Answer(method string, result json.RawMessage) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.answers == nil {
+		v.answers = map[string]json.RawMessage{}
+	}
+	v.answers[method] = result
+}
+
 // Calls returns the extension's requests with the given method, in arrival order.
 func (v *Services) Calls(method string) []Call {
 	v.mu.Lock()
@@ -142,10 +154,16 @@ func (v *Services) handle(id json.RawMessage, method string, params json.RawMess
 	v.calls = append(v.calls, Call{Method: method, Params: params})
 	refusal := v.refusals[method]
 	delete(v.refusals, method)
+	answer, answered := v.answers[method]
+	delete(v.answers, method)
 	caller := v.caller
 	v.mu.Unlock()
 	res, rpcErr := any(nil), refusal
-	if refusal == nil {
+	switch {
+	case refusal != nil:
+	case answered:
+		res = answer
+	default:
 		res, rpcErr = v.serve(caller, id, method, params)
 	}
 	raw, _ := json.Marshal(res)

@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/octet-kit/octet/sdk-go/protocol"
 	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
@@ -76,6 +77,7 @@ const (
 	modeNoCancelOther     = "no-cancel-other"     // cancellation reaches tool handlers only
 	modeUncaughtWrongCode = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
 	modeLenientJSON       = "lenient-json"        // takes repeated keys and lone surrogates as encoding/json does
+	modeTrustHostResults  = "trust-host-results"  // acts on a policy/evaluate result without checking its shape
 )
 
 var mode string
@@ -1035,6 +1037,15 @@ func (c *conn) policy(ctx context.Context, id json.RawMessage, args map[string]j
 	res, e := c.call(ctx, "policy/evaluate", p)
 	if e != nil {
 		return nil, e
+	}
+	if mode != modeTrustHostResults {
+		doc, err := strictjson.Parse(res)
+		if err == nil {
+			err = protocol.Validate("PolicyEvaluateResult", doc)
+		}
+		if err != nil {
+			return nil, &rpcError{Code: -32603, Message: "the host's policy/evaluate result does not match the schema: " + err.Error()}
+		}
 	}
 	var d struct {
 		Decision string `json:"decision"`
