@@ -150,3 +150,31 @@ func TestStagingLeftoversIgnoredAndCleaned(t *testing.T) {
 		t.Errorf("restored bundle: %+v %v", rec, err)
 	}
 }
+
+// Operations on one root are serialised: of two concurrent installs of one name, exactly
+// one publishes and the other is refused as existing, never a torn directory.
+func TestConcurrentInstallsSerialised(t *testing.T) {
+	m := newManager(t)
+	a := archive(t, good("hello", "1.0.0", filepath.Join(t.TempDir(), "ran")), false)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() { _, err := m.Install(a); errs <- err }()
+	}
+	var ok, exists int
+	for range 4 {
+		switch err := <-errs; {
+		case err == nil:
+			ok++
+		case errors.Is(err, &bundle.Error{Rule: bundle.RuleExists}):
+			exists++
+		default:
+			t.Errorf("unexpected: %v", err)
+		}
+	}
+	if ok != 1 || exists != 3 {
+		t.Fatalf("%d installed, %d refused as existing", ok, exists)
+	}
+	if got := rootNames(t, m.Root); !reflect.DeepEqual(got, []string{".lock", "hello"}) {
+		t.Fatalf("root holds %v", got)
+	}
+}

@@ -82,6 +82,9 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 	}
 	target := filepath.Join(m.Root, c.root)
 	_, statErr := os.Lstat(target)
+	if statErr != nil && !errors.Is(statErr, os.ErrNotExist) {
+		return nil, refuse(c.root, RuleRootDirectory, "cannot stat %s: %v", target, statErr)
+	}
 	exists := statErr == nil
 	switch {
 	case !update && exists:
@@ -107,7 +110,10 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 		}
 		return rec, nil
 	}
-	return rec, m.swap(c, target)
+	if err := m.swap(c, target); err != nil {
+		return nil, err
+	}
+	return rec, nil
 }
 
 // swap moves the current bundle at target aside, renames the candidate in, and moves the

@@ -2,6 +2,8 @@ package bundle_test
 
 import (
 	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -131,5 +133,24 @@ func TestNULInPathRefused(t *testing.T) {
 	}
 	if elems, err := bundle.EntryPath("hello/docs/", true); err != nil || strings.Join(elems, ",") != "hello,docs" {
 		t.Fatalf("directory entry: %v %v", elems, err)
+	}
+}
+
+// A gzip stream that goes on (zeros after the tar's end) beyond the expanded bound is
+// refused even though no header claims a large size.
+func TestExpandedStreamBound(t *testing.T) {
+	m := newManager(t)
+	bundle.SetLimits(m, 1<<20, 500, 300, 1000, 10)
+	tarPath := archive(t, with(), true)
+	data, _ := os.ReadFile(tarPath)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Write(make([]byte, 12<<20))
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "bomb.tar.gz")
+	os.WriteFile(path, gz.Bytes(), 0o644)
+	if _, err := m.Install(path); !errors.Is(err, &bundle.Error{Rule: bundle.RuleExpandedSize}) || !contains(err, "bomb.tar.gz") {
+		t.Fatalf("want expanded_size, got %v", err)
 	}
 }
