@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/octet-kit/octet/host/manifest"
 )
@@ -132,6 +133,9 @@ func Discover(roots []Root, opts manifest.Options) *Result {
 
 // listChildren returns the direct child directories of root (symlinked directories are
 // followed only as directories; the manifest inside must still be a regular file).
+// Dot-directories are skipped: no manifest name starts with a dot, and the bundle installer
+// keeps its private staging, moved-aside and removal directories (.staging-*, .previous-*,
+// .removing-*) there, which must never be discovered, even as invalid entries.
 func listChildren(root string) ([]string, error) {
 	ents, err := os.ReadDir(root)
 	if err != nil {
@@ -139,6 +143,9 @@ func listChildren(root string) ([]string, error) {
 	}
 	var out []string
 	for _, ent := range ents {
+		if strings.HasPrefix(ent.Name(), ".") {
+			continue
+		}
 		p := filepath.Join(root, ent.Name())
 		fi, err := os.Stat(p)
 		if err != nil || !fi.IsDir() {

@@ -113,3 +113,16 @@ func TestSymlinkedManifestRefused(t *testing.T) {
 		t.Fatalf("symlinked manifest accepted: %+v", e)
 	}
 }
+
+// A crashed bundle install or update can leave a staging or moved-aside directory whose
+// child (or itself) holds a manifest; none of it may be discovered, not even as invalid.
+func TestDotDirectoriesAreNotDiscovered(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".staging-123", "alpha"), "extension.toml", ext("alpha", "1.0.0"))
+	write(t, filepath.Join(root, ".previous-9"), "extension.toml", ext("beta", "1.0.0"))
+	write(t, filepath.Join(root, "gamma"), "extension.toml", ext("gamma", "1.0.0"))
+	res := discovery.Discover([]discovery.Root{{Dir: root, Source: discovery.Global}}, opts)
+	if len(res.Entries) != 1 || res.Entries[0].Name != "gamma" || len(res.Diagnostics) != 0 {
+		t.Fatalf("want only gamma and no diagnostics, got %+v %v", res.Entries, res.Diagnostics)
+	}
+}

@@ -67,6 +67,10 @@ func defaultStateDir() string {
 	return filepath.Join(os.TempDir(), "octet-host")
 }
 
+// defaultGlobalRoot is the host's global extension root, which discovery searches first and
+// bundles are installed in.
+func defaultGlobalRoot() string { return filepath.Join(defaultOctetHome(), "extensions") }
+
 func defaultOctetHome() string {
 	if h, err := os.UserHomeDir(); err == nil {
 		return filepath.Join(h, ".octet")
@@ -95,7 +99,7 @@ func (h *hostFlags) addRun(fs *flag.FlagSet) {
 
 // addDiscovery adds the flags that select and admit extensions.
 func (h *hostFlags) addDiscovery(fs *flag.FlagSet) {
-	fs.StringVar(&h.globalDir, "global-dir", filepath.Join(defaultOctetHome(), "extensions"), "global extension root")
+	fs.StringVar(&h.globalDir, "global-dir", defaultGlobalRoot(), "global extension root")
 	if fs.Lookup("workspace") == nil {
 		fs.StringVar(&h.workspace, "workspace", "", "workspace root (default: the current directory)")
 	}
