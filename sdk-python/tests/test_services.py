@@ -81,7 +81,7 @@ def test_oversized_input_value_is_a_protocol_error() -> None:
     with LoopbackHost(ext, inputs=["v" * 262_145]) as host:
         err = expect_error(host, job, lambda c: ext.request_input("Name:"))
         assert err.code == -32603 and "input/request result" in err.message
-        assert "262145 UTF-8 bytes" in err.message
+        assert "want at most 262144 UTF-8 bytes, got 262145" in err.message
 
 
 def test_unprompted_context_and_status_contributions() -> None:
@@ -254,7 +254,7 @@ def test_get_secret_allowlist_bounds_and_unavailable() -> None:
         run(host, job, missing)
         assert caught == [-32004]
         err = expect_error(host, job, lambda c: ext.get_secret("big"))
-        assert err.code == -32603 and "65537 UTF-8 bytes" in err.message
+        assert err.code == -32603 and "at most 65536 UTF-8 bytes, got 65537" in err.message
         assert "vvvv" not in err.message
         err = expect_error(host, job, lambda c: ext.get_secret("undeclared"))
         assert err.code == -32602 and "not declared" in err.message

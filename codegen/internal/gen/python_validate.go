@@ -240,8 +240,11 @@ def _check_str(s: dict[str, Any], v: str, p: str, errs: list[str]) -> None:
         errs.append(f"{p}: want at most {s['maxLength']} characters")
     if "minBytes" in s or "maxBytes" in s:
         nb = len(v.encode("utf-8"))
-        if nb < s.get("minBytes", 0) or nb > s.get("maxBytes", nb):
-            errs.append(f"{p}: {nb} UTF-8 bytes out of range")
+        lo, hi = s.get("minBytes"), s.get("maxBytes")
+        if (lo is not None and nb < lo) or (hi is not None and nb > hi):
+            want = f"{lo}..{hi}" if lo is not None and hi is not None else (
+                f"at least {lo}" if lo is not None else f"at most {hi}")
+            errs.append(f"{p}: want {want} UTF-8 bytes, got {nb}")
     if "pattern" in s and re.search(s["pattern"], v) is None:
         errs.append(f"{p}: does not match {s['pattern']}")
 
