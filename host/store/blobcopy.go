@@ -46,6 +46,7 @@ func (w *BlobWriter) ReadFrom(r io.Reader) (int64, error) {
 			continue
 		}
 		m, werr := w.f.Write(b[:n])
+		startWriteback(w.f, w.size, int64(m))
 		w.size += int64(m)
 		total += int64(m)
 		hashed <- b[:m]
