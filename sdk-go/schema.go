@@ -42,14 +42,16 @@ func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 // validation. Compiling is most of what defining a tool costs (about 130 µs a
 // tool here, most of it checking the schema against the 2020-12 meta-schema),
 // and every tool is defined before the extension can answer initialize, so a
-// schema the SDK derived itself is compiled only when its tool is first called.
-// The document is encoded now: what is compiled later is the schema as defined.
+// schema the SDK derived itself is compiled only when its tool is first called,
+// from the document initialize announced.
 func deferSchema(doc map[string]any, what string) (*compiledSchema, error) {
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", what, err)
-	}
-	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*validator.Schema, error) { return compileRaw(raw, what) })}, nil
+	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*validator.Schema, error) {
+		raw, err := json.Marshal(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", what, err)
+		}
+		return compileRaw(raw, what)
+	})}, nil
 }
 
 func compileRaw(raw []byte, what string) (*validator.Schema, error) {
