@@ -2,7 +2,6 @@ package octet
 
 import (
 	"context"
-	"regexp"
 	"slices"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -26,8 +25,6 @@ type AgentSpawn struct {
 	MaxOutputBytes        int64
 	TimeoutMS             int64
 }
-
-var name48 = regexp.MustCompile(`^[a-z0-9_-]{1,48}$`)
 
 var agentTools = []string{"read", "search", "edit", "write", "bash"}
 

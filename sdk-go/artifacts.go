@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -34,8 +33,6 @@ type ArtifactInfo struct {
 	Size       int64  `json:"size"`
 	SHA256     string `json:"sha256"`
 }
-
-var sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // PublishArtifact publishes bytes to the host for the ambient request. Needs
 // negotiated artifacts. Absolute and parent-traversing paths are refused locally.

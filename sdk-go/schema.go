@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/invopop/jsonschema"
@@ -13,20 +14,47 @@ import (
 	"golang.org/x/text/message"
 )
 
-// compiledSchema is a JSON Schema ready to validate instances.
+// compiledSchema is a JSON Schema ready to validate instances. schema returns
+// the compiled form: at once for a schema compiled when it was defined, on the
+// first call (once) for a deferred one.
 type compiledSchema struct {
 	doc    map[string]any
-	schema *validator.Schema
+	schema func() (*validator.Schema, error)
 }
 
 var schemaSeq atomic.Int64
 
-// compileSchema compiles a schema document (draft 2020-12 unless it says otherwise).
+// compileSchema compiles a schema document (draft 2020-12 unless it says
+// otherwise) now, so an invalid one is reported where it is defined.
 func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", what, err)
 	}
+	s, err := compileRaw(raw, what)
+	if err != nil {
+		return nil, err
+	}
+	return &compiledSchema{doc: doc, schema: func() (*validator.Schema, error) { return s, nil }}, nil
+}
+
+// deferSchema is compileSchema with the compilation left to the first
+// validation. Compiling is most of what defining a tool costs (about 130 µs a
+// tool here, most of it checking the schema against the 2020-12 meta-schema),
+// and every tool is defined before the extension can answer initialize, so a
+// schema the SDK derived itself is compiled only when its tool is first called,
+// from the document initialize announced.
+func deferSchema(doc map[string]any, what string) (*compiledSchema, error) {
+	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*validator.Schema, error) {
+		raw, err := json.Marshal(doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", what, err)
+		}
+		return compileRaw(raw, what)
+	})}, nil
+}
+
+func compileRaw(raw []byte, what string) (*validator.Schema, error) {
 	inst, err := validator.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", what, err)
@@ -40,10 +68,12 @@ func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a valid JSON Schema: %v", what, err)
 	}
-	return &compiledSchema{doc: doc, schema: s}, nil
+	return s, nil
 }
 
-var printer = message.NewPrinter(language.English)
+// printer words validation failures; only a failing call needs it, so it is
+// built then rather than at every start.
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // schemaError is the first failing location of a validation.
 type schemaError struct {
@@ -67,7 +97,11 @@ func (s *compiledSchema) validate(raw []byte) error {
 // bool, nil), so a tool call's arguments are checked on the tree its params were
 // parsed into once, never parsed again.
 func (s *compiledSchema) validateDoc(inst any) error {
-	err := s.schema.Validate(inst)
+	sch, err := s.schema()
+	if err != nil {
+		return err // not a *schemaError: the schema is broken, not the instance
+	}
+	err = sch.Validate(inst)
 	if err == nil {
 		return nil
 	}
@@ -78,7 +112,7 @@ func (s *compiledSchema) validateDoc(inst any) error {
 	for len(ve.Causes) > 0 {
 		ve = ve.Causes[0]
 	}
-	return &schemaError{path: "/" + strings.Join(ve.InstanceLocation, "/"), reason: ve.ErrorKind.LocalizedString(printer)}
+	return &schemaError{path: "/" + strings.Join(ve.InstanceLocation, "/"), reason: ve.ErrorKind.LocalizedString(printer())}
 }
 
 // reflectParameters derives a tool's parameters schema from its argument type: a

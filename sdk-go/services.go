@@ -3,7 +3,6 @@ package octet
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -125,8 +124,6 @@ type PolicyDecision struct {
 	ApprovalToken string `json:"approval_token,omitempty"` // only with ask, when approvals were negotiated
 }
 
-var approvalTokenPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-
 // EvaluatePolicy submits a structured intent before a host-managed effect. Pass
 // the approval token from an earlier "ask" (needs negotiated approvals) to retry
 // the exact intent; "" otherwise. Only "allow" authorises the effect.
@@ -163,8 +160,6 @@ func (e *Extension) EvaluatePolicy(ctx context.Context, intent protocol.PolicyIn
 	}
 	return res, nil
 }
-
-var secretNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`)
 
 // GetSecret fetches a brokered secret named in the manifest's allowlist. A
 // missing value or broker failure is -32004. Keep the value short-lived and out of

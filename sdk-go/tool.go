@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"unicode/utf8"
 )
 
@@ -35,20 +34,24 @@ func (t *ToolDef) Name() string { return t.spec.Name }
 // Parameters returns the tool's parameters schema as sent to the host.
 func (t *ToolDef) Parameters() map[string]any { return t.params.doc }
 
-var toolNamePattern = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
-
 // DefineTool builds a typed tool: arguments are validated against the parameters
 // schema (derived from Args by github.com/invopop/jsonschema unless spec.Parameters
 // is set), a mismatch is answered -32602 naming the path, then decoded into Args.
+//
+// A schema given as spec.Parameters is compiled here, so an invalid one is an
+// error here; a derived one is compiled on the tool's first call (see
+// deferSchema), and should a jsonschema tag make it invalid (a pattern that is
+// not a regular expression, say), that call fails with internal_error.
 func DefineTool[Args any](spec ToolSpec, fn func(ctx context.Context, args Args) (Result, error)) (*ToolDef, error) {
-	if spec.Parameters == nil {
+	derived := spec.Parameters == nil
+	if derived {
 		doc, err := reflectParameters[Args]()
 		if err != nil {
 			return nil, fmt.Errorf("octet: tool %q: %v", spec.Name, err)
 		}
 		spec.Parameters = doc
 	}
-	return DefineRawTool(spec, func(ctx context.Context, raw json.RawMessage) (Result, error) {
+	return defineTool(spec, derived, func(ctx context.Context, raw json.RawMessage) (Result, error) {
 		var args Args
 		if err := json.Unmarshal(raw, &args); err != nil {
 			return Result{}, invalidParams("/arguments", "%v", err)
@@ -60,6 +63,12 @@ func DefineTool[Args any](spec ToolSpec, fn func(ctx context.Context, args Args)
 // DefineRawTool builds a tool whose handler receives the validated arguments
 // object as raw JSON; spec.Parameters is required.
 func DefineRawTool(spec ToolSpec, fn func(ctx context.Context, args json.RawMessage) (Result, error)) (*ToolDef, error) {
+	return defineTool(spec, false, fn)
+}
+
+// defineTool checks spec and builds the tool; derived says the SDK derived
+// spec.Parameters itself, whose compilation is then deferred.
+func defineTool(spec ToolSpec, derived bool, fn func(ctx context.Context, args json.RawMessage) (Result, error)) (*ToolDef, error) {
 	if !toolNamePattern.MatchString(spec.Name) {
 		return nil, fmt.Errorf("octet: tool name %q must match %s", spec.Name, toolNamePattern)
 	}
@@ -69,7 +78,11 @@ func DefineRawTool(spec ToolSpec, fn func(ctx context.Context, args json.RawMess
 	if spec.Parameters == nil {
 		return nil, fmt.Errorf("octet: tool %q: a raw tool needs Parameters", spec.Name)
 	}
-	params, err := compileSchema(spec.Parameters, fmt.Sprintf("tool %q parameters", spec.Name))
+	compile := compileSchema
+	if derived {
+		compile = deferSchema
+	}
+	params, err := compile(spec.Parameters, fmt.Sprintf("tool %q parameters", spec.Name))
 	if err != nil {
 		return nil, fmt.Errorf("octet: %v", err)
 	}
@@ -129,6 +142,9 @@ func (t *ToolDef) definition(apiVersion string) map[string]any {
 func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args any, raw json.RawMessage) (any, error) {
 	if raw == nil {
 		args, raw = map[string]any{}, json.RawMessage("{}")
+	}
+	if _, err := t.params.schema(); err != nil {
+		return nil, fmt.Errorf("octet: %v", err) // internal_error: the caller is not at fault
 	}
 	if err := t.params.validateDoc(args); err != nil {
 		var se *schemaError

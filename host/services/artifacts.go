@@ -134,6 +134,14 @@ func (r *Router) ingestInline(bw *store.BlobWriter, data string, sig func([]byte
 // inside the scratch dir after every symlink is resolved, name a regular
 // file, and match the declared size and digest; the copy is what gets
 // verified, so a file changed after the check cannot slip through.
+//
+// The bytes are copied, never hard-linked or renamed into the store, even when
+// the scratch directory shares the store's filesystem: a link or rename keeps
+// the extension's inode, and the extension may still hold a descriptor or a
+// writable mapping of it (or, with the same uid, reopen a read-only descriptor
+// for writing through /proc/self/fd), so it could rewrite stored bytes after
+// they were verified. A link count or lease check cannot rule that out. One
+// pass reads, writes and hashes (store.BlobWriter.ReadFrom).
 func (r *Router) ingestScratch(bw *store.BlobWriter, scratchDir, rel string, size int64, sum string, sig func([]byte) bool) error {
 	if scratchDir == "" {
 		return unavailable("this generation has no scratch directory")

@@ -1,0 +1,80 @@
+package target
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestMain removes the hosts' shared store once every benchmark is done: a benchmark
+// function runs several times, and all of them share the store.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	CloseHostServices()
+	os.Exit(code)
+}
+
+// BenchmarkHostArtifactGo16MiB is the bench's 16 MiB scratch-path scenario on its own:
+// the Go conformance fixture under the reference host (its store and scratch on the
+// same filesystem, as octet-bench runs them) builds the pattern bytes, hashes them,
+// writes the scratch file and publishes it; the host verifies and stores it. MB/s is
+// end to end, one publish per op. OCTET_BENCH_GO_FIXTURE names a prebuilt fixture
+// binary (to compare two builds in alternating runs); otherwise the fixture is built
+// from this checkout first.
+func BenchmarkHostArtifactGo16MiB(b *testing.B) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := os.Getenv("OCTET_BENCH_GO_FIXTURE")
+	if bin == "" {
+		bin = filepath.Join(b.TempDir(), "go-conformance-fixture")
+		build := exec.Command("go", "build", "-o", bin, "./examples/go/conformance-fixture")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			b.Fatalf("build fixture: %v\n%s", err, out)
+		}
+	}
+	dir, err := Rebind(filepath.Join(root, "examples", "go", "conformance-fixture"), bin, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	const size = 16 << 20
+	// A generation may hold 64 MiB of artifacts, so every fourth publish starts a
+	// fresh host (untimed); its first publish is untimed too, since the fixture's first
+	// 16 MiB pays for growing its heap.
+	var g *HostGroup
+	var pub Publisher
+	restart := func() {
+		if g != nil {
+			g.Close()
+		}
+		if g, err = StartHost(ctx, []string{dir}, nil); err != nil {
+			b.Fatal(err)
+		}
+		pub = g.Session(0).(Publisher)
+		if err := pub.Publish(ctx, size, "path"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	defer func() {
+		if g != nil {
+			g.Close()
+		}
+	}()
+	b.SetBytes(size)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%3 == 0 {
+			b.StopTimer()
+			restart()
+			b.StartTimer()
+		}
+		if err := pub.Publish(ctx, size, "path"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
