@@ -45,8 +45,9 @@ from ._results import (
     tool_result_01,
     tool_result_02,
 )
-from ._transport import LineReader, WorkQueue, Writer
+from ._transport import LineReader, Writer
 from ._typecheck import TYPE_CHECKING
+from ._workers import WorkerPool
 
 if TYPE_CHECKING:
     from typing import Any
@@ -88,15 +89,16 @@ class Session:
         self.legacy = api_version == "0.1"
         self.writer = Writer(out_fd)
         self.max_bytes = L.MAX_MESSAGE_BYTES
-        self._work = WorkQueue()
-        # The reader defers its wake-ups of workers to right before it blocks for input.
-        self._reader = LineReader(in_fd, self.max_bytes, self._work.flush)
+        # Replaced by the negotiated pool at initialize; until then nothing is queued.
+        self._work = WorkerPool(self._run_item, 1, start=0)
+        # The reader defers its wake-ups of workers to right before it blocks for input, and
+        # watches for queued work stuck behind busy workers while it waits (_workers.py).
+        self._reader = LineReader(in_fd, self.max_bytes, self._stall_timeout, self._stalled)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self.inflight: dict[Id, Call] = {}
         self._waiters: dict[Id, _Waiter] = {}
         self._ids = itertools.count(1)
-        self._workers: list[threading.Thread] = []
         self.negotiated: Negotiated | None = None
         self.catalogs: CatalogHistory | None = None
         self.closing = False
@@ -119,12 +121,9 @@ class Session:
         self.reader_thread.start()
         self._finished.wait()
         self.writer.close()
-        # Workers got their stop items; close the hand-off pipe once they are gone (a handler
+        # Workers were told to stop; close the hand-off pipe once they are gone (a handler
         # that ignores cancellation keeps it open, and the process exits anyway).
-        deadline = time.monotonic() + 0.5
-        for worker in self._workers:
-            worker.join(max(0.0, deadline - time.monotonic()))
-        if not any(worker.is_alive() for worker in self._workers):
+        if self._work.join(0.5):
             self._work.close()
         return self.exit_code
 
@@ -264,26 +263,26 @@ class Session:
         self._capacity = min(L.MAX_IN_FLIGHT,
                              negotiated.concurrency + negotiated.max_pending)
         self.catalogs = CatalogHistory(self.ext._tools)
-        for index in range(negotiated.concurrency):
-            worker = threading.Thread(target=self._work_loop, name=f"octet-worker-{index}",
-                                      daemon=True)
-            worker.start()
-            self._workers.append(worker)
+        # One worker now (a sequential caller never waits for a thread to start); the rest
+        # start when queued work needs them.
+        self._work.close()
+        self._work = WorkerPool(self._run_item, negotiated.concurrency)
         self.negotiated = negotiated
         self._send_frame({"jsonrpc": "2.0", "id": rid, "result": result})
 
     # ---- workers ---------------------------------------------------------------------------
 
-    def _work_loop(self) -> None:
-        get = self._work.get
-        while True:
-            item = get()
-            if item is None:
-                return
-            if type(item) is Call:
-                self._serve(item)
-            else:
-                self._observe(*item)
+    def _run_item(self, item: Call | tuple[str, dict[str, Any], list[Any]]) -> None:
+        if type(item) is Call:
+            self._serve(item)
+        else:
+            self._observe(*item)  # type: ignore[misc]
+
+    def _stall_timeout(self) -> float | None:
+        return self._work.stall_timeout()
+
+    def _stalled(self) -> None:
+        self._work.stalled()
 
     def _serve(self, call: Call) -> None:
         if call.done:
@@ -555,6 +554,7 @@ class Session:
                          daemon=True).start()
 
     def _on_eof(self) -> None:
+        self._work.flush()  # work read before EOF runs and answers in the drain
         # The host can no longer answer anything we asked.
         self._fail_waiters()
         if self._shutdown_started:
@@ -571,6 +571,7 @@ class Session:
     def _protocol_failure(self, code: int, reason: str, excerpt: bytes) -> None:
         log.error("protocol error: closing the connection", code=code, reason=reason,
                   excerpt=excerpt[:64].decode("utf-8", "replace"))
+        self._work.flush()  # the reader's deferred wake-ups for frames before the bad one
         self.exit_code = 1
         self._fail_waiters()
         with self._lock:
@@ -603,6 +604,7 @@ class Session:
         nothing in flight the handlers start at once and may use almost the whole budget.
         """
         start = time.monotonic()
+        self._work.drain()  # queued work starts now rather than behind a slow handler
         reserve = min(1.0, budget * 0.2)
         drained_by = start + budget - reserve
         if not self._wait_idle(drained_by):
@@ -616,8 +618,7 @@ class Session:
         self._run_shutdown_hooks(start + budget - reserve * 0.25)
         if ack is not None:
             self._send_frame({"jsonrpc": "2.0", "id": ack, "result": {}})
-        for _ in self._workers:
-            self._work.put(None)
+        self._work.stop()
         self._finished.set()
 
     def _run_shutdown_hooks(self, until: float) -> None:

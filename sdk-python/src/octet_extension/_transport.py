@@ -1,13 +1,13 @@
-"""JSON-lines framing: a lock-serialised writer of the protocol fd, a bounded line reader, the
-admission queue, and the fd shuffle that keeps print() and child processes off the stream."""
+"""JSON-lines framing: a lock-serialised writer of the protocol fd, a bounded line reader, and
+the fd shuffle that keeps print() and child processes off the stream."""
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import errno
 import fcntl
 import os
+import select
 import sys
 import threading
 from collections.abc import Callable
@@ -16,7 +16,7 @@ from ._log import log
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 # The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
 # blocks only when the host has stopped reading about 1 MiB).
@@ -93,24 +93,28 @@ def _grow_pipe(fd: int) -> None:
 class LineReader:
     """Reads ``\\n``-terminated lines of at most ``limit`` bytes (excluding the newline).
 
-    ``before_read`` runs at the start of every readline, so right before the reader blocks
-    for input: the session hands it the work queue's deferred wake-ups. A worker woken there
-    finds the GIL free (the reader is about to drop it in read(2)) instead of waking, finding
-    the reader still holding the GIL on its way back up the stack, and sleeping once more.
+    ``before_block`` runs only when no complete line is buffered, right before the reader
+    blocks for input, so every frame of one read is decoded and queued first and a batch
+    costs one round of wake-ups. It returns how long to wait for input (None: as long as it
+    takes); when that passes with no input, ``on_timeout`` runs and ``before_block`` is asked
+    again. The session hands it the worker pool's deferred wake-ups and stall check: a worker
+    woken right before read(2) finds the GIL free instead of waking, finding the reader still
+    holding the GIL on its way back up the stack, and sleeping once more.
     """
 
     def __init__(self, fd: int, limit: int,
-                 before_read: Callable[[], None] | None = None) -> None:
+                 before_block: Callable[[], float | None] | None = None,
+                 on_timeout: Callable[[], None] | None = None) -> None:
         self._fd = fd
         self._buf = b""
         self._start = 0  # the first unread byte of _buf
         self.limit = limit
-        self.before_read = before_read
+        self.before_block = before_block
+        self.on_timeout = on_timeout
+        self._poll: select.poll | None = None
 
     def readline(self) -> bytes | None:
         """The next line without its newline; None at EOF; raises OverflowError if too long."""
-        if self.before_read is not None:
-            self.before_read()
         buf, start = self._buf, self._start
         end = buf.find(b"\n", start)
         if end < 0:
@@ -120,6 +124,7 @@ class LineReader:
             while True:
                 if size > self.limit:
                     raise OverflowError(b"".join(parts)[:64])
+                self._wait_for_input()
                 data = os.read(self._fd, _READ_BYTES)
                 if not data:
                     self._buf, self._start = b"", 0
@@ -135,6 +140,20 @@ class LineReader:
         if end - start > self.limit:
             raise OverflowError(buf[start:start + 64])
         return buf[start:end]
+
+    def _wait_for_input(self) -> None:
+        if self.before_block is None:
+            return
+        timeout = self.before_block()
+        while timeout is not None:
+            if self._poll is None:
+                self._poll = select.poll()
+                self._poll.register(self._fd, select.POLLIN)
+            if self._poll.poll(max(1, round(timeout * 1000))):
+                return  # input (or EOF, or an error read(2) will report)
+            if self.on_timeout is not None:
+                self.on_timeout()
+            timeout = self.before_block()
 
 
 def protect_stdio() -> tuple[int, int]:
@@ -155,59 +174,3 @@ def protect_stdio() -> tuple[int, int]:
     sys.stdout = sys.stderr
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     return proto_in, proto_out
-
-
-class WorkQueue:
-    """The admission queue between the reader and the workers.
-
-    Items wait in a deque. A worker with nothing to do blocks reading a private pipe, and
-    put() writes one byte only when such a sleeper has no wake-up on its way yet; under load
-    busy workers take items straight from the deque and no byte is written at all. The pipe
-    matters for latency: os.write releases the GIL before it enters the kernel to wake the
-    sleeper, so the woken worker usually finds the GIL free instead of sleeping a second time
-    until the reader lets go of it (a Python-level queue wakes it with the GIL still held).
-    Bounding is the session's job: it refuses work beyond its capacity before calling put.
-    """
-
-    def __init__(self) -> None:
-        self._items: collections.deque[Any] = collections.deque()
-        self._lock = threading.Lock()
-        self._sleepers = 0  # workers blocked (or about to block) on the pipe
-        self._wakeups = 0   # bytes written (or owed by deferred puts) and not yet read
-        self._owed = 0      # wake-ups deferred puts still have to write (one thread's)
-        self._read_end, self._write_end = os.pipe()
-
-    def put(self, item: Any, *, defer: bool = False) -> None:
-        """Queue an item. ``defer=True`` (the reader's) leaves a needed wake-up to flush()."""
-        with self._lock:
-            self._items.append(item)
-            wake = self._sleepers > self._wakeups
-            if wake:
-                self._wakeups += 1
-        if wake:
-            if defer:
-                self._owed += 1
-            else:
-                os.write(self._write_end, b".")
-
-    def flush(self) -> None:
-        """Write the wake-ups deferred puts owe; called by the thread that deferred them."""
-        owed = self._owed
-        if owed:
-            self._owed = 0
-            os.write(self._write_end, b"." * owed)
-
-    def get(self) -> Any:
-        while True:
-            with self._lock:
-                if self._items:
-                    return self._items.popleft()
-                self._sleepers += 1
-            os.read(self._read_end, 1)
-            with self._lock:
-                self._sleepers -= 1
-                self._wakeups -= 1
-
-    def close(self) -> None:
-        os.close(self._read_end)
-        os.close(self._write_end)
