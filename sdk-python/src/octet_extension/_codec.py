@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.scanner
 import math
 import re
 
@@ -61,15 +62,31 @@ def _float(text: str) -> float:
 # (a parse_int hook would cost a Python call per integer on every frame).
 _LONG_DIGITS = re.compile(rb"[0-9]{309}")
 
-_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
-                           parse_float=_float).decode
+_decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
+                            parse_float=_float)
+_decode = _decoder.decode
+# The decoder's C scanner called directly skips decode/raw_decode's Python frames (two calls
+# and a regex match per frame). It parses one value starting at index 0; a frame it does not
+# consume whole (leading or trailing whitespace, garbage) goes through decode() for the
+# standard result or error. A malformed value raises the same error either way.
+_c_make_scanner = getattr(json.scanner, "c_make_scanner", None)
+_scan = _c_make_scanner(_decoder) if _c_make_scanner is not None else None
 
 
 def loads(line: bytes) -> Any:
     """One frame: duplicate keys, NaN/Infinity, numbers beyond float64, nesting deeper than
     MAX_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
     try:
-        value = _decode(line.decode("utf-8"))
+        text = line.decode("utf-8")
+        if _scan is None:  # pragma: no cover - CPython has the C scanner
+            value = _decode(text)
+        else:
+            try:
+                value, end = _scan(text, 0)
+            except StopIteration:
+                end = -1
+            if end != len(text):
+                value = _decode(text)
     except RecursionError:
         raise ValueError(f"nesting deeper than {MAX_DEPTH}") from None
     # Both walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a

@@ -59,6 +59,9 @@ _HOST_METHODS = frozenset({
     "tool/render",
 })
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
+# A success answer is these around the id and the encoded result (_encode_result).
+_RESULT_HEAD = '{"jsonrpc":"2.0","id":'
+_RESULT_MID = ',"result":'
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
                                "call_id"})
 
@@ -294,11 +297,9 @@ class Session:
                                                  "request cancelled"))
             return
         token = current_call.set(call)
-        tool_result = False
+        frame: dict[str, Any] | None = None
         try:
             result = self._dispatch(call)
-            frame = {"jsonrpc": "2.0", "id": rid, "result": result}
-            tool_result = call.method == "tool/call" and not self.legacy
         except Cancelled:
             frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
         except (ToolError, RemoteError) as exc:
@@ -315,7 +316,11 @@ class Session:
                                           str(exc) or type(exc).__name__)
         finally:
             current_call.reset(token)
-        self._finish(call, frame, tool_result)
+        if frame is None:
+            self._write_answer(call, self._encode_result(
+                rid, result, call.method == "tool/call" and not self.legacy))
+        else:
+            self._finish(call, frame)
 
     def _observe(self, method: str, params: dict[str, Any],
                  handlers: list[Callable[[Any, Any], Any]]) -> None:
@@ -424,28 +429,46 @@ class Session:
             error["data"] = data
         return {"jsonrpc": "2.0", "id": rid, "error": error}
 
-    def _encode_answer(self, frame: dict[str, Any], tool_result: bool = False) -> bytes:
+    def _encode_result(self, rid: Id, result: Any, tool_result: bool) -> bytes:
+        """A success answer: the same bytes as encoding {"jsonrpc", "id", "result"} as one
+        frame, but only the result goes through the encoder (no frame dict per answer)."""
+        try:
+            body = _dumps(result)
+        except (TypeError, ValueError) as exc:
+            return self._encode_answer(self._error_frame(
+                rid, L.CODE_INTERNAL_ERROR, f"result is not JSON-serialisable: {exc}"))
+        # Ids are valid_id()-checked: an int (not bool) or a str, so str() is its JSON.
+        data = (_RESULT_HEAD + (str(rid) if type(rid) is int else _dumps(rid)) + _RESULT_MID
+                + body + "}").encode()
+        return self._checked_size(rid, data, result if tool_result else None)
+
+    def _encode_answer(self, frame: dict[str, Any]) -> bytes:
         try:
             data = _dumps(frame).encode()
         except (TypeError, ValueError) as exc:
             return self._encode_answer(self._error_frame(
                 frame["id"], L.CODE_INTERNAL_ERROR, f"result is not JSON-serialisable: {exc}"))
-        if tool_result and len(data) > L.RESULT_MAX_METADATA_BYTES:
+        return self._checked_size(frame["id"], data, None)
+
+    def _checked_size(self, rid: Id, data: bytes, tool_result: dict[str, Any] | None) -> bytes:
+        """``data`` newline-terminated, or the error answer when it breaks a size bound."""
+        if tool_result is not None and len(data) > L.RESULT_MAX_METADATA_BYTES:
             try:
-                check_result_sizes(frame["result"])
+                check_result_sizes(tool_result)
             except ResultError as exc:
-                return self._encode_answer(self._error_frame(
-                    frame["id"], L.CODE_INTERNAL_ERROR, str(exc)))
+                return self._encode_answer(self._error_frame(rid, L.CODE_INTERNAL_ERROR, str(exc)))
         if len(data) > self.max_bytes:
             return _dumps(self._error_frame(
-                frame["id"], L.CODE_INTERNAL_ERROR,
+                rid, L.CODE_INTERNAL_ERROR,
                 f"result is {len(data)} bytes, over the {self.max_bytes}-byte message limit",
                 {"size": len(data), "limit": self.max_bytes},
             )).encode() + b"\n"
         return data + b"\n"
 
-    def _finish(self, call: Call, frame: dict[str, Any], tool_result: bool = False) -> None:
-        data = self._encode_answer(frame, tool_result)
+    def _finish(self, call: Call, frame: dict[str, Any]) -> None:
+        self._write_answer(call, self._encode_answer(frame))
+
+    def _write_answer(self, call: Call, data: bytes) -> None:
         with self._lock:
             if call.done:
                 return  # the other side of the terminal race already answered
