@@ -46,6 +46,7 @@ func run() error {
 	reps := flag.Int("reps", 0, "repetitions (0: the mode's default)")
 	calls := flag.Int("calls", 0, "sequential calls per repetition (0: the mode's default)")
 	tputCalls := flag.Int("tput-calls", 0, "calls per throughput measurement (0: the mode's default)")
+	compare := flag.String("compare", "", "extra octet targets, comma-separated LANG:ID=DIR (an extension directory, e.g. a copy of the fixture on a baseline SDK checkout), run interleaved with the others for A/B ratios")
 	flag.Parse()
 
 	bench, err := os.Getwd()
@@ -107,6 +108,11 @@ func run() error {
 		}
 		targets = sel
 	}
+	extra, err := compareTargets(root, *compare, *via)
+	if err != nil {
+		return err
+	}
+	targets = append(targets, extra...)
 	for _, t := range targets {
 		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Missing: t.Missing, Note: t.Note})
 		if t.Missing != "" {
