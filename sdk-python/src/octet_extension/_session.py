@@ -8,6 +8,7 @@ lock lets one sender at a time write whole frames to the protocol fd. A session 
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 import time
@@ -67,22 +68,39 @@ _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resourc
 
 
 class _Waiter:
-    """The pending answer to one request we sent the host."""
+    """The pending answer to one request we sent the host.
 
-    __slots__ = ("cancelled", "event", "message")
+    A lock taken at creation is the gate the requesting thread blocks on; resolve or cancel
+    opens it. Cheaper than a threading.Event (a Condition and its Python-level wait and
+    notify), and a worker may wait on one per host callback.
+    """
+
+    __slots__ = ("_gate", "cancelled", "message")
 
     def __init__(self) -> None:
-        self.event = threading.Event()
+        self._gate = threading.Lock()
+        self._gate.acquire()
         self.message: dict[str, Any] | None = None
         self.cancelled = False
 
+    def wait(self, timeout: float | None) -> bool:
+        """True once resolved or cancelled; False when ``timeout`` seconds pass first."""
+        return self._gate.acquire(timeout=-1 if timeout is None else timeout)
+
     def resolve(self, message: dict[str, Any] | None) -> None:
         self.message = message
-        self.event.set()
+        self._open()
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.event.set()
+        self._open()
+
+    def _open(self) -> None:
+        # Resolve and cancel can both happen (the reader and a canceller): the second
+        # release finds the gate open (RuntimeError) or reopens it after the one wait: either
+        # is harmless.
+        with contextlib.suppress(RuntimeError):
+            self._gate.release()
 
 
 class Session:
@@ -524,7 +542,7 @@ class Session:
         remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy else None
         try:
             self.send(method, params, rid)
-            answered = waiter.event.wait(None if timeout_ms is None else timeout_ms / 1000)
+            answered = waiter.wait(None if timeout_ms is None else timeout_ms / 1000)
         except BaseException:
             self._waiters.pop(rid, None)
             raise

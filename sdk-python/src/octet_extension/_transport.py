@@ -3,6 +3,7 @@ the fd shuffle that keeps print() and child processes off the stream."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import fcntl
@@ -28,10 +29,12 @@ _READ_BYTES = 1 << 16
 class Writer:
     """The one writer of the protocol fd: complete frames, in the order they were sent.
 
-    A sender writes its own frame to the protocol fd while holding the writer lock, so frames
-    never interleave and one owner at a time writes, in the order senders got the lock. There
-    is no writer thread: handing a frame to one costs a second thread wake-up and GIL round
-    trip on every answer (the largest part of the SDK's distance to a single-threaded loop),
+    Senders queue their frame, then take the writer lock; the holder writes every queued
+    frame in one os.write, so frames never interleave, keep their send order, and answers
+    that are ready together cost one syscall (and one GIL release) instead of one each. A
+    sender that finds its frame already written by the holder before it returns without
+    writing. send() returns only once its frame is written whole. There is no writer thread:
+    handing a frame to one costs a second thread wake-up and GIL round trip on every answer,
     and os.write releases the GIL while the kernel copies, so other threads keep running. The
     kernel pipe is the bound: it is grown to 1 MiB, and a sender blocks only when that much is
     waiting because the host stopped reading. After a write error (the host closed its end)
@@ -42,27 +45,37 @@ class Writer:
         self._fd = fd
         _grow_pipe(fd)
         self._lock = threading.Lock()
+        # Frames sent and not yet written; appended without the lock (deque.append is atomic).
+        self._queued: collections.deque[bytes] = collections.deque()
         self._closed = False
         self.broken = False
 
     def send(self, frame: bytes) -> None:
         """Write one complete frame (already newline-terminated), or drop it once broken."""
+        queued = self._queued
+        queued.append(frame)
         with self._lock:
+            if not queued:
+                return  # the previous holder wrote it
+            if len(queued) == 1:
+                data = queued.popleft()
+            else:
+                data = b"".join([queued.popleft() for _ in range(len(queued))])
             if self._closed or self.broken:
                 return
             fd = self._fd
             written = 0
             try:
                 # Almost always one write; a frame beyond the pipe's free space takes several.
-                written = os.write(fd, frame)
-                if written < len(frame):
-                    view = memoryview(frame)
-                    while written < len(frame):
+                written = os.write(fd, data)
+                if written < len(data):
+                    view = memoryview(data)
+                    while written < len(data):
                         written += os.write(fd, view[written:])
             except OSError as exc:
                 self._broke(exc)
             finally:
-                if 0 < written < len(frame) and not self.broken:
+                if 0 < written < len(data) and not self.broken:
                     # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
                     # anything written after it would be read as part of a corrupt line.
                     self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
