@@ -133,6 +133,11 @@ def _no_lone_surrogates(value: Any) -> None:
 
 def valid_id(value: Any) -> TypeGuard[int | str]:
     """An id is an integer 0..2^53-1 or a string of 1..256 UTF-8 bytes."""
+    if type(value) is int:  # the common case first
+        return 0 <= value <= _MAX_ID_INT
     if isinstance(value, str):
         return 0 < len(value.encode()) <= L.MAX_ID_BYTES
-    return is_int(value) and 0 <= value <= 2**53 - 1
+    return is_int(value) and 0 <= value <= _MAX_ID_INT
+
+
+_MAX_ID_INT = 2**53 - 1

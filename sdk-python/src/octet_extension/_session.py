@@ -63,6 +63,8 @@ _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
 # A success answer is these around the id and the encoded result (_encode_result).
 _RESULT_HEAD = '{"jsonrpc":"2.0","id":'
 _RESULT_MID = ',"result":'
+# What a tool handler that takes no context is passed (adapt()'s wrapper drops it).
+_UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
                                "call_id"})
 
@@ -357,13 +359,13 @@ class Session:
         method = call.method
         owner = params.get("resource_owner")
         call.resource_owner = owner
+        if method == "tool/call":
+            return self._tool_call(call, params, owner)
         context: dict[str, Any] = {
             "request_id": call.id, "method": method, "resource_owner": owner,
             "cancellation": call.token,
         }
         ext = self.ext
-        if method == "tool/call":
-            return self._tool_call(call, params, context)
         # The other host methods are not on the hot path: check their params against the
         # generated schema (unknown fields, types, enums), naming the first violation.
         type_name = METHODS[method].params.get(self.api)
@@ -408,7 +410,7 @@ class Session:
             raise InvalidParams(f"no renderer for tool {name!r}", "name")
         return render_result(renderer(params, context))
 
-    def _tool_call(self, call: Call, params: dict[str, Any], context: dict[str, Any]) -> Any:
+    def _tool_call(self, call: Call, params: dict[str, Any], owner: Any) -> Any:
         if not _TOOL_CALL_FIELDS.issuperset(params):
             unknown = sorted(set(params) - _TOOL_CALL_FIELDS)
             raise InvalidParams(f"unknown field {unknown[0]!r}", "params")
@@ -430,10 +432,14 @@ class Session:
             raise InvalidParams(f"unknown tool {name!r} in {where}", "name")
         if spec.check_arguments is not None:
             spec.check_arguments(args, "/arguments")
-        context["name"] = name
-        context["call_id"] = params.get("call_id")
-        context["catalog_revision"] = revision
-        value = spec.handler(args, context)
+        if spec.uses_context:
+            value = spec.handler(args, {
+                "request_id": call.id, "method": "tool/call", "resource_owner": owner,
+                "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
+                "catalog_revision": revision,
+            })
+        else:
+            value = spec.handler(args, _UNUSED_CONTEXT)
         if self.legacy:
             return tool_result_01(value, spec)
         return tool_result_02(value, spec)
