@@ -9,7 +9,6 @@ import threading
 import pytest
 
 from octet_extension._transport import LineReader, Writer
-from octet_extension._workers import WorkerPool
 
 
 def drain(fd: int, into: bytearray) -> threading.Thread:
@@ -57,67 +56,6 @@ def test_broken_output_never_blocks_senders() -> None:
     writer.close()
     assert writer.broken
     os.close(write_end)
-
-
-def test_worker_pool_runs_every_item_and_stops() -> None:
-    got: list[int] = []
-    lock = threading.Lock()
-
-    def run(item: int) -> None:
-        with lock:
-            got.append(item)
-
-    pool = WorkerPool(run, 3)
-    for i in range(300):
-        pool.put(i)
-    pool.drain()
-    pool.stop()
-    assert pool.join(10)
-    pool.close()
-    assert sorted(got) == list(range(300))
-
-
-def test_worker_pool_starts_workers_for_items_stuck_behind_a_blocked_one() -> None:
-    # A handler that blocks must not hold up queued work: the reader's timed wait notices
-    # that nothing was taken and another worker takes it.
-    release = threading.Event()
-    ran: list[str] = []
-
-    def run(item: str) -> None:
-        if item == "block":
-            release.wait(10)
-        ran.append(item)
-
-    pool = WorkerPool(run, 2)
-    pool.put("block", defer=True)
-    pool.put("next", defer=True)
-    timeout = pool.stall_timeout()  # flushes the deferred wake-up
-    for _ in range(2000):
-        if "next" in ran:
-            break
-        threading.Event().wait(timeout or 0.001)  # None: every worker is already started
-        if timeout is not None:
-            pool.stalled()
-        timeout = pool.stall_timeout()
-    assert ran == ["next"]
-    release.set()
-    pool.stop()
-    assert pool.join(10)
-    pool.close()
-    assert ran == ["next", "block"]
-
-
-def test_worker_pool_keeps_fast_work_on_the_awake_worker() -> None:
-    # Items queued while a worker is busy are not a reason to wake another thread.
-    names: set[str] = set()
-    pool = WorkerPool(lambda _: names.add(threading.current_thread().name), 4)
-    for i in range(200):
-        pool.put(i, defer=True)
-    pool.flush()
-    pool.stop()
-    assert pool.join(10)
-    pool.close()
-    assert len(names) == 1
 
 
 def test_line_reader_bounds() -> None:

@@ -548,6 +548,7 @@ class Session:
         remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy else None
         try:
             self.send(method, params, rid)
+            self._work.nudge()  # queued requests need not wait for this answer
             answered = waiter.wait(None if timeout_ms is None else timeout_ms / 1000)
         except BaseException:
             self._waiters.pop(rid, None)

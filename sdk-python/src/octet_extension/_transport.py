@@ -7,6 +7,7 @@ import collections
 import contextlib
 import errno
 import fcntl
+import math
 import os
 import select
 import sys
@@ -162,7 +163,8 @@ class LineReader:
             if self._poll is None:
                 self._poll = select.poll()
                 self._poll.register(self._fd, select.POLLIN)
-            if self._poll.poll(max(1, round(timeout * 1000))):
+            # A wait already run out (input kept arriving meanwhile) is reported at once.
+            if timeout > 0 and self._poll.poll(math.ceil(timeout * 1000)):
                 return  # input (or EOF, or an error read(2) will report)
             if self.on_timeout is not None:
                 self.on_timeout()

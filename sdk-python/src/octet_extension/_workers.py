@@ -62,7 +62,8 @@ class WorkerPool:
         self._wakeups = 0   # bytes written (or owed) to the pipe and not yet read
         self._owed = 0      # wake-ups deferred puts still have to write (the reader's)
         self._taken = 0     # items taken so far: progress, for stalled()
-        self._mark = -1     # _taken when the reader last started a timed wait
+        self._mark = -1     # _taken when the running stall watch started
+        self._deadline: float | None = None  # when that watch runs out
         self._stopping = False
         self._read_end, self._write_end = os.pipe()
         with self._lock:
@@ -93,19 +94,25 @@ class WorkerPool:
         """Flush, then how long the reader may block before calling stalled() (None: forever).
 
         A timeout only while items wait that no woken worker is about to take and another
-        worker could still be woken or started for them.
+        worker could still be woken or started for them. The watch runs from the last item
+        taken, not from this call: input that keeps arriving must not postpone it forever.
         """
         self.flush()
         with self._lock:
             if len(self._items) <= self._wakeups or self._stopping or (
                     self._sleepers <= self._wakeups and len(self._threads) >= self._limit):
+                self._deadline = None
                 return None
-            self._mark = self._taken
-        return STALL_SECONDS
+            now = time.monotonic()
+            if self._deadline is None or self._taken != self._mark:
+                self._mark = self._taken
+                self._deadline = now + STALL_SECONDS
+            return self._deadline - now
 
     def stalled(self) -> None:
         """The reader's timed wait ran out: if nothing was taken meanwhile, add workers."""
         with self._lock:
+            self._deadline = None  # the next stall_timeout() starts a new watch
             if self._taken != self._mark:
                 return
             wake = 0
@@ -116,6 +123,14 @@ class WorkerPool:
                 wake += how == _BYTE
         if wake:
             os.write(self._write_end, b"." * wake)
+
+    def nudge(self) -> None:
+        """A thread is about to block (e.g. a handler waiting for the host): if items wait
+        that no woken worker will take, wake or start one now rather than after a stall."""
+        with self._lock:
+            how = self._wake_locked() if len(self._items) > self._wakeups else _NONE
+        if how == _BYTE:
+            os.write(self._write_end, b".")
 
     def drain(self) -> None:
         """Wake or start a worker for every queued item: nothing more is coming to batch
