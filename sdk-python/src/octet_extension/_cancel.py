@@ -27,9 +27,12 @@ class CancellationToken:
     requests are never waited on or cancelled, and a token is created for every request.
     """
 
-    __slots__ = ("_callbacks", "_cancelled", "_event")
+    __slots__ = ("_before_wait", "_callbacks", "_cancelled", "_event")
 
-    def __init__(self) -> None:
+    def __init__(self, before_wait: Callable[[], None] | None = None) -> None:
+        # Runs before wait() blocks: the session's worker pool hands queued work to another
+        # worker instead of letting it sit behind a handler that is about to wait.
+        self._before_wait = before_wait
         self._cancelled = False
         self._event: threading.Event | None = None
         self._callbacks: list[Callable[[], None]] | None = None
@@ -67,7 +70,11 @@ class CancellationToken:
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until cancelled or ``timeout`` seconds pass; True when cancelled."""
-        return self._cancelled or self._waitable().wait(timeout)
+        if self._cancelled:
+            return True
+        if self._before_wait is not None and timeout != 0:
+            self._before_wait()
+        return self._waitable().wait(timeout)
 
     def sleep(self, seconds: float) -> None:
         """Sleep interruptibly; raises Cancelled as soon as the request is cancelled."""
@@ -101,11 +108,12 @@ class Call:
     __slots__ = ("done", "id", "method", "params", "resource_owner", "sequence", "started",
                  "token")
 
-    def __init__(self, rid: Id, method: str, params: dict[str, Any]) -> None:
+    def __init__(self, rid: Id, method: str, params: dict[str, Any],
+                 before_wait: Callable[[], None] | None = None) -> None:
         self.id = rid
         self.method = method
         self.params = params
-        self.token = CancellationToken()
+        self.token = CancellationToken(before_wait)
         self.sequence = 0
         self.done = False
         self.started = False

@@ -114,6 +114,7 @@ class Session:
         self.max_bytes = L.MAX_MESSAGE_BYTES
         # Replaced by the negotiated pool at initialize; until then nothing is queued.
         self._work = WorkerPool(self._run_item, 1, start=0)
+        self._nudge = self._work.nudge
         # The reader defers its wake-ups of workers to right before it blocks for input, and
         # watches for queued work stuck behind busy workers while it waits (_workers.py).
         self._reader = LineReader(in_fd, self.max_bytes, self._stall_timeout, self._stalled)
@@ -242,7 +243,7 @@ class Session:
                            {"limit": self._capacity})
             else:
                 refusal = None
-                call = Call(rid, method, params)
+                call = Call(rid, method, params, self._nudge)
                 self.inflight[rid] = call
         if refusal is not None:
             self._answer_error(rid, *refusal)
@@ -290,6 +291,7 @@ class Session:
         # start when queued work needs them.
         self._work.close()
         self._work = WorkerPool(self._run_item, negotiated.concurrency)
+        self._nudge = self._work.nudge  # a handler about to wait hands queued work on
         self.negotiated = negotiated
         self._send_frame({"jsonrpc": "2.0", "id": rid, "result": result})
 

@@ -12,10 +12,11 @@ Instead:
   together costs at most one wake-up, and the woken worker finds the GIL free.
 - Workers start lazily, up to the negotiated concurrency, when there is nobody to wake.
 - Concurrency still holds when a handler blocks (sleeps, waits for the host, does I/O):
-  while items wait behind busy workers, the reader waits for input with a timeout
-  (stall_timeout()); if no worker took an item within it, stalled() wakes or starts a worker
-  per waiting item. A queued request so starts at most STALL_SECONDS after the workers in
-  front of it stopped making progress, and never waits for a slow handler to finish.
+  a handler about to block in the SDK (a host call, a cancellation wait) nudges the pool,
+  which wakes or starts a worker for queued work at once. For any other blocking (sleep,
+  I/O), while items wait behind busy workers the reader waits for input with a timeout
+  (stall_timeout()); if no worker took an item within it, stalled() wakes or starts one.
+  A queued request so never waits for a slow handler to finish.
 
 A worker with nothing to do blocks reading a private pipe: os.write releases the GIL before
 it enters the kernel to wake the sleeper, so the woken worker usually finds the GIL free (a
@@ -110,19 +111,20 @@ class WorkerPool:
             return self._deadline - now
 
     def stalled(self) -> None:
-        """The reader's timed wait ran out: if nothing was taken meanwhile, add workers."""
+        """The reader's timed wait ran out: if nothing was taken meanwhile, add a worker.
+
+        One per stall: on a busy machine a worker that is merely descheduled looks stalled
+        too, and waking one per waiting item would set them all contending for the GIL. A
+        handler that blocks in the SDK (a host call, a cancellation wait) nudges instead, at
+        once, so several blocked handlers in a row do not cost a stall each.
+        """
         with self._lock:
             self._deadline = None  # the next stall_timeout() starts a new watch
-            if self._taken != self._mark:
+            if self._taken != self._mark or len(self._items) <= self._wakeups:
                 return
-            wake = 0
-            for _ in range(len(self._items) - self._wakeups):
-                how = self._wake_locked()
-                if how == _NONE:
-                    break
-                wake += how == _BYTE
-        if wake:
-            os.write(self._write_end, b"." * wake)
+            how = self._wake_locked()
+        if how == _BYTE:
+            os.write(self._write_end, b".")
 
     def nudge(self) -> None:
         """A thread is about to block (e.g. a handler waiting for the host): if items wait
@@ -136,8 +138,14 @@ class WorkerPool:
         """Wake or start a worker for every queued item: nothing more is coming to batch
         (shutdown, EOF), so items must not wait behind a slow handler for the drain."""
         with self._lock:
-            self._mark = self._taken
-        self.stalled()
+            wake = 0
+            for _ in range(len(self._items) - self._wakeups):
+                how = self._wake_locked()
+                if how == _NONE:
+                    break
+                wake += how == _BYTE
+        if wake:
+            os.write(self._write_end, b"." * wake)
 
     # ---- lifecycle -----------------------------------------------------------------------
 
