@@ -60,7 +60,8 @@ def _float(text: str) -> float:
 
 # An integer beyond float64 has at least 309 digits; only then is the tree walked for it
 # (a parse_int hook would cost a Python call per integer on every frame).
-_LONG_DIGITS = re.compile(rb"[0-9]{309}")
+_LONG_INT_DIGITS = 309
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % _LONG_INT_DIGITS)
 
 _decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
                             parse_float=_float)
@@ -89,14 +90,16 @@ def loads(line: bytes) -> Any:
                 value = _decode(text)
     except RecursionError:
         raise ValueError(f"nesting deeper than {MAX_DEPTH}") from None
-    # Both walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a
-    # str, and the bracket count bounds the depth. Byte searches keep them off the hot path.
-    if b"\\ud" in line or b"\\uD" in line:
+    # The walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a
+    # str, and the bracket count bounds the depth. Byte searches keep them off the hot path,
+    # and a frame too short to nest that deep or hold such an integer skips those searches.
+    if b"\\u" in line and (b"\\ud" in line or b"\\uD" in line):
         _no_lone_surrogates(value)
-    if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
-        _depth_at_most(value, MAX_DEPTH)
-    if _LONG_DIGITS.search(line):
-        _no_huge_ints(value)
+    if len(line) > MAX_DEPTH:
+        if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
+            _depth_at_most(value, MAX_DEPTH)
+        if len(line) >= _LONG_INT_DIGITS and _LONG_DIGITS.search(line):
+            _no_huge_ints(value)
     return value
 
 
