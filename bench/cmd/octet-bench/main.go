@@ -151,6 +151,7 @@ func run() error {
 	res.Machine.LoadAfter = loadavg()
 	res.Took = time.Since(res.Started).Round(time.Second).String()
 	res.Finish()
+	printSummary(os.Stderr, res)
 
 	if err := write(res, bench, *out, *doc, logf); err != nil {
 		return err
