@@ -63,6 +63,7 @@ _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
 # A success answer is these around the id and the encoded result (_encode_result).
 _RESULT_HEAD = '{"jsonrpc":"2.0","id":'
 _RESULT_MID = ',"result":'
+_MISSING = object()  # a default no frame can hold
 # What a tool handler that takes no context is passed (adapt()'s wrapper drops it).
 _UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
@@ -421,8 +422,10 @@ class Session:
             raise InvalidParams("must be a string", "name")
         if "resource_owner" in params:
             check_resource_owner(params["resource_owner"])
-        args = params.get("arguments", {})
-        if not isinstance(args, dict):
+        args = params.get("arguments", _MISSING)
+        if args is _MISSING:
+            args = {}
+        elif not isinstance(args, dict):
             raise InvalidParams("must be an object", "arguments")
         revision = params.get("catalog_revision")
         if revision is not None and not (is_int(revision) and revision >= 0):

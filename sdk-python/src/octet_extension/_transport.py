@@ -64,22 +64,27 @@ class Writer:
                 data = b"".join([queued.popleft() for _ in range(len(queued))])
             if self._closed or self.broken:
                 return
-            fd = self._fd
-            written = 0
             try:
-                # Almost always one write; a frame beyond the pipe's free space takes several.
-                written = os.write(fd, data)
-                if written < len(data):
-                    view = memoryview(data)
-                    while written < len(data):
-                        written += os.write(fd, view[written:])
+                written = os.write(self._fd, data)
             except OSError as exc:
                 self._broke(exc)
-            finally:
-                if 0 < written < len(data) and not self.broken:
-                    # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
-                    # anything written after it would be read as part of a corrupt line.
-                    self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
+                return
+            if written < len(data):
+                self._write_rest(data, written)
+
+    def _write_rest(self, data: bytes, written: int) -> None:
+        """A frame beyond the pipe's free space takes several writes (holding the lock)."""
+        view = memoryview(data)
+        try:
+            while written < len(data):
+                written += os.write(self._fd, view[written:])
+        except OSError as exc:
+            self._broke(exc)
+        finally:
+            if written < len(data) and not self.broken:
+                # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
+                # anything written after it would be read as part of a corrupt line.
+                self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
 
     def _broke(self, exc: OSError) -> None:
         self.broken = True
