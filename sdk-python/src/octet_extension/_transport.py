@@ -9,7 +9,6 @@ import errno
 import fcntl
 import math
 import os
-import select
 import sys
 import threading
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from ._log import log
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    pass
+    from typing import Any
 
 # The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
 # blocks only when the host has stopped reading about 1 MiB).
@@ -130,7 +129,7 @@ class LineReader:
         self.limit = limit
         self.before_block = before_block
         self.on_timeout = on_timeout
-        self._poll: select.poll | None = None
+        self._poll: Any = None  # a select.poll, made on first use
 
     def readline(self) -> bytes | None:
         """The next line without its newline; None at EOF; raises OverflowError if too long."""
@@ -166,6 +165,8 @@ class LineReader:
         timeout = self.before_block()
         while timeout is not None:
             if self._poll is None:
+                import select  # on first use: not every extension ever waits with a timeout
+
                 self._poll = select.poll()
                 self._poll.register(self._fd, select.POLLIN)
             # A wait already run out (input kept arriving meanwhile) is reported at once.
