@@ -1,8 +1,9 @@
 """One connection to a host: reader thread, worker pool, writer, negotiation and shutdown.
 
 Threads: the reader only decodes frames and queues work (it never runs extension code); a
-fixed pool of workers runs handlers and each writes its own answer through the Writer, whose
-lock lets one sender at a time write whole frames to the protocol fd. A session is created per
+bounded pool of workers, started as queued work needs them (_workers.py), runs handlers and
+each writes its own answer through the Writer, which writes whole frames to the protocol fd,
+one lock holder at a time. A session is created per
 ``serve()``, so an Extension can be served again (tests do this).
 """
 
@@ -118,7 +119,8 @@ class Session:
         self._nudge = self._work.nudge
         # The reader defers its wake-ups of workers to right before it blocks for input, and
         # watches for queued work stuck behind busy workers while it waits (_workers.py).
-        self._reader = LineReader(in_fd, self.max_bytes, self._stall_timeout, self._stalled)
+        self._reader = LineReader(in_fd, self.max_bytes, self._work.stall_timeout,
+                                  self._work.stalled)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self.inflight: dict[Id, Call] = {}
@@ -293,6 +295,8 @@ class Session:
         self._work.close()
         self._work = WorkerPool(self._run_item, negotiated.concurrency)
         self._nudge = self._work.nudge  # a handler about to wait hands queued work on
+        self._reader.before_block = self._work.stall_timeout
+        self._reader.on_timeout = self._work.stalled
         self.negotiated = negotiated
         self._send_frame({"jsonrpc": "2.0", "id": rid, "result": result})
 
@@ -303,12 +307,6 @@ class Session:
             self._serve(item)
         else:
             self._observe(*item)  # type: ignore[misc]
-
-    def _stall_timeout(self) -> float | None:
-        return self._work.stall_timeout()
-
-    def _stalled(self) -> None:
-        self._work.stalled()
 
     def _serve(self, call: Call) -> None:
         if call.done:
