@@ -20,3 +20,15 @@ func Bench() error {
 func BenchQuick() error {
 	return run("bench", []string{"OCTET_BENCH_COMMAND=go run mage.go benchQuick"}, "go", "run", "-mod=mod", "./cmd/octet-bench", "-quick")
 }
+
+// BenchPythonHost runs only the latency phase for the Python floor and SDK through the
+// reference host, 9 interleaved repetitions (sequential p50 and calls/s with 32 in flight),
+// and prints medians and the within-repetition ratios to the floor; nothing under docs/ or
+// bench/results/ changes. About a minute; for judging a change to the SDK's hot path. To
+// compare against a baseline checkout in the same run, add e.g.
+// -compare python:base=/tmp/base/examples/python/conformance-fixture by hand in bench/.
+func BenchPythonHost() error {
+	return run("bench", nil, "go", "run", "-mod=mod", "./cmd/octet-bench", "-quick", "-skip-setup",
+		"-only", "floor-python,octet-python", "-phases", "latency", "-extras=false",
+		"-reps", "9", "-calls", "4000", "-tput-calls", "10000", "-doc", "", "-out", ".work/bench-python")
+}

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from octet_extension._transport import LineReader, WorkQueue, Writer
+from octet_extension._transport import LineReader, Writer
 
 
 def drain(fd: int, into: bytearray) -> threading.Thread:
@@ -58,29 +58,6 @@ def test_broken_output_never_blocks_senders() -> None:
     os.close(write_end)
 
 
-def test_work_queue_is_fifo_across_threads() -> None:
-    work = WorkQueue()
-    got: list[int] = []
-    lock = threading.Lock()
-
-    def worker() -> None:
-        while (item := work.get()) is not None:
-            with lock:
-                got.append(item)
-
-    threads = [threading.Thread(target=worker) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for i in range(300):
-        work.put(i)
-    for _ in threads:
-        work.put(None)
-    for t in threads:
-        t.join(10)
-    work.close()
-    assert sorted(got) == list(range(300))
-
-
 def test_line_reader_bounds() -> None:
     read_end, write_end = os.pipe()
     os.write(write_end, b"12345\n" + b"y" * 20 + b"\nlast")
@@ -118,7 +95,11 @@ def test_writer_buffers_up_to_its_bound_before_blocking() -> None:
 def test_line_reader_joins_lines_across_reads_and_keeps_the_exact_limit() -> None:
     read_end, write_end = os.pipe()
     flushed: list[int] = []
-    reader = LineReader(read_end, 200_000, lambda: flushed.append(1))
+
+    def before_block() -> None:
+        flushed.append(1)
+
+    reader = LineReader(read_end, 200_000, before_block)
     exact = b"b" + b"z" * 199_999  # exactly the limit, longer than one 64 KiB read
 
     def feed() -> None:
@@ -137,8 +118,43 @@ def test_line_reader_joins_lines_across_reads_and_keeps_the_exact_limit() -> Non
     assert excinfo.value.args[0] == b"y" * 64  # the excerpt names the bad line's start
     feeder.join(10)
     os.close(read_end)
-    # The deferred wake-ups go out before every read, including ones served from the buffer.
-    assert len(flushed) == 3
+    # The deferred wake-ups go out only before read(2): never while a line is buffered.
+    assert len(flushed) >= 3
+
+
+def test_line_reader_queues_a_whole_read_before_blocking() -> None:
+    read_end, write_end = os.pipe()
+    blocks: list[int] = []
+    os.write(write_end, b"a\nb\nc\n")
+    os.close(write_end)
+
+    def before_block() -> None:
+        blocks.append(1)
+
+    reader = LineReader(read_end, 10, before_block)
+    assert [reader.readline() for _ in range(3)] == [b"a", b"b", b"c"]
+    assert len(blocks) == 1  # one read(2) served all three lines
+    assert reader.readline() is None
+    os.close(read_end)
+
+
+def test_line_reader_reports_timed_waits_without_input() -> None:
+    read_end, write_end = os.pipe()
+    timeouts: list[int] = []
+
+    def before_block() -> float | None:
+        return 0.001 if len(timeouts) < 3 else None
+
+    def on_timeout() -> None:
+        timeouts.append(1)
+        if len(timeouts) == 3:
+            os.write(write_end, b"late\n")
+
+    reader = LineReader(read_end, 10, before_block, on_timeout)
+    assert reader.readline() == b"late"
+    assert len(timeouts) == 3
+    os.close(write_end)
+    os.close(read_end)
 
 
 def test_line_reader_returns_a_final_line_without_newline_then_eof() -> None:

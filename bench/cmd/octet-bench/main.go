@@ -41,6 +41,12 @@ func run() error {
 	phases := flag.String("phases", "latency,cold,crash,scale", "phases to run, comma-separated")
 	extras := flag.Bool("extras", true, "in the latency phase, also run callback, artifact and cancel scenarios (off: echo only, e.g. to profile the hot path)")
 	render := flag.String("render", "", "only rewrite the page and charts from this results JSON (no measuring)")
+	// Overrides of the mode's counts, so one scenario can be repeated often enough for a
+	// stable median on a shared machine (e.g. -only floor-python,octet-python -reps 9).
+	reps := flag.Int("reps", 0, "repetitions (0: the mode's default)")
+	calls := flag.Int("calls", 0, "sequential calls per repetition (0: the mode's default)")
+	tputCalls := flag.Int("tput-calls", 0, "calls per throughput measurement (0: the mode's default)")
+	compare := flag.String("compare", "", "extra octet targets, comma-separated LANG:ID=DIR (an extension directory, e.g. a copy of the fixture on a baseline SDK checkout), run interleaved with the others for A/B ratios")
 	flag.Parse()
 
 	bench, err := os.Getwd()
@@ -73,6 +79,14 @@ func run() error {
 		cfg = report.Config{Quick: true, Reps: 3, Warmup: 200, Calls: 2000, InFlight: 32, TputCalls: 2000,
 			ColdStarts: 5, CallbackN: 200, ScaleCalls: 1000, ScaleRounds: 1}
 	}
+	for _, o := range []struct {
+		flag int
+		into *int
+	}{{*reps, &cfg.Reps}, {*calls, &cfg.Calls}, {*tputCalls, &cfg.TputCalls}} {
+		if o.flag > 0 {
+			*o.into = o.flag
+		}
+	}
 	res := report.New()
 	res.Config = cfg
 	res.Command = commandLine()
@@ -94,6 +108,11 @@ func run() error {
 		}
 		targets = sel
 	}
+	extra, err := compareTargets(root, *compare, *via)
+	if err != nil {
+		return err
+	}
+	targets = append(targets, extra...)
 	for _, t := range targets {
 		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Missing: t.Missing, Note: t.Note})
 		if t.Missing != "" {
@@ -132,6 +151,7 @@ func run() error {
 	res.Machine.LoadAfter = loadavg()
 	res.Took = time.Since(res.Started).Round(time.Second).String()
 	res.Finish()
+	printSummary(os.Stderr, res)
 
 	if err := write(res, bench, *out, *doc, logf); err != nil {
 		return err

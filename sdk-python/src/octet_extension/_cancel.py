@@ -15,20 +15,27 @@ if TYPE_CHECKING:
 Id = int | str
 
 
+# One lock for every token: cancellation is rare and its critical sections are a few
+# assignments, so a lock per token (one per request) would cost more than it could save.
+_TOKENS_LOCK = threading.Lock()
+
+
 class CancellationToken:
     """Thread-safe, idempotent, one-way cancellation flag for one request.
 
-    The Event behind wait()/sleep() is made on first use: most requests are never waited on
-    or cancelled, and a token is created for every request.
+    The Event behind wait()/sleep() and the callback list are made on first use: most
+    requests are never waited on or cancelled, and a token is created for every request.
     """
 
-    __slots__ = ("_callbacks", "_cancelled", "_event", "_lock")
+    __slots__ = ("_before_wait", "_callbacks", "_cancelled", "_event")
 
-    def __init__(self) -> None:
+    def __init__(self, before_wait: Callable[[], None] | None = None) -> None:
+        # Runs before wait() blocks: the session's worker pool hands queued work to another
+        # worker instead of letting it sit behind a handler that is about to wait.
+        self._before_wait = before_wait
         self._cancelled = False
         self._event: threading.Event | None = None
-        self._lock = threading.Lock()
-        self._callbacks: list[Callable[[], None]] = []
+        self._callbacks: list[Callable[[], None]] | None = None
 
     @property
     def cancelled(self) -> bool:
@@ -38,14 +45,15 @@ class CancellationToken:
         return self._cancelled
 
     def cancel(self) -> None:
-        with self._lock:
+        with _TOKENS_LOCK:
             if self._cancelled:
                 return
             self._cancelled = True
-            if self._event is not None:
-                self._event.set()
-            callbacks, self._callbacks = self._callbacks, []
-        for callback in callbacks:
+            event = self._event
+            callbacks, self._callbacks = self._callbacks, None
+        if event is not None:
+            event.set()
+        for callback in callbacks or ():
             callback()
 
     def raise_if_cancelled(self) -> None:
@@ -53,7 +61,7 @@ class CancellationToken:
             raise Cancelled()
 
     def _waitable(self) -> threading.Event:
-        with self._lock:
+        with _TOKENS_LOCK:
             if self._event is None:
                 self._event = threading.Event()
                 if self._cancelled:
@@ -62,7 +70,11 @@ class CancellationToken:
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until cancelled or ``timeout`` seconds pass; True when cancelled."""
-        return self._cancelled or self._waitable().wait(timeout)
+        if self._cancelled:
+            return True
+        if self._before_wait is not None and timeout != 0:
+            self._before_wait()
+        return self._waitable().wait(timeout)
 
     def sleep(self, seconds: float) -> None:
         """Sleep interruptibly; raises Cancelled as soon as the request is cancelled."""
@@ -74,13 +86,15 @@ class CancellationToken:
 
         Returns a function that removes the callback again.
         """
-        with self._lock:
+        with _TOKENS_LOCK:
             if not self._cancelled:
+                if self._callbacks is None:
+                    self._callbacks = []
                 self._callbacks.append(callback)
 
                 def remove() -> None:
-                    with self._lock:
-                        if callback in self._callbacks:
+                    with _TOKENS_LOCK:
+                        if self._callbacks is not None and callback in self._callbacks:
                             self._callbacks.remove(callback)
 
                 return remove
@@ -94,11 +108,12 @@ class Call:
     __slots__ = ("done", "id", "method", "params", "resource_owner", "sequence", "started",
                  "token")
 
-    def __init__(self, rid: Id, method: str, params: dict[str, Any]) -> None:
+    def __init__(self, rid: Id, method: str, params: dict[str, Any],
+                 before_wait: Callable[[], None] | None = None) -> None:
         self.id = rid
         self.method = method
         self.params = params
-        self.token = CancellationToken()
+        self.token = CancellationToken(before_wait)
         self.sequence = 0
         self.done = False
         self.started = False

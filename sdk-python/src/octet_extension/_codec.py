@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import json.scanner
 import math
 import re
 
@@ -59,27 +60,46 @@ def _float(text: str) -> float:
 
 # An integer beyond float64 has at least 309 digits; only then is the tree walked for it
 # (a parse_int hook would cost a Python call per integer on every frame).
-_LONG_DIGITS = re.compile(rb"[0-9]{309}")
+_LONG_INT_DIGITS = 309
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % _LONG_INT_DIGITS)
 
-_decode = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
-                           parse_float=_float).decode
+_decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
+                            parse_float=_float)
+_decode = _decoder.decode
+# The decoder's C scanner called directly skips decode/raw_decode's Python frames (two calls
+# and a regex match per frame). It parses one value starting at index 0; a frame it does not
+# consume whole (leading or trailing whitespace, garbage) goes through decode() for the
+# standard result or error. A malformed value raises the same error either way.
+_c_make_scanner = getattr(json.scanner, "c_make_scanner", None)
+_scan = _c_make_scanner(_decoder) if _c_make_scanner is not None else None
 
 
 def loads(line: bytes) -> Any:
     """One frame: duplicate keys, NaN/Infinity, numbers beyond float64, nesting deeper than
     MAX_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
     try:
-        value = _decode(line.decode("utf-8"))
+        text = line.decode("utf-8")
+        if _scan is None:  # pragma: no cover - CPython has the C scanner
+            value = _decode(text)
+        else:
+            try:
+                value, end = _scan(text, 0)
+            except StopIteration:
+                end = -1
+            if end != len(text):
+                value = _decode(text)
     except RecursionError:
         raise ValueError(f"nesting deeper than {MAX_DEPTH}") from None
-    # Both walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a
-    # str, and the bracket count bounds the depth. Byte searches keep them off the hot path.
-    if b"\\ud" in line or b"\\uD" in line:
+    # The walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a
+    # str, and the bracket count bounds the depth. Byte searches keep them off the hot path,
+    # and a frame too short to nest that deep or hold such an integer skips those searches.
+    if b"\\u" in line and (b"\\ud" in line or b"\\uD" in line):
         _no_lone_surrogates(value)
-    if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
-        _depth_at_most(value, MAX_DEPTH)
-    if _LONG_DIGITS.search(line):
-        _no_huge_ints(value)
+    if len(line) > MAX_DEPTH:
+        if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
+            _depth_at_most(value, MAX_DEPTH)
+        if len(line) >= _LONG_INT_DIGITS and _LONG_DIGITS.search(line):
+            _no_huge_ints(value)
     return value
 
 
@@ -138,6 +158,11 @@ def _no_lone_surrogates(value: Any) -> None:
 
 def valid_id(value: Any) -> TypeGuard[int | str]:
     """An id is an integer 0..2^53-1 or a string of 1..256 UTF-8 bytes."""
+    if type(value) is int:  # the common case first
+        return 0 <= value <= _MAX_ID_INT
     if isinstance(value, str):
         return 0 < len(value.encode()) <= L.MAX_ID_BYTES
-    return is_int(value) and 0 <= value <= 2**53 - 1
+    return is_int(value) and 0 <= value <= _MAX_ID_INT
+
+
+_MAX_ID_INT = 2**53 - 1

@@ -89,7 +89,7 @@ class ToolSpec:
     ``inspect`` and costs several ms of every extension's start."""
 
     __slots__ = ("check_arguments", "check_output", "description", "func", "handler", "name",
-                 "output_schema", "parameters")
+                 "output_schema", "parameters", "uses_context")
 
     def __init__(self, name: str, description: str, parameters: dict[str, Any],
                  output_schema: dict[str, Any] | None, handler: Handler,
@@ -101,6 +101,9 @@ class ToolSpec:
         self.output_schema = output_schema
         self.handler = handler
         self.func = func
+        # adapt() wraps a function only to drop the context it does not take: then no
+        # context dict is built per call (the wrapper ignores its second argument).
+        self.uses_context = handler is func
         # Compiled once here: validation runs on every call.
         self.check_arguments = check_arguments
         self.check_output = check_output

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+_RESULT_02_FIELDS = frozenset({"content", "is_error", "structured_content", "metadata"})
+
+
 class ResultError(Exception):
     """A handler returned something the wire cannot carry (answered -32603)."""
 
@@ -53,10 +56,14 @@ def tool_result_02(value: Any, spec: ToolSpec) -> dict[str, Any]:
     else:
         raise ResultError(f"tool {spec.name!r} returned {type(value).__name__}; "
                           "return a str or a tool_result(...)")
-    extra = set(result) - {"content", "is_error", "structured_content", "metadata"}
-    if extra:
+    if not _RESULT_02_FIELDS.issuperset(result):
+        extra = set(result) - _RESULT_02_FIELDS
         raise ResultError(f"tool {spec.name!r} result has unknown fields {sorted(extra)}")
-    _check_parts(result.get("content"), spec.name)
+    parts = result.get("content")
+    # The common result, one text part, checked inline; anything else part by part.
+    if not (type(parts) is list and len(parts) == 1 and type(part := parts[0]) is dict
+            and part.get("type") == "text" and type(part.get("text")) is str):
+        _check_parts(parts, spec.name)
     if "is_error" in result and not isinstance(result["is_error"], bool):
         raise ResultError(f"tool {spec.name!r}: is_error must be a bool")
     structured = result.get("structured_content")

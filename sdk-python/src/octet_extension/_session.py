@@ -1,13 +1,15 @@
 """One connection to a host: reader thread, worker pool, writer, negotiation and shutdown.
 
 Threads: the reader only decodes frames and queues work (it never runs extension code); a
-fixed pool of workers runs handlers and each writes its own answer through the Writer, whose
-lock lets one sender at a time write whole frames to the protocol fd. A session is created per
+bounded pool of workers, started as queued work needs them (_workers.py), runs handlers and
+each writes its own answer through the Writer, which writes whole frames to the protocol fd,
+one lock holder at a time. A session is created per
 ``serve()``, so an Extension can be served again (tests do this).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 import time
@@ -46,8 +48,9 @@ from ._results import (
     tool_result_01,
     tool_result_02,
 )
-from ._transport import LineReader, WorkQueue, Writer
+from ._transport import LineReader, Writer
 from ._typecheck import TYPE_CHECKING
+from ._workers import WorkerPool
 
 if TYPE_CHECKING:
     from typing import Any
@@ -59,27 +62,50 @@ _HOST_METHODS = frozenset({
     "tool/render",
 })
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
+# A success answer is these around the id and the encoded result (_encode_result).
+_RESULT_HEAD = '{"jsonrpc":"2.0","id":'
+_RESULT_MID = ',"result":'
+_MISSING = object()  # a default no frame can hold
+# What a tool handler that takes no context is passed (adapt()'s wrapper drops it).
+_UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
                                "call_id"})
 
 
 class _Waiter:
-    """The pending answer to one request we sent the host."""
+    """The pending answer to one request we sent the host.
 
-    __slots__ = ("cancelled", "event", "message")
+    A lock taken at creation is the gate the requesting thread blocks on; resolve or cancel
+    opens it. Cheaper than a threading.Event (a Condition and its Python-level wait and
+    notify), and a worker may wait on one per host callback.
+    """
+
+    __slots__ = ("_gate", "cancelled", "message")
 
     def __init__(self) -> None:
-        self.event = threading.Event()
+        self._gate = threading.Lock()
+        self._gate.acquire()
         self.message: dict[str, Any] | None = None
         self.cancelled = False
 
+    def wait(self, timeout: float | None) -> bool:
+        """True once resolved or cancelled; False when ``timeout`` seconds pass first."""
+        return self._gate.acquire(timeout=-1 if timeout is None else timeout)
+
     def resolve(self, message: dict[str, Any] | None) -> None:
         self.message = message
-        self.event.set()
+        self._open()
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.event.set()
+        self._open()
+
+    def _open(self) -> None:
+        # Resolve and cancel can both happen (the reader and a canceller): the second
+        # release finds the gate open (RuntimeError) or reopens it after the one wait: either
+        # is harmless.
+        with contextlib.suppress(RuntimeError):
+            self._gate.release()
 
 
 class Session:
@@ -89,15 +115,18 @@ class Session:
         self.legacy = api_version == "0.1"
         self.writer = Writer(out_fd)
         self.max_bytes = L.MAX_MESSAGE_BYTES
-        self._work = WorkQueue()
-        # The reader defers its wake-ups of workers to right before it blocks for input.
-        self._reader = LineReader(in_fd, self.max_bytes, self._work.flush)
+        # Replaced by the negotiated pool at initialize; until then nothing is queued.
+        self._work = WorkerPool(self._run_item, 1, start=0)
+        self._nudge = self._work.nudge
+        # The reader defers its wake-ups of workers to right before it blocks for input, and
+        # watches for queued work stuck behind busy workers while it waits (_workers.py).
+        self._reader = LineReader(in_fd, self.max_bytes, self._work.stall_timeout,
+                                  self._work.stalled)
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
         self.inflight: dict[Id, Call] = {}
         self._waiters: dict[Id, _Waiter] = {}
         self._ids = itertools.count(1)
-        self._workers: list[threading.Thread] = []
         self.negotiated: Negotiated | None = None
         self.catalogs: CatalogHistory | None = None
         self.closing = False
@@ -120,12 +149,9 @@ class Session:
         self.reader_thread.start()
         self._finished.wait()
         self.writer.close()
-        # Workers got their stop items; close the hand-off pipe once they are gone (a handler
+        # Workers were told to stop; close the hand-off pipe once they are gone (a handler
         # that ignores cancellation keeps it open, and the process exits anyway).
-        deadline = time.monotonic() + 0.5
-        for worker in self._workers:
-            worker.join(max(0.0, deadline - time.monotonic()))
-        if not any(worker.is_alive() for worker in self._workers):
+        if self._work.join(0.5):
             self._work.close()
         return self.exit_code
 
@@ -247,7 +273,7 @@ class Session:
                            {"limit": self._capacity})
             else:
                 refusal = None
-                call = Call(rid, method, params)
+                call = Call(rid, method, params, self._nudge)
                 self.inflight[rid] = call
         if refusal is not None:
             self._answer_error(rid, *refusal)
@@ -291,26 +317,23 @@ class Session:
         self._capacity = min(L.MAX_IN_FLIGHT,
                              negotiated.concurrency + negotiated.max_pending)
         self.catalogs = CatalogHistory(self.ext._tools)
-        for index in range(negotiated.concurrency):
-            worker = threading.Thread(target=self._work_loop, name=f"octet-worker-{index}",
-                                      daemon=True)
-            worker.start()
-            self._workers.append(worker)
+        # One worker now (a sequential caller never waits for a thread to start); the rest
+        # start when queued work needs them.
+        self._work.close()
+        self._work = WorkerPool(self._run_item, negotiated.concurrency)
+        self._nudge = self._work.nudge  # a handler about to wait hands queued work on
+        self._reader.before_block = self._work.stall_timeout
+        self._reader.on_timeout = self._work.stalled
         self.negotiated = negotiated
         self._send_frame({"jsonrpc": "2.0", "id": rid, "result": result})
 
     # ---- workers ---------------------------------------------------------------------------
 
-    def _work_loop(self) -> None:
-        get = self._work.get
-        while True:
-            item = get()
-            if item is None:
-                return
-            if type(item) is Call:
-                self._serve(item)
-            else:
-                self._observe(*item)
+    def _run_item(self, item: Call | tuple[str, dict[str, Any], list[Any]]) -> None:
+        if type(item) is Call:
+            self._serve(item)
+        else:
+            self._observe(*item)  # type: ignore[misc]
 
     def _serve(self, call: Call) -> None:
         if call.done:
@@ -322,11 +345,9 @@ class Session:
                                                  "request cancelled"))
             return
         token = current_call.set(call)
-        tool_result = False
+        frame: dict[str, Any] | None = None
         try:
             result = self._dispatch(call)
-            frame = {"jsonrpc": "2.0", "id": rid, "result": result}
-            tool_result = call.method == "tool/call" and not self.legacy
         except Cancelled:
             frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
         except (ToolError, RemoteError) as exc:
@@ -343,7 +364,11 @@ class Session:
                                           str(exc) or type(exc).__name__)
         finally:
             current_call.reset(token)
-        self._finish(call, frame, tool_result)
+        if frame is None:
+            self._write_answer(call, self._encode_result(
+                rid, result, call.method == "tool/call" and not self.legacy))
+        else:
+            self._finish(call, frame)
 
     def _observe(self, method: str, params: dict[str, Any],
                  handlers: list[Callable[[Any, Any], Any]]) -> None:
@@ -362,13 +387,13 @@ class Session:
         method = call.method
         owner = params.get("resource_owner")
         call.resource_owner = owner
+        if method == "tool/call":
+            return self._tool_call(call, params, owner)
         context: dict[str, Any] = {
             "request_id": call.id, "method": method, "resource_owner": owner,
             "cancellation": call.token,
         }
         ext = self.ext
-        if method == "tool/call":
-            return self._tool_call(call, params, context)
         # The other host methods are not on the hot path: check their params against the
         # generated schema (unknown fields, types, enums), naming the first violation.
         type_name = METHODS[method].params.get(self.api)
@@ -413,7 +438,7 @@ class Session:
             raise InvalidParams(f"no renderer for tool {name!r}", "name")
         return render_result(renderer(params, context))
 
-    def _tool_call(self, call: Call, params: dict[str, Any], context: dict[str, Any]) -> Any:
+    def _tool_call(self, call: Call, params: dict[str, Any], owner: Any) -> Any:
         if not _TOOL_CALL_FIELDS.issuperset(params):
             unknown = sorted(set(params) - _TOOL_CALL_FIELDS)
             raise InvalidParams(f"unknown field {unknown[0]!r}", "params")
@@ -422,8 +447,10 @@ class Session:
             raise InvalidParams("must be a string", "name")
         if "resource_owner" in params:
             check_resource_owner(params["resource_owner"])
-        args = params.get("arguments", {})
-        if not isinstance(args, dict):
+        args = params.get("arguments", _MISSING)
+        if args is _MISSING:
+            args = {}
+        elif not isinstance(args, dict):
             raise InvalidParams("must be an object", "arguments")
         revision = params.get("catalog_revision")
         if revision is not None and not (is_int(revision) and revision >= 0):
@@ -435,10 +462,14 @@ class Session:
             raise InvalidParams(f"unknown tool {name!r} in {where}", "name")
         if spec.check_arguments is not None:
             spec.check_arguments(args, "/arguments")
-        context["name"] = name
-        context["call_id"] = params.get("call_id")
-        context["catalog_revision"] = revision
-        value = spec.handler(args, context)
+        if spec.uses_context:
+            value = spec.handler(args, {
+                "request_id": call.id, "method": "tool/call", "resource_owner": owner,
+                "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
+                "catalog_revision": revision,
+            })
+        else:
+            value = spec.handler(args, _UNUSED_CONTEXT)
         if self.legacy:
             return tool_result_01(value, spec)
         return tool_result_02(value, spec)
@@ -452,28 +483,46 @@ class Session:
             error["data"] = data
         return {"jsonrpc": "2.0", "id": rid, "error": error}
 
-    def _encode_answer(self, frame: dict[str, Any], tool_result: bool = False) -> bytes:
+    def _encode_result(self, rid: Id, result: Any, tool_result: bool) -> bytes:
+        """A success answer: the same bytes as encoding {"jsonrpc", "id", "result"} as one
+        frame, but only the result goes through the encoder (no frame dict per answer)."""
+        try:
+            body = _dumps(result)
+        except (TypeError, ValueError) as exc:
+            return self._encode_answer(self._error_frame(
+                rid, L.CODE_INTERNAL_ERROR, f"result is not JSON-serialisable: {exc}"))
+        # Ids are valid_id()-checked: an int (not bool) or a str, so str() is its JSON.
+        data = (_RESULT_HEAD + (str(rid) if type(rid) is int else _dumps(rid)) + _RESULT_MID
+                + body + "}").encode()
+        return self._checked_size(rid, data, result if tool_result else None)
+
+    def _encode_answer(self, frame: dict[str, Any]) -> bytes:
         try:
             data = _dumps(frame).encode()
         except (TypeError, ValueError) as exc:
             return self._encode_answer(self._error_frame(
                 frame["id"], L.CODE_INTERNAL_ERROR, f"result is not JSON-serialisable: {exc}"))
-        if tool_result and len(data) > L.RESULT_MAX_METADATA_BYTES:
+        return self._checked_size(frame["id"], data, None)
+
+    def _checked_size(self, rid: Id, data: bytes, tool_result: dict[str, Any] | None) -> bytes:
+        """``data`` newline-terminated, or the error answer when it breaks a size bound."""
+        if tool_result is not None and len(data) > L.RESULT_MAX_METADATA_BYTES:
             try:
-                check_result_sizes(frame["result"])
+                check_result_sizes(tool_result)
             except ResultError as exc:
-                return self._encode_answer(self._error_frame(
-                    frame["id"], L.CODE_INTERNAL_ERROR, str(exc)))
+                return self._encode_answer(self._error_frame(rid, L.CODE_INTERNAL_ERROR, str(exc)))
         if len(data) > self.max_bytes:
             return _dumps(self._error_frame(
-                frame["id"], L.CODE_INTERNAL_ERROR,
+                rid, L.CODE_INTERNAL_ERROR,
                 f"result is {len(data)} bytes, over the {self.max_bytes}-byte message limit",
                 {"size": len(data), "limit": self.max_bytes},
             )).encode() + b"\n"
         return data + b"\n"
 
-    def _finish(self, call: Call, frame: dict[str, Any], tool_result: bool = False) -> None:
-        data = self._encode_answer(frame, tool_result)
+    def _finish(self, call: Call, frame: dict[str, Any]) -> None:
+        self._write_answer(call, self._encode_answer(frame))
+
+    def _write_answer(self, call: Call, data: bytes) -> None:
         with self._lock:
             if call.done:
                 return  # the other side of the terminal race already answered
@@ -529,7 +578,8 @@ class Session:
         remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy else None
         try:
             self.send(method, params, rid)
-            answered = waiter.event.wait(None if timeout_ms is None else timeout_ms / 1000)
+            self._work.nudge()  # queued requests need not wait for this answer
+            answered = waiter.wait(None if timeout_ms is None else timeout_ms / 1000)
         except BaseException:
             self._waiters.pop(rid, None)
             raise
@@ -592,6 +642,7 @@ class Session:
                          daemon=True).start()
 
     def _on_eof(self) -> None:
+        self._work.flush()  # work read before EOF runs and answers in the drain
         # The host can no longer answer anything we asked.
         self._fail_waiters()
         if self._shutdown_started:
@@ -608,6 +659,7 @@ class Session:
     def _protocol_failure(self, code: int, reason: str, excerpt: bytes) -> None:
         log.error("protocol error: closing the connection", code=code, reason=reason,
                   excerpt=excerpt[:64].decode("utf-8", "replace"))
+        self._work.flush()  # the reader's deferred wake-ups for frames before the bad one
         self.exit_code = 1
         self._fail_waiters()
         with self._lock:
@@ -640,6 +692,7 @@ class Session:
         nothing in flight the handlers start at once and may use almost the whole budget.
         """
         start = time.monotonic()
+        self._work.drain()  # queued work starts now rather than behind a slow handler
         reserve = min(1.0, budget * 0.2)
         drained_by = start + budget - reserve
         if not self._wait_idle(drained_by):
@@ -653,8 +706,7 @@ class Session:
         self._run_shutdown_hooks(start + budget - reserve * 0.25)
         if ack is not None:
             self._send_frame({"jsonrpc": "2.0", "id": ack, "result": {}})
-        for _ in self._workers:
-            self._work.put(None)
+        self._work.stop()
         self._finished.set()
 
     def _run_shutdown_hooks(self, until: float) -> None:

@@ -1,5 +1,5 @@
-"""JSON-lines framing: a lock-serialised writer of the protocol fd, a bounded line reader, the
-admission queue, and the fd shuffle that keeps print() and child processes off the stream."""
+"""JSON-lines framing: a lock-serialised writer of the protocol fd, a bounded line reader, and
+the fd shuffle that keeps print() and child processes off the stream."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import collections
 import contextlib
 import errno
 import fcntl
+import math
 import os
 import sys
 import threading
@@ -28,10 +29,12 @@ _READ_BYTES = 1 << 16
 class Writer:
     """The one writer of the protocol fd: complete frames, in the order they were sent.
 
-    A sender writes its own frame to the protocol fd while holding the writer lock, so frames
-    never interleave and one owner at a time writes, in the order senders got the lock. There
-    is no writer thread: handing a frame to one costs a second thread wake-up and GIL round
-    trip on every answer (the largest part of the SDK's distance to a single-threaded loop),
+    Senders queue their frame, then take the writer lock; the holder writes every queued
+    frame in one os.write, so frames never interleave, keep their send order, and answers
+    that are ready together cost one syscall (and one GIL release) instead of one each. A
+    sender that finds its frame already written by the holder before it returns without
+    writing. send() returns only once its frame is written whole. There is no writer thread:
+    handing a frame to one costs a second thread wake-up and GIL round trip on every answer,
     and os.write releases the GIL while the kernel copies, so other threads keep running. The
     kernel pipe is the bound: it is grown to 1 MiB, and a sender blocks only when that much is
     waiting because the host stopped reading. After a write error (the host closed its end)
@@ -42,30 +45,45 @@ class Writer:
         self._fd = fd
         _grow_pipe(fd)
         self._lock = threading.Lock()
+        # Frames sent and not yet written; appended without the lock (deque.append is atomic).
+        self._queued: collections.deque[bytes] = collections.deque()
         self._closed = False
         self.broken = False
 
     def send(self, frame: bytes) -> None:
         """Write one complete frame (already newline-terminated), or drop it once broken."""
+        queued = self._queued
+        queued.append(frame)
         with self._lock:
+            if not queued:
+                return  # the previous holder wrote it
+            if len(queued) == 1:
+                data = queued.popleft()
+            else:
+                data = b"".join([queued.popleft() for _ in range(len(queued))])
             if self._closed or self.broken:
                 return
-            fd = self._fd
-            written = 0
             try:
-                # Almost always one write; a frame beyond the pipe's free space takes several.
-                written = os.write(fd, frame)
-                if written < len(frame):
-                    view = memoryview(frame)
-                    while written < len(frame):
-                        written += os.write(fd, view[written:])
+                written = os.write(self._fd, data)
             except OSError as exc:
                 self._broke(exc)
-            finally:
-                if 0 < written < len(frame) and not self.broken:
-                    # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
-                    # anything written after it would be read as part of a corrupt line.
-                    self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
+                return
+            if written < len(data):
+                self._write_rest(data, written)
+
+    def _write_rest(self, data: bytes, written: int) -> None:
+        """A frame beyond the pipe's free space takes several writes (holding the lock)."""
+        view = memoryview(data)
+        try:
+            while written < len(data):
+                written += os.write(self._fd, view[written:])
+        except OSError as exc:
+            self._broke(exc)
+        finally:
+            if written < len(data) and not self.broken:
+                # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
+                # anything written after it would be read as part of a corrupt line.
+                self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
 
     def _broke(self, exc: OSError) -> None:
         self.broken = True
@@ -93,24 +111,28 @@ def _grow_pipe(fd: int) -> None:
 class LineReader:
     """Reads ``\\n``-terminated lines of at most ``limit`` bytes (excluding the newline).
 
-    ``before_read`` runs at the start of every readline, so right before the reader blocks
-    for input: the session hands it the work queue's deferred wake-ups. A worker woken there
-    finds the GIL free (the reader is about to drop it in read(2)) instead of waking, finding
-    the reader still holding the GIL on its way back up the stack, and sleeping once more.
+    ``before_block`` runs only when no complete line is buffered, right before the reader
+    blocks for input, so every frame of one read is decoded and queued first and a batch
+    costs one round of wake-ups. It returns how long to wait for input (None: as long as it
+    takes); when that passes with no input, ``on_timeout`` runs and ``before_block`` is asked
+    again. The session hands it the worker pool's deferred wake-ups and stall check: a worker
+    woken right before read(2) finds the GIL free instead of waking, finding the reader still
+    holding the GIL on its way back up the stack, and sleeping once more.
     """
 
     def __init__(self, fd: int, limit: int,
-                 before_read: Callable[[], None] | None = None) -> None:
+                 before_block: Callable[[], float | None] | None = None,
+                 on_timeout: Callable[[], None] | None = None) -> None:
         self._fd = fd
         self._buf = b""
         self._start = 0  # the first unread byte of _buf
         self.limit = limit
-        self.before_read = before_read
+        self.before_block = before_block
+        self.on_timeout = on_timeout
+        self._poll: Any = None  # a select.poll, made on first use
 
     def readline(self) -> bytes | None:
         """The next line without its newline; None at EOF; raises OverflowError if too long."""
-        if self.before_read is not None:
-            self.before_read()
         buf, start = self._buf, self._start
         end = buf.find(b"\n", start)
         if end < 0:
@@ -120,6 +142,7 @@ class LineReader:
             while True:
                 if size > self.limit:
                     raise OverflowError(b"".join(parts)[:64])
+                self._wait_for_input()
                 data = os.read(self._fd, _READ_BYTES)
                 if not data:
                     self._buf, self._start = b"", 0
@@ -135,6 +158,23 @@ class LineReader:
         if end - start > self.limit:
             raise OverflowError(buf[start:start + 64])
         return buf[start:end]
+
+    def _wait_for_input(self) -> None:
+        if self.before_block is None:
+            return
+        timeout = self.before_block()
+        while timeout is not None:
+            if self._poll is None:
+                import select  # on first use: not every extension ever waits with a timeout
+
+                self._poll = select.poll()
+                self._poll.register(self._fd, select.POLLIN)
+            # A wait already run out (input kept arriving meanwhile) is reported at once.
+            if timeout > 0 and self._poll.poll(math.ceil(timeout * 1000)):
+                return  # input (or EOF, or an error read(2) will report)
+            if self.on_timeout is not None:
+                self.on_timeout()
+            timeout = self.before_block()
 
 
 def protect_stdio() -> tuple[int, int]:
@@ -155,59 +195,3 @@ def protect_stdio() -> tuple[int, int]:
     sys.stdout = sys.stderr
     sys.stdin = open(os.devnull)  # noqa: SIM115 - lives as long as the process
     return proto_in, proto_out
-
-
-class WorkQueue:
-    """The admission queue between the reader and the workers.
-
-    Items wait in a deque. A worker with nothing to do blocks reading a private pipe, and
-    put() writes one byte only when such a sleeper has no wake-up on its way yet; under load
-    busy workers take items straight from the deque and no byte is written at all. The pipe
-    matters for latency: os.write releases the GIL before it enters the kernel to wake the
-    sleeper, so the woken worker usually finds the GIL free instead of sleeping a second time
-    until the reader lets go of it (a Python-level queue wakes it with the GIL still held).
-    Bounding is the session's job: it refuses work beyond its capacity before calling put.
-    """
-
-    def __init__(self) -> None:
-        self._items: collections.deque[Any] = collections.deque()
-        self._lock = threading.Lock()
-        self._sleepers = 0  # workers blocked (or about to block) on the pipe
-        self._wakeups = 0   # bytes written (or owed by deferred puts) and not yet read
-        self._owed = 0      # wake-ups deferred puts still have to write (one thread's)
-        self._read_end, self._write_end = os.pipe()
-
-    def put(self, item: Any, *, defer: bool = False) -> None:
-        """Queue an item. ``defer=True`` (the reader's) leaves a needed wake-up to flush()."""
-        with self._lock:
-            self._items.append(item)
-            wake = self._sleepers > self._wakeups
-            if wake:
-                self._wakeups += 1
-        if wake:
-            if defer:
-                self._owed += 1
-            else:
-                os.write(self._write_end, b".")
-
-    def flush(self) -> None:
-        """Write the wake-ups deferred puts owe; called by the thread that deferred them."""
-        owed = self._owed
-        if owed:
-            self._owed = 0
-            os.write(self._write_end, b"." * owed)
-
-    def get(self) -> Any:
-        while True:
-            with self._lock:
-                if self._items:
-                    return self._items.popleft()
-                self._sleepers += 1
-            os.read(self._read_end, 1)
-            with self._lock:
-                self._sleepers -= 1
-                self._wakeups -= 1
-
-    def close(self) -> None:
-        os.close(self._read_end)
-        os.close(self._write_end)
