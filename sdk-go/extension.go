@@ -19,8 +19,8 @@ type Options struct {
 	// OCTET_EXTENSION_API_VERSION, else the api_version initialize sends. Pin only
 	// for a standalone harness or test.
 	APIVersion string
-	// MaxConcurrentRequests is the worker pool size (default 8), capped by the
-	// host's offer. API 0.1 always uses one worker.
+	// MaxConcurrentRequests is the worker pool size (default 32, as in the Python and
+	// TypeScript SDKs), capped by the host's offer. API 0.1 always uses one worker.
 	MaxConcurrentRequests int
 	// MaxPendingRequests is the admission queue (default 64); a full queue answers
 	// overloaded.
@@ -88,7 +88,7 @@ type InitializeInfo struct {
 // New returns an Extension with the given options.
 func New(opts Options) *Extension {
 	if opts.MaxConcurrentRequests <= 0 {
-		opts.MaxConcurrentRequests = 8
+		opts.MaxConcurrentRequests = 32
 	}
 	if opts.MaxPendingRequests <= 0 {
 		opts.MaxPendingRequests = protocol.MaxPendingRequests

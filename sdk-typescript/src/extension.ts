@@ -136,7 +136,7 @@ export class Extension extends HostServices {
     super();
     this.options = {
       apiVersion: options.apiVersion,
-      maxConcurrentRequests: options.maxConcurrentRequests ?? 16,
+      maxConcurrentRequests: options.maxConcurrentRequests ?? 32,
       maxPendingRequests: options.maxPendingRequests ?? L.MAX_PENDING_REQUESTS,
       maxMessageBytes: options.maxMessageBytes ?? L.MAX_MESSAGE_BYTES,
       shutdownDrainMs: options.shutdownDrainMs ?? L.SHUTDOWN_DRAIN_MS,
