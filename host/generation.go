@@ -140,7 +140,7 @@ func (g *generation) classifyStartFailure(ctx context.Context, err error) error 
 		}
 		select {
 		case <-g.proc.Done():
-		case <-time.After(2 * time.Second):
+		case <-time.After(exitStatusWait):
 		}
 		return &process.StartError{Kind: process.KindExited, Message: g.proc.ExitDescription() + " before the handshake", Stderr: g.proc.StderrTail()}
 	}
