@@ -314,6 +314,36 @@ def test_lifecycle_notifications_reach_handlers_off_the_reader() -> None:
     assert got[0][1].startswith("octet-worker")
 
 
+def test_lifecycle_observations_run_one_at_a_time_in_arrival_order() -> None:
+    # A slow observer of the first event must not be overtaken on another worker: a
+    # reference count (lifecycle-counting) would see turn/settled before turn/started.
+    ext = Extension()
+    entered, release, done = threading.Event(), threading.Event(), threading.Event()
+    seen = []
+
+    @ext.on_lifecycle("turn_started")
+    def started(event):
+        if event["turn_id"] == "1":
+            entered.set()
+            assert release.wait(5)
+        seen.append(("started", event["turn_id"]))
+
+    @ext.on_lifecycle("turn_settled")
+    def settled(event):
+        seen.append(("settled", event["turn_id"]))
+        done.set()
+
+    with LoopbackHost(ext) as host:
+        host.notify("turn/started", {"session_id": "s", "turn_id": "1"})
+        host.notify("turn/started", {"session_id": "s", "turn_id": "2"})
+        host.notify("turn/settled", {"session_id": "s", "turn_id": "1", "outcome": "completed"})
+        assert entered.wait(5)
+        host.sync()  # the later events have reached the extension while the first is held
+        release.set()
+        assert done.wait(5)
+    assert seen == [("started", "1"), ("started", "2"), ("settled", "1")]
+
+
 def test_stdout_is_protected_at_the_fd_level(tmp_path) -> None:
     import subprocess
     import sys

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 from . import _limits as L
@@ -60,6 +61,7 @@ _HOST_METHODS = frozenset({
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
                                "call_id"})
+_OBSERVE = "observe"  # work item: drain the queued lifecycle observations, in order
 
 
 class _Waiter:
@@ -110,6 +112,11 @@ class Session:
         self.presentation_revision = -1
         self.presentation_lock = threading.Lock()
         self._observing = 0
+        # Lifecycle observations run one at a time in arrival order (as in the Go and
+        # TypeScript SDKs): queued here, drained by one worker at a time.
+        self._observations: deque[
+            tuple[str, dict[str, Any], list[Callable[[Any, Any], Any]]]] = deque()
+        self._observer_queued = False
         self._transport_closed = False
         self._capacity = 1
 
@@ -243,7 +250,11 @@ class Session:
         if handlers and self.negotiated is not None and isinstance(params, dict):
             with self._lock:
                 self._observing += 1  # drained by shutdown like requests
-            self._work.put((method, params, handlers), defer=True)
+                self._observations.append((method, params, handlers))
+                start = not self._observer_queued
+                self._observer_queued = True
+            if start:  # otherwise the worker draining the observations runs this one next
+                self._work.put(_OBSERVE, defer=True)
 
     # ---- initialize ------------------------------------------------------------------------
 
@@ -283,7 +294,7 @@ class Session:
             if type(item) is Call:
                 self._serve(item)
             else:
-                self._observe(*item)
+                self._observe_in_order()
 
     def _serve(self, call: Call) -> None:
         if call.done:
@@ -317,6 +328,20 @@ class Session:
         finally:
             current_call.reset(token)
         self._finish(call, frame, tool_result)
+
+    def _observe_in_order(self) -> None:
+        """Run the queued lifecycle observations in arrival order until none is left.
+
+        Only one worker at a time does this (``_observer_queued``), so a later event never
+        overtakes an earlier one on another worker (turn/settled before its turn/started).
+        """
+        while True:
+            with self._lock:
+                if not self._observations:
+                    self._observer_queued = False
+                    return
+                method, params, handlers = self._observations.popleft()
+            self._observe(method, params, handlers)
 
     def _observe(self, method: str, params: dict[str, Any],
                  handlers: list[Callable[[Any, Any], Any]]) -> None:
