@@ -240,6 +240,29 @@ func TestShutdownDrainIsBounded(t *testing.T) {
 	}
 }
 
+// TestShutdownAdmitsWhatWasReadBeforeIt pipelines calls and then shutdown: every call
+// the extension read before the shutdown is served (drained), none refused -32003,
+// although each runs on its own goroutine and may reach admission after the
+// shutdown's handler has started.
+func TestShutdownAdmitsWhatWasReadBeforeIt(t *testing.T) {
+	ext := testExtension(octet.Options{ShutdownDrain: time.Minute})
+	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
+	const n = 32
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- errOnly(h.CallTool(context.Background(), "echo", map[string]any{"value": i})) }()
+	}
+	waitFor(t, func() bool { return len(sentRequests(h, "tool/call")) == n })
+	if err := h.Call(context.Background(), "shutdown", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatalf("a call read before the shutdown: %v", err)
+		}
+	}
+}
+
 // TestProcessExitsOnEOF closes the extension's stdin: it drains and exits 0.
 func TestProcessExitsOnEOF(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")

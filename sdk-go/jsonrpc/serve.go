@@ -51,9 +51,13 @@ func (c *Conn) startServing(m *message) func() {
 	s := &serving{cancel: cancel}
 	c.inflight[m.id] = s
 	c.mu.Unlock()
-	req := &Request{ID: m.id, Method: m.method, Params: m.params}
+	req := &Request{ID: m.id, Method: m.method, Params: m.params, Seq: c.seq.Add(1)}
 	return func() { c.serve(ctx, s, req) }
 }
+
+// RequestsRead is how many requests the reader has started serving so far: the Seq
+// of the last one (their handlers may still be starting).
+func (c *Conn) RequestsRead() uint64 { return c.seq.Load() }
 
 // serve runs the handler and sends exactly one answer. If the peer cancelled before
 // the handler returned, the answer is request_cancelled whatever the handler said;
