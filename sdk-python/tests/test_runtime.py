@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -153,7 +154,14 @@ def test_eof_during_drain_finishes_in_flight_work_then_exits() -> None:
         running = host.start_tool("block", {"cooperative": False})
         assert entered.wait(5)
         host.close_stdin()
-        threading.Timer(0.05, release.set).start()
+        # Release the call only once the EOF has started the drain (not after a fixed
+        # 50 ms, which could release it first and leave the drain untested).
+        deadline = time.monotonic() + 10
+        while not ext._session.closing:
+            assert time.monotonic() < deadline, "EOF never started the drain"
+            time.sleep(0.001)  # polling an observable state, not waiting for a guess
+        assert running.event.wait(0) is False  # still in flight during the drain
+        release.set()
         assert running.wait().result["content"][0]["text"] == "released"
         assert host.wait_exit() == 0
         assert closed == [True]
