@@ -31,13 +31,29 @@ type builtBinary struct {
 
 var binaries = map[string]*builtBinary{"revext": {}, "sdkext": {}}
 
+// binDir holds the built test binaries for the whole test process (not one test's
+// TempDir, which goes with that test: a second -count run would find no binary).
+var binDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // testBinary builds testdata/<name> once per test process.
 func testBinary(t *testing.T, name string) string {
 	t.Helper()
 	b := binaries[name]
 	b.once.Do(func() {
-		dir := t.TempDir()
-		b.path = filepath.Join(dir, name)
+		if binDir == "" {
+			if binDir, b.err = os.MkdirTemp("", "services-testbin-"); b.err != nil {
+				return
+			}
+		}
+		b.path = filepath.Join(binDir, name)
 		cmd := exec.Command("go", "build", "-o", b.path, "./testdata/"+name)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("build %s: %v\n%s", name, err, out)
