@@ -14,4 +14,7 @@ const (
 	// reached by a process that closed stdout and kept running; a crashed one is reaped
 	// at once, but that can take well over a few hundred ms on a loaded machine.
 	exitStatusWait = 2 * time.Second
+	// handlerDrain bounds how long an ended generation waits for its connection's
+	// handlers (the extension's requests and notifications) to return.
+	handlerDrain = 2 * time.Second
 )
