@@ -15,7 +15,10 @@ import (
 // $/cancelRequest (a timeout only stops waiting).
 func TestAPI01IsSequentialWithoutCancellation(t *testing.T) {
 	f := newFixture(t)
-	f.opts.RequestTimeout = 300 * time.Millisecond
+	// The timeout bounds every call below, not only the one meant to time out: an echo or
+	// a 50 ms call that overran it on a loaded machine would free the host's single slot
+	// while the extension still runs it, and the next call would overlap (maxconc 2).
+	f.opts.RequestTimeout = 2 * time.Second
 	var mu sync.Mutex
 	var frames []string
 	f.opts.OnFrame = func(_ string, _ int64, dir jsonrpc.Direction, frame []byte) {
@@ -40,7 +43,7 @@ func TestAPI01IsSequentialWithoutCancellation(t *testing.T) {
 	if raw, _, _ := h.CallTool(t.Context(), "maxconc", nil); !strings.Contains(string(raw), `"1"`) {
 		t.Fatalf("0.1 ran calls concurrently: %s", raw)
 	}
-	if _, _, err := h.CallTool(t.Context(), "slow", []byte(`{"ms":2000}`)); err == nil {
+	if _, _, err := h.CallTool(t.Context(), "slow", []byte(`{"ms":60000}`)); err == nil {
 		t.Fatalf("no timeout")
 	}
 	mu.Lock()

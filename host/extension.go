@@ -230,8 +230,11 @@ func (e *Extension) startCandidate(ctx context.Context, m *manifest.Manifest) (*
 }
 
 // install makes g the current generation and publishes its tools atomically. It fails
-// (leaving everything as it was) when g already died or its tools collide.
-func (e *Extension) install(g *generation) error {
+// (leaving everything as it was) when g already died or its tools collide. update, when
+// not nil, runs under the extension's lock in the same step as the switch to ready, so a
+// Status that shows the new generation ready also shows what installing it changed (a
+// restart counted, a reload's reset failure budget).
+func (e *Extension) install(g *generation, update func()) error {
 	select {
 	case <-g.ended:
 		return g.transportError()
@@ -248,6 +251,9 @@ func (e *Extension) install(g *generation) error {
 	}
 	g.readyAt = e.host.opts.Clock.Now()
 	e.cur = g
+	if update != nil {
+		update()
+	}
 	if e.contribs == nil {
 		e.contribs = contributionsOf(g)
 	}

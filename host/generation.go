@@ -149,7 +149,7 @@ func (g *generation) classifyStartFailure(ctx context.Context, err error) error 
 		}
 		select {
 		case <-g.proc.Done():
-		case <-time.After(2 * time.Second):
+		case <-time.After(exitStatusWait):
 		}
 		return &process.StartError{Kind: process.KindExited, Message: g.proc.ExitDescription() + " before the handshake", Stderr: g.proc.StderrTail()}
 	}
@@ -184,6 +184,13 @@ func (g *generation) watch() {
 	}
 	// Grandchildren may outlive the leader; the group goes with the generation.
 	_ = g.proc.Signal(9)
+	// Close does not wait for the connection's handlers: an extension request or
+	// notification still being served (a diagnostic written to the store, say) would run
+	// on after the generation, even the host and its store, were gone. They finish first
+	// (their contexts are cancelled; bounded for one that ignores it).
+	hctx, hcancel := context.WithTimeout(context.Background(), handlerDrain)
+	_ = g.conn.WaitHandlers(hctx)
+	hcancel()
 	// The services forget the generation and its scratch goes before ended closes, so
 	// whoever waits on ended (stop, Shutdown) sees a generation that is entirely gone.
 	g.ext.host.services.GenerationEnded(g.caller)

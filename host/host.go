@@ -111,7 +111,7 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 			continue
 		}
 		if errs[i] == nil {
-			if errs[i] = e.install(gens[i]); errs[i] != nil {
+			if errs[i] = e.install(gens[i], nil); errs[i] != nil {
 				gens[i].stop("disable")
 			}
 		}

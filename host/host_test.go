@@ -144,7 +144,10 @@ func TestCallAndSanitisedEnvironment(t *testing.T) {
 
 func TestStartFailuresAreClassified(t *testing.T) {
 	f := newFixture(t)
-	f.opts.StartTimeout = 2 * time.Second // generous: eight processes start at once on a loaded machine
+	// Generous: seven processes start at once on a loaded machine and each must answer (or
+	// fail) within it. Only "silent" waits the timeout out; it runs alone below, on a
+	// host with a short one, so the generous bound costs nothing.
+	f.opts.StartTimeout = 30 * time.Second
 	noexec := f.entry(testext.Ext{Name: "noexec"})
 	if err := os.WriteFile(filepath.Join(noexec.Dir, "plain"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -152,16 +155,16 @@ func TestStartFailuresAreClassified(t *testing.T) {
 	noexec.Manifest.Entrypoint.Command = "./plain"
 	missing := f.entry(testext.Ext{Name: "missing"})
 	missing.Manifest.Entrypoint.Command = "no-such-command-anywhere"
-	cases := map[string]struct {
+	type startCase struct {
 		entry *discovery.Entry
 		kind  process.Kind
 		text  string
-	}{
+	}
+	cases := map[string]startCase{
 		"missing":  {missing, process.KindNotFound, "no-such-command-anywhere"},
 		"noexec":   {noexec, process.KindNotExecutable, "not an executable"},
 		"exits":    {f.entry(testext.Ext{Name: "exits", Args: []string{"--exit-before=5"}}), process.KindExited, "exited with code 5"},
 		"garbage":  {f.entry(testext.Ext{Name: "garbage", Args: []string{"--garbage"}}), process.KindNonFrame, "hello, I am not JSON"},
-		"silent":   {f.entry(testext.Ext{Name: "silent", Args: []string{"--silent"}}), process.KindTimeout, "no initialize answer"},
 		"version":  {f.entry(testext.Ext{Name: "version", Args: []string{"--answer-api=0.2"}}), process.KindRefused, "api_version"},
 		"tools":    {f.entry(testext.Ext{Name: "tools", Args: []string{"--extra-tool=sneaky"}}), process.KindRefused, "differ from the manifest"},
 		"features": {f.entry(testext.Ext{Name: "features", Args: []string{"--feature=teleport"}}), process.KindRefused, "teleport"},
@@ -174,8 +177,16 @@ func TestStartFailuresAreClassified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fs := newFixture(t)
+	fs.opts.StartTimeout = 500 * time.Millisecond
+	silent := fs.entry(testext.Ext{Name: "silent", Args: []string{"--silent"}})
+	hs, silentFailures, err := fs.start([]*discovery.Entry{silent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases["silent"] = startCase{silent, process.KindTimeout, "no initialize answer"}
 	got := map[string]error{}
-	for _, fl := range failures {
+	for _, fl := range append(failures, silentFailures...) {
 		got[fl.Name] = fl.Err
 	}
 	for name, c := range cases {
@@ -183,7 +194,11 @@ func TestStartFailuresAreClassified(t *testing.T) {
 		if !errors.As(got[name], &se) || se.Kind != c.kind || !strings.Contains(se.Error(), c.text) {
 			t.Errorf("%s: got %v, want kind %s containing %q", name, got[name], c.kind, c.text)
 		}
-		if st := h.Extension(name).Status(); st.State != host.StateFailed {
+		hn := h
+		if name == "silent" {
+			hn = hs
+		}
+		if st := hn.Extension(name).Status(); st.State != host.StateFailed {
 			t.Errorf("%s: state %s", name, st.State)
 		}
 	}
@@ -376,7 +391,16 @@ func TestReloadCutsOverAndRefusesIncompatible(t *testing.T) {
 
 func TestTimeoutCancelsAndLateReplyIsHarmless(t *testing.T) {
 	f := newFixture(t)
-	f.opts.RequestTimeout = 300 * time.Millisecond
+	// The timeout bounds every call of this host, the echo below included: short enough
+	// to keep the test quick, long enough that an echo never hits it on a loaded machine.
+	f.opts.RequestTimeout = 2 * time.Second
+	cancelSent := make(chan struct{})
+	var once sync.Once
+	f.opts.OnFrame = func(_ string, _ int64, dir jsonrpc.Direction, frame []byte) {
+		if dir == jsonrpc.Outbound && strings.Contains(string(frame), `"ms":20001`) {
+			once.Do(func() { close(cancelSent) })
+		}
+	}
 	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "slowpoke"})})
 	if err != nil {
 		t.Fatal(err)
@@ -389,10 +413,11 @@ func TestTimeoutCancelsAndLateReplyIsHarmless(t *testing.T) {
 	if got, err := call(t, h, "echo", `{"x":1}`); err != nil || got != `{"x":1}` {
 		t.Fatalf("call after timeout: %q %v", got, err)
 	}
-	// A caller's own cancellation returns at once too.
+	// A caller's own cancellation of a call on the wire returns at once too (well before
+	// the request timeout, which would be a TimeoutError).
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
-	if _, err := h.Extension("slowpoke").CallTool(ctx, "slow", []byte(`{"ms":20000}`)); !errors.Is(err, context.Canceled) {
+	go func() { <-cancelSent; cancel() }()
+	if _, err := h.Extension("slowpoke").CallTool(ctx, "slow", []byte(`{"ms":20001}`)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancel: %v", err)
 	}
 }

@@ -33,7 +33,7 @@ func (e *Extension) activate(ctx context.Context) error {
 	g, err := e.startCandidate(ctx, nil)
 	if err == nil {
 		if err = e.checkCompatible(g); err == nil {
-			err = e.install(g)
+			err = e.install(g, nil)
 		}
 		if err != nil {
 			g.stop("disable")

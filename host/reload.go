@@ -87,13 +87,11 @@ func (e *Extension) Reload(ctx context.Context) error {
 	e.mu.Lock()
 	old := e.cur
 	e.mu.Unlock()
-	if err := e.install(cand); err != nil { // the catalog swap and the cut-over are one step
+	// The catalog swap, the cut-over and the reset failure budget are one step.
+	if err := e.install(cand, func() { e.failures = 0 }); err != nil {
 		cand.stop("reload")
 		return fmt.Errorf("reload of %s failed; the old generation keeps serving: %w", e.name, err)
 	}
-	e.mu.Lock()
-	e.failures = 0
-	e.mu.Unlock()
 	if old != nil {
 		old.stop("reload")
 	}

@@ -72,12 +72,13 @@ func (g *generation) ctxError(parent, own context.Context, method string) error 
 	return own.Err()
 }
 
-// transportError describes the dead connection, waiting briefly for the exit status so the
-// error says "exited with code 3" rather than only "connection closed".
+// transportError describes the dead connection, waiting (bounded) for the exit status so the
+// error says "exited with code 3" rather than only "connection closed". The bound is the
+// start path's: with only 500 ms a crash on a loaded machine was sometimes still "running".
 func (g *generation) transportError() error {
 	select {
 	case <-g.proc.Done():
-	case <-time.After(500 * time.Millisecond):
+	case <-time.After(exitStatusWait):
 	}
 	reason := g.proc.ExitDescription()
 	if cerr := g.conn.Err(); cerr != nil && (reason == "running" || strings.Contains(cerr.Error(), "protocol error")) {

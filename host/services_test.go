@@ -101,12 +101,26 @@ func TestConcurrencyCapIsTheNegotiatedLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// gather {n:8} returns only once 8 gather calls are in progress together, so 24 calls
+	// end only if the host runs 8 at once (three full groups), with no timing assumption;
+	// the extension's maxconc shows it never ran more. (A fixed sleep instead let the
+	// first calls finish before the eighth started on a loaded machine.)
 	var wg sync.WaitGroup
-	for i := 0; i < 20; i++ {
+	errs := make(chan error, 24)
+	for i := 0; i < 24; i++ {
 		wg.Add(1)
-		go func() { defer wg.Done(); _, _ = call(t, h, "slow", `{"ms":100}`) }()
+		go func() {
+			defer wg.Done()
+			if _, _, err := h.CallTool(t.Context(), "gather", []byte(`{"n":8}`)); err != nil {
+				errs <- err
+			}
+		}()
 	}
 	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("gather (fewer than 8 calls ran at once?): %v", err)
+	}
 	if got, _ := call(t, h, "maxconc", `{}`); got != "8" { // fakeext answers max_concurrent_requests 8
 		t.Fatalf("at most %s calls ran at once; want exactly the negotiated 8", got)
 	}

@@ -79,7 +79,9 @@ func (e *Extension) restartLoop() {
 		g, err := e.startCandidate(context.Background(), nil)
 		if err == nil {
 			if err = e.checkCompatible(g); err == nil {
-				if err = e.install(g); err != nil {
+				// Counted in the same step as the switch to ready: a Status showing the
+				// new generation ready already counts its restart.
+				if err = e.install(g, func() { e.restarts++ }); err != nil {
 					g.stop("restart")
 				}
 			} else {
@@ -88,9 +90,6 @@ func (e *Extension) restartLoop() {
 		}
 		e.lifecycle.Unlock()
 		if err == nil {
-			e.mu.Lock()
-			e.restarts++
-			e.mu.Unlock()
 			return
 		}
 		e.mu.Lock()

@@ -16,13 +16,16 @@ import (
 func (e *Extension) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	<-e.connSet
 	switch req.Method {
+	case protocol.MethodToolCall, protocol.MethodCommandExecute, protocol.MethodHookRun,
+		protocol.MethodContextCollect, protocol.MethodStatusCollect, protocol.MethodToolRender:
+		return e.work(ctx, req) // passes once admitted or refused
+	}
+	e.arrivals.pass(req.Seq) // nothing else is admitted through the pool
+	switch req.Method {
 	case protocol.MethodInitialize:
 		return e.initialize(ctx, req)
 	case protocol.MethodShutdown:
 		return e.shutdownRequest(ctx, req)
-	case protocol.MethodToolCall, protocol.MethodCommandExecute, protocol.MethodHookRun,
-		protocol.MethodContextCollect, protocol.MethodStatusCollect, protocol.MethodToolRender:
-		return e.work(ctx, req)
 	}
 	for _, m := range lifecycleMethods {
 		if req.Method == m && req.IsNotification() {
@@ -38,12 +41,16 @@ func (e *Extension) handle(ctx context.Context, req *jsonrpc.Request) (any, erro
 func (e *Extension) work(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	s := e.session.Load()
 	if s == nil {
+		e.arrivals.pass(req.Seq)
 		return nil, jsonrpc.NewError(protocol.CodeInvalidRequest, fmt.Sprintf("%s before initialize", req.Method), nil)
 	}
 	if req.IsNotification() {
 		return nil, nil // a contribution request sent as a notification has nobody to answer
 	}
+	// A shutdown (or EOF) stops admission only once every request read before it has
+	// passed here (arrivals), so this refuses only requests read after it.
 	if e.shutting.Load() {
+		e.arrivals.pass(req.Seq)
 		return nil, jsonrpc.NewError(protocol.CodeShuttingDown, "shutting down: no new requests are admitted", nil)
 	}
 	st := &callState{id: req.ID, method: req.Method}
@@ -54,7 +61,7 @@ func (e *Extension) work(ctx context.Context, req *jsonrpc.Request) (any, error)
 		_ = json.Unmarshal(req.Params, &head)
 		st.owner = head.ResourceOwner
 	}
-	return e.pool.run(ctx, func(ctx context.Context) (any, error) {
+	return e.pool.run(ctx, func() { e.arrivals.pass(req.Seq) }, func(ctx context.Context) (any, error) {
 		var tc *toolCall
 		if req.Method == protocol.MethodToolCall {
 			// Parsed once here, after admission (so a full queue still answers

@@ -57,6 +57,7 @@ type Extension struct {
 	pool        *pool
 	catalog     *catalog
 	parents     parents
+	arrivals    arrivals // admission decided, by arrival order (admission.go)
 	shutting    atomic.Bool
 	shutdownRun sync.Once
 	stopped     chan struct{} // closed once the shutdown handler has finished
@@ -111,6 +112,7 @@ func New(opts Options) *Extension {
 	}
 	e.catalog = newCatalog(e)
 	e.parents.init()
+	e.arrivals.init()
 	e.presentRev.Store(-1)
 	return e
 }

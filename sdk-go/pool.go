@@ -60,19 +60,23 @@ func (p *pool) leave() {
 
 var errDrained = jsonrpc.NewError(protocol.CodeRequestCancelled, "request cancelled: the extension is shutting down", nil)
 
-// run admits fn and runs it on a worker.
-func (p *pool) run(ctx context.Context, fn func(ctx context.Context) (any, error)) (any, error) {
+// run admits fn and runs it on a worker. decided is called once admission is decided:
+// fn is counted by the pool (a drain waits for it), or refused overloaded.
+func (p *pool) run(ctx context.Context, decided func(), fn func(ctx context.Context) (any, error)) (any, error) {
 	select {
 	case p.slots <- struct{}{}:
 		p.enter()
+		decided()
 	default:
 		if p.waiting.Add(1) > p.pending {
 			p.waiting.Add(-1)
+			decided()
 			return nil, jsonrpc.NewError(protocol.CodeOverloaded,
 				fmt.Sprintf("overloaded: all %d workers busy and %d requests queued", cap(p.slots), p.pending),
 				map[string]int64{"limit": p.pending})
 		}
 		p.enter()
+		decided()
 		select {
 		case p.slots <- struct{}{}:
 			p.waiting.Add(-1)

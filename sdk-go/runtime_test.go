@@ -240,6 +240,29 @@ func TestShutdownDrainIsBounded(t *testing.T) {
 	}
 }
 
+// TestShutdownAdmitsWhatWasReadBeforeIt pipelines calls and then shutdown: every call
+// the extension read before the shutdown is served (drained), none refused -32003,
+// although each runs on its own goroutine and may reach admission after the
+// shutdown's handler has started.
+func TestShutdownAdmitsWhatWasReadBeforeIt(t *testing.T) {
+	ext := testExtension(octet.Options{ShutdownDrain: time.Minute})
+	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
+	const n = 32
+	errs := make(chan error, n)
+	for i := range n {
+		go func() { errs <- errOnly(h.CallTool(context.Background(), "echo", map[string]any{"value": i})) }()
+	}
+	waitFor(t, func() bool { return len(sentRequests(h, "tool/call")) == n })
+	if err := h.Call(context.Background(), "shutdown", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatalf("a call read before the shutdown: %v", err)
+		}
+	}
+}
+
 // TestProcessExitsOnEOF closes the extension's stdin: it drains and exits 0.
 func TestProcessExitsOnEOF(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -252,12 +275,26 @@ func TestProcessExitsOnEOF(t *testing.T) {
 }
 
 func TestShutdownRefusesNewWork(t *testing.T) {
-	ext := testExtension(octet.Options{ShutdownDrain: 5 * time.Second})
-	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
+	// The drain only bounds how long the held call may take to be released below.
+	ext := testExtension(octet.Options{ShutdownDrain: time.Minute})
+	// The in-flight call is held until the refusal has been observed (not a sleep that
+	// must outlast it), then released to finish within the drain.
+	release := make(chan struct{})
+	octet.Tool(ext, octet.ToolSpec{Name: "hold", Description: "Wait for the test's release"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			select {
+			case <-release:
+				return octet.Text("released"), nil
+			case <-ctx.Done():
+				return octet.Result{}, ctx.Err()
+			}
+		})
+	m := manifest()
+	contributes := m["contributes"].(map[string]any)
+	contributes["tools"] = append(contributes["tools"].([]string), "hold")
+	h := octettest.Start(t, ext, octettest.Options{Manifest: m})
 	slow := make(chan error, 1)
-	// Long enough that the refusal below is observed while it runs, even on a
-	// loaded machine; well inside the drain.
-	go func() { slow <- errOnly(h.CallTool(context.Background(), "slow", map[string]any{"ms": 800})) }()
+	go func() { slow <- errOnly(h.CallTool(context.Background(), "hold", nil)) }()
 	waitFor(t, func() bool { return len(sentRequests(h, "tool/call")) == 1 })
 	shut := make(chan error, 1)
 	go func() { shut <- h.Call(context.Background(), "shutdown", map[string]any{}, nil) }()
@@ -268,6 +305,7 @@ func TestShutdownRefusesNewWork(t *testing.T) {
 		return err != nil
 	})
 	wireError(t, err, -32003)
+	close(release)
 	if err := <-slow; err != nil {
 		t.Fatalf("in-flight work within the drain must finish: %v", err)
 	}

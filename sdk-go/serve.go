@@ -54,13 +54,14 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		reason = e.conn.Err()
 		e.log.Info("input closed; draining", "reason", reason.Error())
 		// The same bounded drain; when a shutdown was already admitted this waits
-		// for it, and then for its acknowledgement to reach the writer.
-		e.finish(e.opts.ShutdownDrain, 0)
+		// for it, and then for its acknowledgement to reach the writer. Every request
+		// read before the EOF is admitted first (none can come after it).
+		e.finish(e.admitThrough(e.conn.RequestsRead(), e.opts.ShutdownDrain), 0)
 		ctx, cancel := context.WithTimeout(context.Background(), answerGrace)
 		_ = e.conn.WaitServing(ctx, 0)
 		cancel()
 	case <-ctx.Done():
-		e.finish(e.opts.ShutdownDrain, 0)
+		e.finish(e.admitThrough(e.conn.RequestsRead(), e.opts.ShutdownDrain), 0)
 	}
 	e.conn.Close() // waits for a Close already under way (the acknowledgement's flush)
 	if reason != nil && !isPeerClosed(reason) {

@@ -36,8 +36,23 @@ func (e *Extension) shutdownRequest(ctx context.Context, req *jsonrpc.Request) (
 		budget = time.Duration(*p.DeadlineMS) * time.Millisecond
 	}
 	e.log.Info("shutdown requested", "reason", p.Reason, "budget_ms", budget.Milliseconds())
+	// The requests read before this one are admitted (and so drained), not refused.
+	budget = e.admitThrough(req.Seq-min(req.Seq, 1), budget)
 	e.finish(budget, 1) // 1: this shutdown request is still being served
 	return jsonrpc.ReplyThenClose(struct{}{}), nil
+}
+
+// admitThrough waits, within budget, until the admission of every request read up to
+// seq is decided (see arrivals), and returns what is left of budget.
+func (e *Extension) admitThrough(seq uint64, budget time.Duration) time.Duration {
+	if seq == 0 {
+		return budget
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	e.arrivals.waitThrough(ctx, seq)
+	cancel()
+	return max(budget-time.Since(start), 0)
 }
 
 // finish is the bounded end of a session, shared by shutdown and stdin EOF: stop

@@ -38,6 +38,10 @@ type Request struct {
 	ID     ID // zero for notifications
 	Method string
 	Params json.RawMessage // nil when the frame had no params; otherwise an object
+	// Seq is a served request's position among the requests this connection's reader
+	// has started serving (1, 2, …), so a handler can tell which requests were read
+	// before its own although their handlers run concurrently; 0 for a notification.
+	Seq uint64
 }
 
 // IsNotification reports whether the request expects no answer.
@@ -78,8 +82,9 @@ type Conn struct {
 	w      io.Writer
 	out    *writer
 	nextID atomic.Int64
-	cancel atomic.Bool  // send $/cancelRequest when a Call's context ends
-	limit  atomic.Int64 // the message limit; SetMaxMessageBytes may change it
+	seq    atomic.Uint64 // requests the reader has started serving (Request.Seq)
+	cancel atomic.Bool   // send $/cancelRequest when a Call's context ends
+	limit  atomic.Int64  // the message limit; SetMaxMessageBytes may change it
 	prefix atomic.Pointer[string]
 
 	baseCtx    context.Context

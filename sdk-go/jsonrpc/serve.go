@@ -51,9 +51,29 @@ func (c *Conn) startServing(m *message) func() {
 	s := &serving{cancel: cancel}
 	c.inflight[m.id] = s
 	c.mu.Unlock()
-	req := &Request{ID: m.id, Method: m.method, Params: m.params}
+	req := &Request{ID: m.id, Method: m.method, Params: m.params, Seq: c.seq.Add(1)}
 	return func() { c.serve(ctx, s, req) }
 }
+
+// WaitHandlers waits, once the connection is closed, until no request of the peer is
+// being served and the notification handler has returned, or ctx ends. Close does not
+// wait for handlers; an owner that must know they are done (before tearing down what
+// they use) waits here.
+func (c *Conn) WaitHandlers(ctx context.Context) error {
+	if err := c.WaitServing(ctx, 0); err != nil {
+		return err
+	}
+	select {
+	case <-c.notes.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// RequestsRead is how many requests the reader has started serving so far: the Seq
+// of the last one (their handlers may still be starting).
+func (c *Conn) RequestsRead() uint64 { return c.seq.Load() }
 
 // serve runs the handler and sends exactly one answer. If the peer cancelled before
 // the handler returned, the answer is request_cancelled whatever the handler said;
@@ -167,10 +187,11 @@ type notificationQueue struct {
 	queue  []*Request
 	closed bool
 	wake   chan struct{}
+	done   chan struct{} // closed when the loop has returned (after close)
 }
 
 func newNotificationQueue(c *Conn) *notificationQueue {
-	q := &notificationQueue{c: c, wake: make(chan struct{}, 1)}
+	q := &notificationQueue{c: c, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go q.loop()
 	return q
 }
@@ -200,6 +221,7 @@ func (q *notificationQueue) close() {
 }
 
 func (q *notificationQueue) loop() {
+	defer close(q.done)
 	for range q.wake {
 		for {
 			q.mu.Lock()

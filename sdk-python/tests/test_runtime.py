@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -153,7 +154,14 @@ def test_eof_during_drain_finishes_in_flight_work_then_exits() -> None:
         running = host.start_tool("block", {"cooperative": False})
         assert entered.wait(5)
         host.close_stdin()
-        threading.Timer(0.05, release.set).start()
+        # Release the call only once the EOF has started the drain (not after a fixed
+        # 50 ms, which could release it first and leave the drain untested).
+        deadline = time.monotonic() + 10
+        while not ext._session.closing:
+            assert time.monotonic() < deadline, "EOF never started the drain"
+            time.sleep(0.001)  # polling an observable state, not waiting for a guess
+        assert running.event.wait(0) is False  # still in flight during the drain
+        release.set()
         assert running.wait().result["content"][0]["text"] == "released"
         assert host.wait_exit() == 0
         assert closed == [True]
@@ -355,6 +363,36 @@ def test_lifecycle_notifications_reach_handlers_off_the_reader() -> None:
         assert done.wait(5)
     assert got[0][0]["outcome"] == "completed"
     assert got[0][1].startswith("octet-worker")
+
+
+def test_lifecycle_observations_run_one_at_a_time_in_arrival_order() -> None:
+    # A slow observer of the first event must not be overtaken on another worker: a
+    # reference count (lifecycle-counting) would see turn/settled before turn/started.
+    ext = Extension()
+    entered, release, done = threading.Event(), threading.Event(), threading.Event()
+    seen = []
+
+    @ext.on_lifecycle("turn_started")
+    def started(event):
+        if event["turn_id"] == "1":
+            entered.set()
+            assert release.wait(5)
+        seen.append(("started", event["turn_id"]))
+
+    @ext.on_lifecycle("turn_settled")
+    def settled(event):
+        seen.append(("settled", event["turn_id"]))
+        done.set()
+
+    with LoopbackHost(ext) as host:
+        host.notify("turn/started", {"session_id": "s", "turn_id": "1"})
+        host.notify("turn/started", {"session_id": "s", "turn_id": "2"})
+        host.notify("turn/settled", {"session_id": "s", "turn_id": "1", "outcome": "completed"})
+        assert entered.wait(5)
+        host.sync()  # the later events have reached the extension while the first is held
+        release.set()
+        assert done.wait(5)
+    assert seen == [("started", "1"), ("started", "2"), ("settled", "1")]
 
 
 def test_stdout_is_protected_at_the_fd_level(tmp_path) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 from . import _limits as L
@@ -70,6 +71,7 @@ _MISSING = object()  # a default no frame can hold
 _UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
                                "call_id"})
+_OBSERVE = "observe"  # work item: drain the queued lifecycle observations, in order
 
 
 class _Waiter:
@@ -140,6 +142,11 @@ class Session:
         self.presentation_revision = -1
         self.presentation_lock = threading.Lock()
         self._observing = 0
+        # Lifecycle observations run one at a time in arrival order (as in the Go and
+        # TypeScript SDKs): queued here, drained by one worker at a time.
+        self._observations: deque[
+            tuple[str, dict[str, Any], list[Callable[[Any, Any], Any]]]] = deque()
+        self._observer_queued = False
         self._transport_closed = False
         self._capacity = 1
 
@@ -296,7 +303,11 @@ class Session:
         if handlers and self.negotiated is not None and isinstance(params, dict):
             with self._lock:
                 self._observing += 1  # drained by shutdown like requests
-            self._work.put((method, params, handlers), defer=True)
+                self._observations.append((method, params, handlers))
+                start = not self._observer_queued
+                self._observer_queued = True
+            if start:  # otherwise the worker draining the observations runs this one next
+                self._work.put(_OBSERVE, defer=True)
 
     # ---- initialize ------------------------------------------------------------------------
 
@@ -329,11 +340,11 @@ class Session:
 
     # ---- workers ---------------------------------------------------------------------------
 
-    def _run_item(self, item: Call | tuple[str, dict[str, Any], list[Any]]) -> None:
+    def _run_item(self, item: Call | str) -> None:
         if type(item) is Call:
             self._serve(item)
         else:
-            self._observe(*item)  # type: ignore[misc]
+            self._observe_in_order()  # item is _OBSERVE
 
     def _serve(self, call: Call) -> None:
         if call.done:
@@ -369,6 +380,20 @@ class Session:
                 rid, result, call.method == "tool/call" and not self.legacy))
         else:
             self._finish(call, frame)
+
+    def _observe_in_order(self) -> None:
+        """Run the queued lifecycle observations in arrival order until none is left.
+
+        Only one worker at a time does this (``_observer_queued``), so a later event never
+        overtakes an earlier one on another worker (turn/settled before its turn/started).
+        """
+        while True:
+            with self._lock:
+                if not self._observations:
+                    self._observer_queued = False
+                    return
+                method, params, handlers = self._observations.popleft()
+            self._observe(method, params, handlers)
 
     def _observe(self, method: str, params: dict[str, Any],
                  handlers: list[Callable[[Any, Any], Any]]) -> None:

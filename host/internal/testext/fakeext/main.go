@@ -2,8 +2,12 @@
 // the wire by hand (no SDK) so it can misbehave on request. Behaviour is chosen with flags
 // in the test manifest's entrypoint.args, because the host strips the test's environment.
 //
-// Tools (all API versions): maxconc returns the most slow calls ever in progress; callback makes two reverse requests; notes lists the notifications received; echo {…} returns its arguments as JSON text; slow {ms} waits or
-// is cancelled; crash {code} exits at once; env returns the environment; stderr {bytes}
+// Tools (all API versions): maxconc returns the most slow, hold and gather calls ever in
+// progress; callback makes two reverse requests; notes lists the notifications received;
+// echo {…} returns its arguments as JSON text; slow {ms} waits or is cancelled; hold waits
+// until the process gets SIGUSR1 (ever, so a hold arriving later returns at once) or is
+// cancelled; gather {n} waits until n gather calls are in progress together, then they all
+// return (or it is cancelled), so n calls are known to have run at once without any timing; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
 // writes a non-frame line to stdout; pid returns the process id.
 package main
@@ -47,7 +51,15 @@ var (
 	running   int // slow calls in progress, and the most ever seen
 	maxRun    int
 	notes     []string // lifecycle notifications received: "method session_id outcome"
+
+	released = make(chan struct{}) // closed on SIGUSR1: every hold returns
+	gate     = make(chan struct{}) // the current gather group's; closed when it is full
+	gathered int                   // gather calls waiting on gate (under cmu)
 )
+
+// enter and leave count the calls in progress for maxconc.
+func enter() { cmu.Lock(); running++; maxRun = max(maxRun, running); cmu.Unlock() }
+func leave() { cmu.Lock(); running--; cmu.Unlock() }
 
 // ask sends a request to the host and waits for its response frame.
 func ask(method string, params any) json.RawMessage {
@@ -81,6 +93,9 @@ func main() {
 	if *ignoreTerm {
 		signal.Ignore(syscall.SIGTERM)
 	}
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	go func() { <-usr1; close(released) }()
 	fmt.Fprintln(os.Stderr, "fakeext: starting")
 	if *exitBefore >= 0 {
 		fmt.Fprintf(os.Stderr, "fakeext: failing on purpose with %d\n", *exitBefore)
@@ -245,19 +260,35 @@ func toolCall(f frame, cancelled chan struct{}) {
 		reply(text("failed on purpose", true))
 	case "rpc_error":
 		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": 1234, "message": "authored failure", "data": map[string]any{"why": "test"}}})
-	case "slow":
-		cmu.Lock()
-		running++
-		maxRun = max(maxRun, running)
-		cmu.Unlock()
+	case "slow", "hold", "gather":
 		// Count down before answering: the host may start the next call as soon as it reads this one.
-		done := func() { cmu.Lock(); running--; cmu.Unlock() }
+		enter()
+		var wake <-chan struct{}
+		switch p.Name {
+		case "slow":
+			wake = timeAfter(time.Duration(num("ms")) * time.Millisecond)
+		case "hold":
+			wake = released
+		case "gather":
+			cmu.Lock()
+			wake = gate
+			if gathered++; gathered >= num("n") {
+				close(gate)
+				gate, gathered = make(chan struct{}), 0
+			}
+			cmu.Unlock()
+		}
 		select {
-		case <-time.After(time.Duration(num("ms")) * time.Millisecond):
-			done()
+		case <-wake:
+			leave()
 			reply(text("slept", false))
 		case <-cancelled:
-			done()
+			cmu.Lock()
+			if wake == gate {
+				gathered-- // it leaves a group that is not full yet
+			}
+			cmu.Unlock()
+			leave()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
 	case "notes":
@@ -306,4 +337,11 @@ func toolCall(f frame, cancelled chan struct{}) {
 	default:
 		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32602, "message": "unknown tool " + p.Name}})
 	}
+}
+
+// timeAfter is time.After as a receive-only struct{} channel, like the other wake-ups.
+func timeAfter(d time.Duration) <-chan struct{} {
+	ch := make(chan struct{})
+	time.AfterFunc(d, func() { close(ch) })
+	return ch
 }
