@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from octet_extension._workers import WorkerPool
 
@@ -25,9 +26,8 @@ def test_worker_pool_runs_every_item_and_stops() -> None:
     assert sorted(got) == list(range(300))
 
 
-def test_worker_pool_starts_workers_for_items_stuck_behind_a_blocked_one() -> None:
-    # A handler that blocks must not hold up queued work: the reader's timed wait notices
-    # that nothing was taken and another worker takes it.
+def blocking_runner() -> tuple[threading.Event, list[str], Callable[[str], None]]:
+    """A work function that blocks on the item "block" until released; records what ran."""
     release = threading.Event()
     ran: list[str] = []
 
@@ -35,6 +35,14 @@ def test_worker_pool_starts_workers_for_items_stuck_behind_a_blocked_one() -> No
         if item == "block":
             release.wait(10)
         ran.append(item)
+
+    return release, ran, run
+
+
+def test_worker_pool_starts_workers_for_items_stuck_behind_a_blocked_one() -> None:
+    # A handler that blocks must not hold up queued work: the reader's timed wait notices
+    # that nothing was taken and another worker takes it.
+    release, ran, run = blocking_runner()
 
     pool = WorkerPool(run, 2)
     pool.put("block", defer=True)
@@ -106,13 +114,7 @@ def test_a_stall_is_noticed_while_input_keeps_arriving() -> None:
 
     from octet_extension._transport import LineReader
 
-    release = threading.Event()
-    ran: list[str] = []
-
-    def run(item: str) -> None:
-        if item == "block":
-            release.wait(10)
-        ran.append(item)
+    release, ran, run = blocking_runner()
 
     pool = WorkerPool(run, 2)
     read_end, write_end = os.pipe()
