@@ -27,15 +27,11 @@ var schemaSeq atomic.Int64
 // compileSchema compiles a schema document (draft 2020-12 unless it says
 // otherwise) now, so an invalid one is reported where it is defined.
 func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", what, err)
-	}
-	s, err := compileRaw(raw, what)
-	if err != nil {
+	s := deferSchema(doc, what)
+	if _, err := s.schema(); err != nil {
 		return nil, err
 	}
-	return &compiledSchema{doc: doc, schema: func() (*validator.Schema, error) { return s, nil }}, nil
+	return s, nil
 }
 
 // deferSchema is compileSchema with the compilation left to the first
@@ -44,14 +40,14 @@ func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 // and every tool is defined before the extension can answer initialize, so a
 // schema the SDK derived itself is compiled only when its tool is first called,
 // from the document initialize announced.
-func deferSchema(doc map[string]any, what string) (*compiledSchema, error) {
+func deferSchema(doc map[string]any, what string) *compiledSchema {
 	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*validator.Schema, error) {
 		raw, err := json.Marshal(doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", what, err)
 		}
 		return compileRaw(raw, what)
-	})}, nil
+	})}
 }
 
 func compileRaw(raw []byte, what string) (*validator.Schema, error) {

@@ -78,12 +78,12 @@ func defineTool(spec ToolSpec, derived bool, fn func(ctx context.Context, args j
 	if spec.Parameters == nil {
 		return nil, fmt.Errorf("octet: tool %q: a raw tool needs Parameters", spec.Name)
 	}
-	compile := compileSchema
+	what := fmt.Sprintf("tool %q parameters", spec.Name)
+	var params *compiledSchema
+	var err error
 	if derived {
-		compile = deferSchema
-	}
-	params, err := compile(spec.Parameters, fmt.Sprintf("tool %q parameters", spec.Name))
-	if err != nil {
+		params = deferSchema(spec.Parameters, what)
+	} else if params, err = compileSchema(spec.Parameters, what); err != nil {
 		return nil, fmt.Errorf("octet: %v", err)
 	}
 	t := &ToolDef{spec: spec, params: params, call: fn}

@@ -39,6 +39,14 @@ def blocking_runner() -> tuple[threading.Event, list[str], Callable[[str], None]
     return release, ran, run
 
 
+def release_and_stop(pool: WorkerPool, release: threading.Event) -> None:
+    """Let the blocked item finish, then stop the pool and wait for its workers."""
+    release.set()
+    pool.stop()
+    assert pool.join(10)
+    pool.close()
+
+
 def test_worker_pool_starts_workers_for_items_stuck_behind_a_blocked_one() -> None:
     # A handler that blocks must not hold up queued work: the reader's timed wait notices
     # that nothing was taken and another worker takes it.
@@ -56,10 +64,7 @@ def test_worker_pool_starts_workers_for_items_stuck_behind_a_blocked_one() -> No
             pool.stalled()
         timeout = pool.stall_timeout()
     assert ran == ["next"]
-    release.set()
-    pool.stop()
-    assert pool.join(10)
-    pool.close()
+    release_and_stop(pool, release)
     assert ran == ["next", "block"]
 
 
@@ -100,10 +105,7 @@ def test_worker_pool_nudge_hands_queued_work_on_before_blocking() -> None:
             break
         threading.Event().wait(0.005)
     assert ran == ["next"]
-    release.set()
-    pool.stop()
-    assert pool.join(10)
-    pool.close()
+    release_and_stop(pool, release)
     assert ran == ["next", "block"]
 
 

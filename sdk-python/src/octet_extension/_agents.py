@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import _limits as L
-from ._base import Base, ParentId, shape
+from ._base import Base, ParentId
 from ._checks import AGENT_TOOLS, NAME48, SHA256_HEX, require_int, require_str
 from ._errors import InvalidParams
 from ._typecheck import TYPE_CHECKING
@@ -24,7 +24,7 @@ def _target(target: Any) -> str:
 
 class AgentsMixin(Base):
     def _agent_call(self, method: str, params: dict[str, Any], parent_request_id: ParentId,
-                    timeout_ms: int = L.REQUEST_TIMEOUT_MS) -> Any:
+                    timeout_ms: int = L.REQUEST_TIMEOUT_MS) -> dict[str, Any]:
         what = method.replace("agent/", "agent ") + " request"
         session = self._require("agent_sessions", what)
         params = {"parent_request_id": self._parent(session, parent_request_id, what), **params}
@@ -76,22 +76,21 @@ class AgentsMixin(Base):
             if not isinstance(model_selection, dict):
                 raise InvalidParams("must be an object", "model_selection")
             params["model_selection"] = model_selection
-        return shape(self._agent_call("agent/spawn", params, parent_request_id),
-                     {"agent_id": str}, "agent/spawn")
+        return self._agent_call("agent/spawn", params, parent_request_id)
 
     def send_agent_message(self, target: str, message: str, *,
                            parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Steer a running child with an extra message."""
-        return shape(self._agent_call("agent/message",
-                                      {"target": _target(target), "message": _message(message)},
-                                      parent_request_id), {"accepted": bool}, "agent/message")
+        return self._agent_call("agent/message",
+                                {"target": _target(target), "message": _message(message)},
+                                parent_request_id)
 
     def follow_up_agent(self, target: str, message: str, *,
                         parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Resume a settled child with a follow-up message."""
-        return shape(self._agent_call("agent/follow_up",
-                                      {"target": _target(target), "message": _message(message)},
-                                      parent_request_id), {"accepted": bool}, "agent/follow_up")
+        return self._agent_call("agent/follow_up",
+                                {"target": _target(target), "message": _message(message)},
+                                parent_request_id)
 
     def list_agent_models(self, *, query: str | None = None, limit: int = 50,
                           parent_request_id: ParentId = ...) -> dict[str, Any]:
@@ -99,25 +98,21 @@ class AgentsMixin(Base):
         params: dict[str, Any] = {"limit": require_int(limit, "limit", 1, 200)}
         if query is not None:
             params["query"] = require_str(query, "query")
-        return shape(self._agent_call("agent/models", params, parent_request_id),
-                     {"models": list}, "agent/models")
+        return self._agent_call("agent/models", params, parent_request_id)
 
     def list_agents(self, *, parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Every child this owner has, with state, usage and output."""
-        return shape(self._agent_call("agent/list", {}, parent_request_id),
-                     {"agents": list}, "agent/list")
+        return self._agent_call("agent/list", {}, parent_request_id)
 
     def wait_agents(self, *, timeout_ms: int = L.AGENT_WAIT_DEFAULT_MS,
                     parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Wait up to ``timeout_ms`` (1..60000) for children to settle."""
         require_int(timeout_ms, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS)
-        return shape(self._agent_call("agent/wait", {"timeout_ms": timeout_ms},
-                                      parent_request_id, timeout_ms + L.REQUEST_TIMEOUT_MS),
-                     {"timed_out": bool, "agents": list}, "agent/wait")
+        return self._agent_call("agent/wait", {"timeout_ms": timeout_ms},
+                                parent_request_id, timeout_ms + L.REQUEST_TIMEOUT_MS)
 
     def interrupt_agent(self, target: str, *,
                         parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Stop a child."""
-        return shape(self._agent_call("agent/interrupt", {"target": _target(target)},
-                                      parent_request_id), {"interrupted": bool},
-                     "agent/interrupt")
+        return self._agent_call("agent/interrupt", {"target": _target(target)},
+                                parent_request_id)

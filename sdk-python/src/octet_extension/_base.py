@@ -11,7 +11,7 @@ from ._session import Session
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Any
+    pass
 
 ParentId = Id | EllipsisType
 
@@ -54,17 +54,3 @@ class Base:
         if negotiated.contributes.get(flag) is not True:
             raise UnavailableError(f"{what} needs [contributes] {flag} = true in the manifest")
 
-
-def shape(value: Any, keys: dict[str, type | tuple[type, ...]], what: str) -> dict[str, Any]:
-    """Check a host result has the fields we rely on (a ProtocolError otherwise)."""
-    from ._errors import ProtocolError
-
-    if not isinstance(value, dict):
-        raise ProtocolError(f"{what}: host result must be an object, got {value!r:.80}")
-    for key, kind in keys.items():
-        if not isinstance(value.get(key), kind) or (
-            kind is int and isinstance(value.get(key), bool)
-        ):
-            raise ProtocolError(f"{what}: host result field {key!r} is missing or has the wrong "
-                                f"type: {value.get(key)!r:.80}")
-    return value

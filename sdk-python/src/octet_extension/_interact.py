@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import _limits as L
-from ._base import Base, ParentId, shape
+from ._base import Base, ParentId
 from ._cancel import current_call
 from ._checks import check_label, check_snapshot, require_int, require_str, utf8_len
 from ._errors import InvalidParams, ProtocolError, UnavailableError
@@ -73,8 +73,7 @@ class InteractMixin(Base):
         if not session.legacy:
             params["parent_request_id"] = self._parent(session, parent_request_id, "confirm()")
         # A person answers: no SDK timeout (cancellation and transport loss still end it).
-        result = shape(session.request("confirmation/request", params, None),
-                       {"confirmed": bool}, "confirmation/request")
+        result = session.request("confirmation/request", params, None)
         return bool(result["confirmed"])
 
     def request_input(self, prompt: str, secret: bool = False, *,
@@ -89,7 +88,7 @@ class InteractMixin(Base):
             "prompt": prompt,
             "secret": bool(secret),
         }
-        result = shape(session.request("input/request", params, None), {}, "input/request")
+        result = session.request("input/request", params, None)
         value = result.get("value")
         if value is None:
             return None

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import _limits as L
-from ._base import shape
 from ._checks import encoded_size, require_int, require_str
 from ._errors import InvalidParams, ProtocolError
 from ._typecheck import TYPE_CHECKING
@@ -59,7 +58,7 @@ class Kv:
     def __init__(self, ext: Extension) -> None:
         self._ext = ext
 
-    def _call(self, method: str, params: dict[str, Any]) -> Any:
+    def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         session = self._ext._require("kv", method)
         return session.request(method, params)
 
@@ -72,8 +71,7 @@ class Kv:
     def get(self, key: str, *, namespace: str | None = None) -> KvEntry | None:
         """The entry under ``key``, or None when absent."""
         ns = self._ns(namespace)
-        result = shape(self._call("kv.get", {"namespace": ns, "key": _key(key)}),
-                       {"found": bool}, "kv.get")
+        result = self._call("kv.get", {"namespace": ns, "key": _key(key)})
         if not result["found"]:
             return None
         if not isinstance(result.get("version"), str):
@@ -88,10 +86,9 @@ class Kv:
                                   "limit": require_int(limit, "limit", 1, L.KV_LIST_MAX)}
         if cursor is not None:
             params["cursor"] = require_str(cursor, "cursor")
-        result = shape(self._call("kv.list", params), {"entries": list}, "kv.list")
+        result = self._call("kv.list", params)
         entries: builtins.list[KvEntry] = []
         for item in result["entries"]:
-            item = shape(item, {"key": str, "version": str}, "kv.list entry")
             entries.append(KvEntry(ns, item["key"], item.get("value"), item["version"]))
         next_cursor = result.get("next_cursor")
         return KvPage(entries, next_cursor if isinstance(next_cursor, str) else None)
@@ -126,8 +123,7 @@ class Kv:
                 _key(write["key"])
             if write.get("op") == "put":
                 _value(write.get("value"))
-        return shape(self._call("kv.commit", {"preconditions": preconditions, "writes": writes}),
-                     {"versions": list}, "kv.commit")
+        return self._call("kv.commit", {"preconditions": preconditions, "writes": writes})
 
     def transaction(self, *, namespace: str | None = None) -> KvTransaction:
         """``with ext.kv.transaction() as tx: tx.expect(...); tx.put(...)`` commits on exit."""

@@ -583,7 +583,7 @@ class Session:
         self.writer.send(data + b"\n")
 
     def request(self, method: str, params: dict[str, Any],
-                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS) -> Any:
+                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS) -> dict[str, Any]:
         """Send a request to the host and wait for its answer.
 
         ``timeout_ms=None`` waits for as long as the host takes (user-facing prompts); the
@@ -631,15 +631,17 @@ class Session:
             raise ProtocolError(f"{method}: response has neither result nor error")
         result = msg["result"]
         # No SDK code trusts the shape of a host answer unchecked: the generated validator of
-        # the method's result type judges it, as the Go and TypeScript SDKs do.
+        # the method's result type judges it, as the Go and TypeScript SDKs do. Every result
+        # type of the registry is an object, so callers index the answer directly.
         info = METHODS.get(method)
         type_name = info.result.get(self.api) if info is not None else None
-        if type_name:
-            problems = validate_type(type_name, result)
-            if problems:
-                raise ProtocolError(
-                    f"the host's {method} result does not match the schema: {problems[0]}")
-        return result
+        problems = validate_type(type_name, result) if type_name else (
+            [] if isinstance(result, dict) else ["$: want object"])
+        if problems:
+            raise ProtocolError(
+                f"the host's {method} result does not match the schema: {problems[0]}")
+        checked: dict[str, Any] = result
+        return checked
 
     def _fail_waiters(self) -> None:
         self._transport_closed = True
