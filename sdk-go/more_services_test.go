@@ -162,6 +162,7 @@ func TestHostResultsAreCheckedAgainstTheSchema(t *testing.T) {
 		{"a missing decision", map[string]any{}, "decision"},
 		{"an unknown field", map[string]any{"decision": "allow", "extra": 1}, "extra"},
 		{"a token of the wrong type", map[string]any{"decision": "ask", "approval_token": 7}, "approval_token"},
+		{"a token with allow", map[string]any{"decision": "allow", "approval_token": strings.Repeat("ab", 32)}, "only with ask"},
 	} {
 		t.Run(c.what, func(t *testing.T) {
 			var got error

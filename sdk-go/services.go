@@ -150,9 +150,11 @@ func (e *Extension) EvaluatePolicy(ctx context.Context, intent protocol.PolicyIn
 	if err := e.ask(ctx, protocol.MethodPolicyEvaluate, params, &res); err != nil {
 		return PolicyDecision{}, err
 	}
-	// ask checked the decision against the schema's enum.
-	if res.Decision != "ask" {
-		res.ApprovalToken = "" // a token is only meaningful with ask
+	// ask checked the decision against the schema's enum and the token's form; that a
+	// token comes only with ask is a rule across fields the schema cannot state, refused
+	// as the Python and TypeScript SDKs refuse it.
+	if res.Decision != "ask" && res.ApprovalToken != "" {
+		return PolicyDecision{}, &HostResultError{Method: protocol.MethodPolicyEvaluate, Reason: "an approval_token came with decision " + res.Decision + "; tokens come only with ask"}
 	}
 	return res, nil
 }
