@@ -55,7 +55,7 @@ type data struct {
 	TypeRoots string // the kit's @types directory for tsc
 	Module    string // the Go module path of the scaffold
 	Kit       string // the kit checkout (Go replace directive)
-	// KitRequires are the kit's module requirements, repeated (indirect) in the
+	// KitRequires are the Go SDK module's requirements, repeated (indirect) in the
 	// scaffold's go.mod so it builds from the module cache with the kit's go.sum.
 	KitRequires string
 }
@@ -153,12 +153,14 @@ func render(name string, d data) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// kitRequires returns the require lines of the kit's go.mod, one per line with a tab
-// and an indirect marker, ready for the scaffold's own require block.
+// kitRequires returns the require lines of the kit's Go SDK module (sdk-go/go.mod),
+// one per line with a tab and an indirect marker, ready for the scaffold's own require
+// block. The SDK is a module of its own, so the scaffold never pulls the host's
+// dependencies (SQLite, mage, TOML).
 func kitRequires(kit string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(kit, "go.mod"))
+	b, err := os.ReadFile(filepath.Join(kit, "sdk-go", "go.mod"))
 	if err != nil {
-		return "", fmt.Errorf("the kit's go.mod: %w", err)
+		return "", fmt.Errorf("the kit's sdk-go/go.mod: %w", err)
 	}
 	var lines []string
 	inBlock := false
