@@ -4,6 +4,8 @@ go 1.26.0
 
 require github.com/magefile/mage v1.17.2
 
+require golang.org/x/mod v0.42.0
+
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
