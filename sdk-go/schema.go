@@ -114,9 +114,13 @@ func (s *compiledSchema) validateDoc(inst any) error {
 // reflectParameters derives a tool's parameters schema from its argument type: a
 // struct's exported fields by their json names, required unless omitempty, no
 // additional properties.
-func reflectParameters[Args any]() (map[string]any, error) {
+func reflectParameters[Args any]() (map[string]any, error) { return reflectObject[Args]("arguments") }
+
+// reflectObject derives the schema of a struct type used as a tool's role ("arguments"
+// or "result"): both must be JSON objects on the wire.
+func reflectObject[T any](role string) (map[string]any, error) {
 	r := &jsonschema.Reflector{DoNotReference: true, Anonymous: true}
-	s := r.Reflect(new(Args))
+	s := r.Reflect(new(T))
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
@@ -128,7 +132,7 @@ func reflectParameters[Args any]() (map[string]any, error) {
 	delete(doc, "$schema")
 	delete(doc, "$id")
 	if doc["type"] != "object" {
-		return nil, fmt.Errorf("tool arguments must be a struct (a JSON object), got a schema of type %v", doc["type"])
+		return nil, fmt.Errorf("tool %s must be a struct (a JSON object), got a schema of type %v", role, doc["type"])
 	}
 	if _, ok := doc["properties"]; !ok {
 		doc["properties"] = map[string]any{}
