@@ -35,7 +35,7 @@ Console commands:
   call TOOL [JSON]   call a tool from the all-extensions catalog; prints one JSON line
   reload NAME        start a candidate, cut over when it is ready (old keeps serving on failure)
   status             show every extension's state, generation, pid, pending calls
-  tools              show the catalog
+  tools [NAME]       show the catalog, or one tool's definition and schemas as JSON
   logs NAME          show the last stderr lines of NAME's current process
   command EXT NAME [ARG]...   command/execute on extension EXT
   hook EXT HOOK [JSON]        hook/run with the JSON payload (default {})
@@ -160,8 +160,22 @@ func console(line string, h *host.Host, sess *reference.Session, out io.Writer) 
 			fmt.Fprintf(out, "[%s] %s\n", rest, l)
 		}
 	case "tools":
+		found := false
 		for _, t := range h.Catalog().Tools {
-			fmt.Fprintf(out, "%s\t%s\t%s\n", t.Tool.Name, t.Extension, t.Tool.Description)
+			if rest == "" {
+				fmt.Fprintf(out, "%s\t%s\t%s\n", t.Tool.Name, t.Extension, t.Tool.Description)
+				continue
+			}
+			if t.Tool.Name == rest {
+				// One tool's definition as the host holds it: its parameters and output
+				// schemas (derived or hand-written), indented for reading.
+				b, _ := json.MarshalIndent(t.Tool, "", "  ")
+				fmt.Fprintf(out, "%s\n", b)
+				found = true
+			}
+		}
+		if rest != "" && !found {
+			fmt.Fprintf(out, "tools: no tool %q\n", rest)
 		}
 	case "reload":
 		e := h.Extension(rest)
