@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/octet-kit/octet/host/conformance/scaffold"
 )
@@ -35,6 +36,9 @@ func TestNewScaffoldsCertifyGreen(t *testing.T) {
 				t.Fatalf("new: exit %d\n%s%s", code, out, errOut)
 			}
 			runScaffoldTest(t, lang, dir)
+			if lang == "go" {
+				assertGoScaffoldRebuilds(t, dir)
+			}
 			code, out, _ = octetHost(t, "", "certify", "--json", dir)
 			var rep struct {
 				Passed, Failed int
@@ -69,6 +73,33 @@ func runScaffoldTest(t *testing.T, lang, dir string) {
 	cmd.Env = append(os.Environ(), "PATH="+hostBinDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"), "PYTHONDONTWRITEBYTECODE=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the %s README's commands failed: %v\n%s\n--- output:\n%s", lang, err, strings.Join(cmds, "\n"), out)
+	}
+}
+
+// assertGoScaffoldRebuilds edits the Go scaffold after its build and calls it: the run
+// launcher must rebuild the stale binary rather than serve the old code.
+func assertGoScaffoldRebuilds(t *testing.T, dir string) {
+	t.Helper()
+	src := filepath.Join(dir, "main.go")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), `"Hello, "`, `"Howdy, "`, 1)
+	if edited == string(b) {
+		t.Fatal("the Go scaffold's greeting changed; update this test")
+	}
+	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The edit must be newer than the binary even on a coarse-timestamp file system.
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(src, later, later); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := octetHost(t, "", "call", dir, "hello", `{"name":"Ada"}`)
+	if code != exitOK || !strings.Contains(out, "Howdy, Ada!") {
+		t.Fatalf("after an edit the launcher served: exit %d\n%s%s", code, out, errOut)
 	}
 }
 
