@@ -408,7 +408,7 @@ func (c *conn) initialize(f frame) {
 			return
 		}
 	}
-	var features []string
+	features := []string{}
 	for _, x := range append(p.Protocol.Required, p.Protocol.Optional...) {
 		if slices.Contains(supported, x) && !slices.Contains(features, x) {
 			features = append(features, x)
