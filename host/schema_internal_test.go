@@ -45,4 +45,3 @@ func TestInitializeResultSchemaRefusesBadShapes(t *testing.T) {
 		t.Fatalf("parameters as a string accepted")
 	}
 }
-
