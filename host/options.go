@@ -62,12 +62,15 @@ type Options struct {
 	// policy_intents (seed 001). The reference host sets it from its script.
 	ApprovalIssuance bool
 
-	RequestTimeout  time.Duration // default REQUEST_TIMEOUT_MS (30 s)
-	StartTimeout    time.Duration // default START_TIMEOUT_MS (10 s, spawn to initialize answered)
-	ShutdownDrain   time.Duration // default SHUTDOWN_DRAIN_MS (5 s)
-	TermGrace       time.Duration // SIGTERM to SIGKILL, default 2 s
-	MaxMessageBytes int           // default MAX_MESSAGE_BYTES (1 MiB)
-	MaxConcurrency  int           // cap on negotiated concurrency, default MAX_IN_FLIGHT (64)
+	RequestTimeout time.Duration // default REQUEST_TIMEOUT_MS (30 s)
+	StartTimeout   time.Duration // default START_TIMEOUT_MS (10 s, spawn to initialize answered)
+	ShutdownDrain  time.Duration // default SHUTDOWN_DRAIN_MS (5 s)
+	TermGrace      time.Duration // SIGTERM to SIGKILL, default 2 s
+	// CancelGrace bounds how long a request the host cancelled may stay unanswered before
+	// the generation is ended as non-cooperative; default CANCEL_GRACE_MS (5 s).
+	CancelGrace     time.Duration
+	MaxMessageBytes int // default MAX_MESSAGE_BYTES (1 MiB)
+	MaxConcurrency  int // cap on negotiated concurrency, default MAX_IN_FLIGHT (64)
 
 	Clock Clock          // default real time
 	Rand  func() float64 // jitter in [0,1), default math/rand
@@ -110,6 +113,9 @@ func (o *Options) withDefaults() {
 	}
 	if o.ShutdownDrain <= 0 {
 		o.ShutdownDrain = protocol.ShutdownDrainMS * time.Millisecond
+	}
+	if o.CancelGrace <= 0 {
+		o.CancelGrace = protocol.CancelGraceMS * time.Millisecond
 	}
 	if o.TermGrace <= 0 {
 		o.TermGrace = termGrace
