@@ -23,6 +23,18 @@ const ReasonNonCooperative = "non_cooperative"
 // cancellation.
 var errNonCooperative = fmt.Errorf("cancelled because the extension ignored $/cancelRequest (%s)", ReasonNonCooperative)
 
+// sent records a host request about to be written, so a later $/cancelRequest arms a grace
+// only for a request whose answer has not arrived: a reply can race the caller giving up, and
+// the cancel that follows it must not count against the extension.
+func (g *generation) sent(id jsonrpc.ID) {
+	g.mu.Lock()
+	if g.outstanding == nil {
+		g.outstanding = map[string]struct{}{}
+	}
+	g.outstanding[idKey(id)] = struct{}{}
+	g.mu.Unlock()
+}
+
 // armCancelGrace starts the grace of a host request the host just cancelled.
 func (g *generation) armCancelGrace(id jsonrpc.ID) {
 	grace := g.ext.host.opts.CancelGrace
@@ -31,6 +43,9 @@ func (g *generation) armCancelGrace(id jsonrpc.ID) {
 	defer g.mu.Unlock()
 	if g.cancelling == nil {
 		g.cancelling = map[string]*time.Timer{}
+	}
+	if _, open := g.outstanding[key]; !open {
+		return // answered already: the reply won the race with the cancel
 	}
 	if _, dup := g.cancelling[key]; dup || g.terminated != "" {
 		return
@@ -41,11 +56,13 @@ func (g *generation) armCancelGrace(id jsonrpc.ID) {
 
 // answered ends the grace of a cancelled request once its response arrives.
 func (g *generation) answered(id jsonrpc.ID) {
-	if g.cancelPending.Load() == 0 {
-		return // the common case: nothing cancelled is outstanding, no lock taken
-	}
 	key := idKey(id)
 	g.mu.Lock()
+	delete(g.outstanding, key)
+	if g.cancelPending.Load() == 0 {
+		g.mu.Unlock()
+		return
+	}
 	if t, ok := g.cancelling[key]; ok {
 		t.Stop()
 		delete(g.cancelling, key)

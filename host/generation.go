@@ -45,6 +45,7 @@ type generation struct {
 	// cancelling holds the grace timer of each host request cancelled but not yet answered
 	// (cancelgrace.go); terminated is set once the host ended the generation for it.
 	cancelling    map[string]*time.Timer
+	outstanding   map[string]struct{} // host requests written and not yet answered
 	cancelPending atomic.Int64
 	terminated    string
 

@@ -41,10 +41,13 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	}
 	_ = json.Unmarshal(frame, &f) // partial decode is enough; the transport judges validity
 	switch {
-	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil && ownerMethods[*f.Method]:
-		g.mu.Lock()
-		g.parents[idKey(*f.ID)] = *f.ID
-		g.mu.Unlock()
+	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil:
+		g.sent(*f.ID)
+		if ownerMethods[*f.Method] {
+			g.mu.Lock()
+			g.parents[idKey(*f.ID)] = *f.ID
+			g.mu.Unlock()
+		}
 	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == "$/cancelRequest" && f.Params.ID != nil:
 		g.settle(*f.Params.ID)
 		g.armCancelGrace(*f.Params.ID)
