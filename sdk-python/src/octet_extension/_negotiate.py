@@ -76,12 +76,6 @@ def select_version(requested: Any, pinned: str | None, manifest: Any) -> RemoteE
                        {"requested": req, "supported": supported})
 
 
-def unsupported_version(requested: Any) -> RemoteError:
-    refusal = select_version(requested, None, None)
-    assert refusal is not None, "a spoken version is not refused"
-    return refusal
-
-
 def manifest_has(manifest: Any, dotted: str) -> bool:
     """Whether the dotted member of the manifest is present and non-empty."""
     value = manifest
@@ -174,6 +168,8 @@ def negotiate(
     ext: Extension, api: str, params: dict[str, Any]
 ) -> tuple[Negotiated, dict[str, Any]]:
     requested = params.get("api_version")
+    if not isinstance(requested, str):
+        raise InvalidParams("initialize needs a string api_version", "api_version")
     sent = params.get("manifest")
     refusal = select_version(requested, api, sent.get("api_version") if isinstance(sent, dict)
                              else None)
