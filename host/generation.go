@@ -42,6 +42,12 @@ type generation struct {
 	idle     chan struct{}              // closed when inflight drops to zero while closing
 	sessions map[string]bool            // sessions this generation was told are open
 	readyAt  time.Time
+	// cancelling holds the grace timer of each host request cancelled but not yet answered
+	// (cancelgrace.go); terminated is set once the host ended the generation for it.
+	cancelling    map[string]*time.Timer
+	outstanding   map[string]struct{} // host requests written and not yet answered
+	cancelPending atomic.Int64
+	terminated    string
 
 	ready       atomic.Bool // the handshake completed; reverse requests are served from now on
 	issued      atomic.Bool // a request carried owner(): the process may now echo it
@@ -163,6 +169,9 @@ func (g *generation) watch() {
 	select {
 	case <-g.proc.Done():
 		g.endReason = g.proc.ExitDescription()
+		if why := g.terminatedReason(); why != "" {
+			g.endReason = why + " (" + g.endReason + ")"
+		}
 		_ = g.conn.Close()
 	case <-g.conn.Done():
 		// Stdout closing usually means the process is exiting; give it a moment so the
@@ -177,11 +186,15 @@ func (g *generation) watch() {
 		if strings.Contains(cerr, "protocol error") {
 			g.endReason = cerr
 		}
+		if why := g.terminatedReason(); why != "" {
+			g.endReason = why + " (" + g.endReason + ")"
+		}
 		if !g.proc.Exited() {
 			g.proc.Stop(g.ext.host.opts.TermGrace)
 		}
 		_ = g.conn.Close()
 	}
+	g.disarmCancelGraces()
 	// Grandchildren may outlive the leader; the group goes with the generation.
 	_ = g.proc.Signal(9)
 	// Close does not wait for the connection's handlers: an extension request or

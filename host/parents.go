@@ -26,7 +26,8 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 
 // onFrame feeds the recorder and tracks which host requests are active parents: an
 // outbound owner-carrying request becomes active before the extension can see it; its
-// response, or our $/cancelRequest for it, settles it.
+// response, or our $/cancelRequest for it, settles it. A $/cancelRequest also starts the
+// request's cancellation grace, which its response ends (cancelgrace.go).
 func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	if tap := g.ext.host.opts.OnFrame; tap != nil {
 		tap(g.manifest.Name, g.number, dir, frame)
@@ -40,14 +41,19 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	}
 	_ = json.Unmarshal(frame, &f) // partial decode is enough; the transport judges validity
 	switch {
-	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil && ownerMethods[*f.Method]:
-		g.mu.Lock()
-		g.parents[idKey(*f.ID)] = *f.ID
-		g.mu.Unlock()
+	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil:
+		g.sent(*f.ID)
+		if ownerMethods[*f.Method] {
+			g.mu.Lock()
+			g.parents[idKey(*f.ID)] = *f.ID
+			g.mu.Unlock()
+		}
 	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == "$/cancelRequest" && f.Params.ID != nil:
 		g.settle(*f.Params.ID)
+		g.armCancelGrace(*f.Params.ID)
 	case dir == jsonrpc.Inbound && f.Method == nil && f.ID != nil:
 		g.settle(*f.ID)
+		g.answered(*f.ID)
 	}
 }
 

@@ -236,7 +236,7 @@ func checkUnknownRequiredFeature(t *T) error {
 	}
 	params := initParams(t.Ext, InitOptions{})
 	proto := params["protocol"].(map[string]any)
-	proto["required_features"] = append(slices.Clone(requiredFeatures), unknownFeature)
+	proto["required_features"] = append(slices.Clone(proto["required_features"].([]string)), unknownFeature)
 	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
 	if err != nil {
 		return err

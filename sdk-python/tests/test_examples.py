@@ -111,8 +111,9 @@ def test_orchestrate() -> None:
 
 def test_lifecycle_counting() -> None:
     with example_host("lifecycle-counting") as host:
+        # Subscriptions are listed in the LifecycleEvent enum's order (negotiation vectors).
         assert host.initialize_result["protocol"]["lifecycle_events"] == [
-            "session/settled", "turn/settled", "turn/started"]
+            "session/settled", "turn/started", "turn/settled"]
         host.notify("turn/started", {"session_id": "s", "turn_id": "1"})
         host.notify("turn/started", {"session_id": "s", "turn_id": "2"})
         host.notify("turn/settled", {"session_id": "s", "turn_id": "1", "outcome": "completed"})

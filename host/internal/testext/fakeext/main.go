@@ -36,6 +36,7 @@ var (
 	badFeature  = flag.String("feature", "", "add this feature to the negotiated list")
 	failFile    = flag.String("exit-if-file", "", "exit 7 before the handshake while this file exists")
 	initDelay   = flag.Duration("init-delay", 0, "wait before answering initialize")
+	ignoreCncl  = flag.Bool("ignore-cancel", false, "ignore $/cancelRequest (a non-cooperative extension)")
 )
 
 var (
@@ -138,6 +139,9 @@ func main() {
 			time.Sleep(*initDelay)
 			initialize(f)
 		case "$/cancelRequest":
+			if *ignoreCncl {
+				continue
+			}
 			var p struct{ ID json.RawMessage }
 			json.Unmarshal(f.Params, &p)
 			cmu.Lock()
