@@ -85,6 +85,12 @@ func (c *Conn) readFrom(turn readTurn) func() {
 		if c.opts.OnFrame != nil {
 			c.opts.OnFrame(Inbound, line)
 		}
+		if at := nestingOffset(line); at >= 0 {
+			if !c.refuseNesting(line, at, lineNo) {
+				return nil
+			}
+			continue
+		}
 		if !json.Valid(line) {
 			c.protocolError(protocol.CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
 			return nil

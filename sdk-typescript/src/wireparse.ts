@@ -3,6 +3,7 @@
 // are told apart exactly as the Go and Python SDKs tell them (schema/README.md). JSON.parse
 // stays the fast path; one pass over the text, jumping over strings with indexOf, decides
 // whether the generated strict scanner has to look at the frame too.
+import { MAX_JSON_DEPTH } from "./generated/limits.js";
 import { parseStrictWithContext, StrictJSONError, type Ctx } from "./generated/runtime.js";
 
 /**
@@ -36,6 +37,7 @@ interface Lexical {
   keys: number; // members of every object (colons outside strings)
   topKeys: number; // members of the outermost object
   floatLike: boolean; // a '.' or an exponent outside strings
+  tooDeep: number; // UTF-16 index of the first array or object past MAX_JSON_DEPTH, or -1
 }
 
 function scan(text: string): Lexical {
@@ -43,6 +45,7 @@ function scan(text: string): Lexical {
   let topKeys = 0;
   let floatLike = false;
   let depth = 0;
+  let tooDeep = -1;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -52,7 +55,7 @@ function scan(text: string): Lexical {
       let from = i + 1;
       for (;;) {
         const q = text.indexOf('"', from);
-        if (q < 0) return { keys, topKeys, floatLike }; // JSON.parse accepted it, so unreachable
+        if (q < 0) return { keys, topKeys, floatLike, tooDeep }; // JSON.parse accepted it, so unreachable
         let b = q - 1;
         while (text.charCodeAt(b) === 0x5c) b--;
         if ((q - 1 - b) % 2 === 0) {
@@ -66,7 +69,9 @@ function scan(text: string): Lexical {
     if (c === 0x3a) {
       keys++;
       if (depth === 1) topKeys++;
-    } else if (c === 0x7b || c === 0x5b) depth++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH && tooDeep < 0) tooDeep = i;
+    }
     else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x2e) floatLike = true;
     else if (c === 0x65 || c === 0x45) {
@@ -75,7 +80,13 @@ function scan(text: string): Lexical {
     }
     i++;
   }
-  return { keys, topKeys, floatLike };
+  return { keys, topKeys, floatLike, tooDeep };
+}
+
+/** The refusal of a frame nested past MAX_JSON_DEPTH, worded as in Go and Python. */
+export function nestingMessage(text: string, at: number): string {
+  const bytes = Buffer.byteLength(text.slice(0, at), "utf8");
+  return `nesting deeper than ${String(MAX_JSON_DEPTH)} levels (MAX_JSON_DEPTH) at byte ${String(bytes)}`;
 }
 
 function countKeys(value: unknown): number {
@@ -110,6 +121,8 @@ function adopt(value: unknown, ctx: Ctx): void {
 export function parseFrame(text: string): unknown {
   const value: unknown = JSON.parse(text);
   const lex = scan(text);
+  // Checked before anything walks the value: the walks below recurse once per level.
+  if (lex.tooDeep >= 0) throw new WireRuleError(nestingMessage(text, lex.tooDeep), value, false);
   const surrogate = text.includes("\\ud") || text.includes("\\uD");
   if (!lex.floatLike && !surrogate && lex.keys === countKeys(value)) return value;
   let strict: { value: unknown; ctx: Ctx };

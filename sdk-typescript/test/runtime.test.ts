@@ -333,6 +333,10 @@ describe("JSON that breaks a wire rule", () => {
       ['{"name":"typed","arguments":{"count":1.0}}', -32602, /expected integer, got number/],
       ['{"name":"typed","arguments":{"count":1e0}}', -32602, /expected integer, got number/],
       ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /expected integer, got array/],
+      // The frame's 129th level (envelope, params, arguments, then 126 arrays) is past
+      // MAX_JSON_DEPTH, at the same byte Go and Python name; 200,000 levels alike.
+      ['{"name":"typed","arguments":{"v":' + "[".repeat(126) + "]".repeat(126) + "}}", -32602, /^invalid params: nesting deeper than 128 levels \(MAX_JSON_DEPTH\) at byte 214$/],
+      ['{"name":"typed","arguments":{"v":' + "[".repeat(200_000) + "]".repeat(200_000) + "}}", -32602, /^invalid params: nesting deeper than 128 levels \(MAX_JSON_DEPTH\) at byte 214$/],
     ];
     for (const [i, [params, code, reason]] of cases.entries()) {
       h.sendRaw(request(100 + i, params));
