@@ -163,8 +163,14 @@ func (c *Conn) dispatch(m *message) (serve func(), keep bool) {
 		ch := c.pending[m.id]
 		delete(c.pending, m.id)
 		c.mu.Unlock()
-		if ch != nil {
+		switch {
+		case ch != nil:
 			ch <- m // buffered: never blocks
+		case !c.issued(m.id):
+			// Not a late answer: this side never sent the id, so the peer is confused
+			// about what it is answering; every call it owes an answer is suspect.
+			c.protocolError(protocol.CodeInvalidRequest, nil, "response to id %s, which this side never issued", m.id)
+			return nil, false
 		}
 		// A response nobody waits for answers a call that was cancelled: dropped.
 	case m.method == protocol.MethodCancelRequest:
