@@ -176,3 +176,22 @@ func TestPeerEOFFailsPendingCalls(t *testing.T) {
 		t.Fatalf("pending call = %v", err)
 	}
 }
+
+// Invalid UTF-8 in a frame (here inside a result string) is a parse error that fails the
+// pending call, as the Python and TypeScript SDKs refuse it (issue 19 finding 6: the host
+// replaced the bytes with U+FFFD and returned the result).
+func TestInvalidUTF8InAResultIsRefused(t *testing.T) {
+	c, p := newRawPeer(t, jsonrpc.Options{Handler: echoHandler})
+	done := make(chan error, 1)
+	var got map[string]any
+	go func() { done <- c.Call(context.Background(), "x", map[string]any{}, &got) }()
+	req := p.frame()
+	p.send(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%v,\"result\":{\"text\":\"a\xffb\"}}", req["id"]))
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8 (byte 43)") {
+		t.Fatalf("the call ended with %v (result %q), want a refusal naming the byte", err, got)
+	}
+	if c.Err() == nil {
+		t.Fatal("the connection is still open")
+	}
+}

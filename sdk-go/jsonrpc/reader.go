@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -85,6 +86,12 @@ func (c *Conn) readFrom(turn readTurn) func() {
 		if c.opts.OnFrame != nil {
 			c.opts.OnFrame(Inbound, line)
 		}
+		if !utf8.Valid(line) {
+			// Decoding would replace the bytes with U+FFFD and hand on text the peer
+			// never sent; the Python and TypeScript SDKs refuse such a frame alike.
+			c.protocolError(protocol.CodeParseError, nil, "frame at line %d is not valid UTF-8 (byte %d)", lineNo, invalidUTF8At(line))
+			return nil
+		}
 		if at := nestingOffset(line); at >= 0 {
 			if !c.refuseNesting(line, at, lineNo) {
 				return nil
@@ -120,6 +127,18 @@ func (c *Conn) readFrom(turn readTurn) func() {
 			return serve
 		}
 	}
+}
+
+// invalidUTF8At is the offset of the first byte that is not part of valid UTF-8.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // readFailed turns the reader's final error into the connection's reason.
