@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // read is the reader: it only decodes and dispatches, never waiting for a handler,
@@ -92,7 +93,7 @@ func (c *Conn) readFrom(turn readTurn) func() {
 			c.protocolError(protocol.CodeParseError, nil, "frame at line %d is not valid UTF-8 (byte %d)", lineNo, invalidUTF8At(line))
 			return nil
 		}
-		if at := nestingOffset(line); at >= 0 {
+		if at := strictjson.NestingOffset(line); at >= 0 {
 			if !c.refuseNesting(line, at, lineNo) {
 				return nil
 			}
