@@ -14,10 +14,20 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// wireAnswer sends frame to a host-side connection (the transport every extension's frames
-// reach the host through) and returns the error message its answer carries ("" for a
-// result).
+// wireAnswer sends frame to a host-side connection and returns the -32602 message its
+// answer carries ("" for a result).
 func wireAnswer(t *testing.T, frame []byte) string {
+	code, msg := wireRefusal(t, frame)
+	if code != 0 && code != protocol.CodeInvalidParams {
+		t.Fatalf("answered %d, want -32602: %s", code, msg)
+	}
+	return msg
+}
+
+// wireRefusal sends frame to a host-side connection (the transport every extension's
+// frames reach the host through) and returns the code and message of the error it is
+// answered with (0 and "" for a result). Whatever it is, the connection is closed after.
+func wireRefusal(t *testing.T, frame []byte) (int64, string) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := jsonrpc.NewConn(inR, outW, jsonrpc.Options{Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
@@ -39,12 +49,9 @@ func wireAnswer(t *testing.T, frame []byte) string {
 		t.Fatalf("answer %q: %v", line, err)
 	}
 	if resp.Error == nil {
-		return ""
+		return 0, ""
 	}
-	if resp.Error.Code != protocol.CodeInvalidParams {
-		t.Fatalf("answered %d, want -32602: %s", resp.Error.Code, resp.Error.Message)
-	}
-	return resp.Error.Message
+	return resp.Error.Code, resp.Error.Message
 }
 
 // A frame nested to MAX_JSON_DEPTH is served; one level past it is answered -32602 naming

@@ -6,16 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octet-kit/octet/host/internal/hostile"
 	"github.com/octet-kit/octet/host/internal/memcap"
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// deepScript is a script whose key x nests levels deep (the root table is level 1).
-func deepScript(levels int) []byte {
-	n := levels - 1
-	return []byte("x = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
-}
+func deepScript(levels int) []byte { return hostile.ScriptArrays(levels) }
 
 func parseErr(data []byte) string {
 	if _, err := script.Parse("s.toml", data, "/"); err != nil {

@@ -64,3 +64,24 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// ScriptArrays is a host script whose key x nests so the document has levels levels.
+func ScriptArrays(levels int) []byte {
+	n := levels - 1
+	return []byte("x = " + strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
+}
+
+// Generated are the corpus files written by these generators, one level past
+// MAX_JSON_DEPTH (depth), by path under host/testdata/hostile; TestHostileCorpus keeps the
+// committed copies equal to them.
+func Generated(depth int) map[string][]byte {
+	return map[string][]byte{
+		"manifests/deep-arrays.toml":        TOMLArrays(depth + 1),
+		"manifests/deep-inline-tables.toml": TOMLInlineTables(depth + 1),
+		"manifests/deep-dotted-keys.toml":   TOMLDottedKeys(depth + 1),
+		"manifests/deep-table-header.toml":  TOMLTableHeader(depth + 1),
+		"scripts/deep-arrays.toml":          ScriptArrays(depth + 1),
+		"installjson/deep-arrays.json":      JSONArrays(depth + 1),
+		"frames/deep-arrays.json":           Frame(1, depth+1),
+	}
+}
