@@ -39,6 +39,9 @@ func LoadConfig(path string) (Config, error) {
 		}
 		return c, fmt.Errorf("config %s: %v", path, err)
 	}
+	if err := manifest.CheckTOMLDepth(data); err != nil {
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
 		return c, fmt.Errorf("config %s: %v", path, err)
