@@ -89,6 +89,66 @@ export function nestingMessage(text: string, at: number): string {
   return `nesting deeper than ${String(MAX_JSON_DEPTH)} levels (MAX_JSON_DEPTH) at byte ${String(bytes)}`;
 }
 
+/** Index just past the string whose opening quote is at i (text.length when unterminated). */
+function stringEnd(text: string, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    let b = q - 1;
+    while (text.charCodeAt(b) === 0x5c) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/**
+ * The outermost object's scalar members of a frame nested too deep to decode (containers
+ * are left out), so its request can still be answered; undefined when it is not an object.
+ */
+function envelopeOnly(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  const out: Record<string, unknown> = {};
+  let depth = 0;
+  let key: string | undefined;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = stringEnd(text, i);
+      if (depth === 1 && key === undefined && start < 0) {
+        try {
+          key = JSON.parse(text.slice(i, end)) as string;
+        } catch {
+          return undefined;
+        }
+      }
+      i = end - 1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    if (depth > 1) continue;
+    if (c === 0x3a && depth === 1) start = i + 1;
+    else if ((c === 0x2c && depth === 1) || (c === 0x7d && depth === 0)) {
+      if (key !== undefined && start >= 0) {
+        const raw = text.slice(start, i).trim();
+        if (!raw.startsWith("{") && !raw.startsWith("[")) {
+          try {
+            out[key] = JSON.parse(raw) as unknown;
+          } catch {
+            return undefined;
+          }
+        }
+      }
+      key = undefined;
+      start = -1;
+      if (depth === 0) break;
+    }
+  }
+  return out;
+}
+
 function countKeys(value: unknown): number {
   if (typeof value !== "object" || value === null) return 0;
   let n = 0;
@@ -119,10 +179,11 @@ function adopt(value: unknown, ctx: Ctx): void {
  * leniently decoded value) when it is JSON that breaks a wire rule.
  */
 export function parseFrame(text: string): unknown {
-  const value: unknown = JSON.parse(text);
   const lex = scan(text);
-  // Checked before anything walks the value: the walks below recurse once per level.
-  if (lex.tooDeep >= 0) throw new WireRuleError(nestingMessage(text, lex.tooDeep), value, false);
+  // Counted before JSON.parse builds anything, as Go and Python count it: a frame past the
+  // bound carries only its envelope's scalars (enough to answer it) to the caller.
+  if (lex.tooDeep >= 0) throw new WireRuleError(nestingMessage(text, lex.tooDeep), envelopeOnly(text), false);
+  const value: unknown = JSON.parse(text);
   const surrogate = text.includes("\\ud") || text.includes("\\uD");
   if (!lex.floatLike && !surrogate && lex.keys === countKeys(value)) return value;
   let strict: { value: unknown; ctx: Ctx };
