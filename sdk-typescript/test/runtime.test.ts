@@ -287,7 +287,6 @@ describe("envelope validation", () => {
     h.sendRaw('{"jsonrpc":"2.0","id":7,"method":"tool/call","params":{},"extra":1}\n');
     h.sendRaw('{"jsonrpc":"2.0","id":-1,"method":"tool/call","params":{}}\n');
     h.sendRaw('{"jsonrpc":"2.0","id":8}\n');
-    h.sendRaw('{"jsonrpc":"2.0","id":"ts:999","result":{}}\n'); // response to nothing: ignored
     h.notify("unknown/notification", {});
     const ok = await h.callTool("t");
     assert.equal(ok.error, undefined);
@@ -303,6 +302,16 @@ describe("envelope validation", () => {
     const exit = await h.exited;
     assert.deepEqual([exit.code, exit.reason], [1, "fault"]);
     assert.ok(h.stderr.some((l) => l.includes("batches are not supported")));
+  });
+
+  it("a response to an id never issued closes the connection, as in Go and Python", async () => {
+    for (const id of ['"ts:999"', "999", '"py:1"', "[1]"]) {
+      const h = await host();
+      h.sendRaw(`{"jsonrpc":"2.0","id":${id},"result":{}}\n`);
+      const exit = await h.exited;
+      assert.deepEqual([exit.code, exit.reason], [1, "fault"], id);
+      assert.ok(h.stderr.some((l) => l.includes("which this side never issued")), id);
+    }
   });
 
   it("invalid UTF-8 and EOF inside a frame are protocol errors", async () => {
