@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,7 +47,7 @@ func TestManifestNestingBound(t *testing.T) {
 // took 652 MB, 100,000 deep passed 24 GB).
 func TestDeepManifestMemoryBounded(t *testing.T) {
 	for _, levels := range []int{20_000, 100_000} {
-		t.Run(itoa(levels), func(t *testing.T) {
+		t.Run(strconv.Itoa(levels), func(t *testing.T) {
 			data := hostile.TOMLArrays(levels)
 			if len(data) > manifest.MaxManifestBytes {
 				t.Fatalf("the hostile manifest is %d bytes, over the cap it must fit", len(data))
@@ -58,12 +59,4 @@ func TestDeepManifestMemoryBounded(t *testing.T) {
 			}
 		})
 	}
-}
-
-func itoa(n int) string {
-	s := ""
-	for ; n > 0; n /= 10 {
-		s = string(rune('0'+n%10)) + s
-	}
-	return s
 }

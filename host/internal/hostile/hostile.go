@@ -5,7 +5,10 @@
 // megabytes. Levels count as MAX_JSON_DEPTH does: the outermost table or object is 1.
 package hostile
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // ManifestHead is a valid manifest's fields; generated manifests add one nested field after.
 const ManifestHead = `name = "deep"
@@ -50,19 +53,8 @@ func JSONArrays(levels int) []byte {
 // levels (envelope 1, params 2, arguments 3, the value's outer array 4).
 func Frame(id, levels int) []byte {
 	n := levels - 3
-	return []byte(`{"jsonrpc":"2.0","id":` + itoa(id) + `,"method":"tool/call","params":{"name":"echo","arguments":{"value":` +
+	return []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tool/call","params":{"name":"echo","arguments":{"value":` +
 		strings.Repeat("[", n) + strings.Repeat("]", n) + `}}}`)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // ScriptArrays is a host script whose key x nests so the document has levels levels.
