@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/octet-kit/octet/host/process"
 )
 
 // multi is a repeatable string flag.
@@ -15,6 +17,18 @@ type multi []string
 
 func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// envNames is a repeatable flag of environment variable names, each checked when given.
+type envNames []string
+
+func (m *envNames) String() string { return strings.Join(*m, ",") }
+func (m *envNames) Set(v string) error {
+	if err := process.CheckEnvName(v); err != nil {
+		return err
+	}
+	*m = append(*m, v)
+	return nil
+}
 
 // hostFlags are the flags shared by verbs that discover, admit and start extensions.
 type hostFlags struct {
@@ -26,7 +40,7 @@ type hostFlags struct {
 	extensionDirs  multi
 	enable         multi
 	trust          multi
-	passEnv        multi
+	passEnv        envNames
 	required       multi
 	safeMode       bool
 	fullAccess     bool

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -107,15 +106,8 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	lines := make(chan consoleLine)
+	go readConsole(stdin, lines)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -130,7 +122,11 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				sess.End("completed")
 				return exitOK
 			}
-			if quit := console(strings.TrimSpace(line), rt.Host, sess, out); quit {
+			if line.tooLong > 0 {
+				fmt.Fprintf(out, "console: a line of %d bytes is over the %d-byte limit; ignored\n", line.tooLong, maxConsoleLine)
+				continue
+			}
+			if quit := console(strings.TrimSpace(line.text), rt.Host, sess, out); quit {
 				sess.End("completed")
 				return exitOK
 			}

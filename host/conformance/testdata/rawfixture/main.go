@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,6 +78,7 @@ const (
 	modeNoCancelOther      = "no-cancel-other"     // cancellation reaches tool handlers only
 	modeUncaughtWrongCode  = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
 	modeLenientJSON        = "lenient-json"        // takes repeated keys and lone surrogates as encoding/json does
+	modeUnboundedNesting   = "unbounded-nesting"   // serves requests nested past MAX_JSON_DEPTH
 	modeTrustHostResults   = "trust-host-results"  // acts on a policy/evaluate result without checking its shape
 	modeNegotiationLenient = "negotiation-lenient" // negotiates from a hand list: approvals without policy_intents, 0.2 against a 0.4 pin
 	modeHonourCancel       = "honour-cancel"       // ignore_cancel answers -32800 on $/cancelRequest after all
@@ -226,6 +228,15 @@ func (c *conn) serve(r *bufio.Reader) {
 		}
 		if len(line) == 0 {
 			continue
+		}
+		if mode != modeUnboundedNesting {
+			if at := nestingAt(line); at >= 0 {
+				if m := leadingID.FindSubmatch(line); m != nil {
+					reason := fmt.Sprintf("nesting deeper than %d levels (MAX_JSON_DEPTH) at byte %d", strictjson.MaxDepth, at)
+					c.respond(json.RawMessage(m[1]), nil, &rpcError{Code: -32602, Message: "invalid params: " + reason})
+				}
+				continue
+			}
 		}
 		var f frame
 		if err := json.Unmarshal(line, &f); err != nil {
@@ -543,8 +554,9 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 			} `json:"resource_owner"`
 			CallID string `json:"call_id"`
 		}
-		if mode != modeLenientJSON {
-			if _, err := strictjson.Parse(f.Params); err != nil {
+		if mode != modeLenientJSON && mode != modeUnboundedNesting {
+			// params sit inside the envelope: the bound counts the whole frame.
+			if _, err := strictjson.ParseNested(f.Params, 1); err != nil {
 				return nil, invalidParams("tool/call params: %v", err)
 			}
 		}
@@ -1144,4 +1156,29 @@ func (c *conn) agentOp(ctx context.Context, id json.RawMessage, args map[string]
 		sc = map[string]any{"timed_out": sc["timed_out"]}
 	}
 	return withStructured("steered", sc), nil
+}
+
+// leadingID finds a request's id where this fixture's peers write it: right after "jsonrpc".
+var leadingID = regexp.MustCompile(`^\{"jsonrpc":"2\.0","id":([0-9]+),`)
+
+// nestingAt is the byte offset of the first array or object opened past MAX_JSON_DEPTH, -1
+// if none; strings are skipped (a bracket in one does not nest).
+func nestingAt(line []byte) int {
+	depth, inString := 0, false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > strictjson.MaxDepth {
+				return i
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return -1
 }

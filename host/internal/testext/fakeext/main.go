@@ -333,6 +333,14 @@ func toolCall(f frame, cancelled chan struct{}) {
 			return
 		}
 		reply(text(fmt.Sprint(cmd.Process.Pid), false))
+	case "bad_utf8":
+		// A result whose text holds a byte that is not UTF-8, written raw (json.Marshal
+		// would have replaced it).
+		id, _ := json.Marshal(f.ID)
+		outMu.Lock()
+		out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[{"type":"text","text":"a` + "\xff" + `b"}]}}` + "\n")
+		out.Flush()
+		outMu.Unlock()
 	case "garbage":
 		outMu.Lock()
 		out.WriteString("Traceback (most recent call last): oops\n")
