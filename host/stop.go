@@ -2,13 +2,12 @@ package host
 
 import (
 	"context"
-	"syscall"
 	"time"
 )
 
 // stop ends g within bounds: stop admission, drain in-flight calls up to ShutdownDrain,
-// cancel the rest, send shutdown, close stdin, then SIGTERM and SIGKILL to the process group.
-// It returns once the process is reaped and nothing of its group survives.
+// cancel the rest, send shutdown, close stdin, then SIGTERM and SIGKILL to the process group and its
+// descendants. It returns once the process is reaped and none of its descendants survives.
 func (g *generation) stop(reason string) {
 	o := &g.ext.host.opts
 	g.intentional.Store(true)
@@ -48,6 +47,5 @@ func (g *generation) stop(reason string) {
 		}
 		g.proc.Stop(o.TermGrace)
 	}
-	<-g.ended
-	_ = g.proc.Signal(syscall.SIGKILL) // anything left of the group
+	<-g.ended // watch has killed every descendant (process.KillFamily) before ended closes
 }

@@ -1,0 +1,79 @@
+package host_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/internal/testext"
+)
+
+// familyPids waits for fakeext's -family file and returns the three descendants it
+// started: same-group, setsid, and a setsid orphan whose parent exited at once.
+func familyPids(t *testing.T, file string) []int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			var pids []int
+			for _, f := range strings.Fields(string(data)) {
+				pid, _ := strconv.Atoi(f)
+				pids = append(pids, pid)
+			}
+			os.Remove(file)
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no family file %s", file)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// running: the pid exists and is not a zombie. The descendants are sleeps that nothing
+// else would end within the test, so a recycled pid is not a concern here.
+func running(pid int) bool {
+	_, err := os.Stat(filepath.Join("/proc", strconv.Itoa(pid)))
+	return err == nil && !zombie(pid)
+}
+
+// Without the subreaper (the library default), stopping an extension — and replacing its
+// generation by reload — kills every descendant, including a setsid one and a setsid
+// orphan that has left the process tree; the moment Stop or Reload returns none is alive.
+func TestStopKillsEveryDescendant(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("descendant tracking needs /proc")
+	}
+	f := newFixture(t)
+	file := filepath.Join(t.TempDir(), "family")
+	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "fam", Args: []string{"-family", file}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := familyPids(t, file)
+	if len(first) != 3 {
+		t.Fatalf("family %v", first)
+	}
+	e := h.Extension("fam")
+	if err := e.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range first {
+		if running(pid) {
+			t.Errorf("descendant %d of the replaced generation survived the reload", pid)
+		}
+	}
+	second := familyPids(t, file)
+	h.Shutdown()
+	for _, pid := range second {
+		if running(pid) {
+			t.Errorf("descendant %d survived shutdown", pid)
+		}
+	}
+}
