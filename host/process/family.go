@@ -90,14 +90,6 @@ func (p *Process) descendants(t table) []Ident {
 	return out
 }
 
-// Track scans the process table and remembers the family's current members, so that one
-// which later leaves the tree, group and environment rules is still known.
-func (p *Process) Track() {
-	if tracking {
-		p.descendants(readTable())
-	}
-}
-
 // KillFamily SIGKILLs the process group and every descendant, repeating until a scan finds
 // none alive, and returns what survived familyRounds (normally nothing).
 func (p *Process) KillFamily() []Ident {
