@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // A host that is SIGKILLed cannot clean up: Pdeathsig ends its extensions, but their
@@ -100,6 +101,7 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	t := readTable()
 	boot := bootID()
 	live := map[string]bool{self: true}
+	dead := map[string]bool{} // runs with positive evidence of death: a record of a dead host
 	var kill []Ident
 	for _, e := range ents {
 		run, ok := strings.CutSuffix(e.Name(), ".json")
@@ -130,9 +132,13 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 				}
 			}
 		}
+		dead[run] = true
 		rep.Hosts++
 		_ = os.Remove(filepath.Join(dir, e.Name()))
 	}
+	// A process is killed for its marker only when its run is known dead: a host without a
+	// record (an older version, running now) must keep its extensions.
+	inUse := map[string]bool{} // runs some live process still carries the marker of
 	if tracking {
 		prefix := "OCTET_EXTENSION_SCRATCH=" + scratchRoot + string(filepath.Separator)
 		me := os.Getpid()
@@ -141,8 +147,12 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 				continue
 			}
 			if kv, ok := environHas(pid, prefix, true); ok {
-				if run, ok := runOfScratch(strings.TrimPrefix(kv, "OCTET_EXTENSION_SCRATCH=")); ok && !live[run] {
-					kill = append(kill, p.Ident)
+				if run, ok := runOfScratch(strings.TrimPrefix(kv, "OCTET_EXTENSION_SCRATCH=")); ok {
+					if dead[run] {
+						kill = append(kill, p.Ident)
+					} else {
+						inUse[run] = true
+					}
 				}
 			}
 		}
@@ -158,8 +168,9 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 		}
 		gens, _ := os.ReadDir(filepath.Join(scratchRoot, n.Name()))
 		for _, g := range gens {
-			if run, ok := runOfScratch(filepath.Join(scratchRoot, n.Name(), g.Name())); ok && !live[run] {
-				if os.RemoveAll(filepath.Join(scratchRoot, n.Name(), g.Name())) == nil {
+			p := filepath.Join(scratchRoot, n.Name(), g.Name())
+			if run, ok := runOfScratch(p); ok && (dead[run] || unclaimed(p, run, live, inUse)) {
+				if os.RemoveAll(p) == nil {
 					rep.Scratch++
 				}
 			}
@@ -168,6 +179,22 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	}
 	return rep, nil
 }
+
+// unclaimed reports whether a scratch directory of a run without a record (a host from
+// before records, or one that crashed before writing its own) is safe to remove: no live
+// process carries its run's marker, and it is older than a start-up could take, so a host
+// that has just created it and not yet started the process keeps it. Without /proc nothing
+// can show it unused.
+func unclaimed(p, run string, live, inUse map[string]bool) bool {
+	if !tracking || live[run] || inUse[run] {
+		return false
+	}
+	fi, err := os.Lstat(p)
+	return err == nil && time.Since(fi.ModTime()) > unclaimedAge
+}
+
+// unclaimedAge is how old an unclaimed scratch directory must be before a sweep removes it.
+const unclaimedAge = time.Minute
 
 func hostAlive(t table, rec hostRecord, boot string) bool {
 	if !tracking {
