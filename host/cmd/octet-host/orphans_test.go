@@ -294,3 +294,34 @@ func TestSIGTERMDuringHungCall(t *testing.T) {
 		t.Fatalf("run still running 10 s after SIGTERM\n%s", h.output())
 	}
 }
+
+// SIGTERM while an extension has not answered initialize ends `run` at once with the
+// bounded shutdown, not after the 10 s start timeout, and leaves none of its descendants.
+func TestSIGTERMDuringStartup(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("descendants are checked through /proc")
+	}
+	e := newEnv(t)
+	pids := filepath.Join(t.TempDir(), "family")
+	dir := testext.Write(t, e.exts, testext.Ext{Name: "mute", Args: []string{"-silent", "-family", pids}})
+	h := startHostChild(t, "run", "--state", e.state, "--config", e.config, dir)
+	kids := readFamily(t, []string{pids})
+	began := time.Now()
+	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- h.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		t.Logf("run ended %s after SIGTERM during startup", time.Since(began).Round(10*time.Millisecond))
+		if err != nil || !strings.Contains(h.output(), "shutting down (signal)") || strings.Contains(h.output(), "failed to start") {
+			t.Fatalf("run: %v\n%s", err, h.output())
+		}
+	case <-time.After(8 * time.Second): // under the 10 s start timeout the old loop waited out
+		t.Fatalf("run still running 8 s after SIGTERM during startup\n%s", h.output())
+	}
+	if left := liveOnes(kids); len(left) != 0 {
+		t.Fatalf("alive after SIGTERM during startup: %v", left)
+	}
+}

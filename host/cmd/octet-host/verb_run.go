@@ -93,7 +93,26 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 	defer closeRuntime(rt, stderr)
-	failures, err := rt.Start(context.Background(), admitted, hf.required)
+	// A signal is noticed at any moment, during startup and while a command runs: it
+	// cancels ctx, so a pending handshake or call is cancelled (on the wire) and returns at
+	// once, and the bounded shutdown follows (closeRuntime).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	failures, err := rt.Start(ctx, admitted, hf.required)
+	if ctx.Err() != nil {
+		fmt.Fprintln(out, "shutting down (signal)")
+		return exitOK
+	}
 	for _, f := range failures {
 		fmt.Fprintf(out, "[%s] failed to start: %v\n", f.Name, f.Err)
 	}
@@ -120,18 +139,10 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		close(lines)
 	}()
-	// A signal is noticed at any moment, also while a command runs: the command's context
-	// is cancelled (a pending call is cancelled on the wire and returns at once) and the
-	// bounded shutdown follows.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	for {
 		select {
-		case <-sigs:
-			return interrupted(cancel, out, sess)
+		case <-ctx.Done():
+			return interrupted(out, sess)
 		case line, ok := <-lines:
 			if !ok {
 				sess.End("completed")
@@ -140,13 +151,12 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			done := make(chan bool, 1)
 			go func() { done <- console(ctx, strings.TrimSpace(line), rt.Host, sess, out) }()
 			select {
-			case <-sigs:
-				cancel()
+			case <-ctx.Done():
 				select { // every call honours ctx; the bound is for one that would not
 				case <-done:
 				case <-time.After(commandCancelWait):
 				}
-				return interrupted(cancel, out, sess)
+				return interrupted(out, sess)
 			case quit := <-done:
 				if quit {
 					sess.End("completed")
@@ -160,8 +170,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // commandCancelWait bounds the wait for a cancelled console command before shutdown.
 const commandCancelWait = 2 * time.Second
 
-func interrupted(cancel context.CancelFunc, out io.Writer, sess *reference.Session) int {
-	cancel()
+func interrupted(out io.Writer, sess *reference.Session) int {
 	fmt.Fprintln(out, "shutting down (signal)")
 	sess.End("interrupted")
 	return exitOK
