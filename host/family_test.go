@@ -77,3 +77,29 @@ func TestStopKillsEveryDescendant(t *testing.T) {
 		}
 	}
 }
+
+// A crash ends the generation like a stop: every descendant is killed before supervision
+// starts the next one (polled: the crash is noticed asynchronously).
+func TestCrashKillsEveryDescendant(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("descendant tracking needs /proc")
+	}
+	f := newFixture(t)
+	file := filepath.Join(t.TempDir(), "family")
+	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "fam", Args: []string{"-family", file}})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown()
+	pids := familyPids(t, file)
+	_, _ = call(t, h, "crash", `{}`)
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for running(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("descendant %d survived the crash of its extension", pid)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
