@@ -31,9 +31,10 @@ type hostRecord struct {
 
 // Registry is this host's record.
 type Registry struct {
-	path string
-	mu   sync.Mutex
-	rec  hostRecord
+	path   string
+	mu     sync.Mutex
+	rec    hostRecord
+	closed bool // a generation ending after Close must not write the record back
 }
 
 // OpenRegistry writes this host's record for run under scratchRoot.
@@ -47,6 +48,9 @@ func OpenRegistry(scratchRoot, run string) (*Registry, error) {
 }
 
 func (r *Registry) write() error {
+	if r.closed {
+		return nil
+	}
 	data, _ := json.Marshal(r.rec)
 	tmp := r.path + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
@@ -77,7 +81,12 @@ func (r *Registry) Remove(id Ident) {
 }
 
 // Close deletes the record: the host ended cleanly.
-func (r *Registry) Close() { _ = os.Remove(r.path) }
+func (r *Registry) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	_ = os.Remove(r.path)
+}
 
 // SweepReport says what a sweep removed.
 type SweepReport struct {
@@ -104,6 +113,13 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	dead := map[string]bool{} // runs with positive evidence of death: a record of a dead host
 	var kill []Ident
 	for _, e := range ents {
+		if tmp, ok := strings.CutSuffix(e.Name(), ".json.tmp"); ok && tmp != self {
+			// a record write a crash interrupted; the record itself (if any) is next to it
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > unclaimedAge {
+				_ = os.Remove(filepath.Join(dir, e.Name()))
+			}
+			continue
+		}
 		run, ok := strings.CutSuffix(e.Name(), ".json")
 		if !ok || run == self {
 			continue
