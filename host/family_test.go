@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,6 +28,15 @@ func familyPids(t *testing.T, file string) []int {
 				pids = append(pids, pid)
 			}
 			os.Remove(file)
+			// Should the host fail the test, the sleeps do not outlive it (they would
+			// otherwise run for 1000 s); SIGKILL only one that is still a running sleep.
+			t.Cleanup(func() {
+				for _, pid := range pids {
+					if cmd, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline")); running(pid) && strings.HasPrefix(string(cmd), "sleep\x00") {
+						_ = syscall.Kill(pid, syscall.SIGKILL)
+					}
+				}
+			})
 			return pids
 		}
 		if time.Now().After(deadline) {

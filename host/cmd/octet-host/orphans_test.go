@@ -171,6 +171,14 @@ func readFamily(t *testing.T, pidFiles []string) []proc {
 			out = append(out, watch(t, pid, fmt.Sprintf("%s grandchild %d", filepath.Base(f), i+1)))
 		}
 	}
+	// Should the host fail the test, the sleeps do not outlive it (1000 s otherwise).
+	t.Cleanup(func() {
+		for _, p := range out {
+			if p.alive() {
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+		}
+	})
 	return out
 }
 
