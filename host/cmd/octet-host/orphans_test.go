@@ -112,7 +112,7 @@ func liveOnes(ps []proc) []string {
 // family writes one extension of every language (and a Go one that ignores SIGTERM and
 // shutdown) that each start a same-group and a setsid grandchild, and returns their
 // directories and the pid files they write.
-func family(t *testing.T, exts string) (dirs, pidFiles []string) {
+func family(t *testing.T, exts string, hidden bool) (dirs, pidFiles []string) {
 	t.Helper()
 	if goruntime.GOOS != "linux" {
 		t.Skip("process tracking is tested on Linux (/proc, subreaper, Pdeathsig)")
@@ -124,8 +124,12 @@ func family(t *testing.T, exts string) (dirs, pidFiles []string) {
 		dirs = append(dirs, dir)
 		pidFiles = append(pidFiles, filepath.Join(pids, filepath.Base(dir)))
 	}
+	goArgs := []string{"-family", filepath.Join(pids, "fam-go")}
+	if hidden {
+		goArgs = append(goArgs, "-family-hidden")
+	}
 	for _, e := range []testext.Ext{
-		{Name: "fam-go", Tools: []string{"echo"}, Args: []string{"-family", filepath.Join(pids, "fam-go")}},
+		{Name: "fam-go", Tools: []string{"echo"}, Args: goArgs},
 		{Name: "fam-stubborn", Tools: []string{"pid"}, Args: []string{"-family", filepath.Join(pids, "fam-stubborn"), "-ignore-term"}},
 	} {
 		add(testext.Write(t, exts, e))
@@ -212,9 +216,9 @@ func scratchDirs(t *testing.T, state string) []string {
 	return out
 }
 
-func startFamily(t *testing.T) (e *env, h *hostChild, leaders, kids []proc) {
+func startFamily(t *testing.T, hidden bool) (e *env, h *hostChild, leaders, kids []proc) {
 	e = newEnv(t)
-	dirs, pidFiles := family(t, e.exts)
+	dirs, pidFiles := family(t, e.exts, hidden)
 	h = startHostChild(t, append([]string{"run", "--state", e.state, "--config", e.config}, dirs...)...)
 	names := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -231,7 +235,7 @@ func startFamily(t *testing.T) (e *env, h *hostChild, leaders, kids []proc) {
 // orphan): the extensions die with the host (Pdeathsig), and the next host's start sweeps
 // every grandchild and scratch directory the dead one left.
 func TestNoOrphansAfterHostSIGKILL(t *testing.T) {
-	e, h, leaders, kids := startFamily(t)
+	e, h, leaders, kids := startFamily(t, false)
 	if n := len(scratchDirs(t, e.state)); n != len(leaders) {
 		t.Fatalf("%d scratch dirs for %d extensions", n, len(leaders))
 	}
@@ -260,9 +264,10 @@ func TestNoOrphansAfterHostSIGKILL(t *testing.T) {
 }
 
 // A graceful shutdown (quit) leaves no descendant: not the setsid grandchildren, not the
-// orphan, not the one that ignores SIGTERM. Checked the moment `run` has exited.
+// orphan, not the one that ignores SIGTERM, and not the orphan that also emptied its
+// environment (only the subreaper finds that one). Checked the moment `run` has exited.
 func TestNoOrphansAfterGracefulShutdown(t *testing.T) {
-	e, h, leaders, kids := startFamily(t)
+	e, h, leaders, kids := startFamily(t, true)
 	fmt.Fprintln(h.stdin, "quit")
 	if err := h.cmd.Wait(); err != nil {
 		t.Fatalf("run: %v\n%s", err, h.output())

@@ -38,6 +38,7 @@ var (
 	initDelay   = flag.Duration("init-delay", 0, "wait before answering initialize")
 	deaf        = flag.Bool("deaf", false, "ignore $/cancelRequest (a hung call)")
 	callMarker  = flag.String("call-marker", "", "create this file when a tool call arrives")
+	hidden      = flag.Bool("family-hidden", false, "with -family, also an orphan in a new session with an empty environment")
 	familyFile  = flag.String("family", "", "start a same-group, a setsid and an orphaned setsid sleep; write their pids here")
 )
 
@@ -382,6 +383,15 @@ func spawnFamily(file string) {
 		os.Exit(9)
 	}
 	pids = append(pids, strings.TrimSpace(string(out)))
+	if *hidden {
+		// Out of the tree, the group and the marker's reach: only a subreaper finds it.
+		hide := exec.Command("sh", "-c", "trap '' TERM; env -i setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!")
+		out, err := hide.Output()
+		if err != nil {
+			os.Exit(9)
+		}
+		pids = append(pids, strings.TrimSpace(string(out)))
+	}
 	if err := os.WriteFile(file+".tmp", []byte(strings.Join(pids, "\n")+"\n"), 0o644); err != nil {
 		os.Exit(9)
 	}
