@@ -152,7 +152,9 @@ func family(t *testing.T, exts string, hidden bool) (dirs, pidFiles []string) {
 	write("fam-python", "hello_python", py, filepath.Join(pids, "fam-python"))
 	sdk := filepath.Join(fixtures, "..", "..", "..", "sdk-typescript", "dist", "src", "index.js")
 	if _, err := os.Stat(sdk); err != nil {
-		t.Skipf("the TypeScript SDK is not built (go run mage.go buildTypeScript): %v", err)
+		// mage test runs the Go suite before it builds TypeScript; the rest still runs.
+		t.Logf("the TypeScript fixture is left out, its SDK is not built (go run mage.go buildTypeScript): %v", err)
+		return dirs, pidFiles
 	}
 	ts, _ := filepath.Abs(filepath.Join(fixtures, "typescript", "extension.mjs"))
 	write("fam-typescript", "hello_typescript", "node", ts, filepath.Join(pids, "fam-typescript"))
