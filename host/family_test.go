@@ -14,8 +14,9 @@ import (
 	"github.com/octet-kit/octet/host/internal/testext"
 )
 
-// familyPids waits for fakeext's -family file and returns the three descendants it
-// started: same-group, setsid, and a setsid orphan whose parent exited at once.
+// familyPids waits for fakeext's -family file and returns the descendants it started:
+// same-group, setsid, a setsid orphan whose parent exited at once, and (-family-hidden) a
+// setsid child with an empty environment.
 func familyPids(t *testing.T, file string) []int {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -62,12 +63,12 @@ func TestStopKillsEveryDescendant(t *testing.T) {
 	}
 	f := newFixture(t)
 	file := filepath.Join(t.TempDir(), "family")
-	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "fam", Args: []string{"-family", file}})})
+	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "fam", Args: []string{"-family", file, "-family-hidden"}})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := familyPids(t, file)
-	if len(first) != 3 {
+	if len(first) != 4 {
 		t.Fatalf("family %v", first)
 	}
 	e := h.Extension("fam")

@@ -36,6 +36,7 @@ func (g *generation) stop(reason string) {
 	select {
 	case <-g.ended:
 	default:
+		g.proc.Snapshot() // while the leader lives, its tree names every descendant
 		g.settleLifecycle()
 		ctx, cancel := context.WithTimeout(context.Background(), o.TermGrace)
 		_ = g.conn.Call(ctx, "shutdown", map[string]any{"reason": reason, "deadline_ms": o.TermGrace.Milliseconds()}, nil)

@@ -90,6 +90,15 @@ func (p *Process) descendants(t table) []Ident {
 	return out
 }
 
+// Snapshot remembers the family's current members. The host takes one before it asks the
+// extension to shut down: once the leader has exited, a setsid descendant is no longer in
+// its tree, and one that also emptied its environment would otherwise be unknown.
+func (p *Process) Snapshot() {
+	if tracking {
+		p.descendants(readTable())
+	}
+}
+
 // KillFamily SIGKILLs the process group and every descendant, repeating until a scan finds
 // none alive, and returns what survived familyRounds (normally nothing).
 func (p *Process) KillFamily() []Ident {

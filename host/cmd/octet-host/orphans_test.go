@@ -126,7 +126,7 @@ func family(t *testing.T, exts string, hidden bool) (dirs, pidFiles []string) {
 	}
 	goArgs := []string{"-family", filepath.Join(pids, "fam-go")}
 	if hidden {
-		goArgs = append(goArgs, "-family-hidden")
+		goArgs = append(goArgs, "-family-hidden", "-family-hidden-orphan")
 	}
 	for _, e := range []testext.Ext{
 		{Name: "fam-go", Tools: []string{"echo"}, Args: goArgs},

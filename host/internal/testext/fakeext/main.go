@@ -38,7 +38,8 @@ var (
 	initDelay   = flag.Duration("init-delay", 0, "wait before answering initialize")
 	deaf        = flag.Bool("deaf", false, "ignore $/cancelRequest (a hung call)")
 	callMarker  = flag.String("call-marker", "", "create this file when a tool call arrives")
-	hidden      = flag.Bool("family-hidden", false, "with -family, also an orphan in a new session with an empty environment")
+	hidden      = flag.Bool("family-hidden", false, "with -family, also a child in a new session with an empty environment")
+	hiddenOrph  = flag.Bool("family-hidden-orphan", false, "with -family, also such a child whose parent exits at once")
 	familyFile  = flag.String("family", "", "start a same-group, a setsid and an orphaned setsid sleep; write their pids here")
 )
 
@@ -384,6 +385,15 @@ func spawnFamily(file string) {
 	}
 	pids = append(pids, strings.TrimSpace(string(out)))
 	if *hidden {
+		// In our tree only while we live: the host must see it before we exit.
+		hide := exec.Command("env", "-i", "sh", "-c", "trap '' TERM; exec sleep 1000")
+		hide.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := hide.Start(); err != nil {
+			os.Exit(9)
+		}
+		pids = append(pids, fmt.Sprint(hide.Process.Pid))
+	}
+	if *hiddenOrph {
 		// Out of the tree, the group and the marker's reach: only a subreaper finds it.
 		hide := exec.Command("sh", "-c", "trap '' TERM; env -i setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!")
 		out, err := hide.Output()
