@@ -226,10 +226,18 @@ func startFamily(t *testing.T, hidden bool) (e *env, h *hostChild, leaders, kids
 	for i, d := range dirs {
 		names[i] = filepath.Base(d)
 	}
+	// Ready events are printed asynchronously and may interleave with the first status
+	// table; once all are out, a second table (the status command) is printed alone.
 	eventually(t, 60*time.Second, "every extension ready", func() bool {
-		return strings.Contains(h.output(), "NAME") && strings.Count(h.output(), " ready ") >= len(names)
+		return strings.Contains(h.output(), "NAME") && strings.Count(h.output(), "] ready (generation 1)") == len(names)
 	})
-	return e, h, leadersOf(t, h.output(), names), readFamily(t, pidFiles)
+	fmt.Fprintln(h.stdin, "status")
+	eventually(t, 30*time.Second, "the status table", func() bool {
+		out := h.output()
+		return strings.Count(out, "NAME ") == 2 && strings.Count(out[strings.LastIndex(out, "NAME "):], "\n") > len(names)
+	})
+	out := h.output()
+	return e, h, leadersOf(t, out[strings.LastIndex(out, "NAME "):], names), readFamily(t, pidFiles)
 }
 
 // After SIGKILL of `run` with extensions of all three languages, each with a same-group
