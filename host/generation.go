@@ -83,10 +83,9 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	var logPath string
 	if o.StateDir != "" {
 		logPath = filepath.Join(o.StateDir, "logs", "extensions", m.Name+".log")
-		g.scratch = filepath.Join(o.StateDir, "scratch", m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
-	} else {
-		g.scratch = filepath.Join(os.TempDir(), "octet-host-scratch", m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
 	}
+	h.prepareProcesses()
+	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
 	g.caller = &Caller{
 		Extension: m.Name, Principal: m.Principal(), APIVersion: m.APIVersion, InstanceID: e.instanceID, Generation: number,
 		Features: map[string]bool{}, Secrets: m.Capabilities.Secrets, Commands: m.Contributes.Commands, UI: m.Contributes.UI,
@@ -103,6 +102,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		return nil, err
 	}
 	g.proc = proc
+	h.recordProcess(proc)
 	g.conn = jsonrpc.NewConn(proc.Stdout(), proc.Stdin(), jsonrpc.Options{
 		Handler:         g.handle,
 		MaxMessageBytes: o.MaxMessageBytes,
@@ -195,8 +195,9 @@ func (g *generation) watch() {
 		_ = g.conn.Close()
 	}
 	g.disarmCancelGraces()
-	// Grandchildren may outlive the leader; the group goes with the generation.
-	_ = g.proc.Signal(9)
+	// Descendants may outlive the leader, in its group or not; they go with the generation.
+	g.proc.KillFamily()
+	g.ext.host.forgetProcess(g.proc)
 	// Close does not wait for the connection's handlers: an extension request or
 	// notification still being served (a diagnostic written to the store, say) would run
 	// on after the generation, even the host and its store, were gone. They finish first

@@ -80,6 +80,11 @@ type Options struct {
 	OnEvent func(Event)
 	// Logf receives diagnostics.
 	Logf func(format string, args ...any)
+	// Subreaper says the process is dedicated to this host (the CLI): on Linux it becomes
+	// the child subreaper of everything it starts, and Shutdown kills every orphan it
+	// adopted. An embedding program that starts children of its own in other process
+	// groups leaves it unset.
+	Subreaper bool
 	// LookupEnv reads the host environment (tests inject); nil is os.LookupEnv.
 	LookupEnv func(string) (string, bool)
 }

@@ -12,6 +12,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The process-cleanup tests run the CLI as a child process of the test, to SIGKILL it.
+	if os.Getenv(hostChildEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	testext.Cleanup()
 	os.Exit(code)
