@@ -6,7 +6,8 @@ from collections.abc import Callable
 from types import FunctionType
 
 from ._checks import TOOL_NAME
-from ._schema import compile_schema
+from ._jsonschema._values import json_string
+from ._schema import SchemaError, compile_schema
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -138,8 +139,14 @@ def make_tool(
     if output_schema is not None and not isinstance(output_schema, dict):
         raise TypeError(f"tool {name!r}: output_schema must be a JSON Schema object (dict)")
     parameters = parameters or dict(DEFAULT_PARAMETERS)
+    checks = []
+    for what, schema in (("parameters", parameters), ("output_schema", output_schema)):
+        try:
+            checks.append(compile_schema(schema))
+        except SchemaError as exc:
+            raise ValueError(f"tool {json_string(name)}: {what} schema {exc}") from None
     return ToolSpec(name, description, parameters, output_schema, adapt(handler), handler,
-                    compile_schema(parameters), compile_schema(output_schema))
+                    checks[0], checks[1])
 
 
 class Registry:
