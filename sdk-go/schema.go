@@ -58,6 +58,7 @@ func compileRaw(raw []byte, what string) (*validator.Schema, error) {
 		return nil, fmt.Errorf("%s: %v", what, err)
 	}
 	c := validator.NewCompiler()
+	c.UseRegexpEngine(portableRegexp)
 	url := fmt.Sprintf("mem:///schema/%d.json", schemaSeq.Add(1))
 	if err := c.AddResource(url, inst); err != nil {
 		return nil, fmt.Errorf("%s: %v", what, err)

@@ -57,3 +57,19 @@ def test_non_portable_patterns_are_refused(pattern) -> None:
     with pytest.raises(SchemaError) as err:
         compile_schema({"properties": {"p": {"pattern": pattern}}})
     assert err.value.pointer == "/properties/p/pattern"
+
+
+def test_the_shared_pattern_dialect_vectors() -> None:
+    # schema/vectors/patterns/dialect.json: the same verdicts in Go and TypeScript.
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "schema" / "vectors" / "patterns" / "dialect.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for vector in doc["portable"]:
+        validator = compile_schema({"pattern": vector["pattern"]})
+        assert all(validator.is_valid(s) for s in vector["matches"]), vector
+        assert not any(validator.is_valid(s) for s in vector["rejects"]), vector
+    for pattern in doc["refused"]:
+        with pytest.raises(SchemaError):
+            compile_schema({"pattern": pattern})

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _SPACE = "\\t\\n\\f\\r "
 _CLASS_BODY = {"d": "0-9", "w": "0-9A-Za-z_", "s": _SPACE}
 _LONG = {
-    "Letter": "L", "Cased_Letter": "LC", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
+    "Letter": "L", "Uppercase_Letter": "Lu", "Lowercase_Letter": "Ll",
     "Titlecase_Letter": "Lt", "Modifier_Letter": "Lm", "Other_Letter": "Lo", "Mark": "M",
     "Nonspacing_Mark": "Mn", "Spacing_Mark": "Mc", "Enclosing_Mark": "Me", "Number": "N",
     "Decimal_Number": "Nd", "Letter_Number": "Nl", "Other_Number": "No", "Punctuation": "P",
@@ -185,16 +185,15 @@ def _category(name: str, fail: Callable[[str], PatternError]) -> str:
         return _CATEGORIES[name]
     import unicodedata  # only a pattern with \p{..} needs it
 
-    known = {"LC", "L", "M", "N", "P", "S", "Z", "C"}
+    known = {"L", "M", "N", "P", "S", "Z", "C"}
     if len(name) not in (1, 2) or not name.isalpha() or (
             len(name) == 1 and name not in known):
         raise fail(f"\\p{{{name}}} is not a Unicode general category")
-    cased = name == "LC"
     ranges: list[str] = []
     start = prev = -2
     for cp in range(0x110000):
         cat = unicodedata.category(chr(cp))
-        hit = cat in ("Lu", "Ll", "Lt") if cased else cat.startswith(name)
+        hit = cat.startswith(name)
         if hit:
             if cp != prev + 1:
                 if start >= 0:
