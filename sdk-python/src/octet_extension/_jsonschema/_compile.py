@@ -25,6 +25,15 @@ class SchemaError(ValueError):
 
 
 _TRUE = Node(None)
+_APPLY = frozenset(("$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if"))
+_OBJECT = frozenset(("properties", "patternProperties", "additionalProperties",
+                     "propertyNames", "dependentSchemas", "required", "dependentRequired",
+                     "minProperties", "maxProperties"))
+_ARRAY = frozenset(("prefixItems", "items", "contains", "minItems", "maxItems", "uniqueItems"))
+_PRE = frozenset(("type", "const", "enum"))
+_STRING = frozenset(("minLength", "maxLength", "pattern"))
+_NUMBER = frozenset(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                     "multipleOf"))
 
 
 class Compiler:
@@ -57,14 +66,23 @@ class Compiler:
         self.nodes[id(raw)] = node
         c = Context(self, raw, place)
         keywords: list[tuple[Any, Ev, Co]] = []
-        keywords += _kw_apply.apply_checks(raw, c)
-        keywords += _kw_object.object_checks(raw, c)
-        keywords += _kw_array.array_checks(raw, c)
+        present = raw.keys()
+        # Each keyword group only when one of its keywords is there: compiling is part of
+        # every extension's start (each tool is compiled when it is defined).
+        if not present.isdisjoint(_APPLY):
+            keywords += _kw_apply.apply_checks(raw, c)
+        if not present.isdisjoint(_OBJECT):
+            keywords += _kw_object.object_checks(raw, c)
+        if not present.isdisjoint(_ARRAY):
+            keywords += _kw_array.array_checks(raw, c)
         pre = []
         if c.validation:
-            pre = _kw_scalar.pre_checks(raw, c)
-            keywords += _kw_scalar.string_checks(raw, c)
-            keywords += _kw_scalar.number_checks(raw, c)
+            if not present.isdisjoint(_PRE):
+                pre = _kw_scalar.pre_checks(raw, c)
+            if not present.isdisjoint(_STRING):
+                keywords += _kw_scalar.string_checks(raw, c)
+            if not present.isdisjoint(_NUMBER):
+                keywords += _kw_scalar.number_checks(raw, c)
         late: list[tuple[Any, Ev, Co]] = []
         if "unevaluatedProperties" in raw:
             late.append(_kw_object.unevaluated_properties(

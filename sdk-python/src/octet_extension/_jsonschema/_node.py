@@ -84,30 +84,45 @@ def false_node() -> Node:
     return node
 
 
-_TYPES = (dict, list, str, int, float, bool, type(None))
-
-
 def assemble(node: Node, pre: list[Pre], keywords: list[tuple[Any, Ev, Co]],
              late: list[tuple[Any, Ev, Co]], root_resource: Resource | None) -> None:
     """Fill a node from its checks. ``pre`` are type/const/enum (a failure there hides the
     object's other keywords, as in the Go oracle); ``keywords`` are (instance type or None,
     ev, co); ``late`` the unevaluated* keywords, which run after every other keyword.
     ``root_resource`` is set when the node starts a resource (enters the dynamic scope)."""
+    groups: dict[Any, list[tuple[Any, Ev, Co]]] = {None: [], dict: [], list: [], str: [],
+                                                   "number": []}
+    for k in keywords:
+        groups[k[0]].append(k)
+    for k in late:  # always dict or list keywords; after everything else
+        groups[k[0]].append(k)
+    common = groups[None]
     by_type: dict[type, tuple[Ev, ...]] = {}
     co_by_type: dict[type, tuple[Co, ...]] = {}
-    for kind in _TYPES:
-        match = [k for k in keywords if _applies(k[0], kind)]
-        tail = [k for k in late if _applies(k[0], kind)]
-        by_type[kind] = tuple(k[1] for k in match + tail)
-        co_by_type[kind] = tuple(k[2] for k in match + tail)
+    for kinds, key in (((dict,), dict), ((list,), list), ((str,), str),
+                       ((int, float), "number"), ((bool, type(None)), None)):
+        chosen = common if key is None else common + groups[key]
+        if chosen:
+            for kind in kinds:
+                by_type[kind] = tuple(k[1] for k in chosen)
+                co_by_type[kind] = tuple(k[2] for k in chosen)
     tracks = bool(late)
     tests = tuple(p[1] for p in pre)
     res = root_resource
     empty: tuple[Ev, ...] = ()
 
-    if not tests and not any(by_type.values()) and res is None:
-        node.ev = _always
-        return
+    if not by_type and res is None:
+        if not tests:
+            node.ev = _always
+            return
+        if len(tests) == 1:  # the commonest schema: {"type": "string"} and the like
+            only = tests[0]
+
+            def ev_one(inst: Any, scope: Any, need: bool) -> Any:
+                if not only(inst):
+                    return None
+                return Ann() if need else True
+            node.ev = ev_one
 
     def ev(inst: Any, scope: Any, need: bool) -> Any:
         for test in tests:
@@ -135,15 +150,9 @@ def assemble(node: Node, pre: list[Pre], keywords: list[tuple[Any, Ev, Co]],
         for check in co_by_type.get(type(inst), ()):
             check(inst, ptr, scope, out, ann)
 
-    node.ev, node.co = ev, co
-
-
-def _applies(kind: Any, actual: type) -> bool:
-    if kind is None:
-        return True
-    if kind == "number":
-        return actual is int or actual is float
-    return bool(kind is actual)
+    if node.ev is _always:
+        node.ev = ev
+    node.co = co
 
 
 def judge(node: Node, inst: Any, ptr: tuple[str, ...], scope: Any, out: list[Fault],
