@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -182,4 +183,103 @@ func TestJSONSchemaSuite(t *testing.T) {
 		fn += n
 	}
 	t.Logf("advisory: optional/format with format assertion: Go passed %d of %d cases", fp, fn)
+}
+
+// suiteFault is one entry of testsuites/json-schema-faults.json: the fault the
+// Go SDK reports (the fault contract) for an invalid instance of the suite.
+type suiteFault struct {
+	File    string `json:"file"`
+	Case    string `json:"case"`
+	Test    string `json:"test"`
+	Pointer string `json:"pointer"`
+	Keyword string `json:"keyword"`
+	Reason  string `json:"reason"`
+}
+
+const suiteFaultsFile = "../testsuites/json-schema-faults.json"
+
+// TestJSONSchemaSuiteFaults: every invalid required case of the suite gets, from
+// the Go SDK, the fault recorded in testsuites/json-schema-faults.json, which the
+// Python and TypeScript tests check too (the suite as a second fault corpus, with
+// the oracle's answers). OCTET_UPDATE_SUITE_FAULTS=1 rewrites the file.
+func TestJSONSchemaSuiteFaults(t *testing.T) {
+	remotes := suiteRemotes(t)
+	files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "*.json"))
+	var got []suiteFault
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var groups []suiteGroup
+		if err := json.Unmarshal(raw, &groups); err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(suiteDir, f)
+		for gi, g := range groups {
+			c := validator.NewCompiler()
+			c.DefaultDraft(validator.Draft2020)
+			c.UseLoader(mapLoader(remotes))
+			c.UseRegexpEngine(portableRegexp)
+			url := fmt.Sprintf("http://localhost:1234/suite/%d.json", gi)
+			doc, err := validator.UnmarshalJSON(bytes.NewReader(g.Schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.AddResource(url, doc); err != nil {
+				t.Fatal(err)
+			}
+			sch, err := c.Compile(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &compiledSchema{schema: func() (*validator.Schema, error) { return sch, nil }}
+			for _, tc := range g.Tests {
+				inst, err := validator.UnmarshalJSON(bytes.NewReader(tc.Data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if se, ok := s.validateDoc(inst).(*schemaError); ok {
+					got = append(got, suiteFault{filepath.ToSlash(rel), g.Description, tc.Description, se.pointer(), se.keyword, se.reason})
+				}
+			}
+		}
+	}
+	sort.SliceStable(got, func(i, j int) bool {
+		a, b := got[i], got[j]
+		return a.File+"\x00"+a.Case+"\x00"+a.Test < b.File+"\x00"+b.Case+"\x00"+b.Test
+	})
+	if os.Getenv("OCTET_UPDATE_SUITE_FAULTS") == "1" {
+		var b bytes.Buffer
+		b.WriteString("[\n")
+		for i, f := range got {
+			line, _ := json.Marshal(f)
+			b.Write(line)
+			if i < len(got)-1 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("]\n")
+		if err := os.WriteFile(suiteFaultsFile, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := os.ReadFile(suiteFaultsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []suiteFault
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d faults, the file has %d (OCTET_UPDATE_SUITE_FAULTS=1 rewrites it)", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("got %+v\nwant %+v", got[i], want[i])
+		}
+	}
+	t.Logf("%d suite faults match %s", len(got), suiteFaultsFile)
 }

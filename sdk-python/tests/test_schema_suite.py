@@ -90,3 +90,27 @@ def test_a_skipped_case_that_passes_fails_the_run() -> None:
            group["tests"][0]["description"])
     passed, total, wrong = _run([path], {key: "pretend"})
     assert passed == total - 1 and len(wrong) == 1 and "remove it" in wrong[0]
+
+
+def test_suite_faults_match_the_go_oracle() -> None:
+    # testsuites/json-schema-faults.json: the fault the Go SDK reports for every invalid
+    # required case (written by sdk-go's TestJSONSchemaSuiteFaults); the fault contract makes
+    # Python's the same, pointer, keyword and reason.
+    want = json.loads((ROOT / "json-schema-faults.json").read_text(encoding="utf-8"))
+    remotes = _remotes()
+    got = []
+    for path in sorted((SUITE / "tests" / "draft2020-12").glob("*.json")):
+        rel = path.relative_to(SUITE).as_posix()
+        for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+            validator = compile_schema(group["schema"], documents=remotes,
+                                       base_uri=f"http://localhost:1234/suite/{index}.json")
+            for test in group["tests"]:
+                found = validator.fault(test["data"])
+                if found is not None:
+                    got.append({"file": rel, "case": group["description"],
+                                "test": test["description"], "pointer": found[0],
+                                "keyword": found[1], "reason": found[2]})
+    got.sort(key=lambda f: f"{f['file']}\0{f['case']}\0{f['test']}")
+    assert len(want) > 500
+    wrong = [f"got  {g}\nwant {w}" for g, w in zip(got, want, strict=False) if g != w]
+    assert not wrong and len(got) == len(want), "\n".join(wrong[:20])

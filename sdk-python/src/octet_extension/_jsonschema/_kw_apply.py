@@ -135,18 +135,17 @@ def _any_of(nodes: tuple[Node, ...]) -> tuple[Any, Ev, Co]:
 
 
 def _one_of(nodes: tuple[Node, ...]) -> tuple[Any, Ev, Co]:
-    def matches(v: Any, scope: Any) -> tuple[list[int], Any]:
+    def matches(v: Any, scope: Any) -> tuple[list[int], list[Any]]:
         hits: list[int] = []
-        first: Any = None
+        found: list[Any] = []
         for index, node in enumerate(nodes):
             result = node.ev(v, scope, True)
             if result is not None:
                 hits.append(index)
-                if first is None:
-                    first = result
+                found.append(result)
                 if len(hits) == 2:
                     break
-        return hits, first
+        return hits, found
 
     def ev(v: Any, scope: Any, ann: Ann | None) -> bool:
         if ann is None:
@@ -157,20 +156,20 @@ def _one_of(nodes: tuple[Node, ...]) -> tuple[Any, Ev, Co]:
                     if count > 1:
                         return False
             return count == 1
-        hits, first = matches(v, scope)
+        hits, found = matches(v, scope)
         if len(hits) != 1:
             return False
-        ann.merge(first)
+        ann.merge(found[0])
         return True
 
     def co(v: Any, ptr: tuple[str, ...], scope: Any, out: list[Any], ann: Ann) -> None:
-        hits, first = matches(v, scope)
+        hits, found = matches(v, scope)
+        for result in found:  # every passing branch counts, as in the Go oracle
+            ann.merge(result)
         if not hits:
             out.append(fault(ptr, "oneOf", "matches no oneOf branch"))
         elif len(hits) == 2:
             out.append(fault(ptr, "oneOf", f"matches oneOf branches {hits[0]} and {hits[1]}"))
-        else:
-            ann.merge(first)
 
     return (None, ev, co)
 
@@ -180,7 +179,9 @@ def _not(node: Node) -> tuple[Any, Ev, Co]:
         return node.ev(v, scope, False) is None
 
     def co(v: Any, ptr: tuple[str, ...], scope: Any, out: list[Any], ann: Ann) -> None:
-        if node.ev(v, scope, False) is not None:
+        result = node.ev(v, scope, True)
+        if result is not None:
+            ann.merge(result)  # the Go oracle counts what the matching not schema evaluated
             out.append(fault(ptr, "not", "matches the not schema"))
 
     return (None, ev, co)
