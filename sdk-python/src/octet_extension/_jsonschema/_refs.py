@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import unquote, urlsplit, urlunsplit
 
 from .._typecheck import TYPE_CHECKING
 
@@ -26,6 +25,44 @@ SINGLE = ("additionalProperties", "unevaluatedProperties", "propertyNames", "ite
 MAPS = ("properties", "patternProperties", "$defs", "dependentSchemas")
 LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# RFC 3986 appendix B. Not urllib.parse: it imports ipaddress, milliseconds of every start.
+_URI = re.compile(r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.S)
+_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def urlsplit(uri: str) -> tuple[str, str | None, str, str, str]:
+    """(scheme, authority or None when there is none, path, query, fragment)."""
+    m = _URI.match(uri)
+    assert m is not None  # every string matches
+    scheme, netloc, path, query, fragment = m.groups()
+    return scheme or "", netloc, path, query or "", fragment or ""
+
+
+def urlunsplit(parts: tuple[str, str | None, str, str, str]) -> str:
+    scheme, netloc, path, query, fragment = parts
+    out = f"{scheme}:" if scheme else ""
+    if netloc is not None:
+        out += "//" + netloc
+    out += path
+    if query:
+        out += "?" + query
+    if fragment:
+        out += "#" + fragment
+    return out
+
+
+def unquote(text: str) -> str:
+    """Percent-decoding (UTF-8), for pointer fragments such as #/$defs/a%25b."""
+    if "%" not in text:
+        return text
+    out = bytearray()
+    i = 0
+    for m in _PERCENT.finditer(text):
+        out += text[i:m.start()].encode("utf-8")
+        out.append(int(m.group(1), 16))
+        i = m.end()
+    out += text[i:].encode("utf-8")
+    return out.decode("utf-8", "replace")
 
 
 class RefError(ValueError):
@@ -60,21 +97,21 @@ def resolve_uri(base: str, ref: str) -> str:
     """RFC 3986 reference resolution, for any scheme (urn: and tag: included)."""
     if _SCHEME.match(ref):
         return ref
-    b = urlsplit(base)
-    r = urlsplit(ref)
+    scheme, netloc, path, query, _ = urlsplit(base)
+    _, r_netloc, r_path, r_query, r_fragment = urlsplit(ref)
     if ref.startswith("#"):
-        return urlunsplit((b.scheme, b.netloc, b.path, b.query, r.fragment))
-    if r.netloc or ref.startswith("//"):
-        return urlunsplit((b.scheme, r.netloc, _dots(r.path), r.query, r.fragment))
-    if not r.path:
-        return urlunsplit((b.scheme, b.netloc, b.path, r.query or b.query, r.fragment))
-    if r.path.startswith("/"):
-        path = r.path
-    elif b.netloc and not b.path:
-        path = "/" + r.path
+        return urlunsplit((scheme, netloc, path, query, r_fragment))
+    if ref.startswith("//"):
+        return urlunsplit((scheme, r_netloc, _dots(r_path), r_query, r_fragment))
+    if not r_path:
+        return urlunsplit((scheme, netloc, path, r_query or query, r_fragment))
+    if r_path.startswith("/"):
+        merged = r_path
+    elif netloc and not path:
+        merged = "/" + r_path
     else:
-        path = b.path[:b.path.rfind("/") + 1] + r.path
-    return urlunsplit((b.scheme, b.netloc, _dots(path), r.query, r.fragment))
+        merged = path[:path.rfind("/") + 1] + r_path
+    return urlunsplit((scheme, netloc, _dots(merged), r_query, r_fragment))
 
 
 def _dots(path: str) -> str:
