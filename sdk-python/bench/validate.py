@@ -9,7 +9,9 @@ Compares, on the same schema and instances:
     boolean fast path, the fault contract's fault on failure);
   - jsonschema (PyPI, a dev-only dependency): ``Draft202012Validator.is_valid`` and, for the
     invalid instance, ``best_match(iter_errors(...))``.
-Each figure is the best of 7 repetitions of a timeit loop, in microseconds per call.
+The rows are measured interleaved, round after round (the development machine is shared, so
+load drifts during a run); each figure is the best and the median over the rounds of the best
+of 3 timeit loops, in microseconds per call.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import statistics
 import subprocess
 import sys
 import timeit
@@ -59,10 +62,20 @@ def _old_module(rev: str) -> Any:
     return module
 
 
-def _per_call(fn: Any) -> float:
-    timer = timeit.Timer(fn)
-    loops, _ = timer.autorange()
-    return min(timer.repeat(7, loops)) / loops * 1e6
+ROUNDS = 7
+
+
+def _measure(rows: list[tuple[str, Any]]) -> list[tuple[str, float, float]]:
+    timers = []
+    for name, fn in rows:
+        timer = timeit.Timer(fn)
+        loops, _ = timer.autorange()
+        timers.append((name, timer, loops))
+    samples: dict[str, list[float]] = {name: [] for name, _ in rows}
+    for _ in range(ROUNDS):
+        for name, timer, loops in timers:
+            samples[name].append(min(timer.repeat(3, loops)) / loops * 1e6)
+    return [(name, min(samples[name]), statistics.median(samples[name])) for name, _ in rows]
 
 
 def _raising(check: Any, value: Any) -> Any:
@@ -82,10 +95,10 @@ def main() -> None:
     new = compile_schema(SCHEMA)
     assert old is not None and new is not None
     rows = [
-        ("before (subset), valid", _per_call(lambda: old(VALID, "/arguments"))),
-        ("after, valid", _per_call(lambda: new(VALID, "/arguments"))),
-        ("before (subset), invalid", _per_call(_raising(old, INVALID))),
-        ("after, invalid (fault contract)", _per_call(_raising(new, INVALID))),
+        ("before (subset), valid", lambda: old(VALID, "/arguments")),
+        ("after, valid", lambda: new(VALID, "/arguments")),
+        ("before (subset), invalid", _raising(old, INVALID)),
+        ("after, invalid (fault contract)", _raising(new, INVALID)),
     ]
     try:
         import jsonschema
@@ -95,18 +108,18 @@ def main() -> None:
         ref = jsonschema.Draft202012Validator(SCHEMA)
         rows += [
             (f"jsonschema {_version('jsonschema')} is_valid, valid",
-             _per_call(lambda: ref.is_valid(VALID))),
+             lambda: ref.is_valid(VALID)),
             ("jsonschema best_match(iter_errors), invalid",
-             _per_call(lambda: jsonschema.exceptions.best_match(ref.iter_errors(INVALID)))),
+             lambda: jsonschema.exceptions.best_match(ref.iter_errors(INVALID))),
         ]
-        compile_ref = _per_call(lambda: jsonschema.Draft202012Validator(SCHEMA).is_valid(VALID))
-        rows += [("jsonschema, construct + first is_valid", compile_ref)]
-    rows += [("before (subset), compile once", _per_call(lambda: before.compile_schema(SCHEMA))),
-             ("after, compile once", _per_call(lambda: compile_schema(SCHEMA)))]
+        rows += [("jsonschema, construct + first is_valid",
+                  lambda: jsonschema.Draft202012Validator(SCHEMA).is_valid(VALID))]
+    rows += [("before (subset), compile once", lambda: before.compile_schema(SCHEMA)),
+             ("after, compile once", lambda: compile_schema(SCHEMA))]
     width = max(len(name) for name, _ in rows)
-    print(f"Python {sys.version.split()[0]}, per call (best of 7)")
-    for name, micros in rows:
-        print(f"  {name:<{width}}  {micros:8.2f} µs")
+    print(f"Python {sys.version.split()[0]}, µs per call, best / median of {ROUNDS} rounds")
+    for name, best, median in _measure(rows):
+        print(f"  {name:<{width}}  {best:8.2f}  {median:8.2f}")
 
 
 if __name__ == "__main__":
