@@ -59,6 +59,8 @@ func compileRaw(raw []byte, what string) (*validator.Schema, error) {
 	}
 	c := validator.NewCompiler()
 	c.UseRegexpEngine(portableRegexp)
+	c.AssertVocabs()
+	c.RegisterVocabulary(octetIntegers)
 	url := fmt.Sprintf("mem:///schema/%d.json", schemaSeq.Add(1))
 	if err := c.AddResource(url, inst); err != nil {
 		return nil, fmt.Errorf("%s: %v", what, err)

@@ -79,6 +79,7 @@ class Compiler:
         if c.validation:
             if not present.isdisjoint(_PRE):
                 pre = _kw_scalar.pre_checks(raw, c)
+                keywords += _kw_scalar.octet_integer_check(raw, c)
             if not present.isdisjoint(_STRING):
                 keywords += _kw_scalar.string_checks(raw, c)
             if not present.isdisjoint(_NUMBER):

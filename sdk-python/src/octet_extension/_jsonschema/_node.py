@@ -91,7 +91,7 @@ def assemble(node: Node, pre: list[Pre], keywords: list[tuple[Any, Ev, Co]],
     ev, co); ``late`` the unevaluated* keywords, which run after every other keyword.
     ``root_resource`` is set when the node starts a resource (enters the dynamic scope)."""
     groups: dict[Any, list[tuple[Any, Ev, Co]]] = {None: [], dict: [], list: [], str: [],
-                                                   "number": []}
+                                                   "number": [], float: []}
     for k in keywords:
         groups[k[0]].append(k)
     for k in late:  # always dict or list keywords; after everything else
@@ -99,9 +99,11 @@ def assemble(node: Node, pre: list[Pre], keywords: list[tuple[Any, Ev, Co]],
     common = groups[None]
     by_type: dict[type, tuple[Ev, ...]] = {}
     co_by_type: dict[type, tuple[Co, ...]] = {}
-    for kinds, key in (((dict,), dict), ((list,), list), ((str,), str),
-                       ((int, float), "number"), ((bool, type(None)), None)):
+    for kinds, key in (((dict,), dict), ((list,), list), ((str,), str), ((int,), "number"),
+                       ((float,), float), ((bool, type(None)), None)):
         chosen = common if key is None else common + groups[key]
+        if key is float:  # the number keywords, then the octet integer rule
+            chosen = common + groups["number"] + groups[float]
         if chosen:
             for kind in kinds:
                 by_type[kind] = tuple(k[1] for k in chosen)
