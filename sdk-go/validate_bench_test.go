@@ -41,3 +41,14 @@ func BenchmarkValidateArgumentsValid(b *testing.B) {
 func BenchmarkValidateArgumentsInvalid(b *testing.B) {
 	benchValidate(b, `{"query":"weather in Paris","limit":0,"tags":["news","EU"],"mode":"fast"}`, true)
 }
+
+// BenchmarkCompileToolSchema: compiling the typical tool schema (what defining a
+// tool with an explicit schema costs).
+func BenchmarkCompileToolSchema(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compileRaw([]byte(benchToolSchema), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
