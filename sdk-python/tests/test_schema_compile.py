@@ -32,6 +32,22 @@ def test_uncompilable_schemas_are_refused_at_definition(schema, message) -> None
     assert str(err.value).startswith(message), str(err.value)
 
 
+def test_an_uncompilable_output_schema_is_refused_too() -> None:
+    ext = Extension()
+    with pytest.raises(ValueError) as err:
+        ext.tool(name="area", description="", output_schema={
+            "type": "object", "properties": {"n": {"multipleOf": 0}}})(lambda args: "x")
+    assert str(err.value) == ('tool "area": output_schema /properties/n/multipleOf: must be a '
+                              "number above 0")
+
+
+def test_dynamic_catalog_tools_are_compiled_when_registered() -> None:
+    from octet_extension._registry import make_tool
+
+    with pytest.raises(ValueError, match=r'tool "dyn": parameters schema /\$ref: cannot'):
+        make_tool("dyn", "", lambda args: "x", {"$ref": "other.json"})
+
+
 @pytest.mark.parametrize("pattern,yes,no", [
     ("^[a-z]+\\.txt$", "ab.txt", "ab.txt\n"),   # $ is the end of the text, not before a \n
     ("^\\d+$", "123", "١٢٣"),                   # \d is ASCII, as in RE2 and ECMAScript

@@ -140,11 +140,11 @@ def make_tool(
         raise TypeError(f"tool {name!r}: output_schema must be a JSON Schema object (dict)")
     parameters = parameters or dict(DEFAULT_PARAMETERS)
     checks = []
-    for what, schema in (("parameters", parameters), ("output_schema", output_schema)):
+    for what, schema in (("parameters schema", parameters), ("output_schema", output_schema)):
         try:
             checks.append(compile_schema(schema))
         except SchemaError as exc:
-            raise ValueError(f"tool {json_string(name)}: {what} schema {exc}") from None
+            raise ValueError(f"tool {json_string(name)}: {what} {exc}") from None
     return ToolSpec(name, description, parameters, output_schema, adapt(handler), handler,
                     checks[0], checks[1])
 
