@@ -213,8 +213,8 @@ def typed_ext() -> Extension:
     (b'{"name":"typed","arguments":{"count":1,"count":2}}', -32602, "duplicate key 'count'"),
     (b'{"name":"typed","name":"typed","arguments":{}}', -32602, "duplicate key 'name'"),
     (b'{"name":"typed","arguments":{"label":"\\ud800"}}', -32602, "surrogate"),
-    (b'{"name":"typed","arguments":{"count":1.0}}', -32602, "expected integer"),
-    (b'{"name":"typed","arguments":{"count":1e0}}', -32602, "expected integer"),
+    (b'{"name":"typed","arguments":{"count":1.0}}', -32602, "want type integer, got number"),
+    (b'{"name":"typed","arguments":{"count":1e0}}', -32602, "want type integer, got number"),
     (b'{"name":"typed","arguments":{"count":' + b"9" * 400 + b'}}', -32602, "64-bit float"),
     # The frame's 129th level (envelope, params, arguments, then 126 arrays) is past
     # MAX_JSON_DEPTH; 200,000 levels are refused alike, without decoding the nesting.

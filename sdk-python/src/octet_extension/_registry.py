@@ -6,7 +6,8 @@ from collections.abc import Callable
 from types import FunctionType
 
 from ._checks import TOOL_NAME
-from ._schema import compile_schema
+from ._jsonschema._values import json_string
+from ._schema import SchemaError, compile_schema
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -155,8 +156,14 @@ def make_tool(
         wrapped = _typed_handler(adapted, typed.convert_args if derived_args else None,
                                  typed.convert_result if derived_result else None)
     parameters = parameters or dict(DEFAULT_PARAMETERS)
+    checks = []
+    for what, schema in (("parameters schema", parameters), ("output_schema", output_schema)):
+        try:
+            checks.append(compile_schema(schema))
+        except SchemaError as exc:
+            raise ValueError(f"tool {json_string(name)}: {what} {exc}") from None
     spec = ToolSpec(name, description, parameters, output_schema, wrapped, handler,
-                    compile_schema(parameters), compile_schema(output_schema))
+                    checks[0], checks[1])
     spec.uses_context = adapted is handler
     return spec
 
