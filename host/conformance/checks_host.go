@@ -19,7 +19,7 @@ func init() {
 	register(&Check{
 		Name:        "host.reference_lifecycle",
 		Description: "the reference host library discovers, starts (its own handshake validation, required features only), calls and shuts the extension down",
-		Requirement: "DESIGN.md The reference host; wire.md §2 (answer the supported subset of what is offered)",
+		Requirement: "docs/host.md; wire.md §2 (answer the supported subset of what is offered)",
 		Tier:        Required,
 		Covers:      []string{"initialize", "shutdown"},
 		Run:         checkReferenceHost,

@@ -20,7 +20,7 @@ func init() {
 	register(&Check{
 		Name:        "cancel.non_cooperative_terminated",
 		Description: "a call whose handler ignores $/cancelRequest (ignore_cancel) is cancelled at once for the caller, and the reference host ends the generation within the cancel grace with a non_cooperative reason",
-		Requirement: "seed 002: the host terminates non-cooperative generations after bounded grace; schema/limits.schema.json CANCEL_GRACE_MS",
+		Requirement: "docs/host.md: the host terminates non-cooperative generations after a bounded grace; schema/limits.schema.json CANCEL_GRACE_MS",
 		Tier:        Conditional,
 		Tools:       []string{"ignore_cancel"},
 		Features:    []string{"request_cancellation"},
