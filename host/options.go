@@ -67,6 +67,10 @@ type Options struct {
 
 	Clock Clock          // default real time
 	Rand  func() float64 // jitter in [0,1), default math/rand
+	// StderrFilter, when set, rewrites each piece of an extension's stderr (a line, or
+	// 64 KiB of a longer one) before it reaches the log file and the tail kept for errors:
+	// the reference host passes its redactor, so an echoed secret is never written down.
+	StderrFilter func([]byte) []byte
 	// OnFrame sees every frame of every generation (the recorder's tap).
 	OnFrame func(extension string, generation int64, dir jsonrpc.Direction, frame []byte)
 	// OnEvent sees status changes.

@@ -37,6 +37,9 @@ type Spec struct {
 	Environ   func() []string
 	// LogLimit overrides protocol.StderrLogMaxBytes (tests use a small bound).
 	LogLimit int64
+	// StderrFilter, when set, rewrites each piece of stderr (a line, or 64 KiB of a longer
+	// one) before it is logged or kept in the tail (the host's secret redaction).
+	StderrFilter func([]byte) []byte
 }
 
 // Process is one running extension process (one generation).
@@ -77,6 +80,7 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, &StartError{Kind: KindSpawn, Message: fmt.Sprintf("cannot open stderr log %s: %v", spec.LogPath, err)}
 	}
+	log.filter = spec.StderrFilter
 	// Our own pipes (not cmd.StdoutPipe) so Wait never closes the protocol reader under the
 	// JSON-RPC connection, and a grandchild holding stdout cannot delay exit detection.
 	inR, inW, err := os.Pipe()

@@ -2,6 +2,7 @@ package process
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +27,8 @@ type stderrLog struct {
 	size  int64
 	limit int64
 	done  chan struct{}
+	// filter rewrites each piece before it is logged or kept (Spec.StderrFilter).
+	filter func([]byte) []byte
 }
 
 // openLog prepares path for a new process: the previous log is kept as path+".1" so the
@@ -54,6 +57,7 @@ func (l *stderrLog) drain(r io.Reader) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
+		chunk = l.filtered(chunk)
 		l.write(chunk)
 		line = append(line, chunk...)
 		if len(line) > 0 && (line[len(line)-1] == '\n' || len(line) > tailLineBytes) {
@@ -76,6 +80,20 @@ func (l *stderrLog) drain(r io.Reader) {
 		_ = l.file.Close()
 	}
 	l.mu.Unlock()
+}
+
+// filtered applies the filter to chunk without its newline, so a filter that
+// replaces text never eats the line end the tail logic relies on.
+func (l *stderrLog) filtered(chunk []byte) []byte {
+	if l.filter == nil || len(chunk) == 0 {
+		return chunk
+	}
+	body := bytes.TrimSuffix(chunk, []byte("\n"))
+	out := l.filter(body)
+	if len(out) == len(body) && (len(out) == 0 || &out[0] == &body[0]) {
+		return chunk
+	}
+	return append(append([]byte(nil), out...), chunk[len(body):]...)
 }
 
 func (l *stderrLog) write(b []byte) {

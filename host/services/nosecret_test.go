@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/octet-kit/octet/host/recording"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/host/services"
 	"github.com/octet-kit/octet/host/store"
@@ -42,14 +43,16 @@ func TestNoSecretLeaks(t *testing.T) {
 		Features: map[string]bool{"secrets": true, "kv": true, "request_progress": true}, Secrets: []string{"api.token", "absent.token"},
 		Presentation: true, Notifications: true,
 		ActiveParent: func(id jsonrpc.ID) (services.Owner, bool) { return owner, id == jsonrpc.IntID(1) }}
-	r, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc, Events: services.EventSinkFunc(func(e services.Event) {
+	// One redactor for the router and the recorder, as the reference host wires them.
+	red := redact.New()
+	r, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc, Redactor: red, Events: services.EventSinkFunc(func(e services.Event) {
 		b, _ := json.Marshal(e)
 		log.Write(append(b, '\n'))
 	})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := recording.New(context.Background(), st, "sess", "demo", recording.Options{})
+	rec, err := recording.New(context.Background(), st, "sess", "demo", recording.Options{Redactor: red})
 	if err != nil {
 		t.Fatal(err)
 	}
