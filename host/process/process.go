@@ -37,9 +37,17 @@ type Spec struct {
 	Environ   func() []string
 	// LogLimit overrides protocol.StderrLogMaxBytes (tests use a small bound).
 	LogLimit int64
-	// StderrFilter, when set, rewrites each piece of stderr (a line, or 64 KiB of a longer
-	// one) before it is logged or kept in the tail (the host's secret redaction).
-	StderrFilter func([]byte) []byte
+	// StderrFilter, when set, makes the filter this process's stderr passes through before
+	// it is logged or kept in the tail (the host's secret redaction).
+	StderrFilter func() Filter
+}
+
+// Filter rewrites a byte stream that arrives in pieces. Push returns what can be released
+// now (it may hold back a few bytes that could start a match, and may alias its argument);
+// Flush releases the rest at EOF. redact.Stream is one.
+type Filter interface {
+	Push(piece []byte) []byte
+	Flush() []byte
 }
 
 // Process is one running extension process (one generation).
@@ -80,7 +88,9 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, &StartError{Kind: KindSpawn, Message: fmt.Sprintf("cannot open stderr log %s: %v", spec.LogPath, err)}
 	}
-	log.filter = spec.StderrFilter
+	if spec.StderrFilter != nil {
+		log.filter = spec.StderrFilter()
+	}
 	// Our own pipes (not cmd.StdoutPipe) so Wait never closes the protocol reader under the
 	// JSON-RPC connection, and a grandchild holding stdout cannot delay exit detection.
 	inR, inW, err := os.Pipe()

@@ -7,20 +7,22 @@ import (
 )
 
 // maxPending bounds what a Writer holds back while it waits for the end of a
-// line; a longer line is redacted and written in pieces (a secret straddling
-// the cut is still found: the last bytes that could start one are kept).
+// line; a longer line is released in pieces as free text (a secret across
+// the cut is still found: bytes that could start one are kept).
 const maxPending = 256 << 10
 
-// Writer redacts everything written through it, one line at a time: a
-// JSON line as a frame (any escaping), anything else as free text. The CLI
-// wraps its stdout and stderr in one, so whatever it prints — results,
+// Writer redacts everything written through it. It releases whole lines: a
+// line that is JSON as a frame (any escaping), anything else as free text;
+// lines that a secret spans (one with a raw newline) are redacted together,
+// and a line whose end could begin such a secret waits for the next one. The
+// CLI wraps its stdout and stderr in one, so whatever it prints — results,
 // errors, stderr tails, status lines — passes the redactor. It is safe for
-// concurrent use; Flush writes a trailing partial line.
+// concurrent use; Flush releases what is held.
 type Writer struct {
 	r  *Redactor
 	w  io.Writer
 	mu sync.Mutex
-	// pending is the start of the current line.
+	// pending is written but not yet released.
 	pending []byte
 }
 
@@ -32,58 +34,91 @@ func (x *Writer) Write(p []byte) (int, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.pending = append(x.pending, p...)
-	for {
-		i := bytes.IndexByte(x.pending, '\n')
-		if i < 0 {
-			break
-		}
-		if err := x.emit(x.pending[:i+1]); err != nil {
-			return 0, err
-		}
-		x.pending = x.pending[i+1:]
-	}
-	if len(x.pending) > maxPending {
-		keep := x.holdBack()
-		if err := x.emit(x.pending[:len(x.pending)-keep]); err != nil {
-			return 0, err
-		}
-		x.pending = x.pending[len(x.pending)-keep:]
-	}
-	if len(x.pending) == 0 {
-		x.pending = nil
+	if err := x.release(false); err != nil {
+		return 0, err
 	}
 	return len(p), nil
 }
 
-// holdBack is how many trailing bytes of an over-long line to keep: enough
-// that a secret starting there is matched once the rest arrives.
-func (x *Writer) holdBack() int {
-	m := x.r.load()
-	if m == nil {
-		return 0
-	}
-	return min(len(x.pending), m.maxLen-1)
-}
-
-func (x *Writer) emit(line []byte) error {
-	body := bytes.TrimRight(line, "\n")
-	out := x.r.Frame(body)
-	if len(out) == len(body) && (len(out) == 0 || &out[0] == &body[0]) {
-		_, err := x.w.Write(line)
-		return err
-	}
-	_, err := x.w.Write(append(out, line[len(body):]...))
-	return err
-}
-
-// Flush writes the partial line held back, redacted.
+// Flush releases everything held back, redacted.
 func (x *Writer) Flush() error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if len(x.pending) == 0 {
-		return nil
+	return x.release(true)
+}
+
+func (x *Writer) release(final bool) error {
+	m := x.r.load()
+	if m == nil {
+		_, err := x.w.Write(x.pending)
+		x.pending = x.pending[:0]
+		return err
 	}
-	err := x.emit(x.pending)
-	x.pending = nil
+	text := x.pending
+	if !final {
+		text = text[:bytes.LastIndexByte(text, '\n')+1]
+	}
+	// Lines up to limit are complete; past it may begin a secret not yet seen.
+	limit := m.safeCut(text, final)
+	done := 0
+	for start := 0; start < limit; {
+		end := m.groupEnd(text, start)
+		if end > limit {
+			break
+		}
+		if err := x.emit(m, text[start:end]); err != nil {
+			return err
+		}
+		start, done = end, end
+	}
+	if !final && done == 0 && len(x.pending) > maxPending {
+		// One endless line: release it as free text, holding back a possible partial secret.
+		done = m.safeCut(x.pending, false)
+		out, _ := m.replace(x.pending[:done])
+		if _, err := x.w.Write(out); err != nil {
+			return err
+		}
+	}
+	x.pending = append(x.pending[:0], x.pending[done:]...)
+	return nil
+}
+
+// groupEnd is the end of the group of lines starting at start: through the
+// first newline that no secret occurrence spans (or the end of text).
+func (m *matcher) groupEnd(text []byte, start int) int {
+	end := start
+	for {
+		i := bytes.IndexByte(text[end:], '\n')
+		if i < 0 {
+			return len(text)
+		}
+		nl := end + i
+		spanned := false
+		for at := start; at <= nl; {
+			j, n := m.next(text[:min(len(text), nl+m.maxLen)], at)
+			if j < 0 || j > nl {
+				break
+			}
+			if j+n > nl {
+				spanned = true
+				end = j + n
+				break
+			}
+			at = j + n
+		}
+		if !spanned {
+			return nl + 1
+		}
+	}
+}
+
+func (x *Writer) emit(m *matcher, group []byte) error {
+	body := bytes.TrimRight(group, "\n")
+	out := m.frame(body, 0)
+	if len(out) == len(body) && (len(out) == 0 || &out[0] == &body[0]) {
+		_, err := x.w.Write(group)
+		return err
+	}
+	_, err := x.w.Write(append(out, group[len(body):]...))
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/host/recording"
 	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/script"
@@ -123,7 +124,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	next := ho.OnFrame
 	record := opts.Record
 	if ho.StderrFilter == nil {
-		ho.StderrFilter = red.Bytes
+		ho.StderrFilter = func() process.Filter { return redact.NewStream(red) }
 	}
 	ho.OnFrame = func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
 		if h.trace == nil && !record {
