@@ -113,12 +113,21 @@ func (m *matcher) groupEnd(text []byte, start int) int {
 }
 
 func (x *Writer) emit(m *matcher, group []byte) error {
-	body := bytes.TrimRight(group, "\n")
+	// The line end is not part of a JSON line, but it may be a secret's own last byte.
+	body := bytes.TrimSuffix(group, []byte("\n"))
 	out := m.frame(body, 0)
-	if len(out) == len(body) && (len(out) == 0 || &out[0] == &body[0]) {
-		_, err := x.w.Write(group)
-		return err
+	unchanged := len(out) == len(body) && (len(out) == 0 || &out[0] == &body[0])
+	full := append(out[:len(out):len(out)], group[len(body):]...)
+	if m.contains(full) {
+		full, _ = m.replace(full)
+		unchanged = false
+		if !bytes.HasSuffix(full, []byte("\n")) && len(body) < len(group) {
+			full = append(full, '\n')
+		}
 	}
-	_, err := x.w.Write(append(out, group[len(body):]...))
+	if unchanged {
+		full = group
+	}
+	_, err := x.w.Write(full)
 	return err
 }

@@ -19,7 +19,8 @@ var corpus []byte
 // Values are the hostile secret values: quotes, backslashes, < > & and /,
 // control characters (NUL included), non-ASCII (é, an emoji, a lone
 // combining mark, U+2028/U+2029) and DEL. Each starts or ends with a unique
-// ASCII tag so the values never contain one another.
+// ASCII tag so the values never contain one another. The last one is the
+// tests' answer to a secret input prompt; the others are broker values.
 func Values(t testing.TB) []string {
 	t.Helper()
 	var v []string

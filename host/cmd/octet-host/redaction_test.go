@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/octet-kit/octet/host/redact/redacttest"
+)
+
+// tomlString writes s as a TOML basic string: quotes, backslashes and control characters
+// escaped, everything else as is.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// leakyExtensions are the three careless extensions of testdata/leaky: Python and
+// TypeScript run from there; the Go one is built first and its manifest copied to point at
+// the binary.
+func leakyExtensions(t *testing.T) map[string]string {
+	t.Helper()
+	abs, _ := filepath.Abs("testdata/leaky")
+	goDir := filepath.Join(t.TempDir(), "leaky-go")
+	os.Mkdir(goDir, 0o755)
+	bin := filepath.Join(goDir, "leaky")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/leaky/leaky-go").CombinedOutput(); err != nil {
+		t.Fatalf("build the Go extension: %v\n%s", err, out)
+	}
+	m, err := os.ReadFile(filepath.Join(abs, "leaky-go", "extension.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(goDir, "extension.toml"), []byte(strings.Replace(string(m), "LEAKY_GO_BINARY", bin, 1)), 0o644)
+	for _, need := range []string{"../../../.venv/bin/python", "../../../sdk-typescript/dist/src/index.js"} {
+		if _, err := os.Stat(need); err != nil {
+			t.Fatalf("%s is missing: run `go run mage.go pythonEnv buildTypeScript` first", need)
+		}
+	}
+	return map[string]string{"go": goDir, "python": filepath.Join(abs, "leaky-python"), "typescript": filepath.Join(abs, "leaky-typescript")}
+}
+
+// scanState scans every file under dir raw, and every text and blob cell of every table of
+// the SQLite database as stored (so a value kept in a compressed or escaped column is not
+// missed by the raw scan alone).
+func scanState(t *testing.T, dir string, enc map[string][]redacttest.Encoding) (found []redacttest.Finding, files []string, cells int) {
+	t.Helper()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		files = append(files, fmt.Sprintf("%s (%d bytes)", rel, len(b)))
+		found = append(found, redacttest.Scan(rel, b, enc)...)
+		return nil
+	})
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "state.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(context.Background(), `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		tables = append(tables, n)
+	}
+	rows.Close()
+	for _, table := range tables {
+		rows, err := db.Query(`SELECT * FROM "` + table + `"`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			cell := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range cell {
+				ptrs[i] = &cell[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range cell {
+				var b []byte
+				switch v := c.(type) {
+				case string:
+					b = []byte(v)
+				case []byte:
+					b = v
+				default:
+					continue
+				}
+				cells++
+				found = append(found, redacttest.Scan("state.db "+table+"."+cols[i], b, enc)...)
+			}
+		}
+		rows.Close()
+	}
+	return found, files, cells
+}
+
+// TestNoSecretReachesAnyOutput hands nine hostile broker values and a hostile secret input
+// answer (quotes, backslashes, <>&, control characters with NUL, é, an emoji, a lone
+// combining mark, U+2028, DEL) to a careless extension in each of Go, Python and
+// TypeScript, which echoes all of them in a result, an error message and its data,
+// notifications, progress and stderr (raw and as its language's JSON). `call` runs with
+// --trace and --record; then every byte the host wrote — stdout, stderr, every file of the
+// state directory (database, WAL, stderr logs) and every text or blob cell of the database
+// — is scanned for every value in every real encoder's form. Zero occurrences.
+func TestNoSecretReachesAnyOutput(t *testing.T) {
+	values := redacttest.Values(t)
+	enc := redacttest.Encodings(t, values)
+	broker, answer := values[:len(values)-1], values[len(values)-1]
+	dir := t.TempDir()
+	var secrets strings.Builder
+	for i, v := range broker {
+		fmt.Fprintf(&secrets, "s%d = %s\n", i+1, tomlString(v))
+	}
+	os.WriteFile(filepath.Join(dir, "secrets.toml"), []byte(secrets.String()), 0o600)
+	sc := filepath.Join(dir, "script.toml")
+	os.WriteFile(sc, []byte("secrets_file = \"secrets.toml\"\n[[inputs]]\nmatch = \"Password\"\nvalue = "+tomlString(answer)+"\n"), 0o600)
+	e := newEnv(t)
+	total := 0
+	exts := leakyExtensions(t)
+	for _, lang := range []string{"go", "python", "typescript"} {
+		ext := exts[lang]
+		t.Run(lang, func(t *testing.T) {
+			state := filepath.Join(t.TempDir(), "state")
+			code, out, errOut := octetHost(t, "", "call", "--trace", "--record", "--script", sc, "--state", state, "--config", e.config, ext, "leak_result", "leak_error")
+			// The channels really carried the values: a result and an rpc error came back,
+			// redacted, and the extension's stderr log exists and shows the redacted echoes.
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if code != exitFailed || len(lines) != 2 || !strings.Contains(lines[0], "[redacted] | [redacted]") ||
+				!strings.Contains(lines[1], `"code":1001`) || !strings.Contains(lines[1], `"data":{"values":["[redacted]"`) {
+				t.Fatalf("call: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			found := append(redacttest.Scan("stdout", []byte(out), enc), redacttest.Scan("stderr", []byte(errOut), enc)...)
+			stateFound, files, cells := scanState(t, state, enc)
+			found = append(found, stateFound...)
+			t.Logf("%s: scanned %d bytes of stdout, %d of stderr, state files %v, %d database cells: %d occurrences",
+				lang, len(out), len(errOut), files, cells, len(found))
+			for _, f := range found {
+				t.Errorf("%s: %q (as %s)", f.Where, f.Value, f.Writer)
+			}
+			total += len(found)
+			if os.Getenv("REDACT_DEBUG") != "" {
+				os.WriteFile("/tmp/redact-debug-"+lang+".txt", []byte(out+"\n----\n"+errOut), 0o644)
+				os.CopyFS("/tmp/redact-debug-"+lang+"-state", os.DirFS(state))
+			}
+			if !strings.Contains(errOut, "leaky-"+lang+"[1] <- ") || !strings.Contains(errOut, "recorded session") || len(files) < 2 || cells == 0 {
+				t.Fatalf("trace, recording or state missing: files %v, %d cells\n%s", files, cells, errOut)
+			}
+		})
+	}
+	t.Logf("total occurrences of a secret in the host's output: %d", total)
+}
