@@ -31,11 +31,22 @@ func nextString(b []byte, from int) (start, end int, escaped, ok bool) {
 // unquote appends the decoded content of the string literal lit (quotes
 // included) to dst. It decodes what JSON allows; anything malformed is kept
 // as written (the caller validates the frame before it rewrites anything).
-// Lone surrogates become U+FFFD, as encoding/json decodes them.
+// Lone surrogates and invalid UTF-8 become U+FFFD, as encoding/json decodes
+// them.
 func unquote(dst, lit []byte) []byte {
 	s := lit[1 : len(lit)-1]
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, s[i:i+size]...)
+			}
+			i += size - 1
+			continue
+		}
 		if c != '\\' || i+1 >= len(s) {
 			dst = append(dst, c)
 			continue
