@@ -2,8 +2,10 @@ package redact_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -100,11 +102,22 @@ func TestTextRedactsEveryForm(t *testing.T) {
 	enc := redacttest.Encodings(t, values)
 	r := redact.New()
 	r.Add(values...)
+	upperHex := regexp.MustCompile(`\\u[0-9a-f]{4}`)
 	for _, v := range values {
+		forms := append([]redacttest.Encoding{}, enc[v]...)
 		for _, f := range enc[v] {
+			// Writers seen elsewhere: upper-case hex (Java, C#), / as \/ (PHP).
+			forms = append(forms,
+				redacttest.Encoding{Writer: f.Writer + "+upper-hex", Text: upperHex.ReplaceAllStringFunc(f.Text, func(u string) string { return `\u` + strings.ToUpper(u[2:]) })},
+				redacttest.Encoding{Writer: f.Writer + "+slash", Text: strings.ReplaceAll(f.Text, "/", `\/`)})
+		}
+		for _, f := range forms {
 			line := "level=error msg=" + f.Text + " tail"
 			out := r.Text(line)
 			assertClean(t, v+" as "+f.Writer, []byte(out), enc)
+			if strings.Contains(out, f.Text) {
+				t.Errorf("%s as %s kept: %q", v, f.Writer, out)
+			}
 			if !strings.HasPrefix(out, "level=error msg=") || !strings.HasSuffix(out, " tail") {
 				t.Errorf("context lost: %q", out)
 			}
@@ -162,5 +175,24 @@ func TestNotJSONIsText(t *testing.T) {
 	r.Add(`se"cret`)
 	if got := string(r.Frame([]byte(`oops se"cret and se\"cret`))); got != "oops [redacted] and [redacted]" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestTransformedSecretIsNotFound pins the limit docs/host.md states: a
+// value the extension transformed (base64, reversed, split into two
+// strings) is not recognised, and a value the host never handed out (an
+// extension's own credential) is not known at all.
+func TestTransformedSecretIsNotFound(t *testing.T) {
+	r := redact.New()
+	r.Add("hunter2-secret")
+	for _, s := range []string{
+		`{"b64":"` + base64.StdEncoding.EncodeToString([]byte("hunter2-secret")) + `"}`,
+		`{"reversed":"terces-2retnuh"}`,
+		`{"parts":["hunter2","-secret"]}`,
+		`{"own":"AKIA-not-handed-out"}`,
+	} {
+		if got := string(r.Frame([]byte(s))); got != s {
+			t.Errorf("%s became %s: the limit moved, update docs/host.md#redaction", s, got)
+		}
 	}
 }
