@@ -129,12 +129,30 @@ func scanState(t *testing.T, dir string, enc map[string][]redacttest.Encoding) (
 	return found, files, cells
 }
 
+// scanAll scans stdout, stderr and the state directory of one host run, reports every
+// finding and returns how many there were.
+func scanAll(t *testing.T, what, out, errOut, state string, enc map[string][]redacttest.Encoding) int {
+	t.Helper()
+	found := append(redacttest.Scan("stdout", []byte(out), enc), redacttest.Scan("stderr", []byte(errOut), enc)...)
+	stateFound, files, cells := scanState(t, state, enc)
+	found = append(found, stateFound...)
+	t.Logf("%s: scanned %d bytes of stdout, %d of stderr, state files %v, %d database cells: %d occurrences",
+		what, len(out), len(errOut), files, cells, len(found))
+	for _, f := range found {
+		t.Errorf("%s: %s: %q (as %s)", what, f.Where, f.Value, f.Writer)
+	}
+	if len(files) < 2 || cells == 0 {
+		t.Fatalf("%s: nothing to scan in the state directory: files %v, %d cells", what, files, cells)
+	}
+	return len(found)
+}
+
 // TestNoSecretReachesAnyOutput hands nine hostile broker values and a hostile secret input
 // answer (quotes, backslashes, <>&, control characters with NUL, é, an emoji, a lone
 // combining mark, U+2028, DEL) to a careless extension in each of Go, Python and
 // TypeScript, which echoes all of them in a result, an error message and its data,
-// notifications, progress and stderr (raw and as its language's JSON). `call` runs with
-// --trace and --record; then every byte the host wrote — stdout, stderr, every file of the
+// notifications, progress and stderr (raw and as its language's JSON). `call`, then the
+// `run` console (call, logs, status), run with --trace and --record; after each, every byte the host wrote — stdout, stderr, every file of the
 // state directory (database, WAL, stderr logs) and every text or blob cell of the database
 // — is scanned for every value in every real encoder's form. Zero occurrences.
 func TestNoSecretReachesAnyOutput(t *testing.T) {
@@ -162,19 +180,7 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 			if code != exitFailed || len(lines) != 2 || !strings.Contains(lines[1], `"code":1001`) {
 				t.Fatalf("call: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 			}
-			found := append(redacttest.Scan("stdout", []byte(out), enc), redacttest.Scan("stderr", []byte(errOut), enc)...)
-			stateFound, files, cells := scanState(t, state, enc)
-			found = append(found, stateFound...)
-			t.Logf("%s: scanned %d bytes of stdout, %d of stderr, state files %v, %d database cells: %d occurrences",
-				lang, len(out), len(errOut), files, cells, len(found))
-			for _, f := range found {
-				t.Errorf("%s: %q (as %s)", f.Where, f.Value, f.Writer)
-			}
-			total += len(found)
-			if os.Getenv("REDACT_DEBUG") != "" {
-				os.WriteFile("/tmp/redact-debug-"+lang+".txt", []byte(out+"\n----\n"+errOut), 0o644)
-				os.CopyFS("/tmp/redact-debug-"+lang+"-state", os.DirFS(state))
-			}
+			total += scanAll(t, lang+" call", out, errOut, state, enc)
 			// The values were really there to find, redacted: in the result, the error data
 			// and the extension's stderr log.
 			log, _ := os.ReadFile(filepath.Join(state, "logs", "extensions", "leaky-"+lang+".log"))
@@ -182,8 +188,20 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 				strings.Count(string(log), "raw [redacted]") != 2*len(values) { // both tools gather
 				t.Errorf("redacted echoes missing:\nstdout:\n%s\nlog:\n%s", out, log)
 			}
-			if !strings.Contains(errOut, "leaky-"+lang+"[1] <- ") || !strings.Contains(errOut, "recorded session") || len(files) < 2 || cells == 0 {
-				t.Fatalf("trace, recording or state missing: files %v, %d cells\n%s", files, cells, errOut)
+			if !strings.Contains(errOut, "leaky-"+lang+"[1] <- ") || !strings.Contains(errOut, "recorded session") {
+				t.Fatalf("trace or recording missing:\n%s", errOut)
+			}
+
+			// The run console: results, errors, `logs` (the stderr tail) and `status`.
+			state = filepath.Join(t.TempDir(), "state")
+			console := "call leak_result\ncall leak_error\nlogs leaky-" + lang + "\nstatus\nquit\n"
+			code, out, errOut = octetHost(t, console, "run", "--trace", "--record", "--script", sc, "--state", state, "--config", e.config, ext)
+			if code != exitOK || !strings.Contains(out, `"code":1001`) {
+				t.Fatalf("run: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			total += scanAll(t, lang+" run", out, errOut, state, enc)
+			if !strings.Contains(out, `"text":"[redacted] | [redacted]`) || !strings.Contains(out, "["+"leaky-"+lang+"] raw [redacted]") {
+				t.Errorf("run: redacted echoes missing:\n%s", out)
 			}
 		})
 	}
