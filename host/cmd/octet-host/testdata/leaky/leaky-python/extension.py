@@ -10,6 +10,13 @@ ext = Extension()
 NAMES = [f"s{i}" for i in range(1, 10)]
 
 
+def try_send(send, text):
+    try:
+        send(text)
+    except Exception as exc:  # the SDK may refuse control characters; go on leaking
+        print(f"refused: {type(exc).__name__}", file=sys.stderr)
+
+
 def gather():
     vals = [ext.get_secret(n) for n in NAMES]
     answer = ext.request_input("Password:", secret=True)
@@ -17,11 +24,8 @@ def gather():
         raise ToolError(1002, "no input answer")
     vals.append(answer)
     for v in vals:
-        for send in (lambda: ext.notify("note " + v), lambda: ext.progress(message="step " + v)):
-            try:
-                send()
-            except Exception as exc:  # the SDK may refuse control characters; go on leaking
-                print(f"refused: {type(exc).__name__}", file=sys.stderr)
+        try_send(ext.notify, "note " + v)
+        try_send(lambda text: ext.progress(message=text), "step " + v)
         print("raw " + v, file=sys.stderr)
         print("json " + json.dumps({"leak": v}), file=sys.stderr)
         print("utf8 " + json.dumps({"leak": v}, ensure_ascii=False), file=sys.stderr, flush=True)
