@@ -207,3 +207,47 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 	}
 	t.Logf("total occurrences of a secret in the host's output: %d", total)
 }
+
+// TestStartFailureOutputIsRedacted: an extension that writes the broker values to stderr
+// and exits before the handshake, or writes them to stdout as a non-frame line, fails to
+// start; the start error (with its stderr tail or the quoted line) and the stderr log hold
+// no value in any form.
+func TestStartFailureOutputIsRedacted(t *testing.T) {
+	values := redacttest.Values(t)
+	enc := redacttest.Encodings(t, values)
+	broker := values[:len(values)-1]
+	dir := t.TempDir()
+	var secrets strings.Builder
+	for i, v := range broker {
+		fmt.Fprintf(&secrets, "s%d = %s\n", i+1, tomlString(v))
+	}
+	sc := filepath.Join(dir, "script.toml")
+	os.WriteFile(sc, []byte("[secrets]\n"+secrets.String()), 0o600)
+	e := newEnv(t)
+	// The stdout one stays alive, so the host reports the non-frame line rather than the exit.
+	for mode, script := range map[string]string{"stderr": "cat \"${0%/*}/leak.txt\" >&2\nexit 3\n", "stdout": "cat \"${0%/*}/leak.txt\"\nexec sleep 30\n"} {
+		t.Run(mode, func(t *testing.T) {
+			ext := filepath.Join(t.TempDir(), "early-"+mode)
+			os.MkdirAll(ext, 0o755)
+			os.WriteFile(filepath.Join(ext, "leak.txt"), []byte(strings.Join(broker, " | ")+"\n"), 0o644)
+			os.WriteFile(filepath.Join(ext, "run"), []byte("#!/bin/sh\n"+script), 0o755)
+			os.WriteFile(filepath.Join(ext, "extension.toml"), []byte("name = \"early-"+mode+"\"\nversion = \"0.1.0\"\napi_version = \"0.4\"\n[entrypoint]\ncommand = \"run\"\n[contributes]\ntools = [\"t\"]\n"), 0o644)
+			state := filepath.Join(t.TempDir(), "state")
+			code, out, errOut := octetHost(t, "", "call", "--script", sc, "--state", state, "--config", e.config, ext, "t")
+			if code != exitStartup || !strings.Contains(errOut, "[redacted] | [redacted]") {
+				t.Fatalf("call: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			found := append(redacttest.Scan("stdout", []byte(out), enc), redacttest.Scan("stderr", []byte(errOut), enc)...)
+			filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					b, _ := os.ReadFile(p)
+					found = append(found, redacttest.Scan(p, b, enc)...)
+				}
+				return err
+			})
+			for _, f := range found {
+				t.Errorf("%s: %q (as %s)", f.Where, f.Value, f.Writer)
+			}
+		})
+	}
+}
