@@ -165,16 +165,6 @@ func (r *Redactor) Text(s string) string {
 	return string(out)
 }
 
-// Bytes is Text for a byte slice. It returns b itself when nothing matched.
-func (r *Redactor) Bytes(b []byte) []byte {
-	m := r.load()
-	if m == nil || !m.contains(b) {
-		return b
-	}
-	out, _ := m.replace(b)
-	return out
-}
-
 // Frame redacts one JSON text (a wire frame, a printed result line). Every
 // string (key or value) whose decoded value contains a secret, in any
 // escaping, gets the secret replaced by Placeholder and is re-encoded; the
