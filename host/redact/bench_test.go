@@ -1,9 +1,11 @@
 package redact_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/octet-kit/octet/host/redact"
+	"github.com/octet-kit/octet/host/redact/redacttest"
 )
 
 // benchSecrets are three registered values (plain, JSON-special, non-ASCII);
@@ -26,6 +28,46 @@ func BenchmarkFrameNoSecret(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				_ = r.Frame(f)
+			}
+		})
+	}
+}
+
+// BenchmarkFrameNoSecretHostile is the same frame with the ten hostile test
+// values registered (each has several escaped forms): how the prefilter
+// scales with the number of needles.
+func BenchmarkFrameNoSecretHostile(b *testing.B) {
+	r := redact.New()
+	r.Add(redacttest.Values(b)...)
+	for _, name := range []string{"call", "result"} {
+		f := benchFrames[name]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = r.Frame(f)
+			}
+		})
+	}
+}
+
+// BenchmarkFrameManyEchoes: a hostile 1 MiB frame echoing a registered value
+// 20,000 times in one string and in free text; redaction must stay linear in
+// the frame size (each needle scans the text once).
+func BenchmarkFrameManyEchoes(b *testing.B) {
+	r := redact.New()
+	r.Add(benchSecrets...)
+	r.Add(redacttest.Values(b)...)
+	echo := strings.Repeat("tok-9f8e7d6c5b4a filler text ", 20000)
+	frame := []byte(`{"jsonrpc":"2.0","method":"notification","params":{"message":"` + echo[:min(len(echo), 1<<20-100)] + `"}}`)
+	for _, name := range []string{"frame", "text"} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(frame)))
+			for b.Loop() {
+				if name == "frame" {
+					_ = r.Frame(frame)
+				} else {
+					_ = r.Text(string(frame))
+				}
 			}
 		})
 	}

@@ -78,6 +78,18 @@ func (r *Redactor) Len() int {
 type matcher struct {
 	needles [][]byte
 	maxLen  int
+	// groups are the needles by their first anchorLen bytes: the encodings
+	// of one secret mostly share a prefix, so the prefilter searches each
+	// distinct prefix once and a needle only where its prefix occurs.
+	groups []group
+}
+
+// anchorLen is the prefix length the prefilter searches for.
+const anchorLen = 4
+
+type group struct {
+	prefix  []byte
+	needles [][]byte
 }
 
 func newMatcher(secrets []string) *matcher {
@@ -94,36 +106,76 @@ func newMatcher(secrets []string) *matcher {
 		}
 	}
 	slices.SortFunc(m.needles, func(a, b []byte) int { return len(b) - len(a) })
+	byPrefix := map[string]int{}
+	for _, n := range m.needles {
+		p := n[:min(anchorLen, len(n))]
+		i, ok := byPrefix[string(p)]
+		if !ok {
+			i = len(m.groups)
+			byPrefix[string(p)] = i
+			m.groups = append(m.groups, group{prefix: p})
+		}
+		m.groups[i].needles = append(m.groups[i].needles, n)
+	}
 	return m
 }
 
 // contains reports whether any needle occurs in b (the hot-path prefilter:
-// one SIMD-assisted bytes.Index per needle, no allocation).
+// one SIMD-assisted bytes.Index per distinct prefix, a needle compared only
+// where its prefix occurs, no allocation).
 func (m *matcher) contains(b []byte) bool {
-	for _, n := range m.needles {
-		if bytes.Contains(b, n) {
-			return true
+	for _, g := range m.groups {
+		if !bytes.Contains(b, g.prefix) {
+			continue
+		}
+		for _, n := range g.needles {
+			if bytes.Contains(b, n) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// next finds the leftmost needle occurrence in b at or after from: its
-// start and length, or -1.
-func (m *matcher) next(b []byte, from int) (int, int) {
+// finder walks the needle occurrences of one text left to right. It keeps
+// each needle's next occurrence, so every needle scans the text once in all
+// however many occurrences there are (a hostile extension echoing a secret
+// thousands of times in a 1 MiB frame costs linear time, not quadratic).
+type finder struct {
+	m   *matcher
+	b   []byte
+	pos []int // per needle: next occurrence at or after the last from; -1 none left; -2 not searched
+}
+
+func (m *matcher) finder(b []byte) *finder {
+	pos := make([]int, len(m.needles))
+	for i := range pos {
+		pos[i] = -2
+	}
+	return &finder{m: m, b: b, pos: pos}
+}
+
+// next finds the leftmost occurrence at or after from (leftmost-longest: the
+// needles are sorted longest first): its start and length, or -1. Calls must
+// not decrease from.
+func (f *finder) next(from int) (int, int) {
 	best, bestLen := -1, 0
-	for _, n := range m.needles {
-		limit := len(b)
-		if best >= 0 {
-			// Only a match starting no later than the best so far can win.
-			limit = min(len(b), best+len(n))
-		}
-		i := bytes.Index(b[from:limit], n)
-		if i < 0 {
+	for k, n := range f.m.needles {
+		p := f.pos[k]
+		if p == -1 {
 			continue
 		}
-		if i += from; best < 0 || i < best || (i == best && len(n) > bestLen) {
-			best, bestLen = i, len(n)
+		if p < from {
+			i := bytes.Index(f.b[from:], n)
+			if i < 0 {
+				f.pos[k] = -1
+				continue
+			}
+			p = from + i
+			f.pos[k] = p
+		}
+		if best < 0 || p < best || (p == best && len(n) > bestLen) {
+			best, bestLen = p, len(n)
 		}
 	}
 	return best, bestLen
@@ -132,7 +184,11 @@ func (m *matcher) next(b []byte, from int) (int, int) {
 // replace returns b with every needle occurrence replaced by Placeholder,
 // and whether anything was replaced.
 func (m *matcher) replace(b []byte) ([]byte, bool) {
-	i, n := m.next(b, 0)
+	if !m.contains(b) {
+		return b, false
+	}
+	f := m.finder(b)
+	i, n := f.next(0)
 	if i < 0 {
 		return b, false
 	}
@@ -142,7 +198,7 @@ func (m *matcher) replace(b []byte) ([]byte, bool) {
 		out = append(out, b[from:i]...)
 		out = append(out, Placeholder...)
 		from = i + n
-		i, n = m.next(b, from)
+		i, n = f.next(from)
 	}
 	return append(out, b[from:]...), true
 }

@@ -35,8 +35,9 @@ func (m *matcher) safeCut(b []byte, final bool) int {
 		return len(b)
 	}
 	cut := len(b) - m.partialSuffix(b)
+	f := m.finder(b)
 	for at := 0; at < cut; {
-		i, n := m.next(b, at)
+		i, n := f.next(at)
 		if i < 0 || i >= cut {
 			break
 		}

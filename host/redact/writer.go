@@ -61,8 +61,10 @@ func (x *Writer) release(final bool) error {
 	// Lines up to limit are complete; past it may begin a secret not yet seen.
 	limit := m.safeCut(text, final)
 	done := 0
+	f, at := m.finder(text), 0
 	for start := 0; start < limit; {
-		end := m.groupEnd(text, start)
+		var end int
+		end, at = groupEnd(f, text, start, max(at, start))
 		if end > limit {
 			break
 		}
@@ -84,30 +86,31 @@ func (x *Writer) release(final bool) error {
 }
 
 // groupEnd is the end of the group of lines starting at start: through the
-// first newline that no secret occurrence spans (or the end of text).
-func (m *matcher) groupEnd(text []byte, start int) int {
+// first newline that no secret occurrence spans (or the end of text). at is
+// where the search for occurrences resumes (it only moves forward); the new
+// one is returned with the end.
+func groupEnd(f *finder, text []byte, start, at int) (int, int) {
 	end := start
 	for {
 		i := bytes.IndexByte(text[end:], '\n')
 		if i < 0 {
-			return len(text)
+			return len(text), at
 		}
 		nl := end + i
 		spanned := false
-		for at := start; at <= nl; {
-			j, n := m.next(text[:min(len(text), nl+m.maxLen)], at)
+		for {
+			j, n := f.next(at)
 			if j < 0 || j > nl {
 				break
 			}
+			at = j + n
 			if j+n > nl {
-				spanned = true
-				end = j + n
+				spanned, end = true, j+n
 				break
 			}
-			at = j + n
 		}
 		if !spanned {
-			return nl + 1
+			return nl + 1, at
 		}
 	}
 }
