@@ -3,7 +3,9 @@ package redact
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -21,6 +23,11 @@ import (
 //   - JavaScript JSON.stringify: as Python with ensure_ascii=False.
 //   - Variants seen elsewhere: upper-case hex digits (Java, C#), `/` as \/
 //     (PHP, some C libraries).
+//
+// Free text also quotes strings outside JSON: Go's %q (strconv.Quote, also
+// the host's own error messages quoting a bad parameter) and Python's repr
+// (an extension logging a dict or an exception) write \x01 where JSON writes
+// \u0001; those forms are added too.
 type style struct {
 	html      bool // escape < > & (Go's default)
 	lineSep   bool // escape U+2028 and U+2029 (Go)
@@ -53,7 +60,39 @@ func encodings(s string) []string {
 			}
 		}
 	}
-	return out
+	for _, q := range []string{strconv.Quote(s), strconv.QuoteToASCII(s)} {
+		out = append(out, q[1:len(q)-1])
+	}
+	return append(out, pyRepr(s, '\''), pyRepr(s, '"'))
+}
+
+// pyRepr is the inside of Python's repr(s) quoted with quote: backslash and
+// the quote escaped, \t \n \r, other non-printable characters as \xNN,
+// \uNNNN or \UNNNNNNNN; printable ones (é, emoji, combining marks) as they are.
+func pyRepr(s string, quote rune) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == quote:
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == ' ' || (r >= 0x20 && r < 0x7f) || (r > 0x7f && unicode.IsPrint(r)):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	return b.String()
 }
 
 func (st style) escape(s string) string {

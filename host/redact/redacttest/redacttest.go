@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -39,7 +40,8 @@ type Encoding struct {
 
 // Encodings returns every value in the forms of the real encoders: raw, Go
 // (HTML-escaping on and off), Python json.dumps (ensure_ascii on and off) and
-// JavaScript JSON.stringify. It fails the test when python3 or node is
+// JavaScript JSON.stringify; and the quoted forms of free text, Go's %q
+// (strconv.Quote, QuoteToASCII) and Python's repr. JSONForm tells them apart. It fails the test when python3 or node is
 // missing: the kit's test suite needs both anyway.
 func Encodings(t testing.TB, values []string) map[string][]Encoding {
 	t.Helper()
@@ -65,16 +67,25 @@ func Encodings(t testing.TB, values []string) map[string][]Encoding {
 		_ = enc.Encode(v)
 		goPlain = append(goPlain, strings.TrimSpace(buf.String()))
 	}
+	var goQuote, goQuoteASCII []string
+	for _, v := range values {
+		goQuote = append(goQuote, strconv.Quote(v))
+		goQuoteASCII = append(goQuoteASCII, strconv.QuoteToASCII(v))
+	}
 	add("raw", raw)
 	add("go", goHTML)
 	add("go-noescapehtml", goPlain)
+	add("go-%q", goQuote)
+	add("go-quoteascii", goQuoteASCII)
 	py := `import json,sys
 vals = json.load(sys.stdin)
 print(json.dumps([json.dumps(v) for v in vals]))
-print(json.dumps([json.dumps(v, ensure_ascii=False) for v in vals]))`
+print(json.dumps([json.dumps(v, ensure_ascii=False) for v in vals]))
+print(json.dumps(['"' + repr(v)[1:-1] + '"' for v in vals]))`
 	lines := run(t, in, "python3", "-c", py)
 	add("python-ensure_ascii", decodeList(t, lines[0]))
 	add("python-utf8", decodeList(t, lines[1]))
+	add("python-repr", decodeList(t, lines[2]))
 	js := `let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const v=JSON.parse(s);console.log(JSON.stringify(v.map(x=>JSON.stringify(x))))})`
 	add("javascript", decodeList(t, run(t, in, "node", "-e", js)[0]))
 	return out
@@ -101,6 +112,15 @@ func decodeList(t testing.TB, line string) []string {
 		t.Fatalf("encoder output %q: %v", line, err)
 	}
 	return v
+}
+
+// JSONForm reports whether the encoding is one a JSON string can hold.
+func (e Encoding) JSONForm() bool {
+	switch e.Writer {
+	case "go-%q", "go-quoteascii", "python-repr":
+		return false
+	}
+	return true
 }
 
 // Finding is one occurrence of a value found by Scan.
