@@ -16,26 +16,6 @@ import (
 	"github.com/octet-kit/octet/host/redact/redacttest"
 )
 
-// tomlString writes s as a TOML basic string: quotes, backslashes and control characters
-// escaped, everything else as is.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // leakyExtensions are the three careless extensions of testdata/leaky: Python and
 // TypeScript run from there; the Go one is built first and its manifest copied to point at
 // the binary.
@@ -162,11 +142,11 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 	dir := t.TempDir()
 	var secrets strings.Builder
 	for i, v := range broker {
-		fmt.Fprintf(&secrets, "s%d = %s\n", i+1, tomlString(v))
+		fmt.Fprintf(&secrets, "s%d = %s\n", i+1, redacttest.TOMLString(v))
 	}
 	os.WriteFile(filepath.Join(dir, "secrets.toml"), []byte(secrets.String()), 0o600)
 	sc := filepath.Join(dir, "script.toml")
-	os.WriteFile(sc, []byte("secrets_file = \"secrets.toml\"\n[[inputs]]\nmatch = \"Password\"\nvalue = "+tomlString(answer)+"\n"), 0o600)
+	os.WriteFile(sc, []byte("secrets_file = \"secrets.toml\"\n[[inputs]]\nmatch = \"Password\"\nvalue = "+redacttest.TOMLString(answer)+"\n"), 0o600)
 	e := newEnv(t)
 	total := 0
 	exts := leakyExtensions(t)
@@ -219,7 +199,7 @@ func TestStartFailureOutputIsRedacted(t *testing.T) {
 	dir := t.TempDir()
 	var secrets strings.Builder
 	for i, v := range broker {
-		fmt.Fprintf(&secrets, "s%d = %s\n", i+1, tomlString(v))
+		fmt.Fprintf(&secrets, "s%d = %s\n", i+1, redacttest.TOMLString(v))
 	}
 	sc := filepath.Join(dir, "script.toml")
 	os.WriteFile(sc, []byte("[secrets]\n"+secrets.String()), 0o600)

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -121,6 +122,27 @@ func (e Encoding) JSONForm() bool {
 		return false
 	}
 	return true
+}
+
+// TOMLString writes s as a TOML basic string (for a secrets or script file):
+// quotes, backslashes and control characters escaped (NUL as \u0000, which
+// TOML allows), everything else as is.
+func TOMLString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Finding is one occurrence of a value found by Scan.
