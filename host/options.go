@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -74,6 +75,10 @@ type Options struct {
 
 	Clock Clock          // default real time
 	Rand  func() float64 // jitter in [0,1), default math/rand
+	// StderrFilter, when set, makes a filter for each process's stderr, applied before the
+	// stream reaches the log file and the tail kept for errors: the reference host passes
+	// its redactor's stream, so an echoed secret is never written down.
+	StderrFilter func() process.Filter
 	// OnFrame sees every frame of every generation (the recorder's tap).
 	OnFrame func(extension string, generation int64, dir jsonrpc.Direction, frame []byte)
 	// OnEvent sees status changes.

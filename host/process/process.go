@@ -38,6 +38,17 @@ type Spec struct {
 	Environ   func() []string
 	// LogLimit overrides protocol.StderrLogMaxBytes (tests use a small bound).
 	LogLimit int64
+	// StderrFilter, when set, makes the filter this process's stderr passes through before
+	// it is logged or kept in the tail (the host's secret redaction).
+	StderrFilter func() Filter
+}
+
+// Filter rewrites a byte stream that arrives in pieces. Push returns what can be released
+// now (it may hold back a few bytes that could start a match, and may alias its argument);
+// Flush releases the rest at EOF. redact.Stream is one.
+type Filter interface {
+	Push(piece []byte) []byte
+	Flush() []byte
 }
 
 // Process is one running extension process (one generation).
@@ -82,6 +93,9 @@ func Start(spec Spec) (*Process, error) {
 	log, err := openLog(spec.LogPath, limit)
 	if err != nil {
 		return nil, &StartError{Kind: KindSpawn, Message: fmt.Sprintf("cannot open stderr log %s: %v", spec.LogPath, err)}
+	}
+	if spec.StderrFilter != nil {
+		log.filter = spec.StderrFilter()
 	}
 	// Our own pipes (not cmd.StdoutPipe) so Wait never closes the protocol reader under the
 	// JSON-RPC connection, and a grandchild holding stdout cannot delay exit detection.

@@ -2,6 +2,7 @@ package process
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,8 @@ type stderrLog struct {
 	limit int64
 	cut   bool // output was dropped and the marker written
 	done  chan struct{}
+	// filter rewrites the stream before it is logged or kept (Spec.StderrFilter).
+	filter Filter
 }
 
 // openLog prepares path for a new process: the previous log is kept as path+".1" so the
@@ -48,24 +51,40 @@ func openLog(path string, limit int64) (*stderrLog, error) {
 	return l, nil
 }
 
-// drain reads r until EOF. Lines are split for the tail; bytes go to the file as they come.
+// drain reads r until EOF. Lines are split for the tail; bytes go to the file as they come
+// (through the filter, when set, which may hold a few bytes back until the next read).
 func (l *stderrLog) drain(r io.Reader) {
 	defer close(l.done)
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		l.write(chunk)
-		line = append(line, chunk...)
-		if len(line) > 0 && (line[len(line)-1] == '\n' || len(line) > tailLineBytes) {
-			l.addTail(line)
-			line = line[:0]
-			if len(chunk) > 0 && chunk[len(chunk)-1] != '\n' {
-				// An over-long line keeps streaming; skip the rest of it for the tail.
-				line = append(line[:0], "…"...)
+		final := err != nil && err != bufio.ErrBufferFull
+		if l.filter != nil {
+			chunk = l.filter.Push(chunk)
+			if final {
+				chunk = append(append([]byte(nil), chunk...), l.filter.Flush()...)
 			}
 		}
-		if err != nil && err != bufio.ErrBufferFull {
+		l.write(chunk)
+		// A filtered chunk may hold several lines, or none.
+		for rest := chunk; len(rest) > 0; {
+			part := rest
+			if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+				part = rest[:i+1]
+			}
+			rest = rest[len(part):]
+			line = append(line, part...)
+			if line[len(line)-1] == '\n' || len(line) > tailLineBytes {
+				l.addTail(line)
+				line = line[:0]
+				if part[len(part)-1] != '\n' {
+					// An over-long line keeps streaming; skip the rest of it for the tail.
+					line = append(line[:0], "…"...)
+				}
+			}
+		}
+		if final {
 			if len(line) > 0 {
 				l.addTail(line)
 			}

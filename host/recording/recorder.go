@@ -3,17 +3,19 @@
 package recording
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
 // Redacted replaces a secret value in a recorded frame.
-const Redacted = "[redacted]"
+const Redacted = redact.Placeholder
 
 // Direction labels as stored.
 const (
@@ -25,10 +27,10 @@ const (
 type Options struct {
 	// Clock stamps frames; nil is time.Now.
 	Clock func() time.Time
-	// KnownSecrets are values to scrub from any frame wherever they appear
-	// (the broker's secrets): a second line of defence behind the
-	// structural redaction of secret/get and secret input/request results.
-	KnownSecrets []string
+	// Redactor redacts every frame Record stores: the host's one redactor,
+	// which knows every secret value handed out (broker values, secret input
+	// answers) and finds them in any escaping. Nil stores frames as given.
+	Redactor *redact.Redactor
 }
 
 // Recorder is the core's OnFrame tap for one session (one process
@@ -37,7 +39,6 @@ type Recorder struct {
 	st        *store.Store
 	sessionID string
 	opts      Options
-	red       *Redactor
 
 	mu  sync.Mutex
 	seq int64
@@ -52,24 +53,36 @@ func New(ctx context.Context, st *store.Store, sessionID, extension string, opts
 	if err := st.StartRecording(ctx, sessionID, extension, opts.Clock().UnixMilli()); err != nil {
 		return nil, err
 	}
-	return &Recorder{st: st, sessionID: sessionID, opts: opts, red: NewRedactor(opts.KnownSecrets)}, nil
+	return &Recorder{st: st, sessionID: sessionID, opts: opts}, nil
 }
 
 // OnFrame records one frame; its signature matches jsonrpc.Options.OnFrame
 // from the host's side (Inbound = extension->host).
 func (r *Recorder) OnFrame(dir jsonrpc.Direction, frame []byte) {
-	d := HostToExt
-	if dir == jsonrpc.Inbound {
-		d = ExtToHost
-	}
-	r.Record(d, frame)
+	r.Record(DirectionOf(dir), frame)
 }
 
-// Record records one frame in the given direction (HostToExt or ExtToHost).
+// DirectionOf is the stored label of a core direction (Inbound = ExtToHost).
+func DirectionOf(dir jsonrpc.Direction) string {
+	if dir == jsonrpc.Inbound {
+		return ExtToHost
+	}
+	return HostToExt
+}
+
+// Record redacts one frame with Options.Redactor and records it in the given
+// direction (HostToExt or ExtToHost).
 func (r *Recorder) Record(direction string, frame []byte) {
+	r.RecordClean(direction, r.opts.Redactor.Frame(frame))
+}
+
+// RecordClean records a frame the caller already redacted with the same
+// redactor (the reference host redacts each frame once for trace and
+// recording alike).
+func (r *Recorder) RecordClean(direction string, frame []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	clean := r.red.Redact(direction, frame)
+	clean := append([]byte(nil), bytes.TrimRight(frame, "\n")...)
 	r.seq++
 	err := r.st.AppendFrames(context.Background(), r.sessionID, []store.Frame{{Seq: r.seq, AtMS: r.opts.Clock().UnixMilli(), Direction: direction, Frame: clean}})
 	if err != nil && r.err == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/octet-kit/octet/host/inspect"
 	"github.com/octet-kit/octet/host/recording"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
@@ -24,7 +25,11 @@ func TestRecordRedactAndInspect(t *testing.T) {
 	}
 	defer st.Close()
 	clk := &tick{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	rec, err := recording.New(context.Background(), st, "sess-a", "demo", recording.Options{Clock: clk.now, KnownSecrets: []string{"s3cr3t\"v"}})
+	// The host registers each value as it hands it out: the broker value, the
+	// secret input answer, and one an extension then echoes escaped.
+	red := redact.New()
+	red.Add("s3cr3t\"v", "tok-AAAA", "hunter2")
+	rec, err := recording.New(context.Background(), st, "sess-a", "demo", recording.Options{Clock: clk.now, Redactor: red})
 	if err != nil {
 		t.Fatal(err)
 	}

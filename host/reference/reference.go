@@ -10,7 +10,9 @@ import (
 	"sync"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/host/recording"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/host/services"
 	"github.com/octet-kit/octet/host/store"
@@ -30,12 +32,17 @@ type Options struct {
 	// Script answers confirmations, input, policy, child sessions and lifecycle, and
 	// brokers secrets; nil is the default policy (deny, cancel, no secrets).
 	Script *script.Script
-	// Record stores every frame of each extension, known secret values redacted, as the
-	// recording RecordingID(extension), for `octet-host inspect`.
+	// Record stores every frame of each extension, secrets redacted, as the recording
+	// RecordingID(extension), for `octet-host inspect`.
 	Record bool
-	// Trace, when set, receives every frame and every service event, one line each, known
-	// secret values redacted.
+	// Trace, when set, receives every frame and every service event, one line each, secrets
+	// redacted.
 	Trace io.Writer
+	// Redactor is the one redactor of this host: it learns the script's broker values at
+	// Open and every secret input answer as the router hands it out, and redacts traces,
+	// recordings, events, diagnostics and the extensions' stderr logs. Nil makes a new one;
+	// pass your own to redact what you print yourself (the CLI does). See Host.Redactor.
+	Redactor *redact.Redactor
 	// Warnf receives problems that do not stop the host (a recording that could not
 	// start); nil discards them.
 	Warnf func(format string, args ...any)
@@ -53,7 +60,7 @@ type Host struct {
 	ownStore  bool
 	script    *script.Script
 	sessionID string
-	secrets   []string // known secret values, redacted from traces and recordings
+	red       *redact.Redactor
 	trace     io.Writer
 	warnf     func(format string, args ...any)
 	closeOnce sync.Once
@@ -77,15 +84,23 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		}
 		own = true
 	}
-	h := &Host{store: st, ownStore: own, script: opts.Script, secrets: opts.Script.SecretValues(),
+	red := opts.Redactor
+	if red == nil {
+		red = redact.New()
+	}
+	// Broker values are registered before any extension starts: a value the extension
+	// never asked for cannot be echoed, but a user may type it into a tool's arguments.
+	red.Add(opts.Script.SecretValues()...)
+	h := &Host{store: st, ownStore: own, script: opts.Script, red: red,
 		trace: opts.Trace, warnf: opts.Warnf, recorders: map[string]*recording.Recorder{}}
 	if h.warnf == nil {
 		h.warnf = func(string, ...any) {}
 	}
 	router, err := services.NewRouter(services.RouterConfig{
-		Store:  st,
-		Script: opts.Script,
-		Events: services.EventSinkFunc(h.traceEvent),
+		Store:    st,
+		Script:   opts.Script,
+		Redactor: red,
+		Events:   services.EventSinkFunc(h.traceEvent),
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
 		// mutation is refused. h.Host is set below, before any extension can register.
 		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {
@@ -109,10 +124,21 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	ho.ApprovalIssuance = opts.Script.IssuesApprovals()
 	next := ho.OnFrame
 	record := opts.Record
+	if ho.StderrFilter == nil {
+		ho.StderrFilter = func() process.Filter { return redact.NewStream(red) }
+	}
 	ho.OnFrame = func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
-		h.traceFrame(ext, gen, dir, frame)
+		if h.trace == nil && !record {
+			if next != nil {
+				next(ext, gen, dir, frame)
+			}
+			return
+		}
+		// Redacted once for both taps: the hot path pays one prefilter per frame.
+		clean := red.Frame(frame)
+		h.traceFrame(ext, gen, dir, clean)
 		if record {
-			h.record(ext, dir, frame)
+			h.record(ext, dir, clean)
 		}
 		if next != nil {
 			next(ext, gen, dir, frame)
@@ -157,6 +183,10 @@ func (h *Host) Store() *store.Store { return h.store }
 
 // Router is the services router serving every extension->host method.
 func (h *Host) Router() *services.Router { return h.router }
+
+// Redactor is the host's redactor (Options.Redactor or the one Open made): redact with it
+// anything printed or stored outside the host that may carry extension text.
+func (h *Host) Redactor() *redact.Redactor { return h.red }
 
 // Script is the script the host answers with (nil: the default policy).
 func (h *Host) Script() *script.Script { return h.script }

@@ -3,7 +3,6 @@ package reference
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/octet-kit/octet/host/recording"
 	"github.com/octet-kit/octet/host/services"
@@ -20,16 +19,16 @@ func (h *Host) Recordings() []string {
 	return append([]string(nil), h.recorded...)
 }
 
-// record feeds the recorder of ext, creating it on its first frame. The recorder redacts
-// secrets structurally and by known value. A recorder that cannot start is reported to
-// Warnf and the frame is dropped, never the call.
+// record feeds the recorder of ext, creating it on its first frame, with a frame OnFrame
+// already redacted. A recorder that cannot start is reported to Warnf and the frame is
+// dropped, never the call.
 func (h *Host) record(ext string, dir jsonrpc.Direction, frame []byte) {
 	h.mu.Lock()
 	r := h.recorders[ext]
 	if r == nil {
 		id := h.RecordingID(ext)
 		var err error
-		r, err = recording.New(context.Background(), h.store, id, ext, recording.Options{KnownSecrets: h.secrets})
+		r, err = recording.New(context.Background(), h.store, id, ext, recording.Options{Redactor: h.red})
 		if err != nil {
 			h.mu.Unlock()
 			h.warnf("recording %s: %v", ext, err)
@@ -39,10 +38,11 @@ func (h *Host) record(ext string, dir jsonrpc.Direction, frame []byte) {
 		h.recorded = append(h.recorded, id)
 	}
 	h.mu.Unlock()
-	r.OnFrame(dir, frame)
+	r.RecordClean(recording.DirectionOf(dir), frame)
 }
 
-// traceFrame prints one frame: "ext[generation] -> frame" for host->extension, "<-" back.
+// traceFrame prints one (redacted) frame: "ext[generation] -> frame" for host->extension,
+// "<-" back.
 func (h *Host) traceFrame(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
 	if h.trace == nil {
 		return
@@ -51,7 +51,7 @@ func (h *Host) traceFrame(ext string, gen int64, dir jsonrpc.Direction, frame []
 	if dir == jsonrpc.Inbound {
 		arrow = "<-"
 	}
-	fmt.Fprintf(h.trace, "%s[%d] %s %s\n", ext, gen, arrow, h.redact(string(frame)))
+	fmt.Fprintf(h.trace, "%s[%d] %s %s\n", ext, gen, arrow, frame)
 }
 
 // traceEvent prints one service event (notification, status, diagnostic, ...).
@@ -59,15 +59,5 @@ func (h *Host) traceEvent(ev services.Event) {
 	if h.trace == nil {
 		return
 	}
-	fmt.Fprintf(h.trace, "event %s[%d] %s: %s\n", ev.Extension, ev.Generation, ev.Kind, h.redact(fmt.Sprintf("%+v", ev.Payload)))
-}
-
-// redact hides known secret values: a trace goes to a terminal or a CI log.
-func (h *Host) redact(s string) string {
-	for _, v := range h.secrets {
-		if v != "" {
-			s = strings.ReplaceAll(s, v, recording.Redacted)
-		}
-	}
-	return s
+	fmt.Fprintf(h.trace, "event %s[%d] %s: %s\n", ev.Extension, ev.Generation, ev.Kind, h.red.Text(fmt.Sprintf("%+v", ev.Payload)))
 }

@@ -120,10 +120,8 @@ func (s *Script) String() string {
 // GoString is String: %#v must not print secret values either.
 func (s *Script) GoString() string { return s.String() }
 
-// SecretValues returns every brokered secret value, for recorders and
-// traces to scrub from frames as a second line of defence (replies to
-// secret/get and secret input/request are redacted structurally by
-// recording.Redactor whatever their value).
+// SecretValues returns every brokered secret value, for the host's
+// redactor (host/redact) to learn before any extension starts.
 func (s *Script) SecretValues() []string {
 	if s == nil {
 		return nil

@@ -85,7 +85,7 @@ type inputParams struct {
 
 // input answers input/request from the script; unanswered (headless) input
 // is cancelled: {"value": null}. A secret answer goes only into the
-// response: never an event, a record or a log.
+// response (never an event, a record or a log) and into the redactor.
 func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
 	var p inputParams
 	if err := decodeParams(raw, &p); err != nil {
@@ -113,6 +113,11 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 				break
 			}
 		}
+	}
+	if value != nil && p.Secret {
+		// Registered before the answer leaves: the frame that carries it is
+		// traced and recorded redacted, and any echo of it afterwards too.
+		r.red.Add(*value)
 	}
 	r.emit(c, EventInput, InputRequest{Prompt: p.Prompt, Secret: p.Secret, Answered: value != nil})
 	return map[string]*string{"value": value}, nil

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/octet-kit/octet/host/recording"
+	"github.com/octet-kit/octet/host/redact"
+	"github.com/octet-kit/octet/host/redact/redacttest"
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/host/services"
 	"github.com/octet-kit/octet/host/store"
@@ -23,11 +25,14 @@ import (
 // scans the console log, the errors, the recording and the raw bytes of the
 // state database (main file, WAL and shared memory) for the values.
 func TestNoSecretLeaks(t *testing.T) {
-	const brokered = "BROKERED-5ecret-value"
-	const typed = "TYPED-5ecret-answer"
+	// Hostile values (quotes, backslashes, control characters, non-ASCII), scanned for in
+	// every real encoder's form.
+	values := redacttest.Values(t)
+	brokered, typed := values[0], values[len(values)-1]
+	enc := redacttest.Encodings(t, []string{brokered, typed})
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "secrets.toml"), []byte(fmt.Sprintf("%q = %q\n", "api.token", brokered)), 0o600)
-	sc, err := script.Parse("s.toml", []byte(fmt.Sprintf("secrets_file = \"secrets.toml\"\n[[inputs]]\nmatch = \"Password\"\nvalue = %q\n", typed)), dir)
+	os.WriteFile(filepath.Join(dir, "secrets.toml"), []byte("\"api.token\" = "+redacttest.TOMLString(brokered)+"\n"), 0o600)
+	sc, err := script.Parse("s.toml", []byte("secrets_file = \"secrets.toml\"\n[[inputs]]\nmatch = \"Password\"\nvalue = "+redacttest.TOMLString(typed)+"\n"), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,14 +47,16 @@ func TestNoSecretLeaks(t *testing.T) {
 		Features: map[string]bool{"secrets": true, "kv": true, "request_progress": true}, Secrets: []string{"api.token", "absent.token"},
 		Presentation: true, Notifications: true,
 		ActiveParent: func(id jsonrpc.ID) (services.Owner, bool) { return owner, id == jsonrpc.IntID(1) }}
-	r, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc, Events: services.EventSinkFunc(func(e services.Event) {
+	// One redactor for the router and the recorder, as the reference host wires them.
+	red := redact.New()
+	r, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc, Redactor: red, Events: services.EventSinkFunc(func(e services.Event) {
 		b, _ := json.Marshal(e)
 		log.Write(append(b, '\n'))
 	})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := recording.New(context.Background(), st, "sess", "demo", recording.Options{})
+	rec, err := recording.New(context.Background(), st, "sess", "demo", recording.Options{Redactor: red})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +85,9 @@ func TestNoSecretLeaks(t *testing.T) {
 	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"bad","level":"nope"}`)})
 	// A careless extension echoes the secret into a notification and into
 	// an invalid one (whose diagnostic quotes the bad level).
-	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"token is ` + brokered + `","level":"info"}`)})
-	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"x","level":"` + brokered + `"}`)})
+	quoted, _ := json.Marshal(brokered)
+	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"token is ` + string(quoted[1:len(quoted)-1]) + `","level":"info"}`)})
+	r.Handle(context.Background(), c, &jsonrpc.Request{Method: "notification", Params: json.RawMessage(`{"message":"x","level":` + string(quoted) + `}`)})
 
 	// The exchange really delivered the values (so the scan below means something).
 	frames, _, _ := st.Frames(context.Background(), "sess")
@@ -106,10 +114,8 @@ func TestNoSecretLeaks(t *testing.T) {
 		t.Fatalf("scanned only %v", haystacks)
 	}
 	for where, hay := range haystacks {
-		for _, secret := range []string{brokered, typed} {
-			if bytes.Contains(hay, []byte(secret)) {
-				t.Errorf("%s contains secret %q", where, secret)
-			}
+		for _, f := range redacttest.Scan(where, hay, enc) {
+			t.Errorf("%s contains secret %q (as %s)", f.Where, f.Value, f.Writer)
 		}
 	}
 	// Sanity: the scan would find an ordinary value that was stored.

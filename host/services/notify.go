@@ -30,8 +30,7 @@ func (r *Router) notification(ctx context.Context, c *Caller, raw json.RawMessag
 	if hasControl(p.Message, true) || hasControl(p.Title, false) {
 		return nil, invalidParams("message", "contains control characters; notifications are plain text")
 	}
-	n := Notification{Message: r.redact(p.Message), Level: p.Level, Title: r.redact(p.Title)}
-	b, _ := json.Marshal(n)
+	n, b := r.redacted(Notification{Message: p.Message, Level: p.Level, Title: p.Title})
 	if err := r.store.AppendEvent(ctx, r.now().UnixMilli(), string(EventNotification), c.Extension, b); err != nil {
 		return nil, internal("record notification: %v", err)
 	}

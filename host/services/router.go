@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"reflect"
 	"sync"
 	"time"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
@@ -54,6 +55,11 @@ type RouterConfig struct {
 	Script *script.Script
 	// Events receives console events; nil discards them.
 	Events EventSink
+	// Redactor is the host's one redactor. The router adds the script's
+	// broker values and every secret input answer to it before handing them
+	// out, and redacts with it every event and diagnostic it emits or stores.
+	// Nil makes a private one.
+	Redactor *redact.Redactor
 	// Clock is the time source (presentation windows, approval expiry,
 	// agent timestamps); nil is time.Now.
 	Clock func() time.Time
@@ -77,10 +83,10 @@ type RouterConfig struct {
 type Router struct {
 	cfg   RouterConfig
 	store *store.Store
-	// secretValues are the broker's values: scrubbed from anything the
-	// router stores or emits that carries extension-provided text, in case
-	// an extension echoes a secret into a notification or diagnostic.
-	secretValues []string
+	// red redacts every secret handed out from anything the router stores or
+	// emits that carries extension-provided text (an extension may echo a
+	// secret into a notification, a progress message or a bad parameter).
+	red *redact.Redactor
 
 	mu        sync.Mutex
 	gens      map[genKey]*genState
@@ -126,12 +132,16 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 	if cfg.ApprovalTTL <= 0 {
 		cfg.ApprovalTTL = approvalTokenTTL
 	}
+	if cfg.Redactor == nil {
+		cfg.Redactor = redact.New()
+	}
+	cfg.Redactor.Add(cfg.Script.SecretValues()...)
 	return &Router{
-		cfg:          cfg,
-		store:        cfg.Store,
-		secretValues: cfg.Script.SecretValues(),
-		gens:         map[genKey]*genState{},
-		inflight:     map[parentKey]map[*inflightCall]struct{}{},
+		cfg:      cfg,
+		store:    cfg.Store,
+		red:      cfg.Redactor,
+		gens:     map[genKey]*genState{},
+		inflight: map[parentKey]map[*inflightCall]struct{}{},
 	}, nil
 }
 
@@ -245,23 +255,43 @@ func (r *Router) genLocked(c *Caller) *genState {
 
 func (r *Router) now() time.Time { return r.cfg.Clock() }
 
-// redact replaces every brokered secret value in s.
-func (r *Router) redact(s string) string {
-	for _, v := range r.secretValues {
-		s = strings.ReplaceAll(s, v, "[redacted]")
-	}
-	return s
+// emit sends one event, its payload redacted (every event may carry text an
+// extension chose).
+func (r *Router) emit(c *Caller, kind EventKind, payload any) {
+	payload, _ = r.redacted(payload)
+	r.cfg.Events.Event(Event{Kind: kind, At: r.now(), Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation, Payload: payload})
 }
 
-func (r *Router) emit(c *Caller, kind EventKind, payload any) {
-	r.cfg.Events.Event(Event{Kind: kind, At: r.now(), Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation, Payload: payload})
+// redacted returns payload with every secret removed, and its JSON (what the
+// events table stores). The payload is checked through its JSON, so every
+// string field of every payload type is covered without a list to keep up to
+// date; only a payload that held a secret is decoded back into a fresh value
+// of its own type.
+func (r *Router) redacted(payload any) (any, []byte) {
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return payload, nil
+	}
+	clean := r.red.Frame(b)
+	if len(clean) == len(b) && (len(b) == 0 || &clean[0] == &b[0]) {
+		return payload, b
+	}
+	t := reflect.TypeOf(payload)
+	v := reflect.New(t)
+	if json.Unmarshal(clean, v.Interface()) != nil {
+		// A secret spanning JSON structure left the text invalid: nothing of
+		// the payload is safe to show.
+		zero := reflect.Zero(t).Interface()
+		b, _ = json.Marshal(zero)
+		return zero, b
+	}
+	return v.Elem().Interface(), clean
 }
 
 // diagnose reports a problem with what c sent to the console and records it.
 func (r *Router) diagnose(c *Caller, method, msg string) {
-	d := Diagnostic{Method: method, Message: r.redact(msg)}
-	r.emit(c, EventDiagnostic, d)
-	b, _ := json.Marshal(d)
+	d, b := r.redacted(Diagnostic{Method: method, Message: msg})
+	r.cfg.Events.Event(Event{Kind: EventDiagnostic, At: r.now(), Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation, Payload: d})
 	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
 }
 

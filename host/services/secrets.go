@@ -40,5 +40,8 @@ func (r *Router) secretGet(ctx context.Context, c *Caller, raw json.RawMessage) 
 	if !ok || len(v) > secretValueMaxBytes {
 		return nil, errSecretUnavailable()
 	}
+	// Known since NewRouter; added again so a value the script gained later
+	// (AddSecretsFile) is redacted before it is handed out.
+	r.red.Add(v)
 	return secretResult{Value: v}, nil
 }

@@ -130,14 +130,14 @@ func TestCallRecordThenInspect(t *testing.T) {
 }
 
 // --trace prints both directions of every frame to stderr, with the script's secret
-// values redacted.
+// values redacted; the result line on stdout is redacted too (the echo tool returned it).
 func TestCallTraceRedactsSecrets(t *testing.T) {
 	e := newEnv(t)
 	dir := testext.Write(t, e.exts, testext.Ext{Name: "tr"})
 	sc := filepath.Join(t.TempDir(), "s.toml")
 	os.WriteFile(sc, []byte("[secrets]\n\"api.token\" = \"trace-secret-77\"\n"), 0o644)
 	code, out, errOut := octetHost(t, "", "call", "--trace", "--script", sc, "--state", e.state, "--config", e.config, dir, "echo", `{"v":"trace-secret-77"}`)
-	if code != 0 || !strings.Contains(out, "trace-secret-77") {
+	if code != 0 || strings.Contains(out, "trace-secret-77") || !strings.Contains(out, `{\"v\":\"[redacted]\"}`) {
 		t.Fatalf("call: %d %s %s", code, out, errOut)
 	}
 	if !strings.Contains(errOut, "tr[1] -> ") || !strings.Contains(errOut, "tr[1] <- ") || strings.Contains(errOut, "trace-secret-77") {

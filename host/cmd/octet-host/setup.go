@@ -12,6 +12,7 @@ import (
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/reference"
 	"github.com/octet-kit/octet/host/script"
 )
@@ -88,8 +89,10 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 
 // newRuntime opens the reference host for the selected extensions: the state store, the
 // script, the services router and the frame taps (--trace, --record). Nothing starts yet.
-// events, when set, receives status changes (the run console).
-func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writer) (*reference.Host, error) {
+// events, when set, receives status changes (the run console). red is the verb's redactor,
+// the same one its output writers use, so a secret input answer registered by the router
+// is hidden on the console too.
+func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writer, red *redact.Redactor) (*reference.Host, error) {
 	var sc *script.Script
 	if hf.script != "" {
 		var err error
@@ -112,9 +115,10 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			Session: session, RequestTimeout: hf.timeout,
 			Subreaper: true, // this process is the host and nothing else
 		},
-		Script: sc,
-		Record: hf.record,
-		Warnf:  func(format string, args ...any) { fmt.Fprintf(stderr, "octet-host: "+format+"\n", args...) },
+		Script:   sc,
+		Record:   hf.record,
+		Redactor: red,
+		Warnf:    func(format string, args ...any) { fmt.Fprintf(stderr, "octet-host: "+format+"\n", args...) },
 	}
 	if hf.trace {
 		opts.Trace = stderr

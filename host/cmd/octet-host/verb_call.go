@@ -17,6 +17,7 @@ import (
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
@@ -79,6 +80,16 @@ func parseToolCalls(args []string) ([]toolCall, error) {
 }
 
 func runCall(args []string, stdout, stderr io.Writer) int {
+	// Everything this verb prints passes the host's redactor: results, error lines (message
+	// and data), stderr tails in start errors, warnings and the trace.
+	red := redact.New()
+	so, se := redact.NewWriter(red, stdout), redact.NewWriter(red, stderr)
+	defer se.Flush()
+	defer so.Flush()
+	return callVerb(args, so, se, red)
+}
+
+func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int {
 	var hf hostFlags
 	fs := flagSet("call", callHelp, stderr)
 	hf.addRun(fs)
@@ -122,7 +133,7 @@ func runCall(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octet-host call: %s not started: %s: %s\n", entry.Name, d.State, d.Reason)
 		return exitStartup
 	}
-	rt, err := hf.newRuntime(sel, stderr, nil)
+	rt, err := hf.newRuntime(sel, stderr, nil, red)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host call:", err)
 		return exitStartup

@@ -16,6 +16,7 @@ import (
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/redact"
 	"github.com/octet-kit/octet/host/reference"
 )
 
@@ -61,6 +62,16 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 }
 
 func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Everything the console prints passes the host's redactor (results, errors, `logs`,
+	// status lines, start failures with their stderr tails, the trace).
+	red := redact.New()
+	so, se := redact.NewWriter(red, stdout), redact.NewWriter(red, stderr)
+	defer se.Flush()
+	defer so.Flush()
+	return runConsoleRedacted(args, stdin, so, se, red)
+}
+
+func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer, red *redact.Redactor) int {
 	var hf hostFlags
 	fs := flagSet("run", runHelp, stderr)
 	hf.addRun(fs)
@@ -86,7 +97,7 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	out := &syncWriter{w: stdout}
-	rt, err := hf.newRuntime(sel, stderr, out)
+	rt, err := hf.newRuntime(sel, stderr, out, red)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup

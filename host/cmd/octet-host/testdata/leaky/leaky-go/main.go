@@ -1,0 +1,63 @@
+// Command leaky is the Go side of the redaction tests (see extension.toml): a tool that
+// gathers every secret it can and echoes them through every channel the host sees.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	octet "github.com/octet-kit/octet/sdk-go"
+)
+
+var names = []string{"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"}
+
+// gather reads the secrets and the input answer, and echoes each into a notification,
+// a progress message and stderr (raw, then as Go's JSON writes it).
+func gather(ctx context.Context, ext *octet.Extension) ([]string, error) {
+	var vals []string
+	for _, n := range names {
+		v, err := ext.GetSecret(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		vals = append(vals, v)
+	}
+	in, err := ext.RequestInput(ctx, "Password:", true)
+	if err != nil || in == nil {
+		return nil, errors.Join(errors.New("no input answer"), err)
+	}
+	vals = append(vals, *in)
+	for _, v := range vals {
+		_ = ext.Notify("note "+v, "info", "")
+		_ = ext.Progress(ctx, octet.ProgressStatus{Message: "step " + v})
+		b, _ := json.Marshal(map[string]string{"leak": v})
+		fmt.Fprintf(os.Stderr, "raw %s\njson %s\n", v, b)
+	}
+	return vals, nil
+}
+
+func main() {
+	ext := octet.New(octet.Options{})
+	octet.Tool(ext, octet.ToolSpec{Name: "leak_result", Description: "echo secrets in a result"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			vals, err := gather(ctx, ext)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			b, _ := json.Marshal(vals)
+			return octet.Text(strings.Join(vals, " | ") + "\n" + string(b)), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "leak_error", Description: "echo secrets in an error"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			vals, err := gather(ctx, ext)
+			if err != nil {
+				return octet.Result{}, err
+			}
+			return octet.Result{}, octet.Fail(1001, "failed with "+strings.Join(vals, " | "), map[string]any{"values": vals})
+		})
+	ext.Run()
+}

@@ -1,0 +1,47 @@
+"""The Python side of the redaction tests (see extension.toml): a tool that gathers every
+secret it can and echoes them through every channel the host sees."""
+
+import json
+import sys
+
+from octet_extension import Extension, ToolError, text_content, tool_result
+
+ext = Extension()
+NAMES = [f"s{i}" for i in range(1, 10)]
+
+
+def try_send(send, text):
+    try:
+        send(text)
+    except Exception as exc:  # the SDK may refuse control characters; go on leaking
+        print(f"refused: {type(exc).__name__}", file=sys.stderr)
+
+
+def gather():
+    vals = [ext.get_secret(n) for n in NAMES]
+    answer = ext.request_input("Password:", secret=True)
+    if answer is None:
+        raise ToolError(1002, "no input answer")
+    vals.append(answer)
+    for v in vals:
+        try_send(ext.notify, "note " + v)
+        try_send(lambda text: ext.progress(message=text), "step " + v)
+        print("raw " + v, file=sys.stderr)
+        print("json " + json.dumps({"leak": v}), file=sys.stderr)
+        print("utf8 " + json.dumps({"leak": v}, ensure_ascii=False), file=sys.stderr, flush=True)
+    return vals
+
+
+@ext.tool(name="leak_result", description="echo secrets in a result")
+def leak_result(args):
+    vals = gather()
+    return tool_result(text_content(" | ".join(vals) + "\n" + json.dumps(vals)))
+
+
+@ext.tool(name="leak_error", description="echo secrets in an error")
+def leak_error(args):
+    vals = gather()
+    raise ToolError(1001, "failed with " + " | ".join(vals), {"values": vals})
+
+
+ext.run()

@@ -1,0 +1,39 @@
+// The TypeScript SDK side of the redaction tests (see extension.toml), as plain ESM against
+// the SDK's build (no compile step): a tool that gathers every secret it can and echoes
+// them through every channel the host sees.
+import { Extension, ToolError } from "../../../../../../sdk-typescript/dist/src/index.js";
+
+const ext = new Extension({ apiVersion: "0.4" });
+const names = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"];
+
+async function gather(ctx) {
+  const vals = [];
+  for (const n of names) vals.push(await ext.getSecret(n));
+  const answer = await ext.requestInput("Password:", { secret: true });
+  if (answer === null) throw new ToolError(1002, "no input answer");
+  vals.push(answer);
+  for (const v of vals) {
+    for (const send of [() => ext.notify("note " + v), () => ctx.progress({ message: "step " + v })]) {
+      try {
+        send();
+      } catch (err) {
+        console.error(`refused: ${err.name}`); // the SDK may refuse control characters; go on leaking
+      }
+    }
+    console.error("raw " + v);
+    console.error("json " + JSON.stringify({ leak: v }));
+  }
+  return vals;
+}
+
+const none = { type: "object", properties: {} };
+ext.tool({ name: "leak_result", description: "echo secrets in a result", parameters: none }, async (_args, ctx) => {
+  const vals = await gather(ctx);
+  return vals.join(" | ") + "\n" + JSON.stringify(vals);
+});
+ext.tool({ name: "leak_error", description: "echo secrets in an error", parameters: none }, async (_args, ctx) => {
+  const vals = await gather(ctx);
+  throw new ToolError(1001, "failed with " + vals.join(" | "), { values: vals });
+});
+
+await ext.run();
