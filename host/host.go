@@ -25,6 +25,10 @@ type Host struct {
 
 	catMu   sync.Mutex
 	catalog atomic.Pointer[Catalog]
+
+	// uncheckedForBench turns the host's argument and result checks off; only the
+	// benchmark sets it (export_test.go), to measure what the checks cost in one run.
+	uncheckedForBench bool
 }
 
 // New creates a host. Nothing starts until Start.

@@ -71,6 +71,10 @@ type Options struct {
 	OnFrame func(extension string, generation int64, dir jsonrpc.Direction, frame []byte)
 	// OnEvent sees status changes.
 	OnEvent func(Event)
+	// OnRejected sees every extension answer the host refused (*ResultError) and every
+	// tool/call it refused to send (*ArgumentsError), before the caller gets the error: the
+	// reference host traces and records it.
+	OnRejected func(extension string, generation int64, err error)
 	// Logf receives diagnostics.
 	Logf func(format string, args ...any)
 	// LookupEnv reads the host environment (tests inject); nil is os.LookupEnv.

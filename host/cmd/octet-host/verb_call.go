@@ -32,7 +32,11 @@ JSON object and defaults to {}.
 
 Each line is the tool's result object exactly as the extension returned it, or, when the
 call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"transport"|"unavailable"|
-"unknown_tool"|"other", "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr.
+"unknown_tool"|"result_refused"|"arguments_refused"|"other", "message": ..., "code"?: ...,
+"data"?: ...}}. The reason also goes to stderr. The host checks every result before printing
+it: a result that breaks the schema's ToolResult type, the tool's output_schema or the
+artifact fence is result_refused (with "pointer", "rule" and "schema"), and arguments the
+tool's parameters schema forbids are arguments_refused and never sent.
 
 Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
 that cancelled it, the process died mid-call); 2 the extension could not start or was
@@ -190,7 +194,13 @@ func describeError(err error) map[string]any {
 	var ue *host.UnavailableError
 	var ut *host.UnknownToolError
 	var nr *host.NotRegisteredError
+	var re *host.ResultError
+	var ae *host.ArgumentsError
 	switch {
+	case errors.As(err, &re):
+		return map[string]any{"kind": "result_refused", "message": err.Error(), "schema": re.Schema, "pointer": re.Pointer, "rule": re.Rule}
+	case errors.As(err, &ae):
+		return map[string]any{"kind": "arguments_refused", "message": err.Error(), "pointer": ae.Pointer, "rule": ae.Keyword}
 	case errors.As(err, &nr):
 		return map[string]any{"kind": "not_registered", "message": err.Error()}
 	case errors.As(err, &ut):

@@ -9,7 +9,10 @@
 // cancelled; gather {n} waits until n gather calls are in progress together, then they all
 // return (or it is cancelled), so n calls are known to have run at once without any timing; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
-// writes a non-frame line to stdout; pid returns the process id.
+// writes a non-frame line to stdout; pid returns the process id. strict {n} has a closed
+// parameters schema and echoes; bad_field, bad_structured and foreign_image return results
+// the host must refuse (an unknown member, structured_content breaking the declared
+// output_schema, an image naming an artifact this process never published).
 package main
 
 import (
@@ -153,6 +156,15 @@ func main() {
 			wg.Wait()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{}})
 			os.Exit(0)
+		case "command/execute":
+			// Command "bad" answers a member CommandExecuteResult does not have.
+			var p struct{ Name string }
+			json.Unmarshal(f.Params, &p)
+			res := map[string]any{"text": "ran " + p.Name}
+			if p.Name == "bad" {
+				res["colour"] = "red"
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
 		case "tool/call":
 			ch := make(chan struct{})
 			cmu.Lock()
@@ -212,7 +224,17 @@ func initialize(f frame) {
 		names = append(names, *extraTool)
 	}
 	for _, n := range names {
-		tools = append(tools, map[string]any{"name": n, "description": "test tool " + n, "parameters": map[string]any{"type": "object"}})
+		def := map[string]any{"name": n, "description": "test tool " + n, "parameters": map[string]any{"type": "object"}}
+		switch n {
+		case "strict":
+			def["parameters"] = map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}},
+				"required": []any{"n"}, "additionalProperties": false}
+		case "bad_structured":
+			if api != "0.1" {
+				def["output_schema"] = map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "integer"}}, "required": []any{"count"}}
+			}
+		}
+		tools = append(tools, def)
 	}
 	cmds := []any{}
 	for _, n := range p.Manifest.Contributes.Commands {
@@ -258,6 +280,22 @@ func toolCall(f frame, cancelled chan struct{}) {
 		reply(text(string(b), false))
 	case "fail":
 		reply(text("failed on purpose", true))
+	case "strict":
+		// Its schema forbids anything but {"n": integer}: the host must never send more.
+		b, _ := json.Marshal(p.Arguments)
+		reply(text(string(b), false))
+	case "bad_field":
+		r := text("fine", false)
+		r["colour"] = "red" // no result type has this member
+		reply(r)
+	case "bad_structured":
+		r := text("three", false)
+		r["structured_content"] = map[string]any{"count": "three"} // output_schema wants an integer
+		reply(r)
+	case "foreign_image":
+		// Names an artifact this process never published (another owner's, or none).
+		reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "see image"},
+			map[string]any{"type": "image", "artifact_id": "artifact:0123456789abcdef0123456789abcdef", "mime_type": "image/png"}}})
 	case "rpc_error":
 		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": 1234, "message": "authored failure", "data": map[string]any{"why": "test"}}})
 	case "slow", "hold", "gather":
