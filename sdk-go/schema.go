@@ -74,6 +74,7 @@ var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter
 // schemaError is the first failing location of a validation.
 type schemaError struct {
 	path, reason string
+	keyword      string // the failing keyword ("" when unknown), for output_schema faults' data
 }
 
 func (e *schemaError) Error() string { return e.path + ": " + e.reason }
@@ -108,7 +109,11 @@ func (s *compiledSchema) validateDoc(inst any) error {
 	for len(ve.Causes) > 0 {
 		ve = ve.Causes[0]
 	}
-	return &schemaError{path: "/" + strings.Join(ve.InstanceLocation, "/"), reason: ve.ErrorKind.LocalizedString(printer())}
+	kw := ""
+	if kp := ve.ErrorKind.KeywordPath(); len(kp) > 0 {
+		kw = kp[0]
+	}
+	return &schemaError{path: "/" + strings.Join(ve.InstanceLocation, "/"), reason: ve.ErrorKind.LocalizedString(printer()), keyword: kw}
 }
 
 // reflectParameters derives a tool's parameters schema from its argument type: a

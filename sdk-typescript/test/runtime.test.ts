@@ -203,13 +203,13 @@ describe("admission and cancellation", () => {
     assert.deepEqual(cancel["params"], { id: request["id"] });
   });
 
-  it("an uncaught exception is -32603 with its message; the stack goes to the log only", async () => {
+  it("an uncaught exception is -32603 naming the tool, the error's name and message; the stack goes to the log only", async () => {
     const ext = new Extension().tool({ name: "boom", description: "" }, () => {
       throw new Error("kaput");
     });
     const host = await started(ext, { contributes: { tools: ["boom"] } });
     const r = await host.callTool("boom");
-    assert.deepEqual(r.error, { code: -32603, message: "kaput" });
+    assert.deepEqual(r.error, { code: -32603, message: 'tool "boom" failed: Error: kaput', data: { tool: "boom", exception: "Error" } });
     assert.ok(host.stderr.some((l) => l.includes("kaput") && l.includes("stack")));
   });
 
