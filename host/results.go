@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/octet-kit/octet/sdk-go/protocol"
 	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
@@ -61,28 +63,82 @@ type MediaChecker interface {
 // checkResult judges raw, the answer of method for name from generation g, against the
 // method's result type for g's API version. It returns the strict parse for further checks.
 func (g *generation) checkResult(method, name string, raw json.RawMessage) (any, error) {
+	doc, re := judgeResult(method, g.manifest.APIVersion, name, raw)
+	if re != nil {
+		re.Extension = g.manifest.Name
+		return nil, g.reject(re)
+	}
+	return doc, nil
+}
+
+// judgeResult is the result-type check itself, shared with the conformance host: the
+// generated validator's verdict first (no error is built on the valid path), then its
+// first violation as pointer and keyword. A nil doc and nil error: the method has no
+// result type for that version.
+func judgeResult(method, apiVersion, name string, raw json.RawMessage) (any, *ResultError) {
 	info, ok := protocol.LookupMethod(method)
 	typeName := ""
 	if ok {
-		typeName = info.Result[g.manifest.APIVersion]
+		typeName = info.Result[apiVersion]
 	}
 	if typeName == "" {
 		return nil, nil
 	}
 	doc, err := strictjson.Parse(raw)
 	if err != nil {
-		return nil, g.reject(&ResultError{Extension: g.manifest.Name, Method: method, Name: name, Schema: typeName, Rule: "strict_json", Reason: err.Error()})
+		return nil, &ResultError{Method: method, Name: name, Schema: typeName, Rule: "strict_json", Reason: err.Error()}
 	}
 	if protocol.Valid(typeName, doc) {
-		return doc, nil // the fast path builds no error
+		return doc, nil
 	}
 	verr := protocol.Validate(typeName, doc)
 	var list protocol.ValidationErrors
-	re := &ResultError{Extension: g.manifest.Name, Method: method, Name: name, Schema: typeName, Rule: "schema", Reason: fmt.Sprint(verr)}
+	re := &ResultError{Method: method, Name: name, Schema: typeName, Rule: "schema", Reason: fmt.Sprint(verr)}
 	if errors.As(verr, &list) && len(list) > 0 {
 		re.Pointer, re.Rule, re.Reason = list[0].Pointer, list[0].Keyword, list[0].Msg
 	}
-	return nil, g.reject(re)
+	return nil, re
+}
+
+// judgeOutput checks a tool result's structured_content against the tool's compiled
+// output_schema (nil: none declared).
+func judgeOutput(output *jsonschema.Schema, name string, res map[string]any) *ResultError {
+	if output == nil {
+		return nil
+	}
+	sc, present := res["structured_content"]
+	if !present {
+		return &ResultError{Method: protocol.MethodToolCall, Name: name, Schema: "output_schema", Rule: "required",
+			Reason: `the tool declares an output_schema but the result has no "structured_content"`}
+	}
+	if f := judgeDoc(output, sc); f != nil {
+		return &ResultError{Method: protocol.MethodToolCall, Name: name, Schema: "output_schema", Pointer: "/structured_content" + f.pointer, Rule: f.keyword, Reason: f.reason}
+	}
+	return nil
+}
+
+// JudgeResult applies the host's result checks that need no services (the result type of
+// method for apiVersion and, for tool/call, the tool's output_schema) to raw, the answer
+// an extension gave for name. The conformance host uses it so certification judges
+// exactly as the host does; it compiles outputSchema on every call (the host compiles it
+// once per catalog entry).
+func JudgeResult(method, apiVersion, name string, raw, outputSchema json.RawMessage) error {
+	doc, re := judgeResult(method, apiVersion, name, raw)
+	if re != nil {
+		return re
+	}
+	if method != protocol.MethodToolCall || len(outputSchema) == 0 || doc == nil {
+		return nil
+	}
+	output, err := compileToolSchema(outputSchema)
+	if err != nil {
+		return fmt.Errorf("tool %q output_schema: %v", name, err)
+	}
+	res, _ := doc.(map[string]any)
+	if re := judgeOutput(output, name, res); re != nil {
+		return re
+	}
+	return nil
 }
 
 // checkToolResult is checkResult for tool/call plus the tool's output_schema and the media
@@ -93,17 +149,14 @@ func (g *generation) checkToolResult(ctx context.Context, name string, entry *Ca
 		return err
 	}
 	res, _ := doc.(map[string]any)
-	refuse := func(schema, pointer, rule, reason string) error {
-		return g.reject(&ResultError{Extension: g.manifest.Name, Method: protocol.MethodToolCall, Name: name, Schema: schema, Pointer: pointer, Rule: rule, Reason: reason})
+	if entry != nil && entry.schemas != nil {
+		if re := judgeOutput(entry.schemas.output, name, res); re != nil {
+			re.Extension = g.manifest.Name
+			return g.reject(re)
+		}
 	}
-	if entry != nil && entry.schemas != nil && entry.schemas.output != nil {
-		sc, present := res["structured_content"]
-		if !present {
-			return refuse("output_schema", "", "required", `the tool declares an output_schema but the result has no "structured_content"`)
-		}
-		if f := judgeDoc(entry.schemas.output, sc); f != nil {
-			return refuse("output_schema", "/structured_content"+f.pointer, f.keyword, f.reason)
-		}
+	refuse := func(pointer, rule, reason string) error {
+		return g.reject(&ResultError{Extension: g.manifest.Name, Method: protocol.MethodToolCall, Name: name, Schema: "artifact_fence", Pointer: pointer, Rule: rule, Reason: reason})
 	}
 	content, ok := res["content"].([]any)
 	if !ok {
@@ -116,11 +169,10 @@ func (g *generation) checkToolResult(ctx context.Context, name string, entry *Ca
 		}
 		mc, ok := g.ext.host.services.(MediaChecker)
 		if !ok {
-			return refuse("artifact_fence", fmt.Sprintf("/content/%d/artifact_id", i), "artifact_unresolvable", "this host has no artifact service to resolve the part's artifact")
+			return refuse(fmt.Sprintf("/content/%d/artifact_id", i), "artifact_unresolvable", "this host has no artifact service to resolve the part's artifact")
 		}
-		raw := memberRaw(raw, "content")
-		if err := mc.CheckMedia(ctx, g.caller, g.owner(), raw); err != nil {
-			return refuse("artifact_fence", mediaPointer(err.Error()), "artifact_fence", err.Error())
+		if err := mc.CheckMedia(ctx, g.caller, g.owner(), memberRaw(raw, "content")); err != nil {
+			return refuse(mediaPointer(err.Error()), "artifact_fence", err.Error())
 		}
 		break // CheckMedia judged every part at once
 	}

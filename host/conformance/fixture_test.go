@@ -158,6 +158,7 @@ var brokenFor = map[string]string{
 	"errors.uncaught":                    "uncaught-wrong-code",
 	"rpc.strict_json":                    "lenient-json",
 	"results.host_checked":               "trust-host-results",
+	"results.checked_by_host":            "result-unknown-field",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

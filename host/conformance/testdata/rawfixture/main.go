@@ -535,7 +535,8 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		if p.Owner != nil && p.Owner.SessionID == "" && mode != modeLenientParams {
 			return nil, invalidParams("resource_owner.session_id must be 1..256 bytes")
 		}
-		return c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
+		res, rerr := c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
+		return resultsMode(p.Name, res), rerr
 	case "command/execute":
 		var p struct {
 			Name      string   `json:"name"`
