@@ -138,3 +138,36 @@ func TestHostJudgesAPI01ResultsByTheirOwnType(t *testing.T) {
 		t.Fatalf("want a ToolResult01 refusal, got %v", err)
 	}
 }
+
+// JudgeSchema reports the fault the contract selects: shallower first, then keyword rank.
+func TestJudgeSchemaSelectsTheContractsFault(t *testing.T) {
+	schema := []byte(`{"type":"object","$defs":{"tag":{"type":"string","minLength":1}},
+		"properties":{"tags":{"type":"array","items":{"$ref":"#/$defs/tag"},"uniqueItems":true},
+			"step":{"type":"number","multipleOf":0.5},"card":{"type":"string"},"billing":{"type":"string"}},
+		"dependentSchemas":{"card":{"required":["billing"]}},"unevaluatedProperties":false}`)
+	for _, tc := range []struct{ in, pointer, keyword string }{
+		{`{}`, "", ""},
+		{`{"tags":["a","b"],"step":1.5,"card":"x","billing":"y"}`, "", ""},
+		{`{"tags":["a","a"]}`, "/tags", "uniqueItems"},
+		{`{"step":0.3}`, "/step", "multipleOf"},
+		{`{"card":"x"}`, "", "required"},
+		{`{"extra":1}`, "", "unevaluatedProperties"},
+		{`{"tags":[""]}`, "/tags/0", "minLength"},
+		{`{"card":"x","extra":1}`, "", "required"},
+		{`{"tags":"a","extra":1}`, "", "unevaluatedProperties"},
+	} {
+		f, err := host.JudgeSchema(schema, []byte(tc.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.keyword == "" {
+			if f != nil {
+				t.Errorf("%s: want valid, got %+v", tc.in, *f)
+			}
+			continue
+		}
+		if f == nil || f.Pointer != tc.pointer || f.Keyword != tc.keyword {
+			t.Errorf("%s: want %q %s, got %+v", tc.in, tc.pointer, tc.keyword, f)
+		}
+	}
+}

@@ -101,10 +101,20 @@ func judgeDoc(s *jsonschema.Schema, doc any) *fault {
 func collectFaults(ve *jsonschema.ValidationError, out *[]fault) {
 	kw := keywordOf(ve)
 	if len(ve.Causes) == 0 || kw == "anyOf" || kw == "oneOf" || kw == "not" {
-		if kw != "" {
-			*out = append(*out, fault{pointer: pointerOf(ve.InstanceLocation), keyword: kw,
-				reason: ve.ErrorKind.LocalizedString(printer), schemaLoc: ve.SchemaURL})
+		if kw == "" {
+			return
 		}
+		loc := ve.InstanceLocation
+		reason := ve.ErrorKind.LocalizedString(printer)
+		// santhosh-tekuri reports an unevaluated member as the false schema at the member;
+		// the contract names the keyword at the object, as additionalProperties is reported.
+		for _, u := range []string{"unevaluatedProperties", "unevaluatedItems"} {
+			if kw == "false" && len(loc) > 0 && strings.HasSuffix(ve.SchemaURL, "/"+u) {
+				kw, reason = u, fmt.Sprintf("%s: %q is not allowed", u, loc[len(loc)-1])
+				loc = loc[:len(loc)-1]
+			}
+		}
+		*out = append(*out, fault{pointer: pointerOf(loc), keyword: kw, reason: reason, schemaLoc: ve.SchemaURL})
 		return
 	}
 	for _, c := range ve.Causes {
@@ -186,4 +196,25 @@ func displayPointer(p string) string {
 		return "(root)"
 	}
 	return p
+}
+
+// Fault is the reported violation of a JSON Schema as the fault contract selects it: the
+// instance pointer (RFC 6901, "" the root), the failing keyword and the validator's reason.
+type Fault struct {
+	Pointer, Keyword, Reason string
+}
+
+// JudgeSchema validates instance against schema with the host's complete 2020-12 validator
+// and returns the fault the contract reports (nil when valid). The conformance suite and
+// its raw fixture use it, so the SDKs' answers are compared with the host's verdict.
+func JudgeSchema(schema, instance json.RawMessage) (*Fault, error) {
+	s, err := compileToolSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	f, err := judge(s, instance)
+	if err != nil || f == nil {
+		return nil, err
+	}
+	return &Fault{Pointer: f.pointer, Keyword: f.keyword, Reason: f.reason}, nil
 }

@@ -50,7 +50,7 @@ secrets = ["fixture.token"]
 tools = ["echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-         "notify", "contribute", "policy", "kv_list", "agent_op"]
+         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"]
 commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "after_tool_call"]
 ui = ["status"]
@@ -159,6 +159,7 @@ var brokenFor = map[string]string{
 	"rpc.strict_json":                    "lenient-json",
 	"results.host_checked":               "trust-host-results",
 	"results.checked_by_host":            "result-unknown-field",
+	"schema.suite_verdicts":              "suite-lenient",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -222,6 +222,25 @@ def arm_stuck_shutdown(args):
     return "armed"
 
 
+# suite_args declares the schema of docs/design/fixture.md: schema.suite_verdicts compares
+# the SDK validator's answers with the host's.
+SUITE_ARGS = {
+    "type": "object",
+    "$defs": {"tag": {"type": "string", "minLength": 1}},
+    "properties": {"tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}, "uniqueItems": True},
+                   "step": {"type": "number", "multipleOf": 0.5},
+                   "card": {"type": "string"}, "billing": {"type": "string"}},
+    "dependentSchemas": {"card": {"required": ["billing"]}},
+    "unevaluatedProperties": False,
+}
+
+
+@ext.tool(name="suite_args", description="Accepts exactly what its schema allows",
+          parameters=SUITE_ARGS)
+def suite_args(args):
+    return "accepted"
+
+
 @ext.tool(name="typed", description="Strictly typed arguments and output",
           parameters=obj({"count": INT, "label": STR}, ["count", "label"], closed=True),
           output_schema=obj({"count": INT}, ["count"]))

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -249,6 +249,28 @@ export function buildFixture(): Extension {
     stuckShutdown = true;
     return "armed";
   });
+
+  // suite_args declares the schema of docs/design/fixture.md: schema.suite_verdicts compares
+  // the SDK validator's answers with the host's.
+  ext.tool<JsonObject>(
+    {
+      name: "suite_args",
+      description: "Accepts exactly what its schema allows",
+      parameters: {
+        type: "object",
+        $defs: { tag: { type: "string", minLength: 1 } },
+        properties: {
+          tags: { type: "array", items: { $ref: "#/$defs/tag" }, uniqueItems: true },
+          step: { type: "number", multipleOf: 0.5 },
+          card: { type: "string" },
+          billing: { type: "string" },
+        },
+        dependentSchemas: { card: { required: ["billing"] } },
+        unevaluatedProperties: false,
+      } as unknown as JsonSchema,
+    },
+    () => "accepted",
+  );
 
   ext.tool(
     {

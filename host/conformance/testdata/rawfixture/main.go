@@ -85,7 +85,7 @@ var mode string
 var tools = []string{"echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-	"notify", "contribute", "policy", "kv_list", "agent_op"}
+	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -431,6 +431,9 @@ func (c *conn) initialize(f frame) {
 	var defs []any
 	for _, n := range names {
 		d := map[string]any{"name": n, "description": "fixture tool " + n, "parameters": map[string]any{"type": "object"}}
+		if n == "suite_args" {
+			d["parameters"] = suiteArgsSchema
+		}
 		if n == "typed" {
 			d["parameters"] = map[string]any{"type": "object", "additionalProperties": false, "required": []string{"count", "label"},
 				"properties": map[string]any{"count": map[string]any{"type": "integer"}, "label": map[string]any{"type": "string"}}}
@@ -873,6 +876,8 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		c.armed = true
 		c.mu.Unlock()
 		return text("armed"), nil
+	case "suite_args":
+		return suiteArgs(args)
 	case "typed":
 		var count int64
 		var label string

@@ -1,5 +1,12 @@
 package main
 
+import (
+	"encoding/json"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/conformance"
+)
+
 // Modes that break what the host checks in every result (results.checked_by_host) and how
 // the host applies hook dispositions (hooks.dispositions_applied).
 const (
@@ -15,4 +22,33 @@ func resultsMode(tool string, res any) any {
 		}
 	}
 	return res
+}
+
+// modeSuiteLenient: suite_args accepts whatever arguments it gets, as a validator that
+// ignores keywords would.
+const modeSuiteLenient = "suite-lenient"
+
+// suiteArgsSchema is the schema every fixture declares for suite_args.
+var suiteArgsSchema = json.RawMessage(conformance.SuiteArgsSchema)
+
+// suiteArgs judges the arguments with the host's validator, so this fixture answers the
+// verdict the suite expects: accepted, or -32602 with the contract's pointer and keyword.
+func suiteArgs(args map[string]json.RawMessage) (any, *rpcError) {
+	raw, _ := json.Marshal(args)
+	if args == nil {
+		raw = []byte("{}")
+	}
+	f, err := host.JudgeSchema(suiteArgsSchema, raw)
+	if err != nil {
+		return nil, &rpcError{Code: -32603, Message: err.Error()}
+	}
+	if f == nil || mode == modeSuiteLenient {
+		return text("accepted"), nil
+	}
+	where := f.Pointer
+	if where == "" {
+		where = "(root)"
+	}
+	data, _ := json.Marshal(map[string]string{"pointer": f.Pointer, "keyword": f.Keyword})
+	return nil, &rpcError{Code: -32602, Message: "invalid arguments: " + where + ": " + f.Reason, Data: data}
 }
