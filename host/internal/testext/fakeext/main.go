@@ -156,6 +156,8 @@ func main() {
 			wg.Wait()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{}})
 			os.Exit(0)
+		case "hook/run":
+			hookRun(f)
 		case "command/execute":
 			// Command "bad" answers a member CommandExecuteResult does not have.
 			var p struct{ Name string }
@@ -382,4 +384,39 @@ func timeAfter(d time.Duration) <-chan struct{} {
 	ch := make(chan struct{})
 	time.AfterFunc(d, func() { close(ch) })
 	return ch
+}
+
+// hookRun answers hook/run with a disposition chosen by the payload: a tool hook by the
+// call's "hook" argument (block, rewrite -> arguments {"n":7}, replace -> output
+// "replaced by hook", block_after, fail), before_prompt by the prompt ("forbidden" blocks,
+// "rewrite me" becomes "rewritten"); anything else continues.
+func hookRun(f frame) {
+	var p struct {
+		Hook    string `json:"hook"`
+		Payload struct {
+			Prompt    string         `json:"prompt"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"payload"`
+	}
+	json.Unmarshal(f.Params, &p)
+	want, _ := p.Payload.Arguments["hook"].(string)
+	d := map[string]any{"action": "continue"}
+	switch {
+	case want == "fail":
+		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32603, "message": "hook failed on purpose"}})
+		return
+	case p.Hook == "before_tool_call" && want == "block":
+		d = map[string]any{"action": "block", "message": "no thanks"}
+	case p.Hook == "before_tool_call" && want == "rewrite":
+		d = map[string]any{"action": "replace", "arguments": map[string]any{"n": 7}}
+	case p.Hook == "after_tool_call" && want == "replace":
+		d = map[string]any{"action": "replace", "output": "replaced by hook"}
+	case p.Hook == "after_tool_call" && want == "block_after":
+		d = map[string]any{"action": "block", "message": "withheld"}
+	case p.Hook == "before_prompt" && p.Payload.Prompt == "forbidden":
+		d = map[string]any{"action": "block", "message": "not that"}
+	case p.Hook == "before_prompt" && p.Payload.Prompt == "rewrite me":
+		d = map[string]any{"action": "replace", "prompt": "rewritten"}
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{"disposition": d}})
 }
