@@ -343,11 +343,33 @@ def slow_cmd(arguments):
 @ext.hook("before_prompt")
 def before_prompt(payload):
     slow_prompt(payload.get("prompt"))
+    if payload.get("prompt") == "hook:block":
+        return {"disposition": {"action": "block", "message": "blocked by the fixture"}}
+    if payload.get("prompt") == "hook:rewrite":
+        return {"disposition": {"action": "replace", "prompt": "rewritten by the fixture"}}
+    return {"disposition": {"action": "continue"}}
+
+
+# The tool hooks answer the dispositions hooks.dispositions_applied expects the host to
+# apply, chosen by the call's "value" argument (docs/design/fixture.md).
+@ext.hook("before_tool_call")
+def before_tool_call(payload):
+    value = payload.get("arguments", {}).get("value")
+    if value == "hook:block":
+        return {"disposition": {"action": "block", "message": "blocked by the fixture"}}
+    if value == "hook:rewrite":
+        return {"disposition": {"action": "replace",
+                                "arguments": {"value": "rewritten by the fixture"}}}
     return {"disposition": {"action": "continue"}}
 
 
 @ext.hook("after_tool_call")
 def after_tool_call(payload):
+    value = payload.get("arguments", {}).get("value")
+    if value == "hook:replace":
+        return {"disposition": {"action": "replace", "output": "replaced by the fixture"}}
+    if value == "hook:withhold":
+        return {"disposition": {"action": "block", "message": "withheld by the fixture"}}
     return {}
 
 

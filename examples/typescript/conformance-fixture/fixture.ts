@@ -399,9 +399,24 @@ export function buildFixture(): Extension {
   });
   ext.hook("before_prompt", async (payload, ctx) => {
     await slowPrompt(payload.prompt, ctx);
+    if (payload.prompt === "hook:block") return { disposition: { action: "block", message: "blocked by the fixture" } };
+    if (payload.prompt === "hook:rewrite") return { disposition: { action: "replace", prompt: "rewritten by the fixture" } };
     return { disposition: { action: "continue" } };
   });
-  ext.hook("after_tool_call", () => ({}));
+  // The tool hooks answer the dispositions hooks.dispositions_applied expects the host to
+  // apply, chosen by the call's "value" argument (docs/design/fixture.md).
+  ext.hook("before_tool_call", (payload) => {
+    const value = (payload.arguments as JsonObject)["value"];
+    if (value === "hook:block") return { disposition: { action: "block", message: "blocked by the fixture" } };
+    if (value === "hook:rewrite") return { disposition: { action: "replace", arguments: { value: "rewritten by the fixture" } } };
+    return { disposition: { action: "continue" } };
+  });
+  ext.hook("after_tool_call", (payload) => {
+    const value = (payload.arguments as JsonObject)["value"];
+    if (value === "hook:replace") return { disposition: { action: "replace", output: "replaced by the fixture" } };
+    if (value === "hook:withhold") return { disposition: { action: "block", message: "withheld by the fixture" } };
+    return {};
+  });
   ext.context(async (params, ctx) => {
     await slowPrompt(params.prompt, ctx);
     return [{ label: "fixture", content: "fixture context", placement: "system_suffix" }];

@@ -449,7 +449,7 @@ func (c *conn) initialize(f frame) {
 		"api_version": api, "name": os.Getenv("OCTET_EXTENSION_NAME"), "version": "0.1.0",
 		"tools": defs, "commands": []any{map[string]any{"name": "fixture_cmd", "description": "joins its arguments"},
 			map[string]any{"name": "slow_cmd", "description": "waits its first argument in ms"}},
-		"hooks": []string{"before_prompt", "after_tool_call"}, "ui": []string{"status"}, "context": true,
+		"hooks": []string{"before_prompt", "before_tool_call", "after_tool_call"}, "ui": []string{"status"}, "context": true,
 		"tool_renderers": []string{"echo"},
 		"protocol": map[string]any{"version": p.APIVersion, "features": features,
 			"limits": map[string]any{"max_concurrent_requests": c.limit}},
@@ -580,13 +580,10 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		if e := slowPrompt(ctx, p.Payload.Prompt); e != nil {
 			return nil, e
 		}
-		if p.Hook != "before_prompt" && p.Hook != "after_tool_call" {
+		if p.Hook != "before_prompt" && p.Hook != "before_tool_call" && p.Hook != "after_tool_call" {
 			return nil, invalidParams("hook %q is not served", p.Hook)
 		}
-		if p.Hook == "after_tool_call" {
-			return map[string]any{}, nil
-		}
-		return map[string]any{"disposition": map[string]any{"action": "continue"}}, nil
+		return hookDisposition(f.Params), nil
 	case "context/collect":
 		var p struct {
 			Prompt string `json:"prompt"`
