@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -172,22 +173,39 @@ func (g *generation) checkToolResult(ctx context.Context, name string, entry *Ca
 			return refuse(fmt.Sprintf("/content/%d/artifact_id", i), "artifact_unresolvable", "this host has no artifact service to resolve the part's artifact")
 		}
 		if err := mc.CheckMedia(ctx, g.caller, g.owner(), memberRaw(raw, "content")); err != nil {
-			return refuse(mediaPointer(err.Error()), "artifact_fence", err.Error())
+			pointer, reason := mediaFault(err.Error())
+			return refuse(pointer, mediaRule(reason), reason)
 		}
 		break // CheckMedia judged every part at once
 	}
 	return nil
 }
 
-// mediaPointer locates a CheckMedia refusal ("content[2]: ...") as a JSON pointer.
-func mediaPointer(msg string) string {
+// mediaFault splits a CheckMedia refusal ("content[2]: artifact ... is unavailable ...")
+// into the part's JSON pointer and the reason.
+func mediaFault(msg string) (string, string) {
 	if m := contentIndex.FindStringSubmatch(msg); m != nil {
-		return "/content/" + m[1]
+		return "/content/" + m[1], strings.TrimPrefix(msg[len(m[0]):], ": ")
 	}
-	return "/content"
+	return "/content", msg
 }
 
 var contentIndex = regexp.MustCompile(`^content\[(\d+)\]`)
+
+// mediaRule names which part of the fence a media part broke.
+func mediaRule(reason string) string {
+	switch {
+	case strings.Contains(reason, "unavailable to this owner and generation"):
+		return "owner_generation"
+	case strings.Contains(reason, "does not match the artifact"):
+		return "mime_type"
+	case strings.Contains(reason, "media type"):
+		return "verified_media_type"
+	case strings.Contains(reason, "exceed"):
+		return "RESULT_MAX_MEDIA_BYTES"
+	}
+	return "artifact_fence"
+}
 
 // reject reports a refused result to Options.OnRejected and returns it.
 func (g *generation) reject(err error) error {

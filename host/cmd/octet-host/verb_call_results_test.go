@@ -21,7 +21,7 @@ func TestCallRefusesBadResults(t *testing.T) {
 	}{
 		{"bad_field", []string{`"kind":"result_refused"`, `"schema":"ToolResult"`, `"rule":"additionalProperties"`, `unknown field \"colour\"`}},
 		{"bad_structured", []string{`"kind":"result_refused"`, `"schema":"output_schema"`, `"pointer":"/structured_content/count"`, `"rule":"type"`}},
-		{"foreign_image", []string{`"kind":"result_refused"`, `"schema":"artifact_fence"`, `"pointer":"/content/1"`, `unavailable to this owner and generation`}},
+		{"foreign_image", []string{`"kind":"result_refused"`, `"schema":"artifact_fence"`, `"pointer":"/content/1"`, `"rule":"owner_generation"`, `unavailable to this owner and generation`}},
 	} {
 		code, out, errOut := octetHost(t, "", append(common, tc.tool)...)
 		if code != exitFailed {
