@@ -43,3 +43,34 @@ func BenchmarkResultChecks(b *testing.B) {
 		}
 	})
 }
+
+// Every typed result is judged by its own type; the refusal names the pointer and rule.
+func TestJudgeResultEveryMethod(t *testing.T) {
+	for _, tc := range []struct {
+		method, api, raw   string
+		schema, ptr, rule string // schema "" = valid
+	}{
+		{"command/execute", "0.4", `{"text":"ok"}`, "", "", ""},
+		{"command/execute", "0.4", `{"text":1}`, "CommandExecuteResult", "/text", "type"},
+		{"hook/run", "0.4", `{"disposition":{"action":"replace","arguments":{"n":1}}}`, "", "", ""},
+		{"hook/run", "0.4", `{"disposition":{"action":"maybe"}}`, "HookRunResult", "/disposition/action", "enum"},
+		{"context/collect", "0.4", `{"items":[]}`, "", "", ""},
+		{"context/collect", "0.4", `{}`, "ContextCollectResult", "", "required"},
+		{"status/collect", "0.4", `{"surface":"status","text":"x","priority":0}`, "", "", ""},
+		{"status/collect", "0.4", `{"surface":"status","text":"x"}`, "StatusCollectResult", "", "required"},
+		{"tool/render", "0.4", `{"segments":[],"extra":1}`, "ToolRenderResult", "", "additionalProperties"},
+		{"tool/call", "0.1", `{"content":"text"}`, "", "", ""},
+		{"tool/call", "0.4", `{"content":"text"}`, "ToolResult", "/content", "type"},
+	} {
+		_, re := judgeResult(tc.method, tc.api, "n", json.RawMessage(tc.raw))
+		if tc.schema == "" {
+			if re != nil {
+				t.Errorf("%s %s: refused a valid result: %v", tc.method, tc.raw, re)
+			}
+			continue
+		}
+		if re == nil || re.Schema != tc.schema || re.Pointer != tc.ptr || re.Rule != tc.rule {
+			t.Errorf("%s %s: want %s %q %s, got %+v", tc.method, tc.raw, tc.schema, tc.ptr, tc.rule, re)
+		}
+	}
+}
