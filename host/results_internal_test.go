@@ -47,7 +47,7 @@ func BenchmarkResultChecks(b *testing.B) {
 // Every typed result is judged by its own type; the refusal names the pointer and rule.
 func TestJudgeResultEveryMethod(t *testing.T) {
 	for _, tc := range []struct {
-		method, api, raw   string
+		method, api, raw  string
 		schema, ptr, rule string // schema "" = valid
 	}{
 		{"command/execute", "0.4", `{"text":"ok"}`, "", "", ""},
