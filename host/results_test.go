@@ -171,3 +171,20 @@ func TestJudgeSchemaSelectsTheContractsFault(t *testing.T) {
 		}
 	}
 }
+
+// A tool schema the host cannot compile refuses the catalog: the extension does not start,
+// and the error names the tool and the schema.
+func TestHostRefusesACatalogItCannotCompile(t *testing.T) {
+	base := t.TempDir()
+	dir := testext.Write(t, filepath.Join(base, "exts"), testext.Ext{Name: "badschema", Tools: []string{"echo", "bad_schema"}})
+	res := discovery.Discover([]discovery.Root{{Dir: dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
+	h := host.New(host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, TermGrace: 300 * time.Millisecond})
+	defer h.Shutdown()
+	_, err := h.Start(t.Context(), res.Entries, []string{"badschema"})
+	if err == nil || !strings.Contains(err.Error(), `tool "bad_schema" parameters schema`) || !strings.Contains(err.Error(), "/properties/x/pattern") {
+		t.Fatalf("want a refusal naming the tool and the keyword, got %v", err)
+	}
+	if _, ok := h.Catalog().Lookup("echo"); ok {
+		t.Fatal("a refused catalog was published")
+	}
+}

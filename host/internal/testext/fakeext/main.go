@@ -231,6 +231,9 @@ func initialize(f frame) {
 		case "strict":
 			def["parameters"] = map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}},
 				"required": []any{"n"}, "additionalProperties": false}
+		case "bad_schema":
+			// An invalid regular expression: the host must refuse the catalog, not serve it.
+			def["parameters"] = map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string", "pattern": "("}}}
 		case "bad_structured":
 			if api != "0.1" {
 				def["output_schema"] = map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "integer"}}, "required": []any{"count"}}
