@@ -5,7 +5,7 @@ import { CatalogHistory } from "./catalog.js";
 import { normalizeResult01, normalizeResult02 } from "./content.js";
 import { RequestContext, currentContext, progressParams, withContext, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
 import { ProtocolError, ValidationError, toWireError, type WireError } from "./errors.js";
-import { toolFailure, unknownTool } from "./faults.js";
+import { resultFault, toolFailure, unknownTool } from "./faults.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
 import { Logger } from "./log.js";
@@ -513,7 +513,13 @@ export class Extension extends HostServices {
         }
         return value;
       },
-      finalize: (value) => (v01 ? normalizeResult01(value, name) : normalizeResult02(value, schema, name)) as unknown as JsonValue,
+      finalize: (value) => {
+        try {
+          return (v01 ? normalizeResult01(value, name) : normalizeResult02(value, schema, name)) as unknown as JsonValue;
+        } catch (err) {
+          throw resultFault(err);
+        }
+      },
     };
   }
 

@@ -2,7 +2,7 @@
 // the message templates (generated into ErrorMessage) and schema/error-vectors/ the exact
 // objects every SDK answers, so the same fault reads the same in Go, Python and TypeScript.
 
-import { OctetError, RemoteError, type WireError } from "./errors.js";
+import { OctetError, RemoteError, ValidationError, type WireError } from "./errors.js";
 import { ErrorCode, ErrorMessage } from "./generated/errors.js";
 
 /** Fill a registry message template: each {key} is replaced by its value. */
@@ -42,4 +42,14 @@ export function toolFailure(tool: string, err: unknown): unknown {
 export function outputSchemaFault(tool: string, pointer: string, keyword: string, reason: string): WireFault {
   const at = `/structured_content${pointer}`;
   return new WireFault(ErrorCode.INTERNAL_ERROR, formatMessage(ErrorMessage.OUTPUT_SCHEMA_FAULT, { tool, pointer: at, reason }), { tool, pointer: at, keyword });
+}
+
+/**
+ * A tool result the wire cannot carry (no text part, an unknown member, bad content parts)
+ * is -32603, as in Go and Python: the handler broke the result contract, the caller did
+ * nothing wrong. Other errors pass through.
+ */
+export function resultFault(err: unknown): unknown {
+  if (err instanceof ValidationError) return new WireFault(ErrorCode.INTERNAL_ERROR, err.message);
+  return err;
 }

@@ -213,6 +213,14 @@ describe("admission and cancellation", () => {
     assert.ok(host.stderr.some((l) => l.includes("kaput") && l.includes("stack")));
   });
 
+  it("a result the wire cannot carry is -32603 as in Go and Python (the handler's fault, not the caller's)", async () => {
+    const ext = new Extension().tool({ name: "empty", description: "" }, () => ({ content: [] }) as never);
+    const host = await started(ext, { contributes: { tools: ["empty"] } });
+    const r = await host.callTool("empty");
+    assert.equal(r.error?.code, -32603);
+    assert.match(r.error!.message, /content parts/);
+  });
+
   it("refuses a duplicate in-flight id", async () => {
     const g = gate();
     const ext = new Extension().tool({ name: "block", description: "" }, async () => {
