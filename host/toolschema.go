@@ -18,12 +18,15 @@ import (
 type toolSchemas struct {
 	params *jsonschema.Schema
 	output *jsonschema.Schema
+	// anyObject: parameters is exactly {"type": "object"} (what most catalogs declare for a
+	// tool without arguments schema), so any JSON object passes without parsing it.
+	anyObject bool
 }
 
 // compileToolSchemas compiles t's schemas with the host's complete 2020-12 validator.
 // References are never loaded (no files, no network): a tool schema is self-contained.
 func compileToolSchemas(t ToolDefinition) (*toolSchemas, error) {
-	s := &toolSchemas{}
+	s := &toolSchemas{anyObject: isAnyObject(t.Parameters)}
 	var err error
 	if s.params, err = compileToolSchema(t.Parameters); err != nil {
 		return nil, fmt.Errorf("tool %q parameters schema: %v", t.Name, err)
@@ -34,6 +37,11 @@ func compileToolSchemas(t ToolDefinition) (*toolSchemas, error) {
 		}
 	}
 	return s, nil
+}
+
+func isAnyObject(raw json.RawMessage) bool {
+	var m map[string]any
+	return json.Unmarshal(raw, &m) == nil && len(m) == 1 && m["type"] == "object"
 }
 
 func compileToolSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
