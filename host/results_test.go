@@ -103,6 +103,11 @@ func TestHostRefusesArgumentsItsCatalogForbidsBeforeSending(t *testing.T) {
 			t.Fatalf("%s: want an ArgumentsError at %q (%s), got %v", tc.args, tc.pointer, tc.keyword, err)
 		}
 	}
+	// {"type":"object"} (echo) admits any object without a parse, and still nothing else.
+	var ae *host.ArgumentsError
+	if _, _, err := c.h.CallTool(t.Context(), "echo", []byte(`[1]`)); !errors.As(err, &ae) || ae.Keyword != "type" {
+		t.Fatalf("echo with an array: want a type refusal, got %v", err)
+	}
 	out, _, err := c.h.CallTool(t.Context(), "strict", []byte(`{"n":1}`))
 	if err != nil || !strings.Contains(string(out), `{\"n\":1}`) {
 		t.Fatalf("valid arguments: %s, %v", out, err)
