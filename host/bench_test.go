@@ -68,3 +68,33 @@ func BenchmarkCrashToTransportError(b *testing.B) {
 		h.Shutdown()
 	}
 }
+
+// BenchmarkToolCallResultChecks measures what the host's own checks cost per call, against
+// the same process in the same run: echo (parameters {"type":"object"}, a text result
+// judged against ToolResult) and strict (a closed parameters schema judged before sending).
+func BenchmarkToolCallResultChecks(b *testing.B) {
+	base := b.TempDir()
+	dir := testext.Write(b, filepath.Join(base, "exts"), testext.Ext{Name: "bench", Tools: []string{"echo", "strict"}})
+	res := discovery.Discover([]discovery.Root{{Dir: dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
+	h := host.New(host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, TermGrace: 300 * time.Millisecond})
+	if _, err := h.Start(b.Context(), res.Entries, nil); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Shutdown()
+	for _, tool := range []string{"echo", "strict"} {
+		for _, checked := range []bool{false, true} {
+			name := tool + "/unchecked"
+			if checked {
+				name = tool + "/checked"
+			}
+			b.Run(name, func(b *testing.B) {
+				host.SetUncheckedForBench(h, !checked)
+				for b.Loop() {
+					if _, _, err := h.CallTool(b.Context(), tool, []byte(`{"n":1}`)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -17,8 +17,7 @@ func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []stri
 	if args == nil {
 		args = []string{}
 	}
-	var out json.RawMessage
-	return out, e.Request(ctx, "command/execute", map[string]any{"name": name, "arguments": args}, &out)
+	return e.checkedRequest(ctx, "command/execute", name, map[string]any{"name": name, "arguments": args})
 }
 
 // RunHook sends hook/run with the hook's payload.
@@ -28,8 +27,7 @@ func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json
 	}, "hook", hook); err != nil {
 		return nil, err
 	}
-	var out json.RawMessage
-	return out, e.Request(ctx, "hook/run", map[string]any{"hook": hook, "payload": payload}, &out)
+	return e.checkedRequest(ctx, "hook/run", hook, map[string]any{"hook": hook, "payload": payload})
 }
 
 // CollectContext sends context/collect (params: session_id?, prompt?).
@@ -39,8 +37,7 @@ func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (
 	}, "context", "contribution"); err != nil {
 		return nil, err
 	}
-	var out json.RawMessage
-	return out, e.Request(ctx, "context/collect", params, &out)
+	return e.checkedRequest(ctx, "context/collect", "context", params)
 }
 
 // CollectStatus sends status/collect for surface (status, header, footer).
@@ -50,8 +47,7 @@ func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.Raw
 	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
-	var out json.RawMessage
-	return out, e.Request(ctx, "status/collect", map[string]any{"surface": surface}, &out)
+	return e.checkedRequest(ctx, "status/collect", surface, map[string]any{"surface": surface})
 }
 
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
@@ -61,8 +57,22 @@ func (e *Extension) RenderTool(ctx context.Context, name string, args, result js
 	}, "tool renderer", name); err != nil {
 		return nil, err
 	}
+	return e.checkedRequest(ctx, "tool/render", name, map[string]any{"name": name, "arguments": args, "result": result})
+}
+
+// checkedRequest sends a typed request and judges the answer against the method's result
+// type for the serving generation's API version: a result that breaks it is a *ResultError
+// and never reaches the caller.
+func (e *Extension) checkedRequest(ctx context.Context, method, name string, params map[string]any) (json.RawMessage, error) {
 	var out json.RawMessage
-	return out, e.Request(ctx, "tool/render", map[string]any{"name": name, "arguments": args, "result": result}, &out)
+	err := e.requestOn(ctx, method, params, &out, nil, func(g *generation) error {
+		_, err := g.checkResult(method, name, out)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func (e *Extension) registered(ctx context.Context, ok func(*generation) bool, what, name string) error {

@@ -15,6 +15,8 @@ type CatalogEntry struct {
 	// entry carries Revision (ToolCall.Planned).
 	Generation int64 `json:"generation"`
 	Revision   int64 `json:"catalog_revision"`
+
+	schemas *toolSchemas // compiled once when the entry is published; nil in a hand-made entry
 }
 
 // Catalog is an immutable snapshot of every ready extension's tools. It is replaced as a
@@ -66,7 +68,13 @@ func (h *Host) replaceTools(ext string, gen, rev int64, tools []ToolDefinition) 
 			return &DuplicateToolError{Tool: t.Name, Existing: prev, Incoming: ext}
 		}
 		owner[t.Name] = ext
-		next.Tools = append(next.Tools, CatalogEntry{Extension: ext, Tool: t, Generation: gen, Revision: rev})
+		// Compiled here, once per published entry, so every call judges without compiling;
+		// a schema the host cannot compile refuses the catalog (fail closed).
+		schemas, err := compileToolSchemas(t)
+		if err != nil {
+			return fmt.Errorf("extension %s: %v", ext, err)
+		}
+		next.Tools = append(next.Tools, CatalogEntry{Extension: ext, Tool: t, Generation: gen, Revision: rev, schemas: schemas})
 	}
 	sort.Slice(next.Tools, func(i, j int) bool { return next.Tools[i].Tool.Name < next.Tools[j].Tool.Name })
 	for i, e := range next.Tools {

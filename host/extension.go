@@ -161,12 +161,14 @@ func (e *Extension) current(ctx context.Context) (*generation, error) {
 // *TransportError (never a hang), an overrun a *TimeoutError (after $/cancelRequest), an
 // error answer a *jsonrpc.Error. Calls are never retried.
 func (e *Extension) Request(ctx context.Context, method string, params map[string]any, result any) error {
-	return e.requestOn(ctx, method, params, result, nil)
+	return e.requestOn(ctx, method, params, result, nil, nil)
 }
 
 // requestOn is Request with prepare run against the generation that will serve the call,
 // before anything is sent: it may complete params for that generation or refuse the call.
-func (e *Extension) requestOn(ctx context.Context, method string, params map[string]any, result any, prepare func(*generation, map[string]any) error) error {
+// check, when set, judges the answer (result is then a *json.RawMessage) against that same
+// generation before the caller sees it; its error replaces the result.
+func (e *Extension) requestOn(ctx context.Context, method string, params map[string]any, result any, prepare func(*generation, map[string]any) error, check func(*generation) error) error {
 	if e.lifecycleOf() == "oneshot" {
 		e.oneshot.Lock()
 		defer e.oneshot.Unlock()
@@ -181,6 +183,9 @@ func (e *Extension) requestOn(ctx context.Context, method string, params map[str
 		}
 	}
 	err = g.request(ctx, method, params, result)
+	if err == nil && check != nil && !e.host.uncheckedForBench {
+		err = check(g)
+	}
 	if e.lifecycleOf() == "oneshot" {
 		e.retire(g) // the admitted operation settled: the process goes with it
 	}

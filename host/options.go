@@ -83,6 +83,10 @@ type Options struct {
 	OnFrame func(extension string, generation int64, dir jsonrpc.Direction, frame []byte)
 	// OnEvent sees status changes.
 	OnEvent func(Event)
+	// OnRejected sees every extension answer the host refused (*ResultError) and every
+	// tool/call it refused to send (*ArgumentsError), before the caller gets the error: the
+	// reference host traces and records it.
+	OnRejected func(extension string, generation int64, err error)
 	// Logf receives diagnostics.
 	Logf func(format string, args ...any)
 	// Subreaper says the process is dedicated to this host (the CLI): on Linux it becomes

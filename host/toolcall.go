@@ -51,23 +51,37 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 		return nil, fmt.Errorf("tool %q was planned on extension %s, not %s", c.Name, c.Planned.Extension, e.name)
 	}
 	var out json.RawMessage
+	var judged *CatalogEntry // the entry the arguments were judged against (and the result will be)
 	err := e.requestOn(ctx, "tool/call", params, &out, func(g *generation, params map[string]any) error {
-		if !g.neg.features["dynamic_tools"] {
-			return nil
-		}
 		planned := c.Planned
+		if planned != nil && planned.Generation != g.number {
+			if g.neg.features["dynamic_tools"] {
+				return &StaleCatalogError{Extension: e.name, Tool: c.Name, PlannedGeneration: planned.Generation, PlannedRevision: planned.Revision, Current: g.number}
+			}
+			planned = nil // a static catalog is the same in every generation: judge by the current one
+		}
 		if planned == nil {
 			entry, ok := e.host.Catalog().Lookup(c.Name)
-			if !ok || entry.Extension != e.name || entry.Generation != g.number {
-				return nil // not published by this generation (yet): its current catalog decides
+			if ok && entry.Extension == e.name && entry.Generation == g.number {
+				planned = &entry
 			}
-			planned = &entry
-		} else if planned.Generation != g.number {
-			return &StaleCatalogError{Extension: e.name, Tool: c.Name, PlannedGeneration: planned.Generation, PlannedRevision: planned.Revision, Current: g.number}
+			// else not published by this generation (yet): its current catalog decides,
+			// and the extension answers for a tool it does not serve
 		}
-		params["catalog_revision"] = planned.Revision
+		judged = planned
+		if err := e.checkArguments(planned, args); err != nil {
+			return err
+		}
+		if planned != nil && g.neg.features["dynamic_tools"] {
+			params["catalog_revision"] = planned.Revision
+		}
 		return nil
+	}, func(g *generation) error {
+		return g.checkToolResult(ctx, c.Name, judged, out)
 	})
+	if err != nil {
+		return nil, err
+	}
 	return out, err
 }
 

@@ -81,7 +81,7 @@ func (c *catalog) lookup(name string, rev *int64) (*ToolDef, error) {
 	}
 	t := cat.tools[name]
 	if t == nil {
-		return nil, invalidParams("/name", "tool %q is not in catalog revision %d", name, cat.rev)
+		return nil, unknownTool(name)
 	}
 	return t, nil
 }

@@ -2,6 +2,7 @@ package octet
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -158,6 +159,10 @@ func (r Result) wire(apiVersion string, tool *ToolDef) (any, error) {
 		}
 		if tool.output != nil {
 			if err := tool.output.validate(raw); err != nil {
+				var se *schemaError
+				if errors.As(err, &se) {
+					return nil, outputSchemaFault(tool.spec.Name, se.pointer(), se.keyword, se.reason)
+				}
 				return nil, fmt.Errorf("tool %q structured_content does not match its output_schema: %v", tool.spec.Name, err)
 			}
 		}

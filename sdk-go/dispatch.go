@@ -127,7 +127,7 @@ func (e *Extension) serve(ctx context.Context, s *session, req *jsonrpc.Request,
 		if err != nil {
 			return nil, err
 		}
-		return t.invoke(ctx, s.apiVersion, tc.args, tc.rawArgs)
+		return e.invokeTool(ctx, t, s.apiVersion, tc)
 	}
 	if err := checkParams(s.apiVersion, req); err != nil {
 		return nil, err

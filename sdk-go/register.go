@@ -35,11 +35,15 @@ type HookResult struct {
 	PostMutationRescan  *PostMutationRescan  `json:"post_mutation_rescan,omitempty"`
 }
 
-// Disposition tells the host to continue, block or replace.
+// Disposition tells the host to continue, block or replace. A replace carries what the
+// hook point replaces: Prompt (before_prompt), Arguments (before_tool_call) or Output
+// (after_tool_call).
 type Disposition struct {
-	Action  string `json:"action"` // "continue", "block" or "replace"
-	Message string `json:"message,omitempty"`
-	Prompt  string `json:"prompt,omitempty"`
+	Action    string         `json:"action"` // "continue", "block" or "replace"
+	Message   string         `json:"message,omitempty"`
+	Prompt    string         `json:"prompt,omitempty"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	Output    *string        `json:"output,omitempty"`
 }
 
 // PersistenceMetadata is a before_persistence hook's typed result field.
@@ -64,6 +68,21 @@ func Block(message string) HookResult {
 // ReplacePrompt returns a before_prompt result that replaces the prompt.
 func ReplacePrompt(prompt string) HookResult {
 	return HookResult{Disposition: &Disposition{Action: "replace", Prompt: prompt}}
+}
+
+// ReplaceArguments returns a before_tool_call result that calls the tool with args instead
+// (the host still checks them against the tool's parameters).
+func ReplaceArguments(args map[string]any) HookResult {
+	if args == nil {
+		args = map[string]any{}
+	}
+	return HookResult{Disposition: &Disposition{Action: "replace", Arguments: args}}
+}
+
+// ReplaceOutput returns an after_tool_call result that shows output instead of the tool's
+// content.
+func ReplaceOutput(output string) HookResult {
+	return HookResult{Disposition: &Disposition{Action: "replace", Output: &output}}
 }
 
 // WithPersistenceMetadata returns a before_persistence result.

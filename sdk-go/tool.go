@@ -158,7 +158,7 @@ func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args any, raw j
 	}
 	res, err := t.call(ctx, raw)
 	if err != nil {
-		return nil, err
+		return nil, handlerError(t.spec.Name, err)
 	}
 	out, err := res.wire(apiVersion, t)
 	if err != nil {

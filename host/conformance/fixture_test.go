@@ -50,9 +50,9 @@ secrets = ["fixture.token"]
 tools = ["echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-         "notify", "contribute", "policy", "kv_list", "agent_op"]
+         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"]
 commands = ["fixture_cmd", "slow_cmd"]
-hooks = ["before_prompt", "after_tool_call"]
+hooks = ["before_prompt", "before_tool_call", "after_tool_call"]
 ui = ["status"]
 context = true
 tool_renderers = ["echo"]
@@ -161,6 +161,9 @@ var brokenFor = map[string]string{
 	"results.host_checked":               "trust-host-results",
 	"negotiation.vectors":                "negotiation-lenient",
 	"cancel.non_cooperative_terminated":  "honour-cancel",
+	"results.checked_by_host":            "result-unknown-field",
+	"schema.suite_verdicts":              "suite-lenient",
+	"hooks.dispositions_applied":         "hook-ignore",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

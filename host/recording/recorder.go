@@ -21,6 +21,9 @@ const Redacted = redact.Placeholder
 const (
 	HostToExt = "host->ext"
 	ExtToHost = "ext->host"
+	// HostNote is not a frame of the wire but the host's own note about one (a result it
+	// refused), kept in order with the frames so a recording explains what the caller saw.
+	HostNote = "host"
 )
 
 // Options configure a Recorder.

@@ -144,6 +144,13 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 			next(ext, gen, dir, frame)
 		}
 	}
+	nextRejected := ho.OnRejected
+	ho.OnRejected = func(ext string, gen int64, err error) {
+		h.noteRejected(ext, gen, err, record)
+		if nextRejected != nil {
+			nextRejected(ext, gen, err)
+		}
+	}
 	h.Host = host.New(ho)
 	return h, nil
 }

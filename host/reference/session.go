@@ -62,8 +62,9 @@ func (s *Session) TurnSettled(turn, outcome string) {
 	}
 }
 
-// CallTool calls tool name on e inside turn, bracketed by tool/started and tool/settled;
-// the call id ("call-1", ...) is also sent in tool/call. Errors are the core's
+// CallTool calls tool name on e inside turn, bracketed by tool/started and tool/settled,
+// with every extension's before_tool_call and after_tool_call dispositions applied; the
+// call id ("call-1", ...) is also sent in tool/call. Errors are the core's
 // (*jsonrpc.Error, *host.TimeoutError, *host.TransportError, ...).
 func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name string, args json.RawMessage) (json.RawMessage, error) {
 	s.calls++
@@ -72,7 +73,7 @@ func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name st
 	if !s.scripted {
 		s.h.Lifecycle("tool/started", base)
 	}
-	raw, err := e.CallToolAs(ctx, name, args, callID)
+	raw, err := s.callHooked(ctx, e, name, args, callID)
 	if !s.scripted {
 		settled := map[string]any{"outcome": toolOutcome(ctx, err), "is_error": err != nil || isError(raw)}
 		for k, v := range base {
@@ -81,6 +82,21 @@ func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name st
 		s.h.Lifecycle("tool/settled", settled)
 	}
 	return raw, err
+}
+
+// callHooked is the call between the tool hooks: before_tool_call may block it or
+// replace its arguments (which the core still checks against the tool's parameters),
+// after_tool_call may withhold or replace its result (host.BeforeToolCall, AfterToolCall).
+func (s *Session) callHooked(ctx context.Context, e *host.Extension, name string, args json.RawMessage, callID string) (json.RawMessage, error) {
+	args, err := s.h.BeforeToolCall(ctx, name, args)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := e.CallToolAs(ctx, name, args, callID)
+	if err != nil {
+		return nil, err
+	}
+	return s.h.AfterToolCall(ctx, name, args, raw)
 }
 
 // End closes the session with outcome ("completed", "interrupted", ...).

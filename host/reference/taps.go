@@ -2,8 +2,11 @@ package reference
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/recording"
 	"github.com/octet-kit/octet/host/services"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
@@ -60,4 +63,33 @@ func (h *Host) traceEvent(ev services.Event) {
 		return
 	}
 	fmt.Fprintf(h.trace, "event %s[%d] %s: %s\n", ev.Extension, ev.Generation, ev.Kind, h.red.Text(fmt.Sprintf("%+v", ev.Payload)))
+}
+
+// noteRejected puts a result or arguments the host refused into the trace and, when
+// recording, into ext's recording as a host note (direction recording.HostNote, a frame
+// {"method":"host/rejected","params":{...}}), so `inspect` shows why the caller got an
+// error although the extension answered.
+func (h *Host) noteRejected(ext string, gen int64, err error, record bool) {
+	if h.trace != nil {
+		fmt.Fprintf(h.trace, "event %s[%d] rejected: %s\n", ext, gen, h.red.Text(err.Error()))
+	}
+	if !record {
+		return
+	}
+	params := map[string]any{"generation": gen, "message": err.Error()}
+	var re *host.ResultError
+	var ae *host.ArgumentsError
+	switch {
+	case errors.As(err, &re):
+		params["kind"], params["method"], params["name"], params["schema"], params["pointer"], params["rule"] = "result", re.Method, re.Name, re.Schema, re.Pointer, re.Rule
+	case errors.As(err, &ae):
+		params["kind"], params["method"], params["name"], params["schema"], params["pointer"], params["rule"] = "arguments", "tool/call", ae.Tool, "parameters", ae.Pointer, ae.Keyword
+	}
+	frame, _ := json.Marshal(map[string]any{"method": "host/rejected", "params": params})
+	h.mu.Lock()
+	r := h.recorders[ext]
+	h.mu.Unlock()
+	if r != nil { // the refused answer was recorded, so the recorder exists
+		r.Record(recording.HostNote, frame)
+	}
 }

@@ -13,9 +13,15 @@ import (
 const maxSafeInteger = 1<<53 - 1
 
 // ValidationError is one schema violation: the JSON path of the value and what is wrong.
+// Pointer is the same location as an RFC 6901 JSON pointer ("" is the root) and Keyword the
+// JSON Schema keyword the value broke (type, required, additionalProperties, enum, const,
+// pattern, minimum, maximum, minLength, maxLength, minItems, maxItems, uniqueItems, oneOf),
+// so a host can name the rule without compiling the schema at run time.
 type ValidationError struct {
-	Path string
-	Msg  string
+	Path    string
+	Pointer string
+	Keyword string
+	Msg     string
 }
 
 func (e ValidationError) Error() string { return e.Path + ": " + e.Msg }
@@ -55,9 +61,49 @@ type verrs struct {
 }
 
 // add records a violation; generated code calls it only when !e.quiet (see quietGuard).
-func (e *verrs) add(p *vpath, format string, a ...any) {
+func (e *verrs) add(p *vpath, keyword, format string, a ...any) {
 	e.n++
-	e.list = append(e.list, ValidationError{Path: p.String(), Msg: fmt.Sprintf(format, a...)})
+	e.list = append(e.list, ValidationError{Path: p.String(), Pointer: p.Pointer(), Keyword: keyword, Msg: fmt.Sprintf(format, a...)})
+}
+
+// Pointer is the path as an RFC 6901 JSON pointer: "" for the root, "~" and "/" escaped.
+func (p *vpath) Pointer() string {
+	if p == nil {
+		return ""
+	}
+	if p.key == "" {
+		return p.up.Pointer() + "/" + strconv.Itoa(p.idx)
+	}
+	return p.up.Pointer() + "/" + strings.ReplaceAll(strings.ReplaceAll(p.key, "~", "~0"), "/", "~1")
+}
+
+// wantKeyword names the keyword behind a generated "want ..." description: the generator
+// phrases each keyword one way ("a match of" pattern, "one of" enum, a quoted value const,
+// "at least"/"at most" a bound whose unit says which).
+func wantKeyword(want string) string {
+	switch {
+	case strings.HasPrefix(want, "a match of"):
+		return "pattern"
+	case strings.HasPrefix(want, "one of"):
+		return "enum"
+	case strings.HasPrefix(want, `"`):
+		return "const"
+	case strings.HasSuffix(want, "items"):
+		if strings.Contains(want, "at most") {
+			return "maxItems"
+		}
+		return "minItems"
+	case strings.HasSuffix(want, "characters") || strings.HasSuffix(want, "bytes"):
+		if strings.Contains(want, "at most") {
+			return "maxLength"
+		}
+		return "minLength"
+	case strings.HasPrefix(want, "at most"), strings.HasPrefix(want, "less than"):
+		return "maximum"
+	case strings.HasPrefix(want, "at least"), strings.HasPrefix(want, "more than"):
+		return "minimum"
+	}
+	return "type"
 }
 
 func (e *verrs) err() error {
@@ -288,7 +334,7 @@ func (e *verrs) fail(p *vpath, want string, got any) {
 		e.n++
 		return
 	}
-	e.add(p, "want %s, got %s", want, kindName(got))
+	e.add(p, "type", "want %s, got %s", want, kindName(got))
 }
 
 // msg records a fixed message.
@@ -297,7 +343,11 @@ func (e *verrs) msg(p *vpath, text string) {
 		e.n++
 		return
 	}
-	e.add(p, "%s", text)
+	kw := "oneOf" // the generator's fixed messages are union-discriminator failures ...
+	if strings.HasPrefix(text, "want true") {
+		kw = "const" // ... or a required literal
+	}
+	e.add(p, kw, "%s", text)
 }
 
 // str records a string value that is not what the schema wants.
@@ -306,16 +356,23 @@ func (e *verrs) str(p *vpath, want, got string) {
 		e.n++
 		return
 	}
-	e.add(p, "want %s, got %q", want, got)
+	e.add(p, wantKeyword(want), "want %s, got %q", want, got)
 }
 
-// count records a length or item count out of range.
+// count records a length or item count out of range. A range ("1..256 UTF-8 bytes") is
+// one phrase for both bounds: got below its low end broke the minimum, else the maximum.
 func (e *verrs) count(p *vpath, want string, got int) {
 	if e.quiet {
 		e.n++
 		return
 	}
-	e.add(p, "want %s, got %d", want, got)
+	kw := wantKeyword(want)
+	if lo, _, ok := strings.Cut(want, ".."); ok {
+		if n, err := strconv.Atoi(lo); err == nil && got >= n {
+			kw = strings.Replace(kw, "min", "max", 1)
+		}
+	}
+	e.add(p, kw, "want %s, got %d", want, got)
 }
 
 func (e *verrs) int(p *vpath, want string, got int64) {
@@ -323,7 +380,7 @@ func (e *verrs) int(p *vpath, want string, got int64) {
 		e.n++
 		return
 	}
-	e.add(p, "want %s, got %d", want, got)
+	e.add(p, wantKeyword(want), "want %s, got %d", want, got)
 }
 
 func (e *verrs) float(p *vpath, want string, got float64) {
@@ -331,7 +388,7 @@ func (e *verrs) float(p *vpath, want string, got float64) {
 		e.n++
 		return
 	}
-	e.add(p, "want %s, got %v", want, got)
+	e.add(p, wantKeyword(want), "want %s, got %v", want, got)
 }
 
 func (e *verrs) unknown(p *vpath, key string) {
@@ -339,7 +396,7 @@ func (e *verrs) unknown(p *vpath, key string) {
 		e.n++
 		return
 	}
-	e.add(p, "unknown field %q", key)
+	e.add(p, "additionalProperties", "unknown field %q", key)
 }
 
 func (e *verrs) missing(p *vpath, name string) {
@@ -347,7 +404,7 @@ func (e *verrs) missing(p *vpath, name string) {
 		e.n++
 		return
 	}
-	e.add(p, "missing required field %q", name)
+	e.add(p, "required", "missing required field %q", name)
 }
 
 func (e *verrs) dup(p *vpath, i, j int) {
@@ -355,7 +412,7 @@ func (e *verrs) dup(p *vpath, i, j int) {
 		e.n++
 		return
 	}
-	e.add(p, "items %d and %d are equal", i, j)
+	e.add(p, "uniqueItems", "items %d and %d are equal", i, j)
 }
 
 // codePoints counts the code points of valid UTF-8 (strictjson guarantees validity): every byte

@@ -183,7 +183,9 @@ def test_tool_error_is_carried_verbatim(ext: Extension) -> None:
 def test_uncaught_exception_is_internal_error_without_traceback(ext, capfd) -> None:
     with LoopbackHost(ext) as host:
         err = error_of(host, "boom", {})
-        assert err.code == -32603 and err.message == "exploded on purpose"
+        assert err.code == -32603
+        assert err.message == 'tool "boom" failed: RuntimeError: exploded on purpose'
+        assert err.data == {"tool": "boom", "exception": "RuntimeError"}
         assert "Traceback" not in repr(host.raw_lines)
     assert "Traceback" in capfd.readouterr().err  # the traceback goes to the stderr log
 

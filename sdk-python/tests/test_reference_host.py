@@ -54,8 +54,10 @@ def test_fixture_through_the_reference_host(octet_host) -> None:
     assert code == 1  # some calls fail on purpose
     assert lines[0] == {"content": [{"type": "text", "text": "x:3"}],
                         "structured_content": {"count": 3}}
-    assert lines[1]["error"]["code"] == -32602
-    assert lines[1]["error"]["data"]["path"] == "/arguments/count"
+    # The host judges arguments against the catalog before sending: the extension never
+    # sees arguments its own schema forbids.
+    assert lines[1]["error"]["kind"] == "arguments_refused"
+    assert lines[1]["error"]["pointer"] == "/count"
     assert lines[2]["content"][0]["text"] == "printed"
     assert lines[3]["content"][0]["text"] == "done"
     assert lines[4]["structured_content"] == {"revision": 1}

@@ -344,7 +344,7 @@ def test_dynamic_catalog_epochs_retire_after_eight() -> None:
             assert f"catalog revision {revision} is {word}" in err.value.message
         update = ext.unregister_tools("dyn", "absent")
         assert update["revision"] == 10 and "dyn" not in update["tools"]
-        with pytest.raises(RemoteError, match="unknown tool 'dyn'"):
+        with pytest.raises(RemoteError, match='unknown tool "dyn"'):
             host.call_tool("dyn")
         assert host.call_tool("dyn", catalog_revision=9)["content"][0]["text"] == "version 9"
 

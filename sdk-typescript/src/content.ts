@@ -1,6 +1,7 @@
 // Content helpers and the normalisation of whatever a tool handler returns into the wire result
 // of the negotiated API version, with the result limits checked before anything is sent.
 import { ValidationError } from "./errors.js";
+import { outputSchemaFault } from "./faults.js";
 import { encodedBytes, isObject, type JsonObject, type JsonValue } from "./json.js";
 import { RESULT_MAX_CONTENT_PARTS, RESULT_MAX_METADATA_BYTES, RESULT_MAX_STRUCTURED_BYTES } from "./limits.js";
 import { checkSchema, type JsonSchema } from "./schema.js";
@@ -107,7 +108,10 @@ export function normalizeResult02(value: unknown, outputSchema: JsonSchema | und
   if (outputSchema !== undefined) {
     if (sc === undefined) throw new ValidationError(`tool '${tool}' declares output_schema but returned no structured_content`, "/structured_content");
     const fault = checkSchema(outputSchema, sc);
-    if (fault) throw new ValidationError(`structured_content does not match tool '${tool}' output_schema at ${fault.path}: ${fault.reason}`, `/structured_content${fault.path === "/" ? "" : fault.path}`);
+    if (fault) {
+      const keyword = (fault as { keyword?: string }).keyword ?? ""; // reported by the complete validator
+      throw outputSchemaFault(tool, fault.path === "/" ? "" : fault.path, keyword, fault.reason);
+    }
   }
   if (sc !== undefined) {
     if (!isObject(sc)) throw new ValidationError("structured_content must be an object", "/structured_content");

@@ -5,6 +5,7 @@ import { CatalogHistory } from "./catalog.js";
 import { normalizeResult01, normalizeResult02 } from "./content.js";
 import { RequestContext, currentContext, progressParams, withContext, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
 import { ProtocolError, ValidationError, toWireError, type WireError } from "./errors.js";
+import { resultFault, toolFailure, unknownTool } from "./faults.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
 import { Logger } from "./log.js";
@@ -483,7 +484,7 @@ export class Extension extends HostServices {
     } else {
       entry = this.tools.get(name);
     }
-    if (entry === undefined) return invalidParams(`unknown tool '${name}'`, "/name");
+    if (entry === undefined) return unknownTool(name);
     const fault = checkSchema(entry.def.parameters, args);
     if (fault !== null) {
       const path = fault.path === "/" ? "/arguments" : `/arguments${fault.path}`;
@@ -498,8 +499,27 @@ export class Extension extends HostServices {
       id,
       ctx,
       started: false,
-      invoke: () => handler(args, ctx),
-      finalize: (value) => (v01 ? normalizeResult01(value, name) : normalizeResult02(value, schema, name)) as unknown as JsonValue,
+      invoke: () => {
+        let value: unknown;
+        try {
+          value = handler(args, ctx);
+        } catch (err) {
+          throw toolFailure(name, err);
+        }
+        if (value !== null && typeof value === "object" && typeof (value as Promise<unknown>).then === "function") {
+          return (value as Promise<unknown>).then(undefined, (err: unknown) => {
+            throw toolFailure(name, err);
+          });
+        }
+        return value;
+      },
+      finalize: (value) => {
+        try {
+          return (v01 ? normalizeResult01(value, name) : normalizeResult02(value, schema, name)) as unknown as JsonValue;
+        } catch (err) {
+          throw resultFault(err);
+        }
+      },
     };
   }
 

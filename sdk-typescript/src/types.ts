@@ -56,7 +56,8 @@ export interface HookPayloads {
 }
 
 export interface HookResult {
-  disposition?: { action: "continue" | "block" | "replace"; message?: string; prompt?: string };
+  /** replace carries what the hook point replaces: prompt, arguments (before_tool_call) or output (after_tool_call). */
+  disposition?: { action: "continue" | "block" | "replace"; message?: string; prompt?: string; arguments?: JsonObject; output?: string };
   persistence_metadata?: { value: JsonObject; public: boolean };
   post_mutation_rescan?: { resource_ids: string[] };
 }

@@ -203,14 +203,22 @@ describe("admission and cancellation", () => {
     assert.deepEqual(cancel["params"], { id: request["id"] });
   });
 
-  it("an uncaught exception is -32603 with its message; the stack goes to the log only", async () => {
+  it("an uncaught exception is -32603 naming the tool, the error's name and message; the stack goes to the log only", async () => {
     const ext = new Extension().tool({ name: "boom", description: "" }, () => {
       throw new Error("kaput");
     });
     const host = await started(ext, { contributes: { tools: ["boom"] } });
     const r = await host.callTool("boom");
-    assert.deepEqual(r.error, { code: -32603, message: "kaput" });
+    assert.deepEqual(r.error, { code: -32603, message: 'tool "boom" failed: Error: kaput', data: { tool: "boom", exception: "Error" } });
     assert.ok(host.stderr.some((l) => l.includes("kaput") && l.includes("stack")));
+  });
+
+  it("a result the wire cannot carry is -32603 as in Go and Python (the handler's fault, not the caller's)", async () => {
+    const ext = new Extension().tool({ name: "empty", description: "" }, () => ({ content: [] }) as never);
+    const host = await started(ext, { contributes: { tools: ["empty"] } });
+    const r = await host.callTool("empty");
+    assert.equal(r.error?.code, -32603);
+    assert.match(r.error!.message, /content parts/);
   });
 
   it("refuses a duplicate in-flight id", async () => {

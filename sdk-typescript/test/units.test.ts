@@ -81,7 +81,7 @@ describe("results", () => {
     assert.throws(() => normalizeResult02({ content: [{ type: "video" }] }, undefined, "t"), /unknown content part type/);
     assert.throws(() => normalizeResult02({ content: [textContent("x"), { type: "image", artifact_id: "a", mime_type: "image/tiff" }] }, undefined, "t"), /unsupported mime_type/);
     assert.throws(() => normalizeResult02("x", { type: "object" }, "t"), /declares output_schema but returned no structured_content/);
-    assert.throws(() => normalizeResult02({ content: "x", structured_content: { n: "1" } }, { type: "object", properties: { n: { type: "integer" } } }, "t"), /at \/n/);
+    assert.throws(() => normalizeResult02({ content: "x", structured_content: { n: "1" } }, { type: "object", properties: { n: { type: "integer" } } }, "t"), /breaks its output_schema: \/structured_content\/n: /);
     assert.throws(() => normalizeResult02({ content: "x", metadata: { big: "x".repeat(65536) } }, undefined, "t"), /metadata of \d+ bytes exceeds 65536/);
     assert.throws(() => normalizeResult02(undefined, undefined, "t"), /returned nothing/);
     assert.deepEqual(normalizeResult01({ content: [textContent("a"), textContent("b")], is_error: false }, "t"), { content: "a\nb", is_error: false });

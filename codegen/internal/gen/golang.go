@@ -82,6 +82,25 @@ func goLimits(m *ir.Model) string {
 	return b.String()
 }
 
+// goErrorMessages emits the registry's message templates as Message<Name> constants.
+func goErrorMessages(b *bytes.Buffer, m *ir.Model) {
+	n := 0
+	for _, e := range m.Errors {
+		n += len(e.Messages)
+	}
+	if n == 0 {
+		return
+	}
+	b.WriteString("// Message templates of the registry: every SDK builds the message of each situation from\n// its template, each {placeholder} replaced by its value (see FormatMessage).\nconst (\n")
+	for _, e := range m.Errors {
+		for _, msg := range e.Messages {
+			goComment(b, "\t", fmt.Sprintf("Message%s (%s, data %s): %s", goName(msg.Name), e.Name, msg.Data, msg.Meaning))
+			fmt.Fprintf(b, "\tMessage%s = %s\n", goName(msg.Name), strconv.Quote(msg.Template))
+		}
+	}
+	b.WriteString(")\n\n")
+}
+
 func goErrors(m *ir.Model) string {
 	var b bytes.Buffer
 	b.WriteString(header("//", fingerprint(true, m.Errors)))
@@ -91,6 +110,7 @@ func goErrors(m *ir.Model) string {
 		fmt.Fprintf(&b, "\tCode%s int64 = %d\n", goName(e.Name), e.Code)
 	}
 	b.WriteString(")\n\n")
+	goErrorMessages(&b, m)
 	b.WriteString(`// ErrorInfo is one row of the error registry.
 type ErrorInfo struct {
 	Code      int64

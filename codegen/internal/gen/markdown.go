@@ -68,6 +68,12 @@ func emitMarkdown(m *ir.Model, out Output) error {
 		}
 		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s | %s |\n", e.Code, e.Name, e.Category, retry, data, oneLine(e.Meaning))
 	}
+	b.WriteString("\n### Message templates\n\nEvery SDK builds these messages from the registry's templates (`{placeholder}` replaced by its value), so the same fault reads the same in every language.\n\n| code | situation | template | data | meaning |\n|---|---|---|---|---|\n")
+	for _, e := range m.Errors {
+		for _, msg := range e.Messages {
+			fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s |\n", e.Code, msg.Name, msg.Template, typeLink(m, msg.Data), oneLine(msg.Meaning))
+		}
+	}
 	out[DocsDir+"index.md"] = b.Bytes()
 	for _, f := range m.Files {
 		if len(f.Types) == 0 {

@@ -82,6 +82,12 @@ func pyErrors(b *bytes.Buffer, m *ir.Model) {
 		pyComment(b, "", fmt.Sprintf("%s: %s", e.Name, e.Meaning))
 		fmt.Fprintf(b, "CODE_%s: Final = %d\n", upperSnake(e.Name), e.Code)
 	}
+	for _, e := range m.Errors {
+		for _, msg := range e.Messages {
+			pyComment(b, "", fmt.Sprintf("message %s (%s, data %s): %s", msg.Name, e.Name, msg.Data, msg.Meaning))
+			fmt.Fprintf(b, "MESSAGE_%s: Final = %s\n", upperSnake(msg.Name), pyStr(msg.Template))
+		}
+	}
 	b.WriteString(`
 
 class ErrorInfo:

@@ -92,6 +92,14 @@ func tsErrors(m *ir.Model) string {
 		fmt.Fprintf(&b, "  %s: %d,\n", upperSnake(e.Name), e.Code)
 	}
 	b.WriteString("} as const;\n\n/** A registered error code. */\nexport type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];\n\n")
+	b.WriteString("/** The registry's message templates by situation; each {placeholder} is replaced by its value. */\nexport const ErrorMessage = {\n")
+	for _, e := range m.Errors {
+		for _, msg := range e.Messages {
+			tsDoc(&b, "  ", fmt.Sprintf("%s, data %s: %s", e.Name, msg.Data, msg.Meaning))
+			fmt.Fprintf(&b, "  %s: %s,\n", upperSnake(msg.Name), tsStr(msg.Template))
+		}
+	}
+	b.WriteString("} as const;\n\n")
 	b.WriteString(`/** One row of the error registry. */
 export interface ErrorInfo {
   readonly code: number;

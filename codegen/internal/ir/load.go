@@ -437,7 +437,7 @@ func (l *loader) errors(v any) error {
 		var en ErrorEntry
 		for _, k := range o.Keys {
 			switch k {
-			case "code", "name", "meaning", "category", "retryable", "retry_hint", "data":
+			case "code", "name", "meaning", "category", "retryable", "retry_hint", "data", "messages":
 			default:
 				return fmt.Errorf("%s: unknown member %q", at, k)
 			}
@@ -466,6 +466,11 @@ func (l *loader) errors(v any) error {
 		if en.Name == "" || en.Meaning == "" || en.Category == "" {
 			return fmt.Errorf("%s: name, meaning and category are required", at)
 		}
+		if msgs, ok := o.Get("messages"); ok {
+			if en.Messages, err = l.errorMessages(at+"/messages", msgs); err != nil {
+				return err
+			}
+		}
 		switch en.Retryable {
 		case "no", "maybe", "yes":
 		default:
@@ -474,6 +479,52 @@ func (l *loader) errors(v any) error {
 		l.m.Errors = append(l.m.Errors, en)
 	}
 	return nil
+}
+
+// errorMessages reads a registry entry's message templates: [{name, template, meaning,
+// data: {$ref}}], names unique across the whole registry.
+func (l *loader) errorMessages(at string, v any) ([]ErrorMessage, error) {
+	arr, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: must be an array", at)
+	}
+	var out []ErrorMessage
+	for i, e := range arr {
+		o, ok := e.(*ordered.Object)
+		if !ok {
+			return nil, fmt.Errorf("%s/%d: not an object", at, i)
+		}
+		for _, k := range o.Keys {
+			switch k {
+			case "name", "template", "meaning", "data":
+			default:
+				return nil, fmt.Errorf("%s/%d: unknown member %q", at, i, k)
+			}
+		}
+		var m ErrorMessage
+		m.Name, _ = str(o, "name")
+		m.Template, _ = str(o, "template")
+		m.Meaning, _ = str(o, "meaning")
+		if m.Name == "" || m.Template == "" || m.Meaning == "" {
+			return nil, fmt.Errorf("%s/%d: name, template and meaning are required", at, i)
+		}
+		for _, prev := range l.m.Errors {
+			for _, pm := range prev.Messages {
+				if pm.Name == m.Name {
+					return nil, fmt.Errorf("%s/%d: message name %q is already used by code %d", at, i, m.Name, prev.Code)
+				}
+			}
+		}
+		if d, ok := obj(o, "data"); ok {
+			r, _ := str(d, "$ref")
+			var err error
+			if m.Data, err = l.resolve(r); err != nil {
+				return nil, fmt.Errorf("%s/%d/data: %w", at, i, err)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 func str(o *ordered.Object, k string) (string, bool) {

@@ -137,6 +137,17 @@ type ErrorEntry struct {
 	Retryable string // "no" | "maybe" | "yes"
 	RetryHint string
 	Data      string // named type of `data`, "" when data is absent
+	// Messages are the registry's fixed message templates for this code: every SDK
+	// builds the message of that situation from the template ({placeholder} filled in).
+	Messages []ErrorMessage
+}
+
+// ErrorMessage is one message template of a registry code.
+type ErrorMessage struct {
+	Name     string // snake_case situation name, unique across the registry
+	Template string // with {placeholder}s
+	Meaning  string
+	Data     string // named type of `data` in this situation
 }
 
 // Method is one row of methods.json.

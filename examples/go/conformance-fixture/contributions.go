@@ -43,9 +43,32 @@ func registerContributions(ext *octet.Extension) {
 		if err := slowPrompt(ctx, p.Prompt); err != nil {
 			return octet.HookResult{}, err
 		}
+		switch p.Prompt {
+		case "hook:block":
+			return octet.Block("blocked by the fixture"), nil
+		case "hook:rewrite":
+			return octet.ReplacePrompt("rewritten by the fixture"), nil
+		}
+		return octet.Continue(), nil
+	})
+	// The tool hooks answer the dispositions hooks.dispositions_applied expects the host
+	// to apply, chosen by the call's "value" argument (docs/design/fixture.md).
+	ext.Hook("before_tool_call", func(ctx context.Context, payload json.RawMessage) (octet.HookResult, error) {
+		switch hookValue(payload) {
+		case "hook:block":
+			return octet.Block("blocked by the fixture"), nil
+		case "hook:rewrite":
+			return octet.ReplaceArguments(map[string]any{"value": "rewritten by the fixture"}), nil
+		}
 		return octet.Continue(), nil
 	})
 	ext.Hook("after_tool_call", func(ctx context.Context, payload json.RawMessage) (octet.HookResult, error) {
+		switch hookValue(payload) {
+		case "hook:replace":
+			return octet.ReplaceOutput("replaced by the fixture"), nil
+		case "hook:withhold":
+			return octet.Block("withheld by the fixture"), nil
+		}
 		return octet.HookResult{}, nil
 	})
 	ext.Context(func(ctx context.Context, params json.RawMessage) ([]octet.ContextItem, error) {
@@ -114,4 +137,16 @@ func slowPrompt(ctx context.Context, prompt string) error {
 	}
 	ms, _ := strconv.Atoi(rest)
 	return wait(ctx, ms)
+}
+
+// hookValue is the "value" argument of the tool call a tool hook's payload describes.
+func hookValue(payload json.RawMessage) string {
+	var p struct {
+		Arguments struct {
+			Value any `json:"value"`
+		} `json:"arguments"`
+	}
+	_ = json.Unmarshal(payload, &p)
+	s, _ := p.Arguments.Value.(string)
+	return s
 }

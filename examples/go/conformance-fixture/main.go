@@ -121,6 +121,14 @@ func registerBasics(ext *octet.Extension) {
 		}) (octet.Result, error) {
 			return octet.Text(strings.Repeat("x", a.Bytes)), nil
 		})
+	// suite_args declares the schema of docs/design/fixture.md: schema.suite_verdicts
+	// compares the SDK validator's answers with the host's.
+	var suiteArgs map[string]any
+	if err := json.Unmarshal([]byte(suiteArgsSchema), &suiteArgs); err != nil {
+		panic(err)
+	}
+	octet.Tool(ext, octet.ToolSpec{Name: "suite_args", Description: "Accepts exactly what its schema allows", Parameters: suiteArgs},
+		func(ctx context.Context, _ map[string]any) (octet.Result, error) { return octet.Text("accepted"), nil })
 	octet.Tool(ext, octet.ToolSpec{Name: "typed", Description: "Strictly typed arguments and output",
 		OutputSchema: map[string]any{
 			"type":       "object",
@@ -144,3 +152,11 @@ func registerBasics(ext *octet.Extension) {
 		}
 	})
 }
+
+// suiteArgsSchema is suite_args' parameters schema, as docs/design/fixture.md states it.
+const suiteArgsSchema = `{"type":"object",
+ "$defs":{"tag":{"type":"string","minLength":1}},
+ "properties":{"tags":{"type":"array","items":{"$ref":"#/$defs/tag"},"uniqueItems":true},
+  "step":{"type":"number","multipleOf":0.5},"card":{"type":"string"},"billing":{"type":"string"}},
+ "dependentSchemas":{"card":{"required":["billing"]}},
+ "unevaluatedProperties":false}`

@@ -233,6 +233,25 @@ def arm_stuck_shutdown(args):
     return "armed"
 
 
+# suite_args declares the schema of docs/design/fixture.md: schema.suite_verdicts compares
+# the SDK validator's answers with the host's.
+SUITE_ARGS = {
+    "type": "object",
+    "$defs": {"tag": {"type": "string", "minLength": 1}},
+    "properties": {"tags": {"type": "array", "items": {"$ref": "#/$defs/tag"}, "uniqueItems": True},
+                   "step": {"type": "number", "multipleOf": 0.5},
+                   "card": {"type": "string"}, "billing": {"type": "string"}},
+    "dependentSchemas": {"card": {"required": ["billing"]}},
+    "unevaluatedProperties": False,
+}
+
+
+@ext.tool(name="suite_args", description="Accepts exactly what its schema allows",
+          parameters=SUITE_ARGS)
+def suite_args(args):
+    return "accepted"
+
+
 @ext.tool(name="typed", description="Strictly typed arguments and output",
           parameters=obj({"count": INT, "label": STR}, ["count", "label"], closed=True),
           output_schema=obj({"count": INT}, ["count"]))
@@ -335,11 +354,33 @@ def slow_cmd(arguments):
 @ext.hook("before_prompt")
 def before_prompt(payload):
     slow_prompt(payload.get("prompt"))
+    if payload.get("prompt") == "hook:block":
+        return {"disposition": {"action": "block", "message": "blocked by the fixture"}}
+    if payload.get("prompt") == "hook:rewrite":
+        return {"disposition": {"action": "replace", "prompt": "rewritten by the fixture"}}
+    return {"disposition": {"action": "continue"}}
+
+
+# The tool hooks answer the dispositions hooks.dispositions_applied expects the host to
+# apply, chosen by the call's "value" argument (docs/design/fixture.md).
+@ext.hook("before_tool_call")
+def before_tool_call(payload):
+    value = payload.get("arguments", {}).get("value")
+    if value == "hook:block":
+        return {"disposition": {"action": "block", "message": "blocked by the fixture"}}
+    if value == "hook:rewrite":
+        return {"disposition": {"action": "replace",
+                                "arguments": {"value": "rewritten by the fixture"}}}
     return {"disposition": {"action": "continue"}}
 
 
 @ext.hook("after_tool_call")
 def after_tool_call(payload):
+    value = payload.get("arguments", {}).get("value")
+    if value == "hook:replace":
+        return {"disposition": {"action": "replace", "output": "replaced by the fixture"}}
+    if value == "hook:withhold":
+        return {"disposition": {"action": "block", "message": "withheld by the fixture"}}
     return {}
 
 

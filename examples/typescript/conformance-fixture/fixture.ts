@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -260,6 +260,28 @@ export function buildFixture(): Extension {
     return "armed";
   });
 
+  // suite_args declares the schema of docs/design/fixture.md: schema.suite_verdicts compares
+  // the SDK validator's answers with the host's.
+  ext.tool<JsonObject>(
+    {
+      name: "suite_args",
+      description: "Accepts exactly what its schema allows",
+      parameters: {
+        type: "object",
+        $defs: { tag: { type: "string", minLength: 1 } },
+        properties: {
+          tags: { type: "array", items: { $ref: "#/$defs/tag" }, uniqueItems: true },
+          step: { type: "number", multipleOf: 0.5 },
+          card: { type: "string" },
+          billing: { type: "string" },
+        },
+        dependentSchemas: { card: { required: ["billing"] } },
+        unevaluatedProperties: false,
+      } as unknown as JsonSchema,
+    },
+    () => "accepted",
+  );
+
   ext.tool(
     {
       name: "typed",
@@ -387,9 +409,24 @@ export function buildFixture(): Extension {
   });
   ext.hook("before_prompt", async (payload, ctx) => {
     await slowPrompt(payload.prompt, ctx);
+    if (payload.prompt === "hook:block") return { disposition: { action: "block", message: "blocked by the fixture" } };
+    if (payload.prompt === "hook:rewrite") return { disposition: { action: "replace", prompt: "rewritten by the fixture" } };
     return { disposition: { action: "continue" } };
   });
-  ext.hook("after_tool_call", () => ({}));
+  // The tool hooks answer the dispositions hooks.dispositions_applied expects the host to
+  // apply, chosen by the call's "value" argument (docs/design/fixture.md).
+  ext.hook("before_tool_call", (payload) => {
+    const value = (payload.arguments as JsonObject)["value"];
+    if (value === "hook:block") return { disposition: { action: "block", message: "blocked by the fixture" } };
+    if (value === "hook:rewrite") return { disposition: { action: "replace", arguments: { value: "rewritten by the fixture" } } };
+    return { disposition: { action: "continue" } };
+  });
+  ext.hook("after_tool_call", (payload) => {
+    const value = (payload.arguments as JsonObject)["value"];
+    if (value === "hook:replace") return { disposition: { action: "replace", output: "replaced by the fixture" } };
+    if (value === "hook:withhold") return { disposition: { action: "block", message: "withheld by the fixture" } };
+    return {};
+  });
   ext.context(async (params, ctx) => {
     await slowPrompt(params.prompt, ctx);
     return [{ label: "fixture", content: "fixture context", placement: "system_suffix" }];

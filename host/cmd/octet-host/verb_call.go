@@ -33,7 +33,13 @@ JSON object and defaults to {}.
 
 Each line is the tool's result object exactly as the extension returned it, or, when the
 call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"cancelled"|"transport"|"unavailable"|
-"unknown_tool"|"other", "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr.
+"unknown_tool"|"result_refused"|"arguments_refused"|"hook_blocked"|"hook_failed"|"other",
+"message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr. The host checks every result before printing
+it: a result that breaks the schema's ToolResult type, the tool's output_schema or the
+artifact fence is result_refused (with "pointer", "rule" and "schema"), and arguments the
+tool's parameters schema forbids are arguments_refused and never sent. Every extension that
+registered before_tool_call or after_tool_call hooks the call: a block is hook_blocked,
+a replace changes the arguments sent or the result printed.
 
 Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
 that cancelled it, the process died mid-call); 2 the extension could not start or was
@@ -201,7 +207,19 @@ func describeError(err error) map[string]any {
 	var ue *host.UnavailableError
 	var ut *host.UnknownToolError
 	var nr *host.NotRegisteredError
+	var re *host.ResultError
+	var ae *host.ArgumentsError
+	var hb *host.HookBlockedError
+	var he *host.HookError
 	switch {
+	case errors.As(err, &hb):
+		return map[string]any{"kind": "hook_blocked", "message": err.Error(), "extension": hb.Extension, "hook": hb.Hook}
+	case errors.As(err, &he):
+		return map[string]any{"kind": "hook_failed", "message": err.Error(), "extension": he.Extension, "hook": he.Hook}
+	case errors.As(err, &re):
+		return map[string]any{"kind": "result_refused", "message": err.Error(), "schema": re.Schema, "pointer": re.Pointer, "rule": re.Rule}
+	case errors.As(err, &ae):
+		return map[string]any{"kind": "arguments_refused", "message": err.Error(), "pointer": ae.Pointer, "rule": ae.Keyword}
 	case errors.As(err, &nr):
 		return map[string]any{"kind": "not_registered", "message": err.Error()}
 	case errors.As(err, &ut):

@@ -34,6 +34,8 @@ grant (config, OCTET_TRUSTED_EXTENSIONS, --trust-extension) or --full-access.
 
 Console commands:
   call TOOL [JSON]   call a tool from the all-extensions catalog; prints one JSON line
+                     (before_tool_call and after_tool_call hooks applied: block, replace)
+  prompt TEXT        the prompt a model would get, every before_prompt hook applied
   reload NAME        start a candidate, cut over when it is ready (old keeps serving on failure)
   status             show every extension's state, generation, pid, pending calls
   tools [NAME]       show the catalog, or one tool's definition and schemas as JSON
@@ -195,6 +197,16 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		printStatus(out, h)
 	case "command", "hook", "context", "collect":
 		consoleTyped(ctx, verb, rest, h, out)
+	case "prompt":
+		// The prompt a model would get: every before_prompt hook applied (block, replace).
+		p, err := h.BeforePrompt(ctx, rest)
+		if err != nil {
+			b, _ := json.Marshal(map[string]any{"prompt": rest, "error": describeError(err)})
+			fmt.Fprintln(out, string(b))
+			break
+		}
+		b, _ := json.Marshal(map[string]any{"prompt": p})
+		fmt.Fprintln(out, string(b))
 	case "logs":
 		e := h.Extension(rest)
 		if e == nil {
@@ -263,7 +275,7 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		buf.Write(raw)
 		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
 	default:
-		fmt.Fprintln(out, "commands: call TOOL [JSON] | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | status | tools | logs NAME | quit")
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | status | tools | logs NAME | quit")
 	}
 	return false
 }

@@ -6,6 +6,7 @@ from . import _limits as L
 from ._checks import encoded_size
 from ._content import AUDIO_MIME_TYPES, IMAGE_MIME_TYPES
 from ._errors import InvalidParams
+from ._faults import output_schema_fault
 from ._registry import ToolSpec
 from ._typecheck import TYPE_CHECKING
 
@@ -75,8 +76,9 @@ def tool_result_02(value: Any, spec: ToolSpec) -> dict[str, Any]:
             if spec.check_output is not None:
                 spec.check_output(structured, "")
         except InvalidParams as exc:
-            raise ResultError(f"tool {spec.name!r} structured_content does not match its "
-                              f"output_schema: {exc}") from None
+            pointer = "" if exc.path in (None, "", "/") else str(exc.path)
+            keyword: str = getattr(exc, "keyword", None) or ""  # set by the complete validator
+            raise output_schema_fault(spec.name, pointer, keyword, exc.reason) from None
     for field in ("structured_content", "metadata"):
         if field in result and not isinstance(result[field], dict):
             raise ResultError(f"tool {spec.name!r}: {field} must be an object")

@@ -34,6 +34,7 @@ from ._errors import (
     UnavailableError,
     error_from_wire,
 )
+from ._faults import WireFault, handler_exception, unknown_tool
 from ._log import log
 from ._models import METHODS
 from ._models import validate as validate_type
@@ -378,7 +379,7 @@ class Session:
             result = self._dispatch(call)
         except Cancelled:
             frame = self._error_frame(rid, L.CODE_REQUEST_CANCELLED, "request cancelled")
-        except (ToolError, RemoteError) as exc:
+        except (ToolError, RemoteError, WireFault) as exc:
             frame = {"jsonrpc": "2.0", "id": rid, "error": exc.to_wire()}
         except InvalidParams as exc:
             frame = self._error_frame(rid, L.CODE_INVALID_PARAMS, str(exc), exc.data)
@@ -500,18 +501,25 @@ class Session:
         assert self.catalogs is not None
         spec = self.catalogs.lookup(revision).get(name)
         if spec is None:
-            where = "the current catalog" if revision is None else f"catalog revision {revision}"
-            raise InvalidParams(f"unknown tool {name!r} in {where}", "name")
+            raise unknown_tool(name)
         if spec.check_arguments is not None:
             spec.check_arguments(args, "/arguments")
-        if spec.uses_context:
-            value = spec.handler(args, {
-                "request_id": call.id, "method": "tool/call", "resource_owner": owner,
-                "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
-                "catalog_revision": revision,
-            })
-        else:
-            value = spec.handler(args, _UNUSED_CONTEXT)
+        try:
+            if spec.uses_context:
+                value = spec.handler(args, {
+                    "request_id": call.id, "method": "tool/call", "resource_owner": owner,
+                    "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
+                    "catalog_revision": revision,
+                })
+            else:
+                value = spec.handler(args, _UNUSED_CONTEXT)
+        except OctetError:
+            raise  # ToolError, InvalidParams, Cancelled, RemoteError: each has its answer
+        except Exception as exc:
+            if call.token.is_cancelled():
+                raise
+            log.exception("handler failed", method="tool/call", id=call.id, tool=name)
+            raise handler_exception(name, exc) from None
         if self.legacy:
             return tool_result_01(value, spec)
         return tool_result_02(value, spec)

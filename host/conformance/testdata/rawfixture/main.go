@@ -89,7 +89,7 @@ var mode string
 var tools = []string{"echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-	"notify", "contribute", "policy", "kv_list", "agent_op"}
+	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -465,6 +465,9 @@ func (c *conn) initialize(f frame) {
 	var defs []any
 	for _, n := range names {
 		d := map[string]any{"name": n, "description": "fixture tool " + n, "parameters": map[string]any{"type": "object"}}
+		if n == "suite_args" {
+			d["parameters"] = suiteArgsSchema
+		}
 		if n == "typed" {
 			d["parameters"] = map[string]any{"type": "object", "additionalProperties": false, "required": []string{"count", "label"},
 				"properties": map[string]any{"count": map[string]any{"type": "integer"}, "label": map[string]any{"type": "string"}}}
@@ -480,7 +483,7 @@ func (c *conn) initialize(f frame) {
 		"api_version": api, "name": os.Getenv("OCTET_EXTENSION_NAME"), "version": "0.1.0",
 		"tools": defs, "commands": []any{map[string]any{"name": "fixture_cmd", "description": "joins its arguments"},
 			map[string]any{"name": "slow_cmd", "description": "waits its first argument in ms"}},
-		"hooks": []string{"before_prompt", "after_tool_call"}, "ui": []string{"status"}, "context": true,
+		"hooks": []string{"before_prompt", "before_tool_call", "after_tool_call"}, "ui": []string{"status"}, "context": true,
 		"tool_renderers": []string{"echo"},
 		"protocol": map[string]any{"version": p.APIVersion, "features": features,
 			"limits": map[string]any{"max_concurrent_requests": c.limit}},
@@ -570,7 +573,8 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		if p.Owner != nil && p.Owner.SessionID == "" && mode != modeLenientParams {
 			return nil, invalidParams("resource_owner.session_id must be 1..256 bytes")
 		}
-		return c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
+		res, rerr := c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
+		return resultsMode(p.Name, res), rerr
 	case "command/execute":
 		var p struct {
 			Name      string   `json:"name"`
@@ -611,13 +615,10 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		if e := slowPrompt(ctx, p.Payload.Prompt); e != nil {
 			return nil, e
 		}
-		if p.Hook != "before_prompt" && p.Hook != "after_tool_call" {
+		if p.Hook != "before_prompt" && p.Hook != "before_tool_call" && p.Hook != "after_tool_call" {
 			return nil, invalidParams("hook %q is not served", p.Hook)
 		}
-		if p.Hook == "after_tool_call" {
-			return map[string]any{}, nil
-		}
-		return map[string]any{"disposition": map[string]any{"action": "continue"}}, nil
+		return hookDisposition(f.Params), nil
 	case "context/collect":
 		var p struct {
 			Prompt string `json:"prompt"`
@@ -920,6 +921,8 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		c.armed = true
 		c.mu.Unlock()
 		return text("armed"), nil
+	case "suite_args":
+		return suiteArgs(args)
 	case "typed":
 		var count int64
 		var label string

@@ -9,7 +9,10 @@
 // cancelled; gather {n} waits until n gather calls are in progress together, then they all
 // return (or it is cancelled), so n calls are known to have run at once without any timing; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
-// writes a non-frame line to stdout; pid returns the process id.
+// writes a non-frame line to stdout; pid returns the process id. strict {n} has a closed
+// parameters schema and echoes; bad_field, bad_structured and foreign_image return results
+// the host must refuse (an unknown member, structured_content breaking the declared
+// output_schema, an image naming an artifact this process never published).
 package main
 
 import (
@@ -165,6 +168,17 @@ func main() {
 			wg.Wait()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{}})
 			os.Exit(0)
+		case "hook/run":
+			hookRun(f)
+		case "command/execute":
+			// Command "bad" answers a member CommandExecuteResult does not have.
+			var p struct{ Name string }
+			json.Unmarshal(f.Params, &p)
+			res := map[string]any{"text": "ran " + p.Name}
+			if p.Name == "bad" {
+				res["colour"] = "red"
+			}
+			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
 		case "tool/call":
 			if *callMarker != "" {
 				os.WriteFile(*callMarker, nil, 0o644)
@@ -227,7 +241,20 @@ func initialize(f frame) {
 		names = append(names, *extraTool)
 	}
 	for _, n := range names {
-		tools = append(tools, map[string]any{"name": n, "description": "test tool " + n, "parameters": map[string]any{"type": "object"}})
+		def := map[string]any{"name": n, "description": "test tool " + n, "parameters": map[string]any{"type": "object"}}
+		switch n {
+		case "strict":
+			def["parameters"] = map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}},
+				"required": []any{"n"}, "additionalProperties": false}
+		case "bad_schema":
+			// An invalid regular expression: the host must refuse the catalog, not serve it.
+			def["parameters"] = map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"type": "string", "pattern": "("}}}
+		case "bad_structured":
+			if api != "0.1" {
+				def["output_schema"] = map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "integer"}}, "required": []any{"count"}}
+			}
+		}
+		tools = append(tools, def)
 	}
 	cmds := []any{}
 	for _, n := range p.Manifest.Contributes.Commands {
@@ -273,6 +300,22 @@ func toolCall(f frame, cancelled chan struct{}) {
 		reply(text(string(b), false))
 	case "fail":
 		reply(text("failed on purpose", true))
+	case "strict":
+		// Its schema forbids anything but {"n": integer}: the host must never send more.
+		b, _ := json.Marshal(p.Arguments)
+		reply(text(string(b), false))
+	case "bad_field":
+		r := text("fine", false)
+		r["colour"] = "red" // no result type has this member
+		reply(r)
+	case "bad_structured":
+		r := text("three", false)
+		r["structured_content"] = map[string]any{"count": "three"} // output_schema wants an integer
+		reply(r)
+	case "foreign_image":
+		// Names an artifact this process never published (another owner's, or none).
+		reply(map[string]any{"content": []any{map[string]any{"type": "text", "text": "see image"},
+			map[string]any{"type": "image", "artifact_id": "artifact:0123456789abcdef0123456789abcdef", "mime_type": "image/png"}}})
 	case "rpc_error":
 		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": 1234, "message": "authored failure", "data": map[string]any{"why": "test"}}})
 	case "slow", "hold", "gather":
@@ -417,4 +460,39 @@ func spawnFamily(file string) {
 	if err := os.Rename(file+".tmp", file); err != nil {
 		os.Exit(9)
 	}
+}
+
+// hookRun answers hook/run with a disposition chosen by the payload: a tool hook by the
+// call's "hook" argument (block, rewrite -> arguments {"n":7}, replace -> output
+// "replaced by hook", block_after, fail), before_prompt by the prompt ("forbidden" blocks,
+// "rewrite me" becomes "rewritten"); anything else continues.
+func hookRun(f frame) {
+	var p struct {
+		Hook    string `json:"hook"`
+		Payload struct {
+			Prompt    string         `json:"prompt"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"payload"`
+	}
+	json.Unmarshal(f.Params, &p)
+	want, _ := p.Payload.Arguments["hook"].(string)
+	d := map[string]any{"action": "continue"}
+	switch {
+	case want == "fail":
+		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32603, "message": "hook failed on purpose"}})
+		return
+	case p.Hook == "before_tool_call" && want == "block":
+		d = map[string]any{"action": "block", "message": "no thanks"}
+	case p.Hook == "before_tool_call" && want == "rewrite":
+		d = map[string]any{"action": "replace", "arguments": map[string]any{"n": 7}}
+	case p.Hook == "after_tool_call" && want == "replace":
+		d = map[string]any{"action": "replace", "output": "replaced by hook"}
+	case p.Hook == "after_tool_call" && want == "block_after":
+		d = map[string]any{"action": "block", "message": "withheld"}
+	case p.Hook == "before_prompt" && p.Payload.Prompt == "forbidden":
+		d = map[string]any{"action": "block", "message": "not that"}
+	case p.Hook == "before_prompt" && p.Payload.Prompt == "rewrite me":
+		d = map[string]any{"action": "replace", "prompt": "rewritten"}
+	}
+	send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{"disposition": d}})
 }

@@ -1,0 +1,87 @@
+package conformance
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/octet-kit/octet/host"
+)
+
+// The host checks everything an extension returns (seed 002: the host is the authority):
+// this check makes one call of every host→extension method the fixture serves and judges
+// each answer with the reference host's own rules (host.JudgeResult: the schema's result
+// type for the negotiated API version and a tool's declared output_schema), so an
+// extension certified here is one whose results a real host passes on.
+
+func init() {
+	register(&Check{
+		Name:        "results.checked_by_host",
+		Description: "every result the extension returns (tool, command, hook, context, status, render) passes the reference host's own result checks: the schema's result type for the negotiated API version, and the tool's output_schema",
+		Requirement: "schema/methods.json result types; seed 002 tool results (structured_content required exactly when output_schema is declared)",
+		Tier:        Conditional,
+		Tools:       []string{"echo", "typed"},
+		Covers:      []string{"tool/call", "command/execute", "hook/run", "context/collect", "status/collect", "tool/render"},
+		Run:         checkResultsByHost,
+	})
+}
+
+func checkResultsByHost(t *T) error {
+	s, init, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	outputs := map[string]json.RawMessage{}
+	for _, tool := range init.Tools {
+		outputs[tool.Name] = tool.OutputSchema
+	}
+	rendered := map[string]any{"content": []any{map[string]any{"type": "text", "text": "rendered by conformance"}}}
+	if init.APIVersion == "0.1" {
+		rendered = map[string]any{"content": "rendered by conformance"}
+	}
+	calls := []struct {
+		method, name string
+		params       map[string]any
+	}{
+		{"tool/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"value": "judged"}}},
+		{"tool/call", "typed", map[string]any{"name": "typed", "arguments": map[string]any{"count": 3, "label": "x"}}},
+		{"command/execute", "fixture_cmd", map[string]any{"name": "fixture_cmd", "arguments": []string{"judged"}}},
+		{"hook/run", "before_prompt", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
+		{"context/collect", "context", map[string]any{"session_id": "conformance-session", "prompt": "conformance prompt"}},
+		{"status/collect", "status", map[string]any{"surface": "status"}},
+		{"tool/render", "echo", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": rendered}},
+	}
+	for _, c := range calls {
+		if c.method != "tool/call" && !t.Ext.contributes(c.method, c.name) {
+			continue
+		}
+		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
+		if err != nil {
+			return err
+		}
+		if resp.Error != nil {
+			return fail("a "+c.method+" result for "+c.name, "%s", resp.Error)
+		}
+		if err := host.JudgeResult(c.method, init.APIVersion, c.name, resp.Result, outputs[c.name]); err != nil {
+			return fail("a "+c.method+" result the host passes on", "%v", err)
+		}
+	}
+	return nil
+}
+
+// contributes reports whether the manifest declares the contribution a typed call needs.
+func (e *Extension) contributes(method, name string) bool {
+	c := e.Manifest.Contributes
+	switch method {
+	case "command/execute":
+		return slices.Contains(c.Commands, name)
+	case "hook/run":
+		return slices.Contains(c.Hooks, name)
+	case "context/collect":
+		return c.Context
+	case "status/collect":
+		return slices.Contains(c.UI, name)
+	case "tool/render":
+		return slices.Contains(c.ToolRenderers, name)
+	}
+	return true
+}
