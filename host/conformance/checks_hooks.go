@@ -16,7 +16,7 @@ func init() {
 	register(&Check{
 		Name:        "hooks.dispositions_applied",
 		Description: "through the reference host, the fixture's hook dispositions take effect: before_prompt block/replace the prompt, before_tool_call block the call or replace its arguments (the tool gets the replacement), after_tool_call replace the output or withhold the result",
-		Requirement: "hooks.schema.json HookDisposition (continue, block, replace: prompt, arguments, output); seed 001 hook payloads",
+		Requirement: "hooks.schema.json HookDisposition (continue, block, replace: prompt, arguments, output); docs/design/wire.md hook payloads",
 		Tier:        Conditional,
 		Tools:       []string{"echo"},
 		Covers:      []string{"hook/run"},

@@ -17,7 +17,7 @@ func init() {
 	register(&Check{
 		Name:        "results.checked_by_host",
 		Description: "every result the extension returns (tool, command, hook, context, status, render) passes the reference host's own result checks: the schema's result type for the negotiated API version, and the tool's output_schema",
-		Requirement: "schema/methods.json result types; seed 002 tool results (structured_content required exactly when output_schema is declared)",
+		Requirement: "schema/methods.json result types; docs/design/wire.md §4 tool results (structured_content required exactly when output_schema is declared)",
 		Tier:        Conditional,
 		Tools:       []string{"echo", "typed"},
 		Covers:      []string{"tool/call", "command/execute", "hook/run", "context/collect", "status/collect", "tool/render"},
