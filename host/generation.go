@@ -103,6 +103,19 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		MaxInFlight:     protocol.MaxInFlight,
 		OnFrame:         g.onFrame,
 		Logf:            func(f string, a ...any) { o.Logf("%s[%d]: "+f, append([]any{m.Name, number}, a...)...) },
+		// Notification delivery (docs/host.md): bounded queue, the reader pauses while it
+		// is full; paced per process; a response waits behind what was written before it,
+		// so a handler's snapshot, progress and notifications are handled while their
+		// parent request is still active; drained before the connection closes, and what
+		// is dropped is counted and reported.
+		MaxQueuedNotifications:     protocol.NotificationQueueFrames,
+		MaxQueuedNotificationBytes: protocol.NotificationQueueBytes,
+		NotificationRate:           max(o.NotificationRate, 0),
+		NotificationBurst:          protocol.NotificationRateBurst,
+		OrderedDelivery:            true,
+		OnResponse:                 g.settle,
+		NotificationDrain:          o.NotificationDrain,
+		OnDropped:                  g.dropped,
 	})
 	if m.APIVersion == "0.1" {
 		g.conn.SetCancellation(false) // API 0.1 has no $/cancelRequest

@@ -25,8 +25,9 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 }
 
 // onFrame feeds the recorder and tracks which host requests are active parents: an
-// outbound owner-carrying request becomes active before the extension can see it; its
-// response, or our $/cancelRequest for it, settles it.
+// outbound owner-carrying request becomes active before the extension can see it; our
+// $/cancelRequest for it settles it, and so does its response once delivered
+// (Options.OnResponse: after every notification the extension wrote before it).
 func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	if tap := g.ext.host.opts.OnFrame; tap != nil {
 		tap(g.manifest.Name, g.number, dir, frame)
@@ -46,8 +47,15 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 		g.mu.Unlock()
 	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == "$/cancelRequest" && f.Params.ID != nil:
 		g.settle(*f.Params.ID)
-	case dir == jsonrpc.Inbound && f.Method == nil && f.ID != nil:
-		g.settle(*f.ID)
+	}
+}
+
+// dropped reports notifications the connection read and never handled (still queued
+// when the drain bound ran out): to Logf and, when the services take it, as a diagnostic.
+func (g *generation) dropped(n int) {
+	g.ext.host.opts.Logf("%s[%d]: %d notifications dropped: the connection closed before they were handled", g.manifest.Name, g.number, n)
+	if r, ok := g.ext.host.services.(DropReporter); ok {
+		r.NotificationsDropped(g.caller, n)
 	}
 }
 

@@ -85,7 +85,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	router, err := services.NewRouter(services.RouterConfig{
 		Store:  st,
 		Script: opts.Script,
-		Events: services.EventSinkFunc(h.traceEvent),
+		Events: services.EventSinkFunc(h.event),
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
 		// mutation is refused. h.Host is set below, before any extension can register.
 		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {

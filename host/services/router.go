@@ -31,8 +31,11 @@ type (
 	ToolDefinition = host.ToolDefinition
 )
 
-// A Router serves the host core directly.
-var _ host.Services = (*Router)(nil)
+// A Router serves the host core directly, and reports dropped notifications.
+var (
+	_ host.Services     = (*Router)(nil)
+	_ host.DropReporter = (*Router)(nil)
+)
 
 // Timers schedules f after d; the returned func stops it. Tests inject a
 // manual implementation so nothing sleeps.
@@ -260,6 +263,16 @@ func (r *Router) emit(c *Caller, kind EventKind, payload any) {
 // diagnose reports a problem with what c sent to the console and records it.
 func (r *Router) diagnose(c *Caller, method, msg string) {
 	d := Diagnostic{Method: method, Message: r.redact(msg)}
+	r.emit(c, EventDiagnostic, d)
+	b, _ := json.Marshal(d)
+	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
+}
+
+// NotificationsDropped reports, as a diagnostic with the count, notifications of c the
+// host read and never handled (host.DropReporter).
+func (r *Router) NotificationsDropped(c *Caller, n int) {
+	d := Diagnostic{Method: "notification", Dropped: n,
+		Message: fmt.Sprintf("%d notifications dropped: the connection closed before they were handled (NOTIFICATION_DRAIN_MS)", n)}
 	r.emit(c, EventDiagnostic, d)
 	b, _ := json.Marshal(d)
 	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
