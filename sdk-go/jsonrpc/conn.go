@@ -240,10 +240,12 @@ func (c *Conn) Close() error {
 		}
 		if drain > 0 {
 			// The peer has its EOF; what it wrote before exiting is read to the end
-			// and handled, within the bound.
+			// and handled, within the bound. Then the queue closes, and the rest of
+			// what the peer wrote is still read (bounded), only to be counted.
 			waitUntil(c.readEnded, deadline)
 			waitUntil(c.notes.drained(), deadline)
 			c.notes.close()
+			waitUntil(c.readEnded, time.Now().Add(countRestWait))
 		}
 		if rc, ok := c.r.(io.Closer); ok && any(c.r) != any(c.w) {
 			if e := rc.Close(); err == nil {
@@ -255,9 +257,14 @@ func (c *Conn) Close() error {
 	return err
 }
 
+// countRestWait bounds how long Close, after the drain, keeps reading what the peer
+// still writes, without handling it, so the dropped count includes it. Frames the peer
+// writes after that are never read, and not counted (its writes fail).
+const countRestWait = time.Second
+
 // readerStopWait bounds how long Close waits, once the reader's input is closed, for
-// the reader to stop, so the dropped count includes the frames it was still reading.
-const readerStopWait = 200 * time.Millisecond
+// the reader to stop before reporting.
+const readerStopWait = 100 * time.Millisecond
 
 // reportDropped tells Options.OnDropped how many notifications were never handled.
 func (c *Conn) reportDropped() {

@@ -35,6 +35,7 @@ type notificationQueue struct {
 	busy    bool // the loop is handling an item taken off items
 	closed  bool
 	dropped int           // notifications read and never handled
+	peak    int           // the most entries ever queued at once (tests check the bound)
 	done    chan struct{} // closed when the loop has returned (after close)
 }
 
@@ -82,6 +83,7 @@ func (q *notificationQueue) push(e queued) {
 	}
 	q.items = append(q.items, e)
 	q.bytes += e.size
+	q.peak = max(q.peak, len(q.items))
 	q.cond.Broadcast()
 	q.mu.Unlock()
 }
