@@ -43,9 +43,11 @@ type generation struct {
 	sessions map[string]bool            // sessions this generation was told are open
 	readyAt  time.Time
 
-	ready       atomic.Bool // the handshake completed; reverse requests are served from now on
-	issued      atomic.Bool // a request carried owner(): the process may now echo it
-	intentional atomic.Bool // stopping on purpose: the end is not a crash
+	ready       atomic.Bool   // the handshake completed; reverse requests are served from now on
+	readyCh     chan struct{} // closed when the handshake is over, ready or not
+	answered    atomic.Bool   // the extension's first response (to initialize) was delivered
+	issued      atomic.Bool   // a request carried owner(): the process may now echo it
+	intentional atomic.Bool   // stopping on purpose: the end is not a crash
 	ended       chan struct{}
 	endReason   string // set before ended closes
 }
@@ -73,7 +75,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	h := e.host
 	o := &h.opts
 	g := &generation{ext: e, number: number, manifest: m, inflight: map[*inflightCall]struct{}{},
-		parents: map[string]jsonrpc.ID{}, ended: make(chan struct{})}
+		parents: map[string]jsonrpc.ID{}, ended: make(chan struct{}), readyCh: make(chan struct{})}
 	var logPath string
 	if o.StateDir != "" {
 		logPath = filepath.Join(o.StateDir, "logs", "extensions", m.Name+".log")
@@ -113,7 +115,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		NotificationRate:           max(o.NotificationRate, 0),
 		NotificationBurst:          protocol.NotificationRateBurst,
 		OrderedDelivery:            true,
-		OnResponse:                 g.settle,
+		OnResponse:                 g.responded,
 		NotificationDrain:          o.NotificationDrain,
 		OnDropped:                  g.dropped,
 	})
@@ -133,6 +135,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		err = g.classifyStartFailure(hctx, err)
 	}
 	if err != nil {
+		close(g.readyCh) // ready stays false: waiting notifications are ignored
 		g.kill()
 		return nil, err
 	}
@@ -141,6 +144,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	}
 	g.sem = make(chan struct{}, g.neg.concurrency)
 	g.ready.Store(true) // publishes the negotiated features to handle()
+	close(g.readyCh)
 	if err := h.services.SeedCatalog(g.caller, g.neg.result.Tools); err != nil {
 		g.kill()
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}

@@ -16,8 +16,20 @@ import (
 func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if !g.ready.Load() {
 		// Nothing is negotiated before initialize is answered, so nothing can be served.
+		// A notification written after the answer is handled (in order) once the answer
+		// is checked: it must not be lost to the moment between the two.
 		if req.IsNotification() {
-			return nil, nil
+			if !g.answered.Load() {
+				return nil, nil
+			}
+			select {
+			case <-g.readyCh:
+			case <-ctx.Done(): // the connection closed
+			}
+			if !g.ready.Load() {
+				return nil, nil // the handshake failed
+			}
+			return g.ext.host.services.Handle(ctx, g.caller, req)
 		}
 		return nil, jsonrpc.NewError(protocol.CodeServiceUnavailable, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
 	}
@@ -57,6 +69,13 @@ func (g *generation) dropped(n int) {
 	if r, ok := g.ext.host.services.(DropReporter); ok {
 		r.NotificationsDropped(g.caller, n)
 	}
+}
+
+// responded is Options.OnResponse: the extension's first response answers initialize
+// (the host asks nothing else first); every response settles its request as a parent.
+func (g *generation) responded(id jsonrpc.ID) {
+	g.answered.Store(true)
+	g.settle(id)
 }
 
 func (g *generation) settle(id jsonrpc.ID) {

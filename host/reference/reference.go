@@ -37,8 +37,11 @@ type Options struct {
 	// secret values redacted.
 	Trace io.Writer
 	// Warnf receives problems that do not stop the host (a recording that could not
-	// start); nil discards them.
+	// start, notifications dropped); nil discards them.
 	Warnf func(format string, args ...any)
+	// Events, when set, also receives every service event (notifications, progress,
+	// presentation snapshots, diagnostics) as the router emits it, in order.
+	Events services.EventSink
 }
 
 // Host is a reference host. StartDir starts extension directories and BeginSession opens
@@ -56,6 +59,7 @@ type Host struct {
 	secrets   []string // known secret values, redacted from traces and recordings
 	trace     io.Writer
 	warnf     func(format string, args ...any)
+	events    services.EventSink
 	closeOnce sync.Once
 
 	mu        sync.Mutex
@@ -78,7 +82,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		own = true
 	}
 	h := &Host{store: st, ownStore: own, script: opts.Script, secrets: opts.Script.SecretValues(),
-		trace: opts.Trace, warnf: opts.Warnf, recorders: map[string]*recording.Recorder{}}
+		trace: opts.Trace, warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
 	if h.warnf == nil {
 		h.warnf = func(string, ...any) {}
 	}

@@ -61,6 +61,9 @@ func (h *Host) event(ev services.Event) {
 		h.warnf("%s[%d]: %s", ev.Extension, ev.Generation, d.Message)
 	}
 	h.traceEvent(ev)
+	if h.events != nil {
+		h.events.Event(ev)
+	}
 }
 
 // traceEvent prints one service event (notification, status, diagnostic, ...).

@@ -48,6 +48,7 @@ type eventLog struct {
 	closed    bool
 	err       error // the first failed commit since the last Flush
 	lost      int   // rows a failed commit lost since the last Flush
+	batches   int   // transactions committed (tests check the grouping)
 	done      chan struct{}
 }
 
@@ -145,6 +146,7 @@ func (l *eventLog) write() {
 		err := l.commit(batch)
 		l.mu.Lock()
 		l.committed += uint64(n)
+		l.batches++
 		if err != nil {
 			if l.err == nil {
 				l.err = err

@@ -9,7 +9,9 @@
 // cancelled; gather {n} waits until n gather calls are in progress together, then they all
 // return (or it is cancelled), so n calls are known to have run at once without any timing; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
-// writes a non-frame line to stdout; pid returns the process id.
+// writes a non-frame line to stdout; pid returns the process id; burst {n} writes n
+// $/progress events and its result in one write; flood_exit {n} writes n notifications
+// and exits.
 package main
 
 import (
@@ -291,6 +293,10 @@ func toolCall(f frame, cancelled chan struct{}) {
 			leave()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
+	case "burst":
+		burst(f, num("n"))
+	case "flood_exit":
+		floodExit(num("n"))
 	case "notes":
 		cmu.Lock()
 		n := strings.Join(notes, "\n")
