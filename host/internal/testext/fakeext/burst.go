@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 )
 
 // burst writes n $/progress status events for the call f (sequence 1..n), then its
@@ -23,14 +22,16 @@ func burst(f frame, n int) {
 	out.Flush()
 }
 
-// floodExit writes n info notifications in one write and exits 0 without answering f.
-func floodExit(n int) {
+// flood answers f at once, then writes n info notifications in one write (blocking while
+// the host does not read), so the host can be closing while they are still coming.
+func flood(f frame, n int) {
+	send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": text("flooding", false)})
 	var b []byte
 	for i := 1; i <= n; i++ {
 		b = fmt.Appendf(b, `{"jsonrpc":"2.0","method":"notification","params":{"message":"note %d","level":"info"}}`+"\n", i)
 	}
 	outMu.Lock()
+	defer outMu.Unlock()
 	out.Write(b)
 	out.Flush()
-	os.Exit(0)
 }

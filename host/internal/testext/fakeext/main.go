@@ -10,8 +10,8 @@
 // return (or it is cancelled), so n calls are known to have run at once without any timing; crash {code} exits at once; env returns the environment; stderr {bytes}
 // writes to stderr; spawn starts a grandchild that sleeps and returns its pid; garbage
 // writes a non-frame line to stdout; pid returns the process id; burst {n} writes n
-// $/progress events and its result in one write; flood_exit {n} writes n notifications
-// and exits.
+// $/progress events and its result in one write; flood {n} answers, then writes n
+// notifications.
 package main
 
 import (
@@ -295,8 +295,8 @@ func toolCall(f frame, cancelled chan struct{}) {
 		}
 	case "burst":
 		burst(f, num("n"))
-	case "flood_exit":
-		floodExit(num("n"))
+	case "flood":
+		flood(f, num("n"))
 	case "notes":
 		cmu.Lock()
 		n := strings.Join(notes, "\n")
