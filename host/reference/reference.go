@@ -81,6 +81,9 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		}
 		own = true
 	}
+	if opts.Trace != nil {
+		opts.Trace = &syncWriter{w: opts.Trace}
+	}
 	h := &Host{store: st, ownStore: own, script: opts.Script, secrets: opts.Script.SecretValues(),
 		trace: opts.Trace, warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
 	if h.warnf == nil {
