@@ -68,6 +68,13 @@ func (q *notificationQueue) full(size int) bool {
 // once (its Call has already failed with the connection).
 func (q *notificationQueue) push(e queued) {
 	q.mu.Lock()
+	if e.resp != nil && len(q.items) == 0 && !q.busy {
+		// Nothing read before it is still waiting or being handled (only the reader
+		// pushes, and this is the reader): deliver at once, without a goroutine switch.
+		q.mu.Unlock()
+		q.c.deliver(e.resp)
+		return
+	}
 	for !q.closed && q.full(e.size) {
 		q.cond.Wait()
 	}
