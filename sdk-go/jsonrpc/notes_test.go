@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,13 +86,18 @@ func TestCloseDrainsQueuedNotifications(t *testing.T) {
 		},
 		OnDropped: func(k int) { dropped = k },
 	})
+	written := make(chan struct{})
+	go func() {
+		_, _ = io.WriteString(p.w, notes(n)) // completes as the conn reads, during Close
+		close(written)
+	}()
 	go func() {
 		for range p.frames { // closed at EOF: Close closed the conn's writer
 		}
 		close(peerEOF)
+		<-written
 		p.w.Close() // the peer exits: EOF for the conn's reader
 	}()
-	p.send(notes(n))
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
