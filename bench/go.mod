@@ -8,6 +8,7 @@ require (
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/octet-kit/octet v0.0.0-00010101000000-000000000000
+	github.com/octet-kit/octet/sdk-go v0.0.0-00010101000000-000000000000
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 )
@@ -48,3 +49,5 @@ require (
 )
 
 replace github.com/octet-kit/octet => ../
+
+replace github.com/octet-kit/octet/sdk-go => ../sdk-go

@@ -42,14 +42,20 @@ type generation struct {
 	idle     chan struct{}              // closed when inflight drops to zero while closing
 	sessions map[string]bool            // sessions this generation was told are open
 	readyAt  time.Time
+	// cancelling holds the grace timer of each host request cancelled but not yet answered
+	// (cancelgrace.go); terminated is set once the host ended the generation for it.
+	cancelling    map[string]*time.Timer
+	outstanding   map[string]struct{} // host requests written and not yet answered
+	cancelPending atomic.Int64
+	terminated    string
 
-	ready       atomic.Bool   // the handshake completed; reverse requests are served from now on
-	readyCh     chan struct{} // closed when the handshake is over, ready or not
-	answered    atomic.Bool   // the extension's first response (to initialize) was delivered
-	issued      atomic.Bool   // a request carried owner(): the process may now echo it
-	intentional atomic.Bool   // stopping on purpose: the end is not a crash
-	ended       chan struct{}
-	endReason   string // set before ended closes
+	ready        atomic.Bool   // the handshake completed; reverse requests are served from now on
+	readyCh      chan struct{} // closed when the handshake is over, ready or not
+	initAnswered atomic.Bool   // the extension's first response (to initialize) was delivered
+	issued       atomic.Bool   // a request carried owner(): the process may now echo it
+	intentional  atomic.Bool   // stopping on purpose: the end is not a crash
+	ended        chan struct{}
+	endReason    string // set before ended closes
 }
 
 type inflightCall struct{ cancel context.CancelCauseFunc }
@@ -79,10 +85,9 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	var logPath string
 	if o.StateDir != "" {
 		logPath = filepath.Join(o.StateDir, "logs", "extensions", m.Name+".log")
-		g.scratch = filepath.Join(o.StateDir, "scratch", m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
-	} else {
-		g.scratch = filepath.Join(os.TempDir(), "octet-host-scratch", m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
 	}
+	h.prepareProcesses()
+	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
 	g.caller = &Caller{
 		Extension: m.Name, Principal: m.Principal(), APIVersion: m.APIVersion, InstanceID: e.instanceID, Generation: number,
 		Features: map[string]bool{}, Secrets: m.Capabilities.Secrets, Commands: m.Contributes.Commands, UI: m.Contributes.UI,
@@ -99,6 +104,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		return nil, err
 	}
 	g.proc = proc
+	h.recordProcess(proc)
 	g.conn = jsonrpc.NewConn(proc.Stdout(), proc.Stdin(), jsonrpc.Options{
 		Handler:         g.handle,
 		MaxMessageBytes: o.MaxMessageBytes,
@@ -180,6 +186,9 @@ func (g *generation) watch() {
 	select {
 	case <-g.proc.Done():
 		g.endReason = g.proc.ExitDescription()
+		if why := g.terminatedReason(); why != "" {
+			g.endReason = why + " (" + g.endReason + ")"
+		}
 		_ = g.conn.Close()
 	case <-g.conn.Done():
 		// Stdout closing usually means the process is exiting; give it a moment so the
@@ -194,13 +203,18 @@ func (g *generation) watch() {
 		if strings.Contains(cerr, "protocol error") {
 			g.endReason = cerr
 		}
+		if why := g.terminatedReason(); why != "" {
+			g.endReason = why + " (" + g.endReason + ")"
+		}
 		if !g.proc.Exited() {
 			g.proc.Stop(g.ext.host.opts.TermGrace)
 		}
 		_ = g.conn.Close()
 	}
-	// Grandchildren may outlive the leader; the group goes with the generation.
-	_ = g.proc.Signal(9)
+	g.disarmCancelGraces()
+	// Descendants may outlive the leader, in its group or not; they go with the generation.
+	g.proc.KillFamily()
+	g.ext.host.forgetProcess(g.proc)
 	// Close does not wait for the connection's handlers: an extension request or
 	// notification still being served (a diagnostic written to the store, say) would run
 	// on after the generation, even the host and its store, were gone. They finish first

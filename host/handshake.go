@@ -14,30 +14,13 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// Feature names (wire.md §2).
-var (
-	requiredFeatures = []string{"request_cancellation", "content_parts"}
-	optionalFeatures = []string{"request_progress", "artifacts", "lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration"}
-	lifecycleMethods = []string{"session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"}
-	toolNameRE       = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
-)
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 
-// offeredFeatures returns the optional features offered to m: the always-optional ones plus
-// the conditional ones this host can serve (wire.md §2). Without services only the
-// required features are offered, since nothing could serve the rest.
-func offeredFeatures(m *manifest.Manifest, withServices, broker bool) []string {
-	if !withServices {
-		return []string{}
-	}
-	out := append([]string{}, optionalFeatures...)
-	out = append(out, "agent_sessions", "delegation_telemetry_v1", "approvals")
-	if broker && len(m.Capabilities.Secrets) > 0 {
-		out = append(out, "secrets")
-	}
-	if m.APIVersion == "0.4" {
-		out = append(out, "kv")
-	}
-	return out
+// offeredFeatures is the offer for m by the schema's negotiation table (protocol.OfferFeatures):
+// the version's required features, and with services the optional ones plus each
+// conditional one whose host condition holds for o.
+func offeredFeatures(m *manifest.Manifest, o *Options) (required, optional []string) {
+	return protocol.OfferFeatures(m.APIVersion, m.JSON, o.Services != nil, o.ConditionHolds)
 }
 
 type initializeParams struct {
@@ -117,10 +100,11 @@ func buildInitialize(e *discovery.Entry, m *manifest.Manifest, o *Options) *init
 		p.Session = &s
 	}
 	if m.APIVersion != "0.1" {
+		required, optional := offeredFeatures(m, o)
 		p.Protocol = &initProtocolOut{
 			Version:          m.APIVersion,
-			RequiredFeatures: append([]string{}, requiredFeatures...),
-			OptionalFeatures: offeredFeatures(m, o.Services != nil, o.SecretBroker),
+			RequiredFeatures: required,
+			OptionalFeatures: optional,
 			Limits:           initLimits{MaxConcurrentRequests: o.MaxConcurrency, MaxMessageBytes: o.MaxMessageBytes, MaxPendingRequests: protocol.MaxPendingRequests},
 		}
 	}
@@ -181,31 +165,18 @@ func checkInitialize(raw json.RawMessage, m *manifest.Manifest, offer Initialize
 		if res.Protocol.Version != offer.APIVersion {
 			return nil, refuse("protocol.version %q differs from the offered %q", res.Protocol.Version, offer.APIVersion)
 		}
-		offered := map[string]bool{}
-		for _, f := range append(append([]string{}, offer.RequiredFeatures...), offer.OptionalFeatures...) {
-			offered[f] = true
+		got, err := protocol.CheckAnswer(offer.RequiredFeatures, offer.OptionalFeatures, res.Protocol.Features)
+		if err != nil {
+			return nil, refuse("%v", err)
 		}
-		for _, f := range res.Protocol.Features {
-			if n.features[f] {
-				return nil, refuse("feature %q is listed twice", f)
-			}
-			if !offered[f] {
-				return nil, refuse("feature %q was not offered", f)
-			}
-			n.features[f] = true
-		}
-		for _, f := range offer.RequiredFeatures {
-			if !n.features[f] {
-				return nil, refuse("required feature %q is missing", f)
-			}
-		}
+		n.features = got
 		c := res.Protocol.Limits.MaxConcurrentRequests
 		if c < 1 {
 			return nil, refuse("protocol.limits.max_concurrent_requests must be at least 1, got %d", c)
 		}
 		n.concurrency = min(c, offer.MaxConcurrency)
 		for _, ev := range res.Protocol.LifecycleEvents {
-			if !contains(lifecycleMethods, ev) {
+			if !contains(protocol.LifecycleEvents, ev) {
 				return nil, refuse("lifecycle_events names unknown event %q", ev)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/process"
 )
 
 // Host runs a set of extensions.
@@ -25,6 +26,10 @@ type Host struct {
 
 	catMu   sync.Mutex
 	catalog atomic.Pointer[Catalog]
+
+	procOnce sync.Once         // prepareProcesses (cleanup.go)
+	registry *process.Registry // this host's record for a successor's sweep; nil if unwritable
+	swept    process.SweepReport
 }
 
 // New creates a host. Nothing starts until Start.
@@ -76,6 +81,7 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 			return nil, &StartupError{Required: r, Err: fmt.Errorf("it is not discovered or not admitted")}
 		}
 	}
+	h.prepareProcesses() // a crashed predecessor's leftovers go before anything starts
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	exts := make([]*Extension, len(entries))
 	gens := make([]*generation, len(entries))
@@ -210,5 +216,6 @@ func (h *Host) Shutdown() {
 		go func(e *Extension) { defer wg.Done(); e.Stop("host_exit") }(e)
 	}
 	wg.Wait()
+	h.finishProcesses()
 	h.events.flush()
 }

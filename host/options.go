@@ -57,13 +57,20 @@ type Options struct {
 	// SecretBroker says a secret broker is configured: only then is the conditional secrets
 	// feature offered (and only to a manifest with a non-empty secrets allowlist).
 	SecretBroker bool
+	// ApprovalIssuance says the host issues one-use approval tokens (its policy can approve
+	// an ask): only then is the conditional approvals feature offered, and only with
+	// policy_intents (seed 001). The reference host sets it from its script.
+	ApprovalIssuance bool
 
-	RequestTimeout  time.Duration // default REQUEST_TIMEOUT_MS (30 s)
-	StartTimeout    time.Duration // default START_TIMEOUT_MS (10 s, spawn to initialize answered)
-	ShutdownDrain   time.Duration // default SHUTDOWN_DRAIN_MS (5 s)
-	TermGrace       time.Duration // SIGTERM to SIGKILL, default 2 s
-	MaxMessageBytes int           // default MAX_MESSAGE_BYTES (1 MiB)
-	MaxConcurrency  int           // cap on negotiated concurrency, default MAX_IN_FLIGHT (64)
+	RequestTimeout time.Duration // default REQUEST_TIMEOUT_MS (30 s)
+	StartTimeout   time.Duration // default START_TIMEOUT_MS (10 s, spawn to initialize answered)
+	ShutdownDrain  time.Duration // default SHUTDOWN_DRAIN_MS (5 s)
+	TermGrace      time.Duration // SIGTERM to SIGKILL, default 2 s
+	// CancelGrace bounds how long a request the host cancelled may stay unanswered before
+	// the generation is ended as non-cooperative; default CANCEL_GRACE_MS (5 s).
+	CancelGrace     time.Duration
+	MaxMessageBytes int // default MAX_MESSAGE_BYTES (1 MiB)
+	MaxConcurrency  int // cap on negotiated concurrency, default MAX_IN_FLIGHT (64)
 	// NotificationRate paces each extension process's notifications (per second, after
 	// a burst of NOTIFICATION_RATE_BURST); default NOTIFICATION_RATE_PER_SECOND, negative
 	// unpaced (a test measuring the queue bound alone).
@@ -80,8 +87,30 @@ type Options struct {
 	OnEvent func(Event)
 	// Logf receives diagnostics.
 	Logf func(format string, args ...any)
+	// Subreaper says the process is dedicated to this host (the CLI): on Linux it becomes
+	// the child subreaper of everything it starts, and Shutdown kills every orphan it
+	// adopted. An embedding program that starts children of its own in other process
+	// groups leaves it unset.
+	Subreaper bool
 	// LookupEnv reads the host environment (tests inject); nil is os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+}
+
+// ConditionHolds reports whether a host condition of the negotiation table holds for these
+// options, so a conditional feature is offered exactly when the host can serve it:
+// owner_bound when reverse requests are served and a session gives every request a
+// host-derived owner; approval_issuance with ApprovalIssuance; secret_broker with
+// SecretBroker (the manifest's allowlist is checked by the offer itself).
+func (o *Options) ConditionHolds(c protocol.HostCondition) bool {
+	switch c {
+	case protocol.ConditionOwnerBound:
+		return o.Services != nil && o.Session.SessionID != ""
+	case protocol.ConditionApprovalIssuance:
+		return o.ApprovalIssuance
+	case protocol.ConditionSecretBroker:
+		return o.SecretBroker
+	}
+	return false
 }
 
 func (o *Options) withDefaults() {
@@ -96,6 +125,9 @@ func (o *Options) withDefaults() {
 	}
 	if o.ShutdownDrain <= 0 {
 		o.ShutdownDrain = protocol.ShutdownDrainMS * time.Millisecond
+	}
+	if o.CancelGrace <= 0 {
+		o.CancelGrace = protocol.CancelGraceMS * time.Millisecond
 	}
 	if o.TermGrace <= 0 {
 		o.TermGrace = termGrace

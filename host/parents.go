@@ -19,7 +19,7 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 		// A notification written after the answer is handled (in order) once the answer
 		// is checked: it must not be lost to the moment between the two.
 		if req.IsNotification() {
-			if !g.answered.Load() {
+			if !g.initAnswered.Load() {
 				return nil, nil
 			}
 			select {
@@ -39,7 +39,9 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 // onFrame feeds the recorder and tracks which host requests are active parents: an
 // outbound owner-carrying request becomes active before the extension can see it; our
 // $/cancelRequest for it settles it, and so does its response once delivered
-// (Options.OnResponse: after every notification the extension wrote before it).
+// (Options.OnResponse: after every notification the extension wrote before it). A
+// $/cancelRequest also starts the request's cancellation grace, which its response ends
+// as soon as it is read (cancelgrace.go).
 func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	if tap := g.ext.host.opts.OnFrame; tap != nil {
 		tap(g.manifest.Name, g.number, dir, frame)
@@ -53,12 +55,18 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	}
 	_ = json.Unmarshal(frame, &f) // partial decode is enough; the transport judges validity
 	switch {
-	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil && ownerMethods[*f.Method]:
-		g.mu.Lock()
-		g.parents[idKey(*f.ID)] = *f.ID
-		g.mu.Unlock()
+	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil:
+		g.sent(*f.ID)
+		if ownerMethods[*f.Method] {
+			g.mu.Lock()
+			g.parents[idKey(*f.ID)] = *f.ID
+			g.mu.Unlock()
+		}
 	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == "$/cancelRequest" && f.Params.ID != nil:
 		g.settle(*f.Params.ID)
+		g.armCancelGrace(*f.Params.ID)
+	case dir == jsonrpc.Inbound && f.Method == nil && f.ID != nil:
+		g.answered(*f.ID)
 	}
 }
 
@@ -74,7 +82,7 @@ func (g *generation) dropped(n int) {
 // responded is Options.OnResponse: the extension's first response answers initialize
 // (the host asks nothing else first); every response settles its request as a parent.
 func (g *generation) responded(id jsonrpc.ID) {
-	g.answered.Store(true)
+	g.initAnswered.Store(true)
 	g.settle(id)
 }
 

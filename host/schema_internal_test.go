@@ -45,20 +45,3 @@ func TestInitializeResultSchemaRefusesBadShapes(t *testing.T) {
 		t.Fatalf("parameters as a string accepted")
 	}
 }
-
-func TestSecretsOfferedOnlyWithABrokerAndAnAllowlist(t *testing.T) {
-	with, _ := manifest.Parse([]byte("name=\"x\"\nversion=\"1.0.0\"\napi_version=\"0.4\"\n[entrypoint]\ncommand=\"x\"\n[capabilities]\nsecrets=[\"a\"]\n"), "f", manifest.Options{})
-	without, _ := manifest.Parse([]byte("name=\"x\"\nversion=\"1.0.0\"\napi_version=\"0.2\"\n[entrypoint]\ncommand=\"x\"\n"), "f", manifest.Options{})
-	if !contains(offeredFeatures(with, true, true), "secrets") || !contains(offeredFeatures(with, true, true), "kv") {
-		t.Errorf("secrets/kv not offered with broker and allowlist on 0.4")
-	}
-	if contains(offeredFeatures(with, true, false), "secrets") {
-		t.Errorf("secrets offered without a broker")
-	}
-	if contains(offeredFeatures(without, true, true), "secrets") || contains(offeredFeatures(without, true, true), "kv") {
-		t.Errorf("secrets offered without an allowlist, or kv on 0.2")
-	}
-	if len(offeredFeatures(with, false, true)) != 0 {
-		t.Errorf("optional features offered without services")
-	}
-}

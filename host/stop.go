@@ -2,13 +2,12 @@ package host
 
 import (
 	"context"
-	"syscall"
 	"time"
 )
 
 // stop ends g within bounds: stop admission, drain in-flight calls up to ShutdownDrain,
-// cancel the rest, send shutdown, close stdin, then SIGTERM and SIGKILL to the process group.
-// It returns once the process is reaped and nothing of its group survives.
+// cancel the rest, send shutdown, close stdin, then SIGTERM and SIGKILL to the process group and its
+// descendants. It returns once the process is reaped and none of its descendants survives.
 func (g *generation) stop(reason string) {
 	o := &g.ext.host.opts
 	g.intentional.Store(true)
@@ -37,6 +36,7 @@ func (g *generation) stop(reason string) {
 	select {
 	case <-g.ended:
 	default:
+		g.proc.Snapshot() // while the leader lives, its tree names every descendant
 		g.settleLifecycle()
 		ctx, cancel := context.WithTimeout(context.Background(), o.TermGrace)
 		_ = g.conn.Call(ctx, "shutdown", map[string]any{"reason": reason, "deadline_ms": o.TermGrace.Milliseconds()}, nil)
@@ -48,6 +48,5 @@ func (g *generation) stop(reason string) {
 		}
 		g.proc.Stop(o.TermGrace)
 	}
-	<-g.ended
-	_ = g.proc.Signal(syscall.SIGKILL) // anything left of the group
+	<-g.ended // watch has killed every descendant (process.KillFamily) before ended closes
 }

@@ -22,9 +22,10 @@ var Default = Test
 
 // Test runs every test of every language: schema drift and the breaking-change gate,
 // gofmt and go vet, codegen goldens and vectors, the Go, Python (with mypy --strict and
-// ruff) and TypeScript (with tsc --noEmit) suites, and the conformance matrix.
+// ruff) and TypeScript (with tsc --noEmit) suites, the conformance matrix, and the
+// fresh-directory test of the release artifacts (dist/).
 func Test() error {
-	mg.SerialDeps(Drift, Breaking, LintGo, TestGo, TestPython, TestTypeScript, LintTypeScript, Demo)
+	mg.SerialDeps(Drift, Breaking, LintGo, TestGo, TestPython, TestTypeScript, LintTypeScript, Demo, FreshDir)
 	return nil
 }
 

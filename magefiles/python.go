@@ -44,6 +44,11 @@ func LintPython() error {
 	if err := run("sdk-python", nil, venvBin("python"), "-m", "mypy", "--strict", "src"); err != nil {
 		return err
 	}
+	// The typed-tools example is the proof that derived schemas keep mypy's view of the
+	// handler's real types (TypedDict in, dataclass out).
+	if err := run(".", []string{"MYPYPATH=sdk-python/src"}, venvBin("python"), "-m", "mypy", "--strict", "examples/python/typed-tools/extension.py"); err != nil {
+		return err
+	}
 	return run("sdk-python", nil, venvBin("python"), "-m", "ruff", "check", "src", "tests")
 }
 

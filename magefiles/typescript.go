@@ -16,7 +16,20 @@ func BuildTypeScript() error {
 		return nil
 	}
 	mg.Deps(TypeScriptEnv)
-	return run("sdk-typescript", nil, "npm", "run", "--silent", "build")
+	if err := run("sdk-typescript", nil, "npm", "run", "--silent", "build"); err != nil {
+		return err
+	}
+	return buildTypeScriptExamples()
+}
+
+// buildTypeScriptExamples links the SDK into examples/typescript/node_modules and compiles
+// every example with the SDK's tsc. It is the kit's step, not the package's: the package's
+// own scripts build only the package, so a copy of sdk-typescript builds on its own.
+func buildTypeScriptExamples() error {
+	if err := run("sdk-typescript", nil, "node", "scripts/link-examples.mjs"); err != nil {
+		return err
+	}
+	return run("examples/typescript", nil, "../../sdk-typescript/node_modules/.bin/tsc", "-b", ".")
 }
 
 // TestTypeScript builds the SDK and examples and runs node's test runner on the compiled tests
@@ -35,7 +48,10 @@ func LintTypeScript() error {
 		return nil
 	}
 	mg.Deps(TypeScriptEnv)
-	return run("sdk-typescript", nil, "npm", "run", "--silent", "lint")
+	if err := run("sdk-typescript", nil, "npm", "run", "--silent", "lint"); err != nil {
+		return err
+	}
+	return buildTypeScriptExamples()
 }
 
 // BenchTypeScript prints tool-call round-trip p50/p99 of the TypeScript SDK against a minimal

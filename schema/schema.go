@@ -30,6 +30,24 @@ var files embed.FS
 // FS returns the schema files (the *.schema.json files and methods.json).
 func FS() fs.FS { return files }
 
+//go:embed vectors/negotiation/*.json
+var negotiationVectors embed.FS
+
+// NegotiationVectors returns schema/vectors/negotiation (file name -> JSON), the offers,
+// answers and refusals every SDK's negotiation and the host's offer and check must agree on;
+// the conformance suite replays them against an extension under test.
+func NegotiationVectors() map[string][]byte {
+	out := map[string][]byte{}
+	names, _ := fs.Glob(negotiationVectors, "vectors/negotiation/*.json")
+	for _, n := range names {
+		b, err := negotiationVectors.ReadFile(n)
+		if err == nil {
+			out[strings.TrimPrefix(n, "vectors/negotiation/")] = b
+		}
+	}
+	return out
+}
+
 // Files lists the embedded *.schema.json file names, sorted.
 func Files() []string {
 	names, _ := fs.Glob(files, "*.schema.json")

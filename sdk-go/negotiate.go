@@ -3,22 +3,12 @@ package octet
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"slices"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
-
-// supportedFeatures are the features this SDK can serve (wire.md §2).
-var supportedFeatures = []string{
-	"request_cancellation", "content_parts", "request_progress", "artifacts",
-	"lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration",
-	"agent_sessions", "delegation_telemetry_v1", "approvals", "secrets", "kv",
-}
-
-var spokenVersions = []string{"0.1", "0.2", "0.4"}
 
 // initialize answers the handshake: version selection, feature negotiation and
 // the contribution lists, checked against the manifest the host sent.
@@ -28,30 +18,27 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	var head struct {
 		APIVersion string `json:"api_version"`
+		Manifest   struct {
+			APIVersion string `json:"api_version"`
+		} `json:"manifest"`
 	}
 	if err := json.Unmarshal(req.Params, &head); err != nil || head.APIVersion == "" {
 		return nil, invalidParams("/api_version", "initialize needs a string api_version")
 	}
-	want := e.opts.APIVersion
-	if want == "" {
-		want = os.Getenv("OCTET_EXTENSION_API_VERSION")
+	pinned := e.opts.APIVersion
+	if pinned == "" {
+		pinned = os.Getenv("OCTET_EXTENSION_API_VERSION")
 	}
-	if !slices.Contains(spokenVersions, head.APIVersion) || (want != "" && head.APIVersion != want) {
-		supported := spokenVersions
-		if want != "" {
-			supported = []string{want}
-		}
-		msg := fmt.Sprintf("unsupported API version %q: this extension speaks %v", head.APIVersion, supported)
-		if head.APIVersion == "0.3" {
-			msg = `unsupported API version "0.3": API 0.3 is a distinct wire this SDK does not speak`
-		}
-		return nil, jsonrpc.NewError(protocol.CodeUnsupportedAPIVersion, msg,
-			map[string]any{"requested": head.APIVersion, "supported": supported})
+	if r := protocol.SelectVersion(head.APIVersion, pinned, head.Manifest.APIVersion); r != nil {
+		return nil, refusal(r)
 	}
 	api := head.APIVersion
 
 	var info InitializeInfo
 	var manifest protocol.Manifest
+	var manifestJSON struct {
+		Manifest map[string]any `json:"manifest"`
+	}
 	if api == "0.1" {
 		var p protocol.InitializeParams01
 		if err := protocol.Unmarshal(req.Params, &p); err != nil {
@@ -68,6 +55,9 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	if err := json.Unmarshal(req.Params, &info); err != nil {
 		return nil, invalidParams("", "initialize params: %v", err)
 	}
+	if err := json.Unmarshal(req.Params, &manifestJSON); err != nil {
+		return nil, invalidParams("/manifest", "initialize params: %v", err)
+	}
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -79,7 +69,7 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	pending := e.opts.MaxPendingRequests
 	if api != "0.1" {
-		block, err := e.negotiate(s, info.Protocol, &pending)
+		block, err := e.negotiate(s, info.Protocol, manifestJSON.Manifest, &pending)
 		if err != nil {
 			return nil, err
 		}
@@ -112,39 +102,24 @@ func featureList(s *session) []string {
 	return out
 }
 
-// negotiate answers the protocol block (API 0.2/0.4).
-func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, pending *int) (map[string]any, error) {
+// refusal is a negotiation refusal as the JSON-RPC error every SDK answers alike.
+func refusal(r *protocol.Refusal) error { return jsonrpc.NewError(r.Code, r.Message, r.Data) }
+
+// negotiate answers the protocol block (API 0.2/0.4) by the generated negotiation table.
+func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, manifest map[string]any, pending *int) (map[string]any, error) {
 	if offer == nil {
 		return nil, invalidParams("/protocol", "API %s initialize needs a protocol block", s.apiVersion)
 	}
 	if offer.Version != s.apiVersion {
 		return nil, invalidParams("/protocol/version", "protocol.version %q must equal api_version %q", offer.Version, s.apiVersion)
 	}
-	available := map[string]bool{}
-	for _, f := range supportedFeatures {
-		available[f] = true
+	hasHandler := func(kind string) bool { return kind == "lifecycle" && len(e.lifecycle) > 0 }
+	features, r := protocol.AcceptFeatures(s.apiVersion, offer.RequiredFeatures, offer.OptionalFeatures, hasHandler, manifest)
+	if r != nil {
+		return nil, refusal(r)
 	}
-	if s.apiVersion != "0.4" {
-		available["kv"] = false
-	}
-	if len(e.lifecycle) == 0 {
-		available["lifecycle_events"] = false
-	}
-	features := []string{}
-	for _, f := range offer.RequiredFeatures {
-		if !available[f] {
-			return nil, invalidParams("/protocol/required_features", "required feature %q is not supported by this SDK", f)
-		}
-		if !s.features[f] {
-			s.features[f] = true
-			features = append(features, f)
-		}
-	}
-	for _, f := range offer.OptionalFeatures {
-		if available[f] && !s.features[f] {
-			s.features[f] = true
-			features = append(features, f)
-		}
+	for _, f := range features {
+		s.features[f] = true
 	}
 	s.concurrency = min(e.opts.MaxConcurrentRequests, int(offer.Limits.MaxConcurrentRequests), protocol.MaxInFlight)
 	if offer.Limits.MaxMessageBytes != nil && *offer.Limits.MaxMessageBytes > 0 {
@@ -160,7 +135,7 @@ func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, pending
 	}
 	if s.features["lifecycle_events"] {
 		var subs []string
-		for _, m := range lifecycleMethods {
+		for _, m := range protocol.LifecycleEvents {
 			if len(e.lifecycle[m]) > 0 {
 				subs = append(subs, m)
 			}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -20,6 +19,9 @@ import (
 type compiledSchema struct {
 	doc    map[string]any
 	schema func() (*validator.Schema, error)
+	// offsets is itemOffsets of the compiled schema, built on the first fault.
+	offsets     map[string]int
+	offsetsOnce sync.Once
 }
 
 var schemaSeq atomic.Int64
@@ -56,6 +58,9 @@ func compileRaw(raw []byte, what string) (*validator.Schema, error) {
 		return nil, fmt.Errorf("%s: %v", what, err)
 	}
 	c := validator.NewCompiler()
+	c.UseRegexpEngine(portableRegexp)
+	c.AssertVocabs()
+	c.RegisterVocabulary(octetIntegers)
 	url := fmt.Sprintf("mem:///schema/%d.json", schemaSeq.Add(1))
 	if err := c.AddResource(url, inst); err != nil {
 		return nil, fmt.Errorf("%s: %v", what, err)
@@ -71,19 +76,27 @@ func compileRaw(raw []byte, what string) (*validator.Schema, error) {
 // built then rather than at every start.
 var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
-// schemaError is the first failing location of a validation.
+// schemaError is the fault a validation reports (the contract's minimum, see
+// faults.go): where, which keyword, and why.
 type schemaError struct {
-	path, reason string
+	fault
 }
 
-func (e *schemaError) Error() string { return e.path + ": " + e.reason }
+func (e *schemaError) Error() string { return rootOr(e.pointer()) + ": " + e.reason }
 
-// validate checks raw JSON against the schema, returning the deepest failure with
-// its JSON pointer.
+// rootOr names the instance itself "(root)" in messages.
+func rootOr(pointer string) string {
+	if pointer == "" {
+		return "(root)"
+	}
+	return pointer
+}
+
+// validate checks raw JSON against the schema, returning the reported fault.
 func (s *compiledSchema) validate(raw []byte) error {
 	inst, err := validator.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return &schemaError{path: "/", reason: "not valid JSON: " + err.Error()}
+		return &schemaError{fault{reason: "not valid JSON: " + err.Error()}}
 	}
 	return s.validateDoc(inst)
 }
@@ -91,7 +104,9 @@ func (s *compiledSchema) validate(raw []byte) error {
 // validateDoc checks an already parsed instance: the validator reads the same
 // representation strictjson.Parse produces (maps, slices, json.Number, string,
 // bool, nil), so a tool call's arguments are checked on the tree its params were
-// parsed into once, never parsed again.
+// parsed into once, never parsed again. Of all the faults, the one reported is
+// the contract's minimum (docs/conformance.md#validation-faults), the same one
+// the Python and TypeScript SDKs report.
 func (s *compiledSchema) validateDoc(inst any) error {
 	sch, err := s.schema()
 	if err != nil {
@@ -103,20 +118,22 @@ func (s *compiledSchema) validateDoc(inst any) error {
 	}
 	ve, ok := err.(*validator.ValidationError)
 	if !ok {
-		return &schemaError{path: "/", reason: err.Error()}
+		return &schemaError{fault{reason: err.Error()}}
 	}
-	for len(ve.Causes) > 0 {
-		ve = ve.Causes[0]
-	}
-	return &schemaError{path: "/" + strings.Join(ve.InstanceLocation, "/"), reason: ve.ErrorKind.LocalizedString(printer())}
+	s.offsetsOnce.Do(func() { s.offsets = itemOffsets(sch) })
+	return &schemaError{reportedFault(ve, s.offsets, inst)}
 }
 
 // reflectParameters derives a tool's parameters schema from its argument type: a
 // struct's exported fields by their json names, required unless omitempty, no
 // additional properties.
-func reflectParameters[Args any]() (map[string]any, error) {
+func reflectParameters[Args any]() (map[string]any, error) { return reflectObject[Args]("arguments") }
+
+// reflectObject derives the schema of a struct type used as a tool's role ("arguments"
+// or "result"): both must be JSON objects on the wire.
+func reflectObject[T any](role string) (map[string]any, error) {
 	r := &jsonschema.Reflector{DoNotReference: true, Anonymous: true}
-	s := r.Reflect(new(Args))
+	s := r.Reflect(new(T))
 	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, err
@@ -128,7 +145,7 @@ func reflectParameters[Args any]() (map[string]any, error) {
 	delete(doc, "$schema")
 	delete(doc, "$id")
 	if doc["type"] != "object" {
-		return nil, fmt.Errorf("tool arguments must be a struct (a JSON object), got a schema of type %v", doc["type"])
+		return nil, fmt.Errorf("tool %s must be a struct (a JSON object), got a schema of type %v", role, doc["type"])
 	}
 	if _, ok := doc["properties"]; !ok {
 		doc["properties"] = map[string]any{}

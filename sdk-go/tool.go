@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ToolSpec describes a tool. Parameters overrides the schema derived from the
@@ -149,7 +152,7 @@ func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args any, raw j
 	if err := t.params.validateDoc(args); err != nil {
 		var se *schemaError
 		if errors.As(err, &se) {
-			return nil, invalidParams("/arguments"+trimRoot(se.path), "%s", se.reason)
+			return nil, argumentsError(se.fault)
 		}
 		return nil, invalidParams("/arguments", "%v", err)
 	}
@@ -164,9 +167,11 @@ func (t *ToolDef) invoke(ctx context.Context, apiVersion string, args any, raw j
 	return out, nil
 }
 
-func trimRoot(p string) string {
-	if p == "/" {
-		return ""
-	}
-	return p
+// argumentsError is the contract's -32602 for arguments failing the tool's
+// parameters (docs/conformance.md#validation-faults): the same message and data
+// from every SDK.
+func argumentsError(f fault) *Error {
+	p := f.pointer()
+	return jsonrpc.NewError(protocol.CodeInvalidParams, "invalid arguments: "+rootOr(p)+": "+f.reason,
+		map[string]string{"keyword": f.keyword, "path": "/arguments" + p, "pointer": p, "reason": f.reason})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/host/process"
 )
 
 // Config is the host's user config file (TOML).
@@ -38,6 +39,9 @@ func LoadConfig(path string) (Config, error) {
 		}
 		return c, fmt.Errorf("config %s: %v", path, err)
 	}
+	if err := manifest.CheckTOMLDepth(data); err != nil {
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
 		return c, fmt.Errorf("config %s: %v", path, err)
@@ -49,6 +53,11 @@ func LoadConfig(path string) (Config, error) {
 		}
 		sort.Strings(keys)
 		return c, fmt.Errorf("config %s: unknown key(s) %s; known: enabled_extensions, trusted_extensions, trusted_workspaces, pass_env", path, strings.Join(keys, ", "))
+	}
+	for i, name := range c.PassEnv {
+		if err := process.CheckEnvName(name); err != nil {
+			return c, fmt.Errorf("config %s: pass_env[%d]: %v", path, i, err)
+		}
 	}
 	for i, g := range c.TrustedExtensions {
 		if err := checkGrant(g); err != nil {

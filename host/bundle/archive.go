@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/octet-kit/octet/host/manifest"
 )
@@ -34,7 +35,9 @@ type seen struct {
 // extract checks every entry of the archive at src and writes the regular files and
 // directories below staging. It stops at the first refusal; the caller removes staging.
 func extract(src, staging string, lim limits) (*candidate, error) {
-	f, err := os.Open(src)
+	// O_NONBLOCK: should the path have become a FIFO since it was checked, opening it
+	// does not wait for a writer; the fstat below then refuses it.
+	f, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, refuse(src, RuleArchive, "cannot open the archive: %v", err)
 	}

@@ -16,3 +16,9 @@ func EntryPath(name string, isDir bool) ([]string, error) {
 	}
 	return elems, nil
 }
+
+// SetStepHook calls hook at every crash point of publication and removal.
+func SetStepHook(m *Manager, hook func(step string)) { m.stepHook = hook }
+
+// SetNoExchange forces the move-aside update path even where renameat2 can exchange.
+func SetNoExchange(m *Manager) { m.noExchange = true }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/octet-kit/octet/host/bundle/recovery"
 )
 
 // Listed is one managed bundle of the root: its record, or the problem with it.
@@ -20,6 +22,7 @@ type Listed struct {
 // install.json. Unpackaged extensions (no install.json) are not bundles and are skipped.
 // A missing root lists nothing.
 func (m *Manager) List() ([]Listed, error) {
+	recovery.Recover(m.Root) // a crashed update's moved-aside bundle is listed, not missed
 	ents, err := os.ReadDir(m.Root)
 	if errors.Is(err, os.ErrNotExist) {
 		return []Listed{}, nil

@@ -21,6 +21,10 @@ type Manager struct {
 
 	rename func(oldpath, newpath string) error // os.Rename; tests inject publication failures
 	limits *limits                             // nil means defaultLimits; tests shrink them
+	// stepHook sees every crash point of publication (tests kill the process there);
+	// noExchange forces the move-aside path where renameat2 is available.
+	stepHook   func(step string)
+	noExchange bool
 }
 
 // New returns a Manager for root with the host's defaults.
@@ -56,6 +60,11 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 	if err != nil {
 		return nil, refuse(archive, RuleArchive, "cannot resolve the archive path: %v", err)
 	}
+	// Refused before the lock is taken: opening a FIFO or device would block, or read
+	// forever, while every other operation on the root waits.
+	if err := regularFile(src); err != nil {
+		return nil, err
+	}
 	unlock, err := m.lockRoot()
 	if err != nil {
 		return nil, err
@@ -67,6 +76,7 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 		return nil, refuse(m.Root, RuleRootDirectory, "cannot create a staging directory: %v", err)
 	}
 	defer os.RemoveAll(staging)
+	m.step("staging-created")
 
 	lim := defaultLimits
 	if m.limits != nil {
@@ -104,10 +114,18 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 	if err := writeRecord(c.dir, rec); err != nil {
 		return nil, refuse(c.root, RulePublish, "cannot write %s in staging: %v", RecordFile, err)
 	}
+	m.step("staged")
+	if err := syncTree(c.dir); err != nil {
+		return nil, refuse(c.root, RulePublish, "cannot flush the candidate to disk: %v; nothing was published", err)
+	}
+	m.step("synced")
 	if !update {
-		if err := m.move(c.dir, target); err != nil {
+		if err := m.publishNew(c.dir, target); err != nil {
 			return nil, refuse(c.root, RulePublish, "cannot publish %s: %v; nothing was installed", target, err)
 		}
+		m.step("published")
+		syncRoot(m.Root)
+		m.step("root-synced")
 		return rec, nil
 	}
 	if err := m.swap(c, target); err != nil {
@@ -116,26 +134,64 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 	return rec, nil
 }
 
-// swap moves the current bundle at target aside, renames the candidate in, and moves the
-// current one back if that fails.
+// publishNew renames the candidate to the free name target.
+func (m *Manager) publishNew(candidate, target string) error {
+	if m.rename == nil {
+		if ok, err := renameNew(candidate, target); ok {
+			return err
+		}
+	}
+	return m.move(candidate, target)
+}
+
+// swap replaces the bundle at target by the candidate. Where the kernel can exchange two
+// directories atomically the name never stops naming a complete bundle: the old one lands
+// in staging, which is deleted with it. Elsewhere it falls back to moving aside (moveAside).
 func (m *Manager) swap(c *candidate, target string) error {
+	if m.rename == nil && !m.noExchange {
+		ok, err := exchange(c.dir, target)
+		if ok {
+			if err != nil {
+				return refuse(c.root, RulePublish, "cannot publish the update: %v; the current bundle is unchanged", err)
+			}
+			m.step("published")
+			syncRoot(m.Root)
+			m.step("root-synced")
+			return nil
+		}
+	}
+	return m.moveAside(c, target)
+}
+
+// moveAside moves the current bundle at target aside, renames the candidate in, and moves
+// the current one back if that fails. The aside directory is the recovery journal: a crash
+// between the two renames leaves it, and recovery (run by every bundle operation and by
+// discovery) moves it back.
+func (m *Manager) moveAside(c *candidate, target string) error {
 	aside, err := os.MkdirTemp(m.Root, previousPrefix)
 	if err != nil {
 		return refuse(c.root, RulePublish, "cannot create a directory to move the current bundle aside: %v; nothing changed", err)
 	}
+	syncRoot(m.Root) // the journal exists on disk before the bundle moves into it
+	m.step("journaled")
 	old := filepath.Join(aside, c.root)
 	if err := m.move(target, old); err != nil {
 		os.Remove(aside)
 		return refuse(c.root, RulePublish, "cannot move the current bundle aside: %v; nothing changed", err)
 	}
+	m.step("moved-aside")
 	if err := m.move(c.dir, target); err != nil {
 		if rerr := m.move(old, target); rerr != nil {
-			return refuse(c.root, RulePublish, "cannot publish the update (%v) nor move the current bundle back (%v); it is kept in %s and the next bundle operation restores it", err, rerr, old)
+			return refuse(c.root, RulePublish, "cannot publish the update (%v) nor move the current bundle back (%v); it is kept in %s and the next bundle operation (or discovery) restores it", err, rerr, old)
 		}
 		os.Remove(aside)
 		return refuse(c.root, RulePublish, "cannot publish the update: %v; the current bundle is unchanged", err)
 	}
+	m.step("published")
+	syncRoot(m.Root) // the new bundle is durably published before the journal goes
+	m.step("root-synced")
 	os.RemoveAll(aside) // if this fails, the next operation deletes it
+	m.step("aside-removed")
 	return nil
 }
 

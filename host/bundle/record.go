@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // RecordFile is the file the host writes into every bundle it publishes. Its presence (and
@@ -58,6 +59,10 @@ func ReadRecord(dir string) (*Record, error) {
 // (Go's case-insensitive matching would otherwise accept "ID" for "id"), each once, no
 // trailing data, and plausible values.
 func decodeRecord(data []byte) (*Record, error) {
+	// Counted before any decoder runs, as for every JSON document (MAX_JSON_DEPTH).
+	if at := strictjson.NestingOffset(data); at >= 0 {
+		return nil, fmt.Errorf("%s at byte %d", strictjson.Nesting, at)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, fmt.Errorf("is not a JSON object")

@@ -27,10 +27,13 @@ func (m *Manager) Remove(name string) (*Record, error) {
 	if err != nil {
 		return nil, refuse(name, RulePublish, "cannot create a removal directory: %v; nothing was removed", err)
 	}
+	m.step("trash-created")
 	if err := m.move(filepath.Join(m.Root, name), filepath.Join(trash, name)); err != nil {
 		os.Remove(trash)
 		return nil, refuse(name, RulePublish, "cannot remove: %v; nothing was removed", err)
 	}
+	syncRoot(m.Root)
+	m.step("unpublished")
 	if err := os.RemoveAll(trash); err != nil { // RemoveAll unlinks symlinks, never follows them
 		return rec, refuse(name, RulePublish, "removed from the root, but files remain in %s (%v); the next bundle operation deletes them", trash, err)
 	}

@@ -14,7 +14,7 @@ func init() {
 		&Check{
 			Name:        "cancel.reaches_handler",
 			Description: "$/cancelRequest for a running slow call reaches its handler, which answers -32800 at once",
-			Requirement: "wire.md §1 $/cancelRequest; seed 003 TestTransportCompatibility: prompt cancellation that reaches the extension's handler",
+			Requirement: "wire.md §1 $/cancelRequest; docs/conformance.md#the-checks (transport compatibility): prompt cancellation that reaches the extension's handler",
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
 			Features:    []string{"request_cancellation"},
@@ -44,7 +44,7 @@ func init() {
 		&Check{
 			Name:        "callback.nested_1000",
 			Description: "1,000 sequential extension-to-host kv.get calls made while serving one host request all complete",
-			Requirement: "seed 003 TestTransportCompatibility: 1,000 nested extension-to-host callbacks while serving one host request",
+			Requirement: "docs/conformance.md#the-checks (transport compatibility): 1,000 nested extension-to-host callbacks while serving one host request",
 			Tier:        Conditional,
 			Tools:       []string{"callback_n"},
 			Features:    []string{"kv"},

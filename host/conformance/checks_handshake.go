@@ -16,7 +16,7 @@ func init() {
 		&Check{
 			Name:        "handshake.manifest_echo",
 			Description: "initialize answers with the offered api_version, the manifest's name, version and contributions, and a valid feature set",
-			Requirement: "wire.md §5 initialize (host checks); seed 003 TestTransportCompatibility: handshake and manifest",
+			Requirement: "wire.md §5 initialize (host checks); docs/conformance.md#the-checks (transport compatibility): handshake and manifest",
 			Tier:        Required,
 			Covers:      []string{"initialize"},
 			Run:         checkHandshake,
@@ -24,7 +24,7 @@ func init() {
 		&Check{
 			Name:        "version.refuse_0_3",
 			Description: "offered API 0.3 (a distinct wire), the extension refuses instead of answering as 0.3",
-			Requirement: "wire.md §2 versions (0.3 refused); DESIGN.md API versions",
+			Requirement: "wire.md §2 versions (0.3 refused)",
 			Tier:        Required,
 			Covers:      []string{"initialize", "initialize error -32006"},
 			Run:         checkRefuse03,
@@ -32,7 +32,7 @@ func init() {
 		&Check{
 			Name:        "version.mismatch_deterministic",
 			Description: "offered an api_version other than the manifest's, the extension refuses or answers something the host refuses, the same way twice, never hanging",
-			Requirement: "seed 003 TestTransportCompatibility: deterministic version-mismatch refusal; wire.md §2",
+			Requirement: "docs/conformance.md#the-checks (transport compatibility): deterministic version-mismatch refusal; wire.md §2",
 			Tier:        Required,
 			Covers:      []string{"initialize"},
 			Run:         checkVersionMismatch,
@@ -40,7 +40,7 @@ func init() {
 		&Check{
 			Name:        "manifest.contribution_mismatch",
 			Description: "when the manifest declares a tool the code does not implement, the handshake is refused (by the extension, or by the host from its answer)",
-			Requirement: "wire.md §5 initialize host checks (tool names equal the manifest's); seed 003 trust model",
+			Requirement: "wire.md §5 initialize host checks (tool names equal the manifest's); the host binds identity (docs/host.md)",
 			Tier:        Required,
 			Covers:      []string{"initialize"},
 			Run:         checkContributionMismatch,
@@ -65,7 +65,7 @@ func init() {
 		&Check{
 			Name:        "rpc.unknown_method",
 			Description: "an unknown method is answered -32601, distinct from authored errors",
-			Requirement: "wire.md §1 error registry (-32601); seed 003: a distinct unknown-method code",
+			Requirement: "wire.md §1 error registry (-32601)",
 			Tier:        Required,
 			Run:         checkUnknownMethod,
 		},
@@ -236,7 +236,7 @@ func checkUnknownRequiredFeature(t *T) error {
 	}
 	params := initParams(t.Ext, InitOptions{})
 	proto := params["protocol"].(map[string]any)
-	proto["required_features"] = append(slices.Clone(requiredFeatures), unknownFeature)
+	proto["required_features"] = append(slices.Clone(proto["required_features"].([]string)), unknownFeature)
 	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
 	if err != nil {
 		return err

@@ -19,7 +19,7 @@ func init() {
 	register(&Check{
 		Name:        "host.reference_lifecycle",
 		Description: "the reference host library discovers, starts (its own handshake validation, required features only), calls and shuts the extension down",
-		Requirement: "DESIGN.md The reference host; wire.md §2 (answer the supported subset of what is offered)",
+		Requirement: "docs/host.md; wire.md §2 (answer the supported subset of what is offered)",
 		Tier:        Required,
 		Covers:      []string{"initialize", "shutdown"},
 		Run:         checkReferenceHost,
@@ -29,6 +29,11 @@ func init() {
 // referenceHost starts the extension through the reference host library as a required
 // extension; stop shuts the host down and removes its state directory.
 func referenceHost(t *T) (h *host.Host, stop func(), err error) {
+	return referenceHostWith(t, nil)
+}
+
+// referenceHostWith is referenceHost with the options adjusted by tune (nil: as they are).
+func referenceHostWith(t *T, tune func(*host.Options)) (h *host.Host, stop func(), err error) {
 	res := discovery.Discover([]discovery.Root{{Dir: t.Ext.Dir, Source: discovery.Explicit, Single: true}}, manifest.Options{OctetVersion: host.OctetVersion})
 	if len(res.Entries) != 1 || res.Entries[0].Manifest == nil {
 		var diags []string
@@ -41,11 +46,15 @@ func referenceHost(t *T) (h *host.Host, stop func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	h = host.New(host.Options{
+	o := host.Options{
 		StateDir: state, Workspace: t.Ext.Workspace, WorkspaceTrusted: true, PassEnv: t.opts.PassEnv,
 		Session:      host.Session{SessionID: "conformance-session"}, // resource owners need a session id
 		StartTimeout: t.Timeout(), RequestTimeout: t.Timeout(), ShutdownDrain: t.Drain(), TermGrace: exitGrace,
-	})
+	}
+	if tune != nil {
+		tune(&o)
+	}
+	h = host.New(o)
 	if _, err := h.Start(t.Ctx, res.Entries, []string{t.Ext.Manifest.Name}); err != nil {
 		os.RemoveAll(state)
 		return nil, nil, fail("the reference host to start the extension", "%v", err)

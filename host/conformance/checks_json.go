@@ -1,7 +1,11 @@
 package conformance
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 func init() {
@@ -16,7 +20,71 @@ func init() {
 			Covers:      []string{"tool/call error -32602"},
 			Run:         checkStrictJSON,
 		},
+		&Check{
+			Name: "rpc.nesting_bound",
+			Description: "a request nested exactly MAX_JSON_DEPTH (128) levels is served; one level deeper, or 100,000 levels deep, is answered -32602 " +
+				"naming the bound and the stream goes on, in every language alike",
+			Requirement: "schema/limits.schema.json MAX_JSON_DEPTH; issue 19 (every input has a bound, enforced while reading)",
+			Tier:        Conditional,
+			Tools:       []string{"echo"},
+			Covers:      []string{"tool/call error -32602"},
+			Run:         checkNestingBound,
+		},
 	)
+}
+
+// nestedEcho is a tool/call of echo whose whole frame nests levels deep: envelope 1,
+// params 2, arguments 3, then the value's arrays.
+func nestedEcho(levels int) func(id int64) ([]byte, error) {
+	n := levels - 3
+	return func(id int64) ([]byte, error) {
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"tool/call","params":{"name":"echo","arguments":{"value":%s%s}}}`,
+			id, bytes.Repeat([]byte("["), n), bytes.Repeat([]byte("]"), n)), nil
+	}
+}
+
+func checkNestingBound(t *T) error {
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	id, ch, err := s.SendFrame(nestedEcho(protocol.MaxJSONDepth))
+	if err != nil {
+		return err
+	}
+	resp, err := s.Wait(t.Ctx, id, ch)
+	if err != nil {
+		return fmt.Errorf("a request nested %d levels: %w", protocol.MaxJSONDepth, err)
+	}
+	if resp.Error != nil {
+		return fail(fmt.Sprintf("a request nested exactly %d levels served", protocol.MaxJSONDepth), "%s", resp.Error)
+	}
+	want := fmt.Sprintf("nesting deeper than %d levels (MAX_JSON_DEPTH)", protocol.MaxJSONDepth)
+	for _, levels := range []int{protocol.MaxJSONDepth + 1, 100_000} {
+		what := fmt.Sprintf("a request nested %d levels", levels)
+		id, ch, err := s.SendFrame(nestedEcho(levels))
+		if err != nil {
+			return err
+		}
+		resp, err := s.Wait(t.Ctx, id, ch)
+		if err != nil {
+			return fmt.Errorf("%s: %w (a refusal must leave the stream open)", what, err)
+		}
+		if err := expectCode(resp, -32602, what); err != nil {
+			return err
+		}
+		if !strings.Contains(resp.Error.Message, want) {
+			return fail(fmt.Sprintf("%s refused with a message saying %q", what, want), "%s", resp.Error)
+		}
+	}
+	resp, err = t.toolCall(s, "echo", map[string]any{"value": "ok"})
+	if err != nil {
+		return err
+	}
+	if _, err := expectText(resp, "echo"); err != nil {
+		return fmt.Errorf("after the refusals the stream must still serve: %w", err)
+	}
+	return nil
 }
 
 func checkStrictJSON(t *T) error {

@@ -14,7 +14,7 @@ func init() {
 		&Check{
 			Name:        "echo.sequential",
 			Description: "2,000 sequential echoes of varied JSON values come back equal",
-			Requirement: "seed 003 TestTransportCompatibility: 2,000 sequential echoes",
+			Requirement: "docs/conformance.md#the-checks (transport compatibility): 2,000 sequential echoes",
 			Tier:        Conditional,
 			Tools:       []string{"echo"},
 			Covers:      []string{"tool/call"},
@@ -23,7 +23,7 @@ func init() {
 		&Check{
 			Name:        "echo.concurrent",
 			Description: "32 workers × 50 concurrent echoes, each response matched to its own request",
-			Requirement: "seed 003 TestTransportCompatibility: 32×50 concurrent echoes matched to their responses",
+			Requirement: "docs/conformance.md#the-checks (transport compatibility): 32×50 concurrent echoes matched to their responses",
 			Tier:        Conditional,
 			Tools:       []string{"echo"},
 			Covers:      []string{"tool/call"},
@@ -32,7 +32,7 @@ func init() {
 		&Check{
 			Name:        "overload.answered",
 			Description: "a flood beyond the negotiated concurrency plus the admission queue is answered -32001 at once; the reader keeps answering and cancelling",
-			Requirement: "wire.md §1 in flight / overloaded (-32001), §10 admission queue; seed 003 flow control",
+			Requirement: "wire.md §1 in flight / overloaded (-32001), §10 admission queue",
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
 			Features:    []string{"request_cancellation"},

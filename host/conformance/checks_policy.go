@@ -12,7 +12,7 @@ func init() {
 	register(&Check{
 		Name:        "policy.decisions",
 		Description: "policy/evaluate answers allow, deny and ask reach the handler; an ask's approval token goes back unchanged under the same parent and intent and turns into allow; host errors are carried verbatim",
-		Requirement: "wire.md §6 policy/evaluate (approval_token only with ask; one-use); DESIGN.md policy rules + one-use approval tokens",
+		Requirement: "wire.md §6 policy/evaluate (approval_token only with ask; one-use); docs/host-script.md: policy rules and one-use approval tokens",
 		Tier:        Conditional,
 		Tools:       []string{"policy"},
 		Features:    []string{"policy_intents", "approvals"},

@@ -35,7 +35,7 @@ func init() {
 		&Check{
 			Name:        "errors.verbatim",
 			Description: "fail_with's structured error reaches the host exactly: code, message and data (and no data when none was given)",
-			Requirement: "wire.md §1 handler-authored errors carried verbatim; seed 003 TestTransportCompatibility: structured errors carried verbatim",
+			Requirement: "wire.md §1 handler-authored errors carried verbatim; docs/conformance.md#the-checks (transport compatibility): structured errors carried verbatim",
 			Tier:        Conditional,
 			Tools:       []string{"fail_with"},
 			Covers:      []string{"tool/call"},
@@ -53,14 +53,14 @@ func init() {
 		&Check{
 			Name:        "frame.oversized_closes",
 			Description: "a frame over MAX_MESSAGE_BYTES sent to the extension closes its connection cleanly: the process exits, nothing but JSON-RPC on stdout",
-			Requirement: "wire.md §1 oversized line is a protocol error; seed 003 message bound",
+			Requirement: "wire.md §1 oversized line is a protocol error",
 			Tier:        Required,
 			Run:         checkOversizedFrame,
 		},
 		&Check{
 			Name:        "stdout.stray_output",
 			Description: "ordinary stdout prints from handler code and from a child process leave the protocol stream intact",
-			Requirement: "wire.md §10 private duplicate of fd 1; seed 003 TestTransportCompatibility: stray stdout leaves the stream intact",
+			Requirement: "wire.md §10 private duplicate of fd 1; docs/conformance.md#the-checks (transport compatibility): stray stdout leaves the stream intact",
 			Tier:        Conditional,
 			Tools:       []string{"print_stdout", "echo"},
 			Run:         checkStrayStdout,
@@ -68,7 +68,7 @@ func init() {
 		&Check{
 			Name:        "crash.transport_error",
 			Description: "a crash mid-call is a transport error (not a hang, not an error answer), later calls fail the same way, and a restarted process serves again",
-			Requirement: "seed 003 TestTransportCompatibility: crash mid-call reported as a transport error; restart",
+			Requirement: "docs/conformance.md#the-checks (transport compatibility): crash mid-call reported as a transport error; restart",
 			Tier:        Conditional,
 			Tools:       []string{"crash", "echo"},
 			Covers:      []string{"tool/call"},
@@ -110,7 +110,7 @@ func init() {
 		&Check{
 			Name:        "shutdown.bounded",
 			Description: "with an on_shutdown handler stuck forever, the process is gone within deadline_ms + grace, by itself or killed by the host (the report says which), and any acknowledgement is {}",
-			Requirement: "DESIGN.md bounded shutdown (drain, cancel, SIGTERM, SIGKILL); wire.md §5 shutdown.result",
+			Requirement: "docs/host.md bounded shutdown (drain, cancel, SIGTERM, SIGKILL); wire.md §5 shutdown.result",
 			Tier:        Conditional,
 			Tools:       []string{"arm_stuck_shutdown"},
 			Covers:      []string{"shutdown"},

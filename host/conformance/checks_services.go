@@ -28,7 +28,7 @@ func init() {
 		&Check{
 			Name:        "artifacts.integrity",
 			Description: "artifacts published inline and by path are accepted with the right size and sha256; a path publish lying about size or sha256 is refused -32602, propagated verbatim",
-			Requirement: "wire.md §6 artifact/publish; DESIGN.md artifacts verified and stored",
+			Requirement: "wire.md §6 artifact/publish; docs/host.md: artifacts verified and stored",
 			Tier:        Conditional,
 			Tools:       []string{"publish"},
 			Features:    []string{"artifacts"},
@@ -76,7 +76,7 @@ func init() {
 		&Check{
 			Name:        "kv.preconditions",
 			Description: "kv.commit applies with satisfied preconditions; a failed one is -32005 with {namespace, key, expected, actual} and applies nothing; a foreign namespace is -32602",
-			Requirement: "wire.md §6 kv.get, kv.commit; seed 003 namespaced KV with precondition batches",
+			Requirement: "wire.md §6 kv.get, kv.commit; namespaced KV with precondition batches (docs/host.md)",
 			Tier:        Conditional,
 			Tools:       []string{"kv_commit", "kv_get"},
 			Features:    []string{"kv"},

@@ -47,7 +47,7 @@ args = [%s]
 secrets = ["fixture.token"]
 
 [contributes]
-tools = ["echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
+tools = ["echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
          "notify", "contribute", "policy", "kv_list", "agent_op"]
@@ -158,7 +158,10 @@ var brokenFor = map[string]string{
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",
 	"rpc.strict_json":                    "lenient-json",
+	"rpc.nesting_bound":                  "unbounded-nesting",
 	"results.host_checked":               "trust-host-results",
+	"negotiation.vectors":                "negotiation-lenient",
+	"cancel.non_cooperative_terminated":  "honour-cancel",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -7,14 +7,7 @@ import (
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/manifest"
-)
-
-// Features the host sends as required and the optional ones it can serve
-// (docs/design/wire.md §2). The conformance host serves all of them.
-var (
-	requiredFeatures = []string{"request_cancellation", "content_parts"}
-	optionalFeatures = []string{"request_progress", "artifacts", "lifecycle_events", "policy_intents",
-		"dynamic_tools", "progress_decoration", "agent_sessions", "delegation_telemetry_v1", "approvals"}
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // InitOptions shape the initialize request a check sends.
@@ -83,20 +76,16 @@ func initParams(ext *Extension, o InitOptions) map[string]any {
 		"session":   map[string]any{"session_id": "conformance-session"},
 	}
 	if api != "0.1" {
-		optional := slices.Clone(optionalFeatures)
-		if len(ext.Manifest.Capabilities.Secrets) > 0 {
-			optional = append(optional, "secrets")
-		}
-		if api == "0.4" {
-			optional = append(optional, "kv")
-		}
+		// The conformance host serves everything: every host condition holds, so the offer
+		// is the schema table's whole offer for this version and manifest.
+		required, optional := protocol.OfferFeatures(api, man, true, func(protocol.HostCondition) bool { return true })
 		optional = slices.DeleteFunc(optional, func(f string) bool { return slices.Contains(o.Withhold, f) })
 		limits := map[string]any{"max_concurrent_requests": conc, "max_message_bytes": MaxMessageBytes}
 		if o.MaxPending > 0 {
 			limits["max_pending_requests"] = o.MaxPending
 		}
 		p["protocol"] = map[string]any{
-			"version": api, "required_features": requiredFeatures,
+			"version": api, "required_features": required,
 			"optional_features": optional, "limits": limits,
 		}
 	}

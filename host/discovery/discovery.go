@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/octet-kit/octet/host/bundle/recovery"
 	"github.com/octet-kit/octet/host/manifest"
 )
 
@@ -99,6 +100,9 @@ func Discover(roots []Root, opts manifest.Options) *Result {
 		if root.Single {
 			children = []string{dir}
 		} else {
+			// A bundle update a crash interrupted is finished or rolled back first, so the
+			// extension is never missing from a root (package recovery).
+			recovery.Recover(dir)
 			children, err = listChildren(dir)
 			if err != nil {
 				// A missing global or project root simply means no extensions there; a missing

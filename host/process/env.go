@@ -1,7 +1,9 @@
 package process
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -9,7 +11,27 @@ import (
 // baseline are the host variables every extension inherits when set (wire.md §9).
 var baseline = []string{"PATH", "HOME", "USER", "LANG", "TZ", "TMPDIR", "TERM"}
 
-// Environment builds the sanitised environment for spec: the baseline and LC_* variables
+// locale are the locale categories of POSIX and glibc, inherited with the baseline. Only
+// these: any LC_ prefix would let a variable such as LC_API_TOKEN through.
+var locale = []string{"LC_ALL", "LC_ADDRESS", "LC_COLLATE", "LC_CTYPE", "LC_IDENTIFICATION", "LC_MEASUREMENT",
+	"LC_MESSAGES", "LC_MONETARY", "LC_NAME", "LC_NUMERIC", "LC_PAPER", "LC_TELEPHONE", "LC_TIME"}
+
+// CheckEnvName refuses a name that cannot be an environment variable's (letters, digits
+// and '_', not starting with a digit), so a grant such as --pass-env 'BAD=NAME' is an
+// error at once rather than a grant that silently matches nothing.
+func CheckEnvName(name string) error {
+	ok := name != ""
+	for i := 0; i < len(name) && ok; i++ {
+		c := name[i]
+		ok = c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9')
+	}
+	if !ok {
+		return fmt.Errorf("%q is not an environment variable name (letters, digits and _, not starting with a digit)", name)
+	}
+	return nil
+}
+
+// Environment builds the sanitised environment for spec: the baseline and locale variables
 // copied from the host, the OCTET_* variables, the names granted with pass_env, and
 // SSH_AUTH_SOCK when the manifest declares it. Nothing else from the host reaches the child,
 // so a secret-looking variable in the host's environment never does.
@@ -29,7 +51,7 @@ func Environment(spec *Spec) []string {
 		}
 	}
 	for _, kv := range environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "LC_") {
+		if k, v, ok := strings.Cut(kv, "="); ok && slices.Contains(locale, k) {
 			env[k] = v
 		}
 	}

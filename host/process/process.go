@@ -1,6 +1,7 @@
 // Package process starts an extension's entrypoint the way the wire contract requires and
 // owns its operating-system side: the sanitised environment, the process group, the
-// bounded stderr log, and signalling the whole group at shutdown.
+// bounded stderr log, and ending the process and every descendant at shutdown (family.go),
+// at the host's death (spawn_linux.go) and after a crashed host (registry.go).
 //
 // It knows nothing about JSON-RPC: it hands out the protocol pipes and reports the exit.
 package process
@@ -50,6 +51,11 @@ type Process struct {
 	mu    sync.Mutex
 	state *os.ProcessState
 	err   error
+
+	leader Ident  // the extension process itself, by pid and start time
+	marker string // OCTET_EXTENSION_SCRATCH=…, inherited by descendants (family.go)
+	famMu  sync.Mutex
+	family map[Ident]bool // descendants seen by a scan
 }
 
 // Start resolves the command and starts it in its own process group with the sanitised
@@ -98,7 +104,13 @@ func Start(spec Spec) (*Process, error) {
 	cmd.Env = Environment(&spec)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	startMu.Lock()
+	err = startCmd(cmd)
+	if err == nil {
+		addLeader(cmd.Process.Pid)
+	}
+	startMu.Unlock()
+	if err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		kind := KindSpawn
 		if errors.Is(err, os.ErrPermission) {
@@ -107,7 +119,11 @@ func Start(spec Spec) (*Process, error) {
 		return nil, &StartError{Kind: kind, Message: fmt.Sprintf("cannot start %s: %v", exe, err)}
 	}
 	closeAll(inR, outW, errW) // the child holds its ends now
-	p := &Process{cmd: cmd, stdin: inW, stdout: outR, log: log, done: make(chan struct{})}
+	p := &Process{cmd: cmd, stdin: inW, stdout: outR, log: log, done: make(chan struct{}),
+		leader: identOf(cmd.Process.Pid), family: map[Ident]bool{}}
+	if spec.ScratchDir != "" {
+		p.marker = "OCTET_EXTENSION_SCRATCH=" + spec.ScratchDir
+	}
 	go log.drain(errR)
 	go p.wait(errR)
 	return p, nil
@@ -115,6 +131,7 @@ func Start(spec Spec) (*Process, error) {
 
 func (p *Process) wait(errR *os.File) {
 	err := p.cmd.Wait()
+	removeLeader(p.cmd.Process.Pid)
 	p.mu.Lock()
 	p.state, p.err = p.cmd.ProcessState, err
 	p.mu.Unlock()
@@ -142,6 +159,9 @@ func (p *Process) Stdout() io.ReadCloser { return p.stdout }
 
 // Pid is the process id, which is also its process group id.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Ident is the process's pid and start time.
+func (p *Process) Ident() Ident { return p.leader }
 
 // Done is closed once the process has exited and been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }
@@ -195,10 +215,14 @@ func (p *Process) Signal(sig syscall.Signal) error {
 // CloseStdin closes the host's end of stdin: the SDKs treat EOF as a request to exit.
 func (p *Process) CloseStdin() error { return p.stdin.Close() }
 
-// Stop ends the process group within grace: SIGTERM, then SIGKILL if the leader has not
-// exited. SIGKILL is sent to the group even after the leader exits, so no grandchild
-// survives. It returns once the leader is reaped.
+// Stop ends the process and its family within grace: SIGTERM to the group and to every
+// descendant outside it, then SIGKILL if the leader has not exited. KillFamily follows
+// even after the leader exits, so no descendant survives. It returns once the leader is
+// reaped and the family is gone.
 func (p *Process) Stop(grace time.Duration) {
+	if tracking {
+		signalIdents(p.descendants(readTable()), syscall.SIGTERM)
+	}
 	_ = p.Signal(syscall.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()
@@ -208,5 +232,6 @@ func (p *Process) Stop(grace time.Duration) {
 	}
 	_ = p.Signal(syscall.SIGKILL)
 	<-p.done
+	p.KillFamily()
 	_ = p.stdout.Close()
 }

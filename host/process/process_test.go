@@ -24,7 +24,7 @@ func TestMain(m *testing.M) {
 
 func TestEnvironmentIsSanitised(t *testing.T) {
 	host := map[string]string{
-		"PATH": "/usr/bin", "HOME": "/home/u", "LC_ALL": "C", "AWS_SECRET_ACCESS_KEY": "hunter2",
+		"PATH": "/usr/bin", "HOME": "/home/u", "LC_ALL": "C", "LC_TIME": "en_GB.UTF-8", "LC_API_TOKEN": "lc-secret", "AWS_SECRET_ACCESS_KEY": "hunter2",
 		"GITHUB_TOKEN": "ghp_x", "GRANTED": "yes", "SSH_AUTH_SOCK": "/tmp/agent", "OCTET_EXTENSION_NAME": "spoof",
 	}
 	lookup := func(k string) (string, bool) { v, ok := host[k]; return v, ok }
@@ -37,12 +37,13 @@ func TestEnvironmentIsSanitised(t *testing.T) {
 	}
 	spec := &process.Spec{Name: "x", APIVersion: "0.4", PassEnv: []string{"GRANTED", "OCTET_EXTENSION_NAME", "MISSING"}, LookupEnv: lookup, Environ: environ}
 	env := strings.Join(process.Environment(spec), "\n")
-	for _, want := range []string{"PATH=/usr/bin", "HOME=/home/u", "LC_ALL=C", "GRANTED=yes", "OCTET_EXTENSION_NAME=x", "OCTET_EXTENSION_API_VERSION=0.4"} {
+	for _, want := range []string{"PATH=/usr/bin", "HOME=/home/u", "LC_ALL=C", "LC_TIME=en_GB.UTF-8", "GRANTED=yes", "OCTET_EXTENSION_NAME=x", "OCTET_EXTENSION_API_VERSION=0.4"} {
 		if !strings.Contains(env, want+"\n") && !strings.HasSuffix(env, want) {
 			t.Errorf("missing %s in\n%s", want, env)
 		}
 	}
-	for _, bad := range []string{"hunter2", "ghp_x", "SSH_AUTH_SOCK", "MISSING", "spoof"} {
+	// LC_API_TOKEN is not a locale category (issue 19 finding 6: any LC_ prefix passed).
+	for _, bad := range []string{"hunter2", "ghp_x", "SSH_AUTH_SOCK", "MISSING", "spoof", "lc-secret"} {
 		if strings.Contains(env, bad) {
 			t.Errorf("%s leaked into\n%s", bad, env)
 		}
@@ -50,6 +51,21 @@ func TestEnvironmentIsSanitised(t *testing.T) {
 	spec.SSHAuthSock = true
 	if env := strings.Join(process.Environment(spec), "\n"); !strings.Contains(env, "SSH_AUTH_SOCK=/tmp/agent") {
 		t.Errorf("declared SSH_AUTH_SOCK not passed")
+	}
+}
+
+// A grant that is not a variable name is refused (issue 19 finding 6: --pass-env
+// 'BAD=NAME' was accepted).
+func TestCheckEnvName(t *testing.T) {
+	for _, ok := range []string{"A", "_X", "ANTHROPIC_API_KEY", "lower_9"} {
+		if err := process.CheckEnvName(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "BAD=NAME", "9LIVES", "A-B", "A B", "Ä"} {
+		if err := process.CheckEnvName(bad); err == nil || !strings.Contains(err.Error(), "not an environment variable name") {
+			t.Errorf("%q accepted (%v)", bad, err)
+		}
 	}
 }
 

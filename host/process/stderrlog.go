@@ -25,6 +25,7 @@ type stderrLog struct {
 	file  *os.File
 	size  int64
 	limit int64
+	cut   bool // output was dropped and the marker written
 	done  chan struct{}
 }
 
@@ -84,7 +85,7 @@ func (l *stderrLog) write(b []byte) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.file == nil || l.size >= l.limit {
+	if l.file == nil || l.cut {
 		return
 	}
 	room := l.limit - l.size
@@ -93,9 +94,11 @@ func (l *stderrLog) write(b []byte) {
 		l.size += int64(n)
 		return
 	}
+	// The first byte past the bound writes the marker, also when an earlier write filled
+	// the log exactly (that write could not know more would come).
 	_, _ = l.file.Write(b[:room])
 	_, _ = fmt.Fprint(l.file, "\n"+TruncationMarker)
-	l.size = l.limit
+	l.size, l.cut = l.limit, true
 }
 
 func (l *stderrLog) addTail(line []byte) {

@@ -20,7 +20,7 @@ import (
 // Options configure a reference host.
 type Options struct {
 	// Host configures the core. StateDir is required unless Store is given. Open sets
-	// Services (the router) and SecretBroker (from Script), and fills Session.SessionID
+	// Services (the router), SecretBroker and ApprovalIssuance (from Script), and fills Session.SessionID
 	// with a random "session-<hex>" when it is empty. OnFrame, when set, still sees every
 	// frame, after tracing and recording.
 	Host host.Options
@@ -113,6 +113,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	h.sessionID = ho.Session.SessionID
 	ho.Services = router
 	ho.SecretBroker = opts.Script.HasSecrets()
+	ho.ApprovalIssuance = opts.Script.IssuesApprovals()
 	next := ho.OnFrame
 	record := opts.Record
 	ho.OnFrame = func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {

@@ -3,6 +3,7 @@ package script
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
@@ -29,6 +31,27 @@ const (
 	inputValueMaxBytes  = protocol.InputValueMaxBytes
 	maxSecrets          = protocol.MaxSecrets
 )
+
+// MaxScriptBytes bounds a script file and a secrets file: room for 16 input answers at
+// their 256 KiB maximum; a larger file is refused before it is decoded.
+const MaxScriptBytes = 4 << 20
+
+// readBounded reads at most limit bytes of path and refuses a larger file.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("is larger than %d bytes", limit)
+	}
+	return data, nil
+}
 
 var secretName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,63}$`)
 
@@ -83,7 +106,7 @@ type fileFormat struct {
 // Load reads and validates a script file. A relative secrets_file is
 // resolved against the script's directory.
 func Load(path string) (*Script, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, MaxScriptBytes)
 	if err != nil {
 		return nil, fmt.Errorf("script %s: %w", path, err)
 	}
@@ -93,6 +116,13 @@ func Load(path string) (*Script, error) {
 // Parse validates script text; name labels errors, baseDir resolves
 // secrets_file.
 func Parse(name string, data []byte, baseDir string) (*Script, error) {
+	if len(data) > MaxScriptBytes {
+		return nil, fmt.Errorf("script %s: is larger than %d bytes", name, MaxScriptBytes)
+	}
+	// Nesting is counted before the decoder builds anything (as for manifests).
+	if err := manifest.CheckTOMLDepth(data); err != nil {
+		return nil, fmt.Errorf("script %s: %v", name, err)
+	}
 	var f fileFormat
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
@@ -189,9 +219,12 @@ func Parse(name string, data []byte, baseDir string) (*Script, error) {
 // broker (the host's --secrets flag). Errors name the file, line and
 // secret name but never echo file text, which may be a secret.
 func (s *Script) AddSecretsFile(path string) error {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, MaxScriptBytes)
 	if err != nil {
 		return fmt.Errorf("secrets file %s: %w", path, err)
+	}
+	if err := manifest.CheckTOMLDepth(data); err != nil {
+		return fmt.Errorf("secrets file %s: %v", path, err)
 	}
 	var m map[string]string
 	if _, err := toml.Decode(string(data), &m); err != nil {

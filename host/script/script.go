@@ -93,6 +93,20 @@ func (s *Script) Secret(name string) (string, bool) {
 // secrets feature only then).
 func (s *Script) HasSecrets() bool { return s != nil && s.secrets != nil }
 
+// IssuesApprovals reports whether some policy rule approves an ask, i.e. the host has
+// approval issuance configured and offers the conditional approvals feature.
+func (s *Script) IssuesApprovals() bool {
+	if s == nil {
+		return false
+	}
+	for _, r := range s.Policy {
+		if r.Approve {
+			return true
+		}
+	}
+	return false
+}
+
 // String describes the script without secret values, so printing a Script
 // (%v, %+v, %s) never leaks them.
 func (s *Script) String() string {

@@ -41,6 +41,9 @@ func Open(ctx context.Context, stateDir string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(abs, "artifacts", "sha256"), 0o700); err != nil {
 		return nil, fmt.Errorf("store: create state directory %q: %w", abs, err)
 	}
+	if err := private(abs); err != nil {
+		return nil, err
+	}
 	dsn := "file:" + filepath.Join(abs, DatabaseFile) +
 		fmt.Sprintf("?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate",
 			busyTimeout.Milliseconds())
@@ -57,6 +60,30 @@ func Open(ctx context.Context, stateDir string) (*Store, error) {
 	}
 	s.events = newEventLog(s, EventsRetained)
 	return s, nil
+}
+
+// private makes the state directory and its database owner-only: MkdirAll leaves an
+// existing directory's mode alone, and SQLite creates the database with 0644 (and its
+// -wal and -shm files with the database's mode), so both are set here, before the first
+// connection opens the file.
+func private(abs string) error {
+	for _, d := range []string{abs, filepath.Join(abs, "artifacts"), filepath.Join(abs, "artifacts", "sha256")} {
+		if err := os.Chmod(d, 0o700); err != nil {
+			return fmt.Errorf("store: make state directory %q private: %w", d, err)
+		}
+	}
+	db := filepath.Join(abs, DatabaseFile)
+	f, err := os.OpenFile(db, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", db, err)
+	}
+	f.Close()
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Chmod(db+suffix, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("store: make %s private: %w", db+suffix, err)
+		}
+	}
+	return nil
 }
 
 // Close commits the events still queued, then closes the database.

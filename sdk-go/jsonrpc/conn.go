@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -303,6 +304,23 @@ func (c *Conn) newID() ID {
 		return IntID(n)
 	}
 	return StringID(prefix + strconv.FormatInt(n, 10))
+}
+
+// issued reports whether id is one this side has sent: an integer or a prefixed counter
+// value (under the first or the current prefix) no greater than the last one handed out.
+func (c *Conn) issued(id ID) bool {
+	last := c.nextID.Load()
+	if n, ok := id.Int(); ok {
+		return n >= 1 && n <= last
+	}
+	for _, prefix := range []string{c.opts.IDPrefix, *c.prefix.Load()} {
+		if rest, ok := strings.CutPrefix(id.String(), prefix); ok && prefix != "" {
+			if n, err := strconv.ParseInt(rest, 10, 64); err == nil && n >= 1 && n <= last && strconv.FormatInt(n, 10) == rest {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // encodeParams marshals params, which must encode to a JSON object (or be nil).

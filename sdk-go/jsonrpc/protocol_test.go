@@ -3,8 +3,10 @@ package jsonrpc_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
@@ -116,15 +118,51 @@ func TestBadRequestWithAnIDIsAnsweredNotFatal(t *testing.T) {
 	}
 }
 
-func TestLateOrUnknownResponsesAreDropped(t *testing.T) {
+// A late answer to a call this side gave up on is dropped and the connection goes on.
+func TestLateResponsesAreDropped(t *testing.T) {
 	c, p := newRawPeer(t, jsonrpc.Options{Handler: echoHandler})
-	p.send(`{"jsonrpc":"2.0","id":999,"result":{}}`)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Call(ctx, "slow", map[string]any{}, nil) }()
+	req := p.frame()
+	cancel()
+	<-done
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"result":{}}`, req["id"]))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"a":1}}`)
-	if f := p.frame(); f["id"] != 1.0 {
-		t.Fatalf("frame = %v", f)
+	for {
+		f := p.frame()
+		if f["method"] == "$/cancelRequest" {
+			continue
+		}
+		if f["id"] != 1.0 {
+			t.Fatalf("frame = %v", f)
+		}
+		break
 	}
 	if c.Err() != nil {
 		t.Fatalf("Err() = %v", c.Err())
+	}
+}
+
+// A response to an id this side never sent is a protocol error that fails the pending
+// calls at once (issue 19 finding 6: it was dropped, and the caller waited for its
+// timeout).
+func TestResponseToAnIDNeverIssuedIsAProtocolError(t *testing.T) {
+	for _, id := range []string{`999`, `"go:1"`, `0`} {
+		c, p := newRawPeer(t, jsonrpc.Options{Handler: echoHandler})
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		done := make(chan error, 1)
+		go func() { done <- c.Call(ctx, "slow", map[string]any{}, nil) }()
+		p.frame()
+		p.send(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`)
+		err := <-done
+		cancel()
+		if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "never issued") {
+			t.Fatalf("id %s: the pending call ended with %v, want a protocol error naming the id", id, err)
+		}
+		if c.Err() == nil {
+			t.Fatalf("id %s: the connection is still open", id)
+		}
 	}
 }
 
@@ -136,5 +174,24 @@ func TestPeerEOFFailsPendingCalls(t *testing.T) {
 	err := <-pending
 	if !errors.Is(err, jsonrpc.ErrTransport) || !strings.Contains(err.Error(), "peer closed") {
 		t.Fatalf("pending call = %v", err)
+	}
+}
+
+// Invalid UTF-8 in a frame (here inside a result string) is a parse error that fails the
+// pending call, as the Python and TypeScript SDKs refuse it (issue 19 finding 6: the host
+// replaced the bytes with U+FFFD and returned the result).
+func TestInvalidUTF8InAResultIsRefused(t *testing.T) {
+	c, p := newRawPeer(t, jsonrpc.Options{Handler: echoHandler})
+	done := make(chan error, 1)
+	var got map[string]any
+	go func() { done <- c.Call(context.Background(), "x", map[string]any{}, &got) }()
+	req := p.frame()
+	p.send(fmt.Sprintf("{\"jsonrpc\":\"2.0\",\"id\":%v,\"result\":{\"text\":\"a\xffb\"}}", req["id"]))
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8 (byte 43)") {
+		t.Fatalf("the call ended with %v (result %q), want a refusal naming the byte", err, got)
+	}
+	if c.Err() == nil {
+		t.Fatal("the connection is still open")
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // read is the reader: it only decodes and dispatches, never waiting for a handler,
@@ -90,6 +92,18 @@ func (c *Conn) readFrom(turn readTurn) (serve func()) {
 		if c.opts.OnFrame != nil {
 			c.opts.OnFrame(Inbound, line)
 		}
+		if !utf8.Valid(line) {
+			// Decoding would replace the bytes with U+FFFD and hand on text the peer
+			// never sent; the Python and TypeScript SDKs refuse such a frame alike.
+			c.protocolError(protocol.CodeParseError, nil, "frame at line %d is not valid UTF-8 (byte %d)", lineNo, invalidUTF8At(line))
+			return nil
+		}
+		if at := strictjson.NestingOffset(line); at >= 0 {
+			if !c.refuseNesting(line, at, lineNo) {
+				return nil
+			}
+			continue
+		}
 		if !json.Valid(line) {
 			c.protocolError(protocol.CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
 			return nil
@@ -119,6 +133,18 @@ func (c *Conn) readFrom(turn readTurn) (serve func()) {
 			return serve
 		}
 	}
+}
+
+// invalidUTF8At is the offset of the first byte that is not part of valid UTF-8.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // readFailed turns the reader's final error into the connection's reason.
@@ -156,6 +182,12 @@ func (c *Conn) dispatch(m *message) (serve func(), keep bool) {
 	case m.isResponse():
 		if m.nullID {
 			c.fail(transportError("protocol error: the peer could not read a frame: %s", m.err.Message))
+			return nil, false
+		}
+		if !c.issued(m.id) {
+			// Not a late answer: this side never sent the id, so the peer is confused
+			// about what it is answering; every call it owes an answer is suspect.
+			c.protocolError(protocol.CodeInvalidRequest, nil, "response to id %s, which this side never issued", m.id)
 			return nil, false
 		}
 		if c.opts.OrderedDelivery {

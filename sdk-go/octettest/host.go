@@ -13,6 +13,7 @@ import (
 
 	octet "github.com/octet-kit/octet/sdk-go"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Options describes the host side of a test session.
@@ -189,17 +190,14 @@ func (h *Host) InitializeParams() map[string]any {
 		"workspace": map[string]any{"root": "/workspace", "trusted": true},
 	}
 	if h.opts.APIVersion != "0.1" {
-		optional := h.opts.OptionalFeatures
-		if optional == nil {
-			optional = []string{"request_progress", "artifacts", "lifecycle_events", "policy_intents",
-				"dynamic_tools", "progress_decoration", "agent_sessions", "delegation_telemetry_v1", "approvals", "secrets"}
-			if h.opts.APIVersion == "0.4" {
-				optional = append(optional, "kv")
-			}
+		// The offer of a host where every condition holds (schema negotiation table).
+		required, optional := protocol.OfferFeatures(h.opts.APIVersion, h.opts.Manifest, true, func(protocol.HostCondition) bool { return true })
+		if h.opts.OptionalFeatures != nil {
+			optional = h.opts.OptionalFeatures
 		}
 		p["protocol"] = map[string]any{
 			"version":           h.opts.APIVersion,
-			"required_features": []string{"request_cancellation", "content_parts"},
+			"required_features": required,
 			"optional_features": optional,
 			"limits":            map[string]any{"max_concurrent_requests": h.opts.MaxConcurrentRequests},
 		}

@@ -109,17 +109,23 @@ def test_one_and_two_parameter_handlers(ext: Extension) -> None:
         assert host.call_tool("none") == {"content": [{"type": "text", "text": ""}]}
 
 
-@pytest.mark.parametrize("arguments,path,reason", [
-    ({"count": "2", "label": "a"}, "/arguments/count", "expected integer, got string"),
-    ({"count": True, "label": "a"}, "/arguments/count", "expected integer, got boolean"),
-    ({"count": 2}, "/arguments", "missing required field 'label'"),
-    ({"count": 2, "label": "a", "extra": 1}, "/arguments", "unknown field 'extra'"),
+@pytest.mark.parametrize("arguments,pointer,keyword,reason", [
+    ({"count": "2", "label": "a"}, "/count", "type", "want type integer, got string"),
+    ({"count": True, "label": "a"}, "/count", "type", "want type integer, got boolean"),
+    ({"count": 2}, "", "required", 'missing required property "label"'),
+    ({"count": 2, "label": "a", "extra": 1}, "", "additionalProperties",
+     'unexpected property "extra"'),
 ])
-def test_arguments_are_validated_against_parameters(ext, arguments, path, reason) -> None:
+def test_arguments_are_validated_against_parameters(ext, arguments, pointer, keyword,
+                                                    reason) -> None:
+    # The fault contract's error object (docs/conformance.md#validation-faults).
     with LoopbackHost(ext) as host:
         err = error_of(host, "one", arguments)
         assert err.code == -32602
-        assert err.data == {"path": path, "reason": reason}
+        assert err.message == f"invalid arguments: {pointer or '(root)'}: {reason}"
+        assert err.data == {"keyword": keyword, "path": "/arguments" + pointer,
+                            "pointer": pointer, "reason": reason}
+        assert list(err.data) == sorted(err.data)
 
 
 def test_malformed_tool_call_params(ext: Extension) -> None:

@@ -111,8 +111,9 @@ def test_orchestrate() -> None:
 
 def test_lifecycle_counting() -> None:
     with example_host("lifecycle-counting") as host:
+        # Subscriptions are listed in the LifecycleEvent enum's order (negotiation vectors).
         assert host.initialize_result["protocol"]["lifecycle_events"] == [
-            "session/settled", "turn/settled", "turn/started"]
+            "session/settled", "turn/started", "turn/settled"]
         host.notify("turn/started", {"session_id": "s", "turn_id": "1"})
         host.notify("turn/started", {"session_id": "s", "turn_id": "2"})
         host.notify("turn/settled", {"session_id": "s", "turn_id": "1", "outcome": "completed"})
@@ -169,3 +170,20 @@ def test_structured_hello_pins_api_02() -> None:
     with example_host("structured-hello") as host:
         assert host.initialize_result["api_version"] == "0.2"
         assert host.call_tool("hello_world")["structured_content"] == {"greeting": "Hello!"}
+
+
+def test_typed_tools() -> None:
+    with example_host("typed-tools") as host:
+        tools = {t["name"]: t for t in host.initialize_result["tools"]}
+        assert tools["area"]["output_schema"]["required"] == ["area"]
+        assert tools["route"]["parameters"]["properties"]["stops"]["minItems"] == 1
+        area = host.call_tool("area", {"width": 3, "height": 4})
+        assert area["structured_content"] == {"area": 12, "unit": "m"}
+        route = host.call_tool("route", {"stops": [{"name": "a", "minutes": 10},
+                                                   {"name": "b", "minutes": 20}],
+                                         "mode": "cycle"})
+        assert route["structured_content"] == {"total_minutes": 15, "mode": "cycle",
+                                               "names": ["a", "b"]}
+        with pytest.raises(RemoteError) as err:
+            host.call_tool("route", {"stops": []})
+        assert err.value.code == -32602

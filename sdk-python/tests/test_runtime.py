@@ -179,9 +179,9 @@ def test_eof_after_admitted_shutdown_waits_for_the_ack() -> None:
 @pytest.mark.parametrize("raw,code,reason", [
     (b"{not json\n", -32700, "invalid JSON"),
     (b'{"jsonrpc":"2.0","method":"\xff"}\n', -32700, "utf-8"),
+    # Invalid UTF-8 in a result is refused, never replaced with U+FFFD (as in Go and TS).
+    (b'{"jsonrpc":"2.0","id":1,"result":{"text":"a\xffb"}}\n', -32700, "utf-8"),
     (b'{"jsonrpc":"2.0","method":"x","params":{"v":NaN}}\n', -32700, "NaN is not JSON"),
-    (b'{"jsonrpc":"2.0","method":"x","params":{"v":' + b"[" * 5000 + b"]" * 5000 + b'}}\n',
-     -32700, "nesting deeper than 256"),
     (b'{"jsonrpc":"2.0","result":{"v":["\\ud800"]},"id":1}\n', -32700, "surrogate"),
     (b"[1,2]\n", -32600, "batch"),
     (b'"hello"\n', -32600, "not an object"),
@@ -213,11 +213,15 @@ def typed_ext() -> Extension:
     (b'{"name":"typed","arguments":{"count":1,"count":2}}', -32602, "duplicate key 'count'"),
     (b'{"name":"typed","name":"typed","arguments":{}}', -32602, "duplicate key 'name'"),
     (b'{"name":"typed","arguments":{"label":"\\ud800"}}', -32602, "surrogate"),
-    (b'{"name":"typed","arguments":{"count":1.0}}', -32602, "expected integer"),
-    (b'{"name":"typed","arguments":{"count":1e0}}', -32602, "expected integer"),
+    (b'{"name":"typed","arguments":{"count":1.0}}', -32602, "want type integer, got number"),
+    (b'{"name":"typed","arguments":{"count":1e0}}', -32602, "want type integer, got number"),
     (b'{"name":"typed","arguments":{"count":' + b"9" * 400 + b'}}', -32602, "64-bit float"),
-    (b'{"name":"typed","arguments":{"v":' + b"[" * 300 + b"]" * 300 + b'}}', -32602,
-     "nesting deeper than 256"),
+    # The frame's 129th level (envelope, params, arguments, then 126 arrays) is past
+    # MAX_JSON_DEPTH; 200,000 levels are refused alike, without decoding the nesting.
+    (b'{"name":"typed","arguments":{"v":' + b"[" * 126 + b"]" * 126 + b'}}', -32602,
+     "nesting deeper than 128 levels (MAX_JSON_DEPTH) at byte 213"),
+    (b'{"name":"typed","arguments":{"v":' + b"[" * 200_000 + b"]" * 200_000 + b'}}', -32602,
+     "nesting deeper than 128 levels (MAX_JSON_DEPTH) at byte 213"),
 ])
 def test_rule_breaking_requests_are_answered_and_the_stream_goes_on(params, code, reason) -> None:
     # JSON that breaks a wire rule is the request's fault, not the stream's: answered as the
@@ -238,9 +242,13 @@ def test_a_repeated_envelope_key_is_an_invalid_request() -> None:
         assert host.call_tool("typed", {"count": 1, "label": "a"})["content"][0]["text"] == "a:1"
 
 
-def test_a_rule_breaking_notification_is_dropped(capfd) -> None:
+@pytest.mark.parametrize("raw", [
+    b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1,"id":2}}\n',
+    b'{"jsonrpc":"2.0","method":"x","params":{"v":' + b"[" * 5000 + b"]" * 5000 + b'}}\n',
+])
+def test_a_rule_breaking_notification_is_dropped(raw, capfd) -> None:
     with LoopbackHost(typed_ext()) as host:
-        host.send_raw(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1,"id":2}}\n')
+        host.send_raw(raw)
         assert host.call_tool("typed", {"count": 2, "label": "b"})["content"][0]["text"] == "b:2"
     assert "dropped a malformed notification" in capfd.readouterr().err
 
@@ -430,12 +438,23 @@ def test_shutdown_waits_for_queued_lifecycle_observations() -> None:
         assert seen == ["t1"]
 
 
-def test_malformed_ids_in_responses_and_cancellations_are_ignored() -> None:
+def test_a_malformed_id_in_a_cancellation_is_ignored() -> None:
     ext, _entered, _release = blocking_ext()
     with LoopbackHost(ext) as host:
-        host.send_raw(b'{"jsonrpc":"2.0","id":[1],"result":{}}\n')
         host.send_raw(b'{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":{"x":1}}}\n')
         assert host.call_tool("quick")["content"][0]["text"] == "quick"
+
+
+@pytest.mark.parametrize("rid", [b"[1]", b"7", b'"py:7"', b'"go:1"', b'"py:01"'])
+def test_a_response_to_an_id_never_issued_closes_the_connection(rid, capfd) -> None:
+    # As the Go and TypeScript SDKs and the host judge it (wire.md §1): not a late reply, so
+    # the host is confused about what it answers; the caller learns it at once.
+    ext, _entered, _release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":' + rid + b',"result":{}}\n')
+        assert host.wait_exit() == 1
+    err = capfd.readouterr().err
+    assert '"code":-32600' in err and "which this side never issued" in err
 
 
 def test_shutdown_before_initialize_is_acknowledged() -> None:

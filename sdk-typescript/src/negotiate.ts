@@ -5,14 +5,87 @@ import { ErrorCode, MAX_IN_FLIGHT } from "./limits.js";
 import type { ApiVersion, ToolDefinition } from "./types.js";
 import type { WireError } from "./errors.js";
 import { checkWire } from "./wirecheck.js";
+import { DISTINCT_VERSIONS, FEATURE_RULES, LIFECYCLE_EVENTS, NegotiationMessage, SPOKEN_VERSIONS, type FeatureRule } from "./generated/features.js";
 
-export const API_VERSIONS: readonly ApiVersion[] = ["0.1", "0.2", "0.4"];
+export const API_VERSIONS: readonly ApiVersion[] = SPOKEN_VERSIONS as readonly ApiVersion[];
 
-/** Features this SDK implements (runtime_commands is known but never supported). */
-const SUPPORTED = new Set([
-  "request_cancellation", "content_parts", "request_progress", "artifacts", "lifecycle_events", "policy_intents",
-  "dynamic_tools", "progress_decoration", "agent_sessions", "delegation_telemetry_v1", "approvals", "secrets", "kv",
-]);
+const RULES = new Map<string, FeatureRule>(FEATURE_RULES.map((r) => [r.name, r]));
+
+function fill(template: string, args: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => args[key] ?? whole);
+}
+
+/** Version selection by the schema's negotiation table; undefined selects `requested`. */
+export function selectVersion(requested: string, pinned: string | undefined, manifest: string | undefined): WireError | undefined {
+  let supported: string[] = pinned !== undefined ? [pinned] : [...SPOKEN_VERSIONS];
+  let message: string;
+  const distinct = DISTINCT_VERSIONS[requested];
+  if (distinct !== undefined) {
+    message = fill(NegotiationMessage.VERSION_DISTINCT, { requested, reason: distinct });
+  } else if (!SPOKEN_VERSIONS.includes(requested) || (pinned !== undefined && requested !== pinned)) {
+    message = fill(NegotiationMessage.VERSION_UNSUPPORTED, { requested, supported: supported.join(", ") });
+  } else if (manifest !== undefined && manifest !== "" && manifest !== requested) {
+    message = fill(NegotiationMessage.VERSION_MANIFEST, { requested, manifest });
+    supported = [manifest];
+  } else {
+    return undefined;
+  }
+  return { code: ErrorCode.UNSUPPORTED_API_VERSION, message, data: { requested, supported } };
+}
+
+/** Whether the dotted member of the manifest is present and non-empty. */
+export function manifestHas(manifest: JsonObject, dotted: string): boolean {
+  let value: JsonValue | undefined = manifest;
+  for (const part of dotted.split(".")) {
+    if (!isObject(value)) return false;
+    value = value[part];
+  }
+  if (value === undefined || value === null || value === false) return false;
+  if (Array.isArray(value) || typeof value === "string") return value.length > 0;
+  if (isObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+function refuse(template: string, args: Record<string, string>): HandshakeError {
+  const message = fill(template, args);
+  return new HandshakeError({ code: ErrorCode.INVALID_PARAMS, message, data: { path: "/protocol/required_features", reason: message } });
+}
+
+/**
+ * The answered features by the schema's negotiation table: every required one (or a -32602
+ * refusal), then each offered optional one this extension can serve, in offer order, once each;
+ * a feature whose needs were not accepted is dropped (refused when required).
+ */
+export function acceptFeatures(api: string, required: string[], optional: string[], handlers: ReadonlySet<string>, manifest: JsonObject): string[] {
+  const out: string[] = [];
+  for (const f of required) {
+    const rule = RULES.get(f);
+    if (rule === undefined || !rule.sdk || rule.offer[api] === undefined) throw refuse(NegotiationMessage.REQUIRED_UNSUPPORTED, { feature: f, api });
+    if (rule.handler !== undefined && !handlers.has(rule.handler)) throw refuse(NegotiationMessage.REQUIRED_HANDLER, { feature: f, handler: rule.handler });
+    if (rule.manifest !== undefined && !manifestHas(manifest, rule.manifest)) throw refuse(NegotiationMessage.REQUIRED_MANIFEST, { feature: f, manifest: rule.manifest });
+    if (!out.includes(f)) out.push(f);
+  }
+  const requiredSet = new Set(out);
+  for (const f of optional) {
+    const rule = RULES.get(f);
+    if (rule === undefined || !rule.sdk || rule.offer[api] === undefined || out.includes(f)) continue;
+    if (rule.handler !== undefined && !handlers.has(rule.handler)) continue;
+    if (rule.manifest !== undefined && !manifestHas(manifest, rule.manifest)) continue;
+    out.push(f);
+  }
+  // A dropped feature may strand another that needs it: repeat until nothing changes.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const f of [...out]) {
+      const missing = (RULES.get(f)?.needs ?? []).find((n) => !out.includes(n));
+      if (missing === undefined) continue;
+      if (requiredSet.has(f)) throw refuse(NegotiationMessage.REQUIRED_NEEDS, { feature: f, needs: missing });
+      out.splice(out.indexOf(f), 1);
+      changed = true;
+    }
+  }
+  return out;
+}
 
 export interface Registry {
   tools: ToolDefinition[];
@@ -78,16 +151,12 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
   if (params === undefined) throw invalid("initialize needs params");
   const requested = params["api_version"];
   if (typeof requested !== "string") throw invalid("api_version must be a string", "/api_version");
-  const selected = opts.pinned ?? opts.env ?? requested;
-  if (requested !== selected || !(API_VERSIONS as readonly string[]).includes(selected)) {
-    const supported = (API_VERSIONS as readonly string[]).includes(selected) ? [selected] : [...API_VERSIONS];
-    const why = requested === "0.3" ? "API 0.3 is a distinct wire this SDK does not speak" : `this extension speaks API ${supported.join(", ")}`;
-    throw new HandshakeError({
-      code: ErrorCode.UNSUPPORTED_API_VERSION,
-      message: `unsupported api_version ${JSON.stringify(requested)}: ${why}`,
-      data: { requested, supported },
-    });
-  }
+  const pinned = opts.pinned ?? opts.env;
+  const sent = params["manifest"];
+  const declared = isObject(sent) && typeof sent["api_version"] === "string" ? sent["api_version"] : undefined;
+  const refusal = selectVersion(requested, pinned, declared);
+  if (refusal !== undefined) throw new HandshakeError(refusal);
+  const selected = requested;
   const api = selected as ApiVersion;
   // The schema is the contract: refuse malformed or unknown fields with the first path found.
   const fault = checkWire(api === "0.1" ? "InitializeParams01" : "InitializeParams", params);
@@ -113,19 +182,7 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
     if (protocol["version"] !== api) throw invalid(`protocol.version ${JSON.stringify(protocol["version"])} must equal api_version ${api}`, "/protocol/version");
     const required = strings(protocol["required_features"], "/protocol/required_features");
     const optional = strings(protocol["optional_features"], "/protocol/optional_features");
-    for (const f of required) {
-      if (!SUPPORTED.has(f) || (f === "kv" && api !== "0.4")) throw invalid(`required feature '${f}' is not supported by this SDK`, "/protocol/required_features");
-      if (f === "lifecycle_events" && reg.lifecycle.length === 0) throw invalid("required feature 'lifecycle_events' needs at least one lifecycle handler", "/protocol/required_features");
-      features.add(f);
-    }
-    const offered = new Set([...required, ...optional]);
-    for (const f of optional) {
-      if (features.has(f) || !SUPPORTED.has(f)) continue;
-      if (f === "kv" && api !== "0.4") continue;
-      if (f === "lifecycle_events" && reg.lifecycle.length === 0) continue;
-      if (f === "approvals" && !offered.has("policy_intents")) continue;
-      features.add(f);
-    }
+    for (const f of acceptFeatures(api, required, optional, new Set(reg.lifecycle.length > 0 ? ["lifecycle"] : []), manifest)) features.add(f);
     const limits = protocol["limits"];
     if (!isObject(limits)) throw invalid("protocol.limits must be an object", "/protocol/limits");
     const hostMax = limits["max_concurrent_requests"];
@@ -170,7 +227,7 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
   if (reg.renderers.length > 0) result["tool_renderers"] = reg.renderers;
   if (api !== "0.1") {
     const proto: JsonObject = { version: api, features: [...features], limits: { max_concurrent_requests: concurrency } };
-    if (features.has("lifecycle_events")) proto["lifecycle_events"] = reg.lifecycle;
+    if (features.has("lifecycle_events")) proto["lifecycle_events"] = LIFECYCLE_EVENTS.filter((e) => reg.lifecycle.includes(e));
     result["protocol"] = proto;
   }
   return { api, features, concurrency, maxMessageBytes, maxPending, manifest, name, result };

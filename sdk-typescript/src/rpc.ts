@@ -137,11 +137,22 @@ export class Connection {
     this.refuse(hasId && isValidId(id) ? id : null, "frame is neither a request, a notification nor a response", text);
   }
 
+  /** Whether id is one this side sent: a counter value, bare (0.1) or with the ts: prefix. */
+  private issued(id: unknown): boolean {
+    const n = typeof id === "number" ? id : typeof id === "string" && /^ts:[1-9][0-9]*$/.test(id) ? Number(id.slice(3)) : 0;
+    return n >= 1 && n <= this.counter;
+  }
+
   private onResponse(msg: JsonObject, id: unknown, text: string): void {
     const call = isValidId(id) ? this.pending.get(id) : undefined;
     if (call === undefined) {
-      // A late reply to a call we cancelled or never made: dropped, as wire.md §1 says.
-      this.log.debug("dropped a response to an unknown or finished id", { id: JSON.stringify(id) });
+      if (!this.issued(id)) {
+        // Not a late answer: the host answers an id this side never sent (wire.md §1).
+        this.fault(ErrorCode.INVALID_REQUEST, `response to id ${JSON.stringify(id) ?? "undefined"}, which this side never issued`, excerptOf(text));
+        return;
+      }
+      // A late reply to a call we cancelled: dropped, as wire.md §1 says.
+      this.log.debug("dropped a response to a finished id", { id: JSON.stringify(id) });
       return;
     }
     this.pending.delete(id as Id);

@@ -3,6 +3,7 @@
 // are told apart exactly as the Go and Python SDKs tell them (schema/README.md). JSON.parse
 // stays the fast path; one pass over the text, jumping over strings with indexOf, decides
 // whether the generated strict scanner has to look at the frame too.
+import { MAX_JSON_DEPTH } from "./generated/limits.js";
 import { parseStrictWithContext, StrictJSONError, type Ctx } from "./generated/runtime.js";
 
 /**
@@ -36,6 +37,7 @@ interface Lexical {
   keys: number; // members of every object (colons outside strings)
   topKeys: number; // members of the outermost object
   floatLike: boolean; // a '.' or an exponent outside strings
+  tooDeep: number; // UTF-16 index of the first array or object past MAX_JSON_DEPTH, or -1
 }
 
 function scan(text: string): Lexical {
@@ -43,6 +45,7 @@ function scan(text: string): Lexical {
   let topKeys = 0;
   let floatLike = false;
   let depth = 0;
+  let tooDeep = -1;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -52,7 +55,7 @@ function scan(text: string): Lexical {
       let from = i + 1;
       for (;;) {
         const q = text.indexOf('"', from);
-        if (q < 0) return { keys, topKeys, floatLike }; // JSON.parse accepted it, so unreachable
+        if (q < 0) return { keys, topKeys, floatLike, tooDeep }; // JSON.parse accepted it, so unreachable
         let b = q - 1;
         while (text.charCodeAt(b) === 0x5c) b--;
         if ((q - 1 - b) % 2 === 0) {
@@ -66,7 +69,9 @@ function scan(text: string): Lexical {
     if (c === 0x3a) {
       keys++;
       if (depth === 1) topKeys++;
-    } else if (c === 0x7b || c === 0x5b) depth++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH && tooDeep < 0) tooDeep = i;
+    }
     else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x2e) floatLike = true;
     else if (c === 0x65 || c === 0x45) {
@@ -75,7 +80,73 @@ function scan(text: string): Lexical {
     }
     i++;
   }
-  return { keys, topKeys, floatLike };
+  return { keys, topKeys, floatLike, tooDeep };
+}
+
+/** The refusal of a frame nested past MAX_JSON_DEPTH, worded as in Go and Python. */
+export function nestingMessage(text: string, at: number): string {
+  const bytes = Buffer.byteLength(text.slice(0, at), "utf8");
+  return `nesting deeper than ${String(MAX_JSON_DEPTH)} levels (MAX_JSON_DEPTH) at byte ${String(bytes)}`;
+}
+
+/** Index just past the string whose opening quote is at i (text.length when unterminated). */
+function stringEnd(text: string, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    let b = q - 1;
+    while (text.charCodeAt(b) === 0x5c) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+/**
+ * The outermost object's scalar members of a frame nested too deep to decode (containers
+ * are left out), so its request can still be answered; undefined when it is not an object.
+ */
+function envelopeOnly(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  const out: Record<string, unknown> = {};
+  let depth = 0;
+  let key: string | undefined;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = stringEnd(text, i);
+      if (depth === 1 && key === undefined && start < 0) {
+        try {
+          key = JSON.parse(text.slice(i, end)) as string;
+        } catch {
+          return undefined;
+        }
+      }
+      i = end - 1;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    if (depth > 1) continue;
+    if (c === 0x3a && depth === 1) start = i + 1;
+    else if ((c === 0x2c && depth === 1) || (c === 0x7d && depth === 0)) {
+      if (key !== undefined && start >= 0) {
+        const raw = text.slice(start, i).trim();
+        if (!raw.startsWith("{") && !raw.startsWith("[")) {
+          try {
+            out[key] = JSON.parse(raw) as unknown;
+          } catch {
+            return undefined;
+          }
+        }
+      }
+      key = undefined;
+      start = -1;
+      if (depth === 0) break;
+    }
+  }
+  return out;
 }
 
 function countKeys(value: unknown): number {
@@ -108,8 +179,11 @@ function adopt(value: unknown, ctx: Ctx): void {
  * leniently decoded value) when it is JSON that breaks a wire rule.
  */
 export function parseFrame(text: string): unknown {
-  const value: unknown = JSON.parse(text);
   const lex = scan(text);
+  // Counted before JSON.parse builds anything, as Go and Python count it: a frame past the
+  // bound carries only its envelope's scalars (enough to answer it) to the caller.
+  if (lex.tooDeep >= 0) throw new WireRuleError(nestingMessage(text, lex.tooDeep), envelopeOnly(text), false);
+  const value: unknown = JSON.parse(text);
   const surrogate = text.includes("\\ud") || text.includes("\\uD");
   if (!lex.floatLike && !surrogate && lex.keys === countKeys(value)) return value;
   let strict: { value: unknown; ctx: Ctx };

@@ -106,7 +106,8 @@ describe("examples", () => {
   it("lifecycle-counting counts running turns", async () => {
     const host = await start("lifecycle-counting");
     const protocol = ((host.frames[1]!.frame as JsonObject)["result"] as JsonObject)["protocol"] as JsonObject;
-    assert.deepEqual(protocol["lifecycle_events"], ["turn/started", "turn/settled", "session/settled"]);
+    // Subscriptions are listed in the LifecycleEvent enum order (schema/vectors/negotiation).
+    assert.deepEqual(protocol["lifecycle_events"], ["session/settled", "turn/started", "turn/settled"]);
     host.notify("turn/started", { session_id: "s", turn_id: "t1" });
     host.notify("turn/started", { session_id: "s", turn_id: "t2" });
     host.notify("turn/settled", { session_id: "s", turn_id: "t1", outcome: "completed" });

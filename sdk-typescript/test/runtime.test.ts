@@ -287,7 +287,6 @@ describe("envelope validation", () => {
     h.sendRaw('{"jsonrpc":"2.0","id":7,"method":"tool/call","params":{},"extra":1}\n');
     h.sendRaw('{"jsonrpc":"2.0","id":-1,"method":"tool/call","params":{}}\n');
     h.sendRaw('{"jsonrpc":"2.0","id":8}\n');
-    h.sendRaw('{"jsonrpc":"2.0","id":"ts:999","result":{}}\n'); // response to nothing: ignored
     h.notify("unknown/notification", {});
     const ok = await h.callTool("t");
     assert.equal(ok.error, undefined);
@@ -303,6 +302,16 @@ describe("envelope validation", () => {
     const exit = await h.exited;
     assert.deepEqual([exit.code, exit.reason], [1, "fault"]);
     assert.ok(h.stderr.some((l) => l.includes("batches are not supported")));
+  });
+
+  it("a response to an id never issued closes the connection, as in Go and Python", async () => {
+    for (const id of ['"ts:999"', "999", '"py:1"', "[1]"]) {
+      const h = await host();
+      h.sendRaw(`{"jsonrpc":"2.0","id":${id},"result":{}}\n`);
+      const exit = await h.exited;
+      assert.deepEqual([exit.code, exit.reason], [1, "fault"], id);
+      assert.ok(h.stderr.some((l) => l.includes("which this side never issued")), id);
+    }
   });
 
   it("invalid UTF-8 and EOF inside a frame are protocol errors", async () => {
@@ -333,6 +342,10 @@ describe("JSON that breaks a wire rule", () => {
       ['{"name":"typed","arguments":{"count":1.0}}', -32602, /expected integer, got number/],
       ['{"name":"typed","arguments":{"count":1e0}}', -32602, /expected integer, got number/],
       ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /expected integer, got array/],
+      // The frame's 129th level (envelope, params, arguments, then 126 arrays) is past
+      // MAX_JSON_DEPTH, at the same byte Go and Python name; 200,000 levels alike.
+      ['{"name":"typed","arguments":{"v":' + "[".repeat(126) + "]".repeat(126) + "}}", -32602, /^invalid params: nesting deeper than 128 levels \(MAX_JSON_DEPTH\) at byte 214$/],
+      ['{"name":"typed","arguments":{"v":' + "[".repeat(200_000) + "]".repeat(200_000) + "}}", -32602, /^invalid params: nesting deeper than 128 levels \(MAX_JSON_DEPTH\) at byte 214$/],
     ];
     for (const [i, [params, code, reason]] of cases.entries()) {
       h.sendRaw(request(100 + i, params));

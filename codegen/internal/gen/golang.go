@@ -31,7 +31,27 @@ func emitGo(m *ir.Model, out Output) error {
 		}
 		out[GoDir+name] = b
 	}
+	depth, err := format.Source([]byte(goStrictDepth(m)))
+	if err != nil {
+		return fmt.Errorf("gofmt strictjson limits: %w", err)
+	}
+	out[GoDir+"strictjson/limits_gen.go"] = depth
 	return nil
+}
+
+// goStrictDepth gives package strictjson the nesting bound. The protocol package imports
+// strictjson, so strictjson cannot import the protocol constant; it gets its own copy.
+func goStrictDepth(m *ir.Model) string {
+	var b bytes.Buffer
+	b.WriteString(header("//", fingerprint(true, m.Limits)))
+	b.WriteString("\npackage strictjson\n\n")
+	for _, l := range m.Limits {
+		if l.Name == "MAX_JSON_DEPTH" {
+			goComment(&b, "", fmt.Sprintf("MaxDepth is %s, in %s: %s", l.Name, l.Unit, l.Description))
+			fmt.Fprintf(&b, "const MaxDepth = %d\n", l.Value)
+		}
+	}
+	return b.String()
 }
 
 func numbered(src string) string {

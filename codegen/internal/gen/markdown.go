@@ -30,6 +30,9 @@ func emitMarkdown(m *ir.Model, out Output) error {
 			fmt.Fprintf(&b, "- [%s](%s.md) — %s\n", f.Title, f.Stem, oneLine(f.Description))
 		}
 	}
+	if m.Negotiation != nil {
+		b.WriteString("- [Negotiation](negotiation.md) — which features each API version offers, what each needs, and the refusal messages\n")
+	}
 	b.WriteString("\n## Methods\n\n| method | direction | kind | versions | enabled by | cancellable | progress | errors | params | result |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, me := range m.Methods {
 		en := me.Feature

@@ -124,12 +124,30 @@ def _no_constant(name: str) -> Any:
     raise StrictJSONError(f"{name} is not JSON")
 
 
-MAX_DEPTH: Final = 256
+# Arrays and objects are counted while scanning, before json.loads builds anything: strings
+# are skipped whole (a bracket inside one does not nest), and a document with fewer brackets
+# than the bound (every ordinary frame) skips the scan. Go and TypeScript count the same way.
+_NESTING_TOKENS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+NESTING: Final = f"nesting deeper than {MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)"
 
 
-def _no_surrogates(v: Any, depth: int = 0) -> None:
-    if depth > MAX_DEPTH:
-        raise StrictJSONError(f"nesting deeper than {MAX_DEPTH}")
+def nesting_offset(data: bytes) -> int:
+    """Byte offset of the first array or object opened deeper than MAX_JSON_DEPTH; -1 if none."""
+    if data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH:
+        return -1
+    depth = 0
+    for m in _NESTING_TOKENS.finditer(data):
+        c = data[m.start()]
+        if c == 0x5B or c == 0x7B:
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return m.start()
+        elif c != 0x22:
+            depth -= 1
+    return -1
+
+
+def _no_surrogates(v: Any) -> None:
     if isinstance(v, str):
         v.encode("utf-8")  # raises on a lone surrogate
     elif isinstance(v, float) and not math.isfinite(v):
@@ -137,23 +155,26 @@ def _no_surrogates(v: Any, depth: int = 0) -> None:
     elif isinstance(v, dict):
         for k, x in v.items():
             k.encode("utf-8")
-            _no_surrogates(x, depth + 1)
+            _no_surrogates(x)
     elif isinstance(v, list):
         for x in v:
-            _no_surrogates(x, depth + 1)
+            _no_surrogates(x)
 
 
 def parse_strict(text: str | bytes) -> Any:
-    """Decode one JSON document: duplicate keys, NaN/Infinity and lone surrogates refused."""
+    """Decode one JSON document: duplicate keys, NaN/Infinity, lone surrogates and nesting
+    deeper than MAX_JSON_DEPTH refused."""
     try:
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        at = nesting_offset(data)
+        if at >= 0:
+            raise StrictJSONError(f"{NESTING} at byte {at}")
         v = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
         _no_surrogates(v)
     except UnicodeError as e:
         raise StrictJSONError(f"lone UTF-16 surrogate or invalid UTF-8: {e}") from e
     except json.JSONDecodeError as e:
         raise StrictJSONError(str(e)) from e
-    except RecursionError as e:
-        raise StrictJSONError("nesting too deep") from e
     return v
 
 

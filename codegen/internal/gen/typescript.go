@@ -18,6 +18,9 @@ func emitTypeScript(m *ir.Model, out Output) error {
 		"errors.ts":  tsErrors(m),
 		"methods.ts": tsMethods(m),
 	}
+	if m.Negotiation != nil {
+		files["features.ts"] = tsFeatures(m.Negotiation)
+	}
 	for name, src := range tsTypeFiles(m) {
 		if _, dup := files[name]; dup {
 			return fmt.Errorf("typescript emitter: two outputs named %s", name)

@@ -3,7 +3,9 @@ package gen
 // tsRuntime is the generated helper module: a strict JSON scanner (duplicate keys, lone
 // surrogates and NaN refused; numbers written with a fraction or exponent remembered so
 // `1.0` is not an integer, as in Go and Python) and the small checks the validators share.
-const tsRuntime = `/** Thrown when text is not acceptable JSON on the octet wire. */
+const tsRuntime = `import { MAX_JSON_DEPTH } from "./limits.js";
+
+/** Thrown when text is not acceptable JSON on the octet wire. */
 export class StrictJSONError extends Error {
   override name = "StrictJSONError";
 }
@@ -22,8 +24,8 @@ export function plainCtx(): Ctx {
   return { floats: new WeakMap(), rootFloat: false };
 }
 
+const NESTING = "nesting deeper than " + String(MAX_JSON_DEPTH) + " levels (MAX_JSON_DEPTH)";
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const MAX_DEPTH = 256;
 
 /** Parse one JSON document strictly; returns the value and its lexical context. */
 export function parseStrictWithContext(text: string): { value: unknown; ctx: Ctx } {
@@ -84,9 +86,11 @@ export function parseStrictWithContext(text: string): { value: unknown; ctx: Ctx
     return s;
   };
   const value = (parent: object | undefined, key: string | number, depth: number): unknown => {
-    if (depth > MAX_DEPTH) fail("nesting too deep");
     ws();
     const ch = text[i];
+    // depth counts the arrays and objects around this value; opening one more must stay
+    // within MAX_JSON_DEPTH, checked before anything of it is built.
+    if ((ch === "{" || ch === "[") && depth >= MAX_JSON_DEPTH) fail(NESTING);
     if (ch === "{") {
       i++;
       const o: Record<string, unknown> = {};

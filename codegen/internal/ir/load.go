@@ -25,7 +25,7 @@ var keywords = map[string]bool{
 	"items": true, "minItems": true, "maxItems": true, "uniqueItems": true,
 	"enum": true, "const": true, "default": true, "minLength": true, "maxLength": true,
 	"x-minBytes": true, "x-maxBytes": true, "pattern": true, "minimum": true, "maximum": true,
-	"oneOf": true, "$ref": true, "x-unit": true, "x-octet-errors": true,
+	"oneOf": true, "$ref": true, "x-unit": true, "x-octet-errors": true, FeaturesKeyword: true,
 }
 
 type loader struct {
@@ -122,6 +122,11 @@ func Load(dir fs.FS) (*Model, error) {
 				return nil, err
 			}
 		}
+		if table, ok := root.Get(FeaturesKeyword); ok {
+			if err := l.features(table); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if data, err := fs.ReadFile(dir, MethodsFile); err == nil {
 		fmt.Fprintf(whole, "%s\x00%d\x00", MethodsFile, len(data))
@@ -131,6 +136,9 @@ func Load(dir fs.FS) (*Model, error) {
 		}
 	}
 	m.Hash = hex.EncodeToString(whole.Sum(nil))
+	if err := lintFeatureEnum(m); err != nil {
+		return nil, err
+	}
 	if err := Lint(m); err != nil {
 		return nil, err
 	}
@@ -165,7 +173,7 @@ func (l *loader) where(ptr string) string { return "schema/" + l.file.Path + "#"
 // inline objects; top says the node is the named type itself.
 func (l *loader) conv(o *ordered.Object, owner, ptr string, top bool) (*Type, error) {
 	for _, k := range o.Keys {
-		if !keywords[k] || (k == "$defs" && ptr != "") || k == "x-octet-errors" {
+		if !keywords[k] || (k == "$defs" && ptr != "") || k == "x-octet-errors" || k == FeaturesKeyword {
 			return nil, fmt.Errorf("%s: keyword %q is outside the supported subset", l.where(ptr), k)
 		}
 	}

@@ -24,8 +24,11 @@ type Model struct {
 	Limits  []Limit
 	Errors  []ErrorEntry
 	Methods []Method
-	Hash    string // sha256 of every input file, in name order
-	byName  map[string]*Named
+	// Negotiation is the x-octet-features table beside the Feature enum; nil when the
+	// schema has none (the codegen fixture).
+	Negotiation *Negotiation
+	Hash        string // sha256 of every input file, in name order
+	byName      map[string]*Named
 }
 
 // Lookup returns the named type called name, or nil.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -67,6 +68,18 @@ func registerBasics(ext *octet.Extension) {
 			case <-ctx.Done():
 				return octet.Result{}, ctx.Err() // answered -32800
 			}
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "ignore_cancel", Description: "Report progress once, then block ms ignoring cancellation"},
+		func(ctx context.Context, a struct {
+			MS int64 `json:"ms" jsonschema:"minimum=0"`
+		}) (octet.Result, error) {
+			if slices.Contains(ext.NegotiatedFeatures(), "request_progress") {
+				if err := ext.Progress(ctx, octet.Steps("ignoring cancellation", 1, 1, "")); err != nil {
+					return octet.Result{}, err
+				}
+			}
+			time.Sleep(time.Duration(a.MS) * time.Millisecond) // deliberately deaf to ctx: non-cooperative
+			return octet.Text("ignored"), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "progress_n", Description: "Emit n status progress events"},
 		func(ctx context.Context, a struct {

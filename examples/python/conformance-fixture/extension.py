@@ -4,6 +4,7 @@
 # cost ~10 ms of start-up, and the fixture is what the cold-start benchmark measures.
 import os
 import threading
+import time
 
 from octet_extension import (
     Cancelled,
@@ -59,6 +60,16 @@ def slow(args):
     if current_cancellation().wait(args["ms"] / 1000):
         raise Cancelled()
     return "slept"
+
+
+@ext.tool(name="ignore_cancel",
+          description="Report progress once, then block ms ignoring cancellation",
+          parameters=obj({"ms": {"type": "integer", "minimum": 0}}, ["ms"]))
+def ignore_cancel(args):
+    if "request_progress" in ext.negotiated_features:
+        ext.progress(message="ignoring cancellation", current=1, total=1)
+    time.sleep(args["ms"] / 1000)  # deliberately deaf to the cancellation token
+    return "ignored"
 
 
 @ext.tool(name="progress_n", description="Emit n status progress events",

@@ -50,6 +50,16 @@ export function buildFixture(): Extension {
   );
 
   ext.tool(
+    { name: "ignore_cancel", description: "Report progress once, then block ms ignoring cancellation", parameters: { type: "object", properties: { ms: { type: "integer", minimum: 0 } }, required: ["ms"] } },
+    (args, ctx) => {
+      if (ext.negotiatedFeatures.has("request_progress")) ctx.progress({ message: "ignoring cancellation", current: 1, total: 1 });
+      // Block the thread itself, so not even $/cancelRequest is read: a non-cooperative extension.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, args.ms);
+      return "ignored";
+    },
+  );
+
+  ext.tool(
     { name: "progress_n", description: "Emit n status progress events", parameters: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] } },
     (args, ctx) => {
       for (let i = 1; i <= args.n; i++) ctx.progress({ message: `step ${i}`, current: i, total: args.n });

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/octet-kit/octet/host/process"
 )
 
 // multi is a repeatable string flag.
@@ -15,6 +17,18 @@ type multi []string
 
 func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// envNames is a repeatable flag of environment variable names, each checked when given.
+type envNames []string
+
+func (m *envNames) String() string { return strings.Join(*m, ",") }
+func (m *envNames) Set(v string) error {
+	if err := process.CheckEnvName(v); err != nil {
+		return err
+	}
+	*m = append(*m, v)
+	return nil
+}
 
 // hostFlags are the flags shared by verbs that discover, admit and start extensions.
 type hostFlags struct {
@@ -26,7 +40,7 @@ type hostFlags struct {
 	extensionDirs  multi
 	enable         multi
 	trust          multi
-	passEnv        multi
+	passEnv        envNames
 	required       multi
 	safeMode       bool
 	fullAccess     bool
@@ -50,14 +64,46 @@ func flagSet(name, text string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parse parses args; it returns (-1) to continue, or the exit code for --help and errors.
+//
+// Flags may come anywhere on the line (`call DIR hello '{}' --trace`), as users of most
+// CLIs expect: the standard flag package stops at the first positional argument, so
+// parsing resumes after each one. `--` ends the flags; everything after it is positional
+// (a tool literally named "--trace" is `call DIR -- --trace`).
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) int {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
+	var positional []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if err == flag.ErrHelp {
+				return exitOK
+			}
+			return exitStartup
 		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		// fs.Parse stopped at a positional argument or consumed a "--" terminator; the
+		// terminator is gone from rest only when it was the argument it stopped at.
+		if terminated(args, rest) {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		rest = rest[1:]
+	}
+	// Parse once more past a terminator so that fs.Args() holds exactly the positionals.
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
 		return exitStartup
 	}
 	return -1
+}
+
+// terminated reports whether the flag parser stopped because of a "--" (rest is what
+// follows it in args) rather than at a positional argument.
+func terminated(args, rest []string) bool {
+	i := len(args) - len(rest)
+	return i > 0 && args[i-1] == "--"
 }
 
 func defaultStateDir() string {

@@ -10,7 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // verb is one sub-command.
@@ -53,6 +57,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "version" {
+		printVersion(stdout)
+		return exitOK
+	}
 	v, ok := verbs[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "octet-host: unknown verb %q\n\n", args[0])
@@ -62,9 +70,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return v.Run(args[1:], stdout, stderr)
 }
 
+// printVersion prints the kit's one version (the VERSION file, stamped into host.OctetVersion
+// and every package) and the newest wire API version this host speaks.
+func printVersion(w io.Writer) {
+	fmt.Fprintf(w, "octet-host %s (octet API %s; %s %s/%s)\n", host.OctetVersion, protocol.ApiVersion04, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "octet-host: the octet reference host")
-	fmt.Fprintln(w, "\nUsage: octet-host VERB [flags] [args]\n\nVerbs:")
+	fmt.Fprintln(w, "\nUsage: octet-host VERB [flags] [args]   (flags may follow the arguments; -- ends them)\n       octet-host --version\n\nVerbs:")
 	names := make([]string, 0, len(verbs))
 	for n := range verbs {
 		names = append(names, n)

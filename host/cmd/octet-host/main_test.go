@@ -12,6 +12,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The process-cleanup tests run the CLI as a child process of the test, to SIGKILL it.
+	if os.Getenv(hostChildEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	testext.Cleanup()
 	os.Exit(code)
@@ -230,5 +234,44 @@ func TestRunConsole(t *testing.T) {
 	code, _, errOut = octetHost(t, "quit\n", "run", "--state", e.state, "--config", e.config, "--global-dir", e.global, "--require", "needed", dir, bad)
 	if code != exitStartup || !strings.Contains(errOut, "required extension needed failed") {
 		t.Fatalf("required: %d %s", code, errOut)
+	}
+}
+
+// A Python tool typed by a TypedDict and a dataclass result has both schemas derived by
+// the SDK; the run console's `tools NAME` shows them as the host holds them.
+func TestRunConsoleShowsDerivedSchemas(t *testing.T) {
+	e := newEnv(t)
+	dir, err := filepath.Abs("../../../examples/python/typed-tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := octetHost(t, "tools area\ntools nosuch\nquit\n", "run", "--state", e.state, "--config", e.config, "--global-dir", e.global, "--require", "typed-tools", dir)
+	if code != 0 {
+		t.Fatalf("run: %d\n%s\n%s", code, out, errOut)
+	}
+	start := strings.Index(out, "{\n")
+	end := strings.Index(out, "\n}\n")
+	if start < 0 || end < start {
+		t.Fatalf("no tool definition in\n%s", out)
+	}
+	var def struct {
+		Parameters struct {
+			Required   []string
+			Properties map[string]map[string]any
+		}
+		OutputSchema struct {
+			Required   []string
+			Properties map[string]map[string]any
+		} `json:"output_schema"`
+	}
+	if err := json.Unmarshal([]byte(out[start:end+2]), &def); err != nil {
+		t.Fatalf("%v in\n%s", err, out)
+	}
+	if strings.Join(def.Parameters.Required, ",") != "width,height" || def.Parameters.Properties["width"]["minimum"] != 0.0 ||
+		strings.Join(def.OutputSchema.Required, ",") != "area" || def.OutputSchema.Properties["area"]["type"] != "number" {
+		t.Fatalf("derived schemas = %+v", def)
+	}
+	if !strings.Contains(out, `tools: no tool "nosuch"`) {
+		t.Errorf("an unknown tool name was not reported:\n%s", out)
 	}
 }

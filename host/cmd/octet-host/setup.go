@@ -110,6 +110,7 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted,
 			PassEnv: append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
 			Session: session, RequestTimeout: hf.timeout,
+			Subreaper: true, // this process is the host and nothing else
 		},
 		Script: sc,
 		Record: hf.record,

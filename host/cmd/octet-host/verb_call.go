@@ -31,7 +31,7 @@ Naming DIR on the command line enables and trusts that extension for this invoca
 JSON object and defaults to {}.
 
 Each line is the tool's result object exactly as the extension returned it, or, when the
-call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"transport"|"unavailable"|
+call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"cancelled"|"transport"|"unavailable"|
 "unknown_tool"|"other", "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr.
 
 Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
@@ -207,6 +207,10 @@ func describeError(err error) map[string]any {
 		return map[string]any{"kind": "transport", "message": err.Error()}
 	case errors.As(err, &ue):
 		return map[string]any{"kind": "unavailable", "message": err.Error()}
+	case errors.Is(err, context.Canceled):
+		// SIGINT or SIGTERM cancelled the call: the host sent $/cancelRequest and stopped
+		// waiting. Not a failure of the extension, so not "other".
+		return map[string]any{"kind": "cancelled", "message": "the call was cancelled by an interrupt or shutdown; the extension was sent $/cancelRequest"}
 	}
 	return map[string]any{"kind": "other", "message": err.Error()}
 }

@@ -47,7 +47,8 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("certify", certifyHelp, stderr)
 	asJSON := fs.Bool("json", false, "print JSON reports instead of text")
 	matrix := fs.Bool("matrix", false, "certify every ROOT/{go,python,typescript}/* and print the matrix")
-	var only, passEnv multi
+	var only multi
+	var passEnv envNames
 	fs.Var(&only, "check", "run only the check `NAME` (repeatable)")
 	fs.Var(&passEnv, "pass-env", "grant the host variable `NAME` to extensions (repeatable)")
 	timeout := fs.Duration("answer-timeout", 10*time.Second, "bound for one answer that should come promptly")

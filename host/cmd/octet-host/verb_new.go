@@ -11,15 +11,17 @@ import (
 )
 
 const newHelp = `
-Usage: octet-host new --lang go|python|typescript [--kit DIR] [--no-build] NAME [DIR]
+Usage: octet-host new --lang go|python|typescript [--kit DIR | --sdk DIST] [--no-build] NAME [DIR]
 
 Writes a new extension NAME into DIR (default ./NAME; its last element must be NAME):
 the manifest, the code (one tool, hello), a test through the SDK's testing helper and a
 README. It passes 'octet-host certify' as written.
 
 Inside a checkout of the kit (found from DIR upwards, or --kit) the extension uses the
-kit's SDK sources; elsewhere it uses the installed SDK package. TypeScript and Go are
-compiled once unless --no-build.
+kit's SDK sources, and TypeScript and Go are compiled once unless --no-build. With --sdk
+DIST (a release directory written by 'go run mage.go dist') it installs the released SDK
+packages from there; otherwise from the registries. Outside a kit the README's commands
+(printed below) install, build, test and certify; the scaffold is bundle-ready.
 
 Exit codes: 0 written, 1 the build failed, 2 usage error or the directory is not empty.
 
@@ -36,6 +38,7 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("new", newHelp, stderr)
 	lang := fs.String("lang", "", "the language: "+strings.Join(scaffold.Languages, ", "))
 	kit := fs.String("kit", "", "the kit checkout whose SDKs to use (default: found from DIR upwards, else from the working directory upwards)")
+	sdk := fs.String("sdk", "", "a release directory (dist/ of 'go run mage.go dist') to install the SDK packages from")
 	noBuild := fs.Bool("no-build", false, "do not compile TypeScript or Go after writing")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
@@ -49,17 +52,24 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 2 {
 		dir = fs.Arg(1)
 	}
-	if *kit == "" {
+	if *kit == "" && *sdk == "" {
 		*kit = scaffold.FindKit(filepath.Dir(dir))
 	}
-	if *kit == "" {
+	if *kit == "" && *sdk == "" {
 		// Run from inside a kit checkout (go run ./host/cmd/octet-host new ... /elsewhere):
 		// that checkout's SDKs are the ones the author is working with.
 		if wd, err := os.Getwd(); err == nil {
 			*kit = scaffold.FindKit(wd)
 		}
 	}
-	o := scaffold.Options{Lang: *lang, Name: name, Dir: dir, Kit: *kit}
+	if *sdk != "" {
+		if fi, err := os.Stat(*sdk); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "octet-host new: --sdk %s is not a directory (write one with go run mage.go dist)\n", *sdk)
+			return exitStartup
+		}
+		*kit = ""
+	}
+	o := scaffold.Options{Lang: *lang, Name: name, Dir: dir, Kit: *kit, SDK: *sdk}
 	res, err := scaffold.Generate(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host new:", err)

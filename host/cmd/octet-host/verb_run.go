@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"text/tabwriter"
+	"time"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/admission"
@@ -35,7 +35,7 @@ Console commands:
   call TOOL [JSON]   call a tool from the all-extensions catalog; prints one JSON line
   reload NAME        start a candidate, cut over when it is ready (old keeps serving on failure)
   status             show every extension's state, generation, pid, pending calls
-  tools              show the catalog
+  tools [NAME]       show the catalog, or one tool's definition and schemas as JSON
   logs NAME          show the last stderr lines of NAME's current process
   command EXT NAME [ARG]...   command/execute on extension EXT
   hook EXT HOOK [JSON]        hook/run with the JSON payload (default {})
@@ -92,13 +92,35 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 	defer closeRuntime(rt, stderr)
-	failures, err := rt.Start(context.Background(), admitted, hf.required)
+	// A signal is noticed at any moment, during startup and while a command runs: it
+	// cancels ctx, so a pending handshake or call is cancelled (on the wire) and returns at
+	// once, and the bounded shutdown follows (closeRuntime).
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	failures, err := rt.Start(ctx, admitted, hf.required)
+	if ctx.Err() != nil {
+		fmt.Fprintln(out, "shutting down (signal)")
+		return exitOK
+	}
 	for _, f := range failures {
 		fmt.Fprintf(out, "[%s] failed to start: %v\n", f.Name, f.Err)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup
+	}
+	if rep := rt.Host.Swept(); rep.Hosts+rep.Processes+rep.Scratch > 0 {
+		fmt.Fprintln(stderr, "octet-host:", rep)
 	}
 	printStatus(out, rt.Host)
 	sess, err := rt.BeginSession()
@@ -107,39 +129,51 @@ func runConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
+	lines := make(chan consoleLine)
+	go readConsole(stdin, lines)
 	for {
 		select {
-		case <-sigs:
-			fmt.Fprintln(out, "shutting down (signal)")
-			sess.End("interrupted")
-			return exitOK
+		case <-ctx.Done():
+			return interrupted(out, sess)
 		case line, ok := <-lines:
 			if !ok {
 				sess.End("completed")
 				return exitOK
 			}
-			if quit := console(strings.TrimSpace(line), rt.Host, sess, out); quit {
-				sess.End("completed")
-				return exitOK
+			if line.tooLong > 0 {
+				fmt.Fprintf(out, "console: a line of %d bytes is over the %d-byte limit; ignored\n", line.tooLong, maxConsoleLine)
+				continue
+			}
+			done := make(chan bool, 1)
+			go func() { done <- console(ctx, strings.TrimSpace(line.text), rt.Host, sess, out) }()
+			select {
+			case <-ctx.Done():
+				select { // every call honours ctx; the bound is for one that would not
+				case <-done:
+				case <-time.After(commandCancelWait):
+				}
+				return interrupted(out, sess)
+			case quit := <-done:
+				if quit {
+					sess.End("completed")
+					return exitOK
+				}
 			}
 		}
 	}
 }
 
+// commandCancelWait bounds the wait for a cancelled console command before shutdown.
+const commandCancelWait = 2 * time.Second
+
+func interrupted(out io.Writer, sess *reference.Session) int {
+	fmt.Fprintln(out, "shutting down (signal)")
+	sess.End("interrupted")
+	return exitOK
+}
+
 // console executes one console line; it returns true on quit.
-func console(line string, h *host.Host, sess *reference.Session, out io.Writer) bool {
+func console(ctx context.Context, line string, h *host.Host, sess *reference.Session, out io.Writer) bool {
 	verb, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	switch verb {
@@ -149,7 +183,7 @@ func console(line string, h *host.Host, sess *reference.Session, out io.Writer) 
 	case "status":
 		printStatus(out, h)
 	case "command", "hook", "context", "collect":
-		consoleTyped(verb, rest, h, out)
+		consoleTyped(ctx, verb, rest, h, out)
 	case "logs":
 		e := h.Extension(rest)
 		if e == nil {
@@ -160,8 +194,22 @@ func console(line string, h *host.Host, sess *reference.Session, out io.Writer) 
 			fmt.Fprintf(out, "[%s] %s\n", rest, l)
 		}
 	case "tools":
+		found := false
 		for _, t := range h.Catalog().Tools {
-			fmt.Fprintf(out, "%s\t%s\t%s\n", t.Tool.Name, t.Extension, t.Tool.Description)
+			if rest == "" {
+				fmt.Fprintf(out, "%s\t%s\t%s\n", t.Tool.Name, t.Extension, t.Tool.Description)
+				continue
+			}
+			if t.Tool.Name == rest {
+				// One tool's definition as the host holds it: its parameters and output
+				// schemas (derived or hand-written), indented for reading.
+				b, _ := json.MarshalIndent(t.Tool, "", "  ")
+				fmt.Fprintf(out, "%s\n", b)
+				found = true
+			}
+		}
+		if rest != "" && !found {
+			fmt.Fprintf(out, "tools: no tool %q\n", rest)
 		}
 	case "reload":
 		e := h.Extension(rest)
@@ -169,7 +217,7 @@ func console(line string, h *host.Host, sess *reference.Session, out io.Writer) 
 			fmt.Fprintf(out, "reload: no extension %q\n", rest)
 			break
 		}
-		if err := e.Reload(context.Background()); err != nil {
+		if err := e.Reload(ctx); err != nil {
 			fmt.Fprintf(out, "reload: %v\n", err)
 			break
 		}
@@ -188,7 +236,7 @@ func console(line string, h *host.Host, sess *reference.Session, out io.Writer) 
 		var raw json.RawMessage
 		if err == nil {
 			turn := sess.TurnStarted()
-			raw, err = sess.CallTool(context.Background(), e, turn, tool, json.RawMessage(args))
+			raw, err = sess.CallTool(ctx, e, turn, tool, json.RawMessage(args))
 			outcome := "completed"
 			if err != nil {
 				outcome = "failed"
@@ -236,7 +284,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 
 // consoleTyped runs the typed console commands against one extension and prints the
 // result (or the error) as one JSON line.
-func consoleTyped(verb, rest string, h *host.Host, out io.Writer) {
+func consoleTyped(ctx context.Context, verb, rest string, h *host.Host, out io.Writer) {
 	fields := strings.Fields(rest)
 	if len(fields) < 1 {
 		fmt.Fprintf(out, "%s: name an extension\n", verb)
@@ -247,7 +295,6 @@ func consoleTyped(verb, rest string, h *host.Host, out io.Writer) {
 		fmt.Fprintf(out, "%s: no extension %q\n", verb, fields[0])
 		return
 	}
-	ctx := context.Background()
 	var raw json.RawMessage
 	var err error
 	switch verb {

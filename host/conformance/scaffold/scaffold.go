@@ -4,7 +4,10 @@
 //
 // Inside a checkout of the kit (Options.Kit) the scaffold points at the kit's SDKs
 // (PYTHONPATH, a node_modules link, a go.mod replace), so it runs without installing
-// anything; elsewhere it uses the installed SDK packages. Templates live in
+// anything. With Options.SDK (a release directory written by `go run mage.go dist`) it
+// installs the released packages from there; otherwise it uses the SDK packages of the
+// kit's version from the usual registries. Only a kit scaffold holds paths into the kit;
+// the others are bundle-ready (relative paths, requires_octet pinned). Templates live in
 // templates/<language>/, one file each, with a .tmpl suffix so the Go tool never
 // mistakes them for code.
 package scaffold
@@ -23,6 +26,8 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"github.com/octet-kit/octet/host"
 )
 
 //go:embed templates
@@ -37,6 +42,9 @@ type Options struct {
 	Name string // the extension name (also the directory name)
 	Dir  string // the directory to create; it must not exist or be empty
 	Kit  string // the kit checkout whose SDKs to use; "" = installed SDK packages
+	// SDK is a release directory (dist/ of `go run mage.go dist`: the wheel, the npm
+	// tarball and a file-system GOPROXY) to install the SDK from; it wins over Kit.
+	SDK string
 }
 
 // Result is what Generate wrote and what the author does next.
@@ -55,7 +63,9 @@ type data struct {
 	TypeRoots string // the kit's @types directory for tsc
 	Module    string // the Go module path of the scaffold
 	Kit       string // the kit checkout (Go replace directive)
-	// KitRequires are the kit's module requirements, repeated (indirect) in the
+	Version   string // the kit's version: requires_octet and the SDK package versions
+	Dist      string // Options.SDK, absolute
+	// KitRequires are the Go SDK module's requirements, repeated (indirect) in the
 	// scaffold's go.mod so it builds from the module cache with the kit's go.sum.
 	KitRequires string
 }
@@ -75,7 +85,15 @@ func Generate(o Options) (*Result, error) {
 	if base := filepath.Base(o.Dir); base != o.Name {
 		return nil, fmt.Errorf("directory %s must be named %q like the extension (the host requires it)", o.Dir, o.Name)
 	}
-	d := data{Name: o.Name, Python: "python3", Module: "example.com/" + o.Name}
+	d := data{Name: o.Name, Python: "python3", Module: "example.com/" + o.Name, Version: host.OctetVersion}
+	if o.SDK != "" {
+		dist, err := filepath.Abs(o.SDK)
+		if err != nil {
+			return nil, err
+		}
+		d.Dist = dist
+		o.Kit = ""
+	}
 	if o.Kit != "" {
 		kit, err := filepath.Abs(o.Kit)
 		if err != nil {
@@ -107,6 +125,9 @@ func Generate(o Options) (*Result, error) {
 		if err != nil {
 			return err
 		}
+		if strings.TrimSpace(string(body)) == "" {
+			return nil // a template that renders empty does not apply to this scaffold
+		}
 		mode := fs.FileMode(0o644)
 		if name := path.Base(rel); name == "run" || name == "launch" {
 			mode = 0o755
@@ -124,16 +145,16 @@ func Generate(o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.Lang == "go" && d.Kit != "" {
-		sum, err := os.ReadFile(filepath.Join(d.Kit, "go.sum"))
+		sum, err := os.ReadFile(filepath.Join(d.Kit, "sdk-go", "go.sum"))
 		if err != nil {
-			return nil, fmt.Errorf("the kit's go.sum: %w", err)
+			return nil, fmt.Errorf("the kit's sdk-go/go.sum: %w", err)
 		}
 		if err := os.WriteFile(filepath.Join(o.Dir, "go.sum"), sum, 0o644); err != nil {
 			return nil, err
 		}
 		res.Files = append(res.Files, "go.sum")
 	}
-	res.Next = nextSteps(o)
+	res.Next = nextSteps(o, d)
 	return res, nil
 }
 
@@ -153,12 +174,14 @@ func render(name string, d data) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// kitRequires returns the require lines of the kit's go.mod, one per line with a tab
-// and an indirect marker, ready for the scaffold's own require block.
+// kitRequires returns the require lines of the kit's Go SDK module (sdk-go/go.mod),
+// one per line with a tab and an indirect marker, ready for the scaffold's own require
+// block. The SDK is a module of its own, so the scaffold never pulls the host's
+// dependencies (SQLite, mage, TOML).
 func kitRequires(kit string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(kit, "go.mod"))
+	b, err := os.ReadFile(filepath.Join(kit, "sdk-go", "go.mod"))
 	if err != nil {
-		return "", fmt.Errorf("the kit's go.mod: %w", err)
+		return "", fmt.Errorf("the kit's sdk-go/go.mod: %w", err)
 	}
 	var lines []string
 	inBlock := false
@@ -202,26 +225,43 @@ func linkSDK(o Options, d data, res *Result) error {
 	return nil
 }
 
-func nextSteps(o Options) []string {
-	switch o.Lang {
-	case "python":
-		return []string{"python -m pytest", "octet-host certify ."}
-	case "typescript":
-		if o.Kit == "" {
-			return []string{"npm install", "npm run build", "npm test", "octet-host certify ."}
-		}
-		return []string{"npm test", "octet-host certify ."}
+// nextSteps are the README's commands (its first sh block), so what `new` prints and what
+// the README says are one list, and the fresh-directory test runs exactly that list.
+func nextSteps(o Options, d data) []string {
+	body, err := render("templates/"+o.Lang+"/README.md.tmpl", d)
+	if err != nil {
+		return nil
 	}
-	if o.Kit == "" {
-		return []string{"go get github.com/octet-kit/octet@latest", "go build -o bin/" + o.Name + " .", "go test ./...", "octet-host certify ."}
-	}
-	return []string{"go test ./...", "octet-host certify ."}
+	return ReadmeCommands(string(body))
 }
 
-// Build compiles what the language needs before the extension can start: tsc for
-// TypeScript (the kit's compiler, or one on PATH), go build for Go; Python needs
-// nothing. Its error carries the compiler's output.
+// ReadmeCommands returns the command lines of the first ```sh block of a README, without
+// trailing comments and blank lines.
+func ReadmeCommands(readme string) []string {
+	_, block, ok := strings.Cut(readme, "```sh\n")
+	if !ok {
+		return nil
+	}
+	block, _, _ = strings.Cut(block, "```")
+	var cmds []string
+	for _, line := range strings.Split(block, "\n") {
+		if i := strings.Index(line, "  #"); i >= 0 {
+			line = line[:i]
+		}
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			cmds = append(cmds, line)
+		}
+	}
+	return cmds
+}
+
+// Build compiles a kit scaffold once so it can start at once: tsc for TypeScript (the
+// kit's compiler), go build for Go; Python needs nothing. Outside a kit it does nothing:
+// the README's commands install the SDK and build. Its error carries the compiler's output.
 func Build(o Options) error {
+	if o.Kit == "" || o.SDK != "" {
+		return nil // outside a kit the README's own commands install and build
+	}
 	var cmd *exec.Cmd
 	switch o.Lang {
 	case "typescript":

@@ -17,9 +17,6 @@ import (
 	"unicode/utf8"
 )
 
-// MaxDepth bounds nesting so a hostile frame cannot exhaust the stack.
-const MaxDepth = 256
-
 // SyntaxError says what was wrong, at which byte offset and under which JSON path.
 type SyntaxError struct {
 	Offset int
@@ -31,28 +28,63 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("json: %s at byte %d (path %s)", e.Msg, e.Offset, e.Path)
 }
 
-// Parse decodes data strictly.
-func Parse(data []byte) (any, error) {
+// Parse decodes data strictly; at most MaxDepth arrays and objects nest (the outermost is
+// level 1), counted while parsing so a deeper document is refused before it is built.
+func Parse(data []byte) (any, error) { return ParseNested(data, 0) }
+
+// ParseNested decodes data that sits inside outer arrays or objects of a larger document
+// (a frame's params or result: 1, the envelope), so the bound counts the whole document.
+func ParseNested(data []byte, outer int) (any, error) {
 	p := &parser{s: data}
 	p.ws()
-	v, err := p.value("$", 0)
+	v, err := p.value(outer)
 	if err != nil {
 		return nil, err
 	}
 	p.ws()
 	if p.i != len(p.s) {
-		return nil, p.fail("$", "unexpected data after the JSON value")
+		return nil, p.fail("unexpected data after the JSON value")
 	}
 	return v, nil
 }
 
+// Nesting is the message of a document nested deeper than MaxDepth, the same in every SDK.
+var Nesting = fmt.Sprintf("nesting deeper than %d levels (MAX_JSON_DEPTH)", MaxDepth)
+
 type parser struct {
 	s []byte
 	i int
+	// path is the keys and indexes from the root to the value being parsed; the path
+	// string is built only when an error reports it, so parsing costs no allocation per
+	// level (a path string built at every level grows quadratically with depth).
+	path []step
 }
 
-func (p *parser) fail(path, format string, a ...any) error {
-	return &SyntaxError{Offset: p.i, Path: path, Msg: fmt.Sprintf(format, a...)}
+// step is one level of the path: an object key, or an array index when key is unset.
+type step struct {
+	key   string
+	index int
+	isKey bool
+}
+
+func (p *parser) fail(format string, a ...any) error {
+	return &SyntaxError{Offset: p.i, Path: p.pathString(), Msg: fmt.Sprintf(format, a...)}
+}
+
+func (p *parser) pathString() string {
+	var b strings.Builder
+	b.WriteString("$")
+	for _, s := range p.path {
+		if s.isKey {
+			b.WriteString(".")
+			b.WriteString(s.key)
+		} else {
+			b.WriteString("[")
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteString("]")
+		}
+	}
+	return b.String()
 }
 
 func (p *parser) ws() {
@@ -66,22 +98,24 @@ func (p *parser) ws() {
 	}
 }
 
-func (p *parser) value(path string, depth int) (any, error) {
-	if depth > MaxDepth {
-		return nil, p.fail(path, "nesting deeper than %d", MaxDepth)
-	}
+// value parses the value at p.i; depth is how many arrays and objects enclose it.
+func (p *parser) value(depth int) (any, error) {
 	if p.i >= len(p.s) {
-		return nil, p.fail(path, "unexpected end of input")
+		return nil, p.fail("unexpected end of input")
 	}
 	switch c := p.s[p.i]; {
-	case c == '{':
-		return p.object(path, depth)
-	case c == '[':
-		return p.array(path, depth)
+	case c == '{' || c == '[':
+		if depth >= MaxDepth {
+			return nil, p.fail("%s", Nesting)
+		}
+		if c == '{' {
+			return p.object(depth + 1)
+		}
+		return p.array(depth + 1)
 	case c == '"':
-		return p.str(path)
+		return p.str()
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number(path)
+		return p.number()
 	case p.lit("true"):
 		return true, nil
 	case p.lit("false"):
@@ -89,7 +123,7 @@ func (p *parser) value(path string, depth int) (any, error) {
 	case p.lit("null"):
 		return nil, nil
 	default:
-		return nil, p.fail(path, "unexpected character %q", c)
+		return nil, p.fail("unexpected character %q", c)
 	}
 }
 
@@ -101,7 +135,8 @@ func (p *parser) lit(w string) bool {
 	return false
 }
 
-func (p *parser) object(path string, depth int) (any, error) {
+// object parses an object at nesting level depth.
+func (p *parser) object(depth int) (any, error) {
 	p.i++ // '{'
 	m := map[string]any{}
 	p.ws()
@@ -112,32 +147,33 @@ func (p *parser) object(path string, depth int) (any, error) {
 	for {
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return nil, p.fail(path, "expected a string key")
+			return nil, p.fail("expected a string key")
 		}
 		at := p.i
-		k, err := p.str(path)
+		k, err := p.str()
 		if err != nil {
 			return nil, err
 		}
 		if _, dup := m[k]; dup {
 			p.i = at
-			return nil, p.fail(path, "duplicate key %q", k)
+			return nil, p.fail("duplicate key %q", k)
 		}
 		p.ws()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, p.fail(path, "expected ':' after key %q", k)
+			return nil, p.fail("expected ':' after key %q", k)
 		}
 		p.i++
 		p.ws()
-		sub := path + "." + k
-		v, err := p.value(sub, depth+1)
+		p.path = append(p.path, step{key: k, isKey: true})
+		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
+		p.path = p.path[:len(p.path)-1]
 		m[k] = v
 		p.ws()
 		if p.i >= len(p.s) {
-			return nil, p.fail(path, "unterminated object")
+			return nil, p.fail("unterminated object")
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -146,12 +182,13 @@ func (p *parser) object(path string, depth int) (any, error) {
 			p.i++
 			return m, nil
 		default:
-			return nil, p.fail(path, "expected ',' or '}' in object")
+			return nil, p.fail("expected ',' or '}' in object")
 		}
 	}
 }
 
-func (p *parser) array(path string, depth int) (any, error) {
+// array parses an array at nesting level depth.
+func (p *parser) array(depth int) (any, error) {
 	p.i++ // '['
 	a := []any{}
 	p.ws()
@@ -161,14 +198,16 @@ func (p *parser) array(path string, depth int) (any, error) {
 	}
 	for {
 		p.ws()
-		v, err := p.value(path+"["+strconv.Itoa(len(a))+"]", depth+1)
+		p.path = append(p.path, step{index: len(a)})
+		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
+		p.path = p.path[:len(p.path)-1]
 		a = append(a, v)
 		p.ws()
 		if p.i >= len(p.s) {
-			return nil, p.fail(path, "unterminated array")
+			return nil, p.fail("unterminated array")
 		}
 		switch p.s[p.i] {
 		case ',':
@@ -177,12 +216,12 @@ func (p *parser) array(path string, depth int) (any, error) {
 			p.i++
 			return a, nil
 		default:
-			return nil, p.fail(path, "expected ',' or ']' in array")
+			return nil, p.fail("expected ',' or ']' in array")
 		}
 	}
 }
 
-func (p *parser) number(path string) (any, error) {
+func (p *parser) number() (any, error) {
 	start := p.i
 	if p.s[p.i] == '-' {
 		p.i++
@@ -198,12 +237,12 @@ func (p *parser) number(path string) (any, error) {
 	if p.i < len(p.s) && p.s[p.i] == '0' {
 		p.i++
 	} else if digits() == 0 {
-		return nil, p.fail(path, "malformed number")
+		return nil, p.fail("malformed number")
 	}
 	if p.i < len(p.s) && p.s[p.i] == '.' {
 		p.i++
 		if digits() == 0 {
-			return nil, p.fail(path, "malformed number: no digits after '.'")
+			return nil, p.fail("malformed number: no digits after '.'")
 		}
 	}
 	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
@@ -212,18 +251,18 @@ func (p *parser) number(path string) (any, error) {
 			p.i++
 		}
 		if digits() == 0 {
-			return nil, p.fail(path, "malformed number: no digits in exponent")
+			return nil, p.fail("malformed number: no digits in exponent")
 		}
 	}
 	tok := string(p.s[start:p.i])
 	// Every decoder must be able to read it: beyond float64 it is Infinity in JS and Python.
 	if f, err := strconv.ParseFloat(tok, 64); err != nil && math.IsInf(f, 0) {
-		return nil, p.fail(path, "number %s is beyond the range of a 64-bit float", tok)
+		return nil, p.fail("number %s is beyond the range of a 64-bit float", tok)
 	}
 	return json.Number(tok), nil
 }
 
-func (p *parser) str(path string) (string, error) {
+func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i
 	// Fast path: no escapes.
@@ -232,7 +271,7 @@ func (p *parser) str(path string) (string, error) {
 		if c == '"' {
 			s := p.s[start:p.i]
 			if !utf8.Valid(s) {
-				return "", p.fail(path, "string is not valid UTF-8")
+				return "", p.fail("string is not valid UTF-8")
 			}
 			p.i++
 			return string(s), nil
@@ -241,7 +280,7 @@ func (p *parser) str(path string) (string, error) {
 			break
 		}
 		if c < 0x20 {
-			return "", p.fail(path, "control character in string")
+			return "", p.fail("control character in string")
 		}
 		p.i++
 	}
@@ -254,11 +293,11 @@ func (p *parser) str(path string) (string, error) {
 			p.i++
 			out := b.String()
 			if !utf8.ValidString(out) {
-				return "", p.fail(path, "string is not valid UTF-8")
+				return "", p.fail("string is not valid UTF-8")
 			}
 			return out, nil
 		case c < 0x20:
-			return "", p.fail(path, "control character in string")
+			return "", p.fail("control character in string")
 		case c != '\\':
 			b.WriteByte(c)
 			p.i++
@@ -286,26 +325,26 @@ func (p *parser) str(path string) (string, error) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return "", p.fail(path, "malformed \\u escape")
+				return "", p.fail("malformed \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				// A high surrogate must be followed by an escaped low surrogate.
 				if r >= 0xDC00 || p.i+1 >= len(p.s) || p.s[p.i] != '\\' || p.s[p.i+1] != 'u' {
-					return "", p.fail(path, "lone UTF-16 surrogate \\u%04X", r)
+					return "", p.fail("lone UTF-16 surrogate \\u%04X", r)
 				}
 				p.i += 2
 				r2, ok := p.hex4()
 				if !ok || r2 < 0xDC00 || r2 > 0xDFFF {
-					return "", p.fail(path, "lone UTF-16 surrogate \\u%04X", r)
+					return "", p.fail("lone UTF-16 surrogate \\u%04X", r)
 				}
 				r = utf16.DecodeRune(r, r2)
 			}
 			b.WriteRune(r)
 		default:
-			return "", p.fail(path, "invalid escape \\%c", e)
+			return "", p.fail("invalid escape \\%c", e)
 		}
 	}
-	return "", p.fail(path, "unterminated string")
+	return "", p.fail("unterminated string")
 }
 
 func (p *parser) hex4() (rune, bool) {

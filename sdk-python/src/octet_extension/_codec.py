@@ -9,6 +9,7 @@ import re
 
 from . import _limits as L
 from ._checks import is_int
+from ._models import NESTING, nesting_offset
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ def _no_constant(name: str) -> Any:
 
 
 _FLOAT_MAX = 1.7976931348623157e308
-MAX_DEPTH = 256  # the schema's decoders refuse deeper nesting too
 
 
 def _float(text: str) -> float:
@@ -76,30 +76,29 @@ _scan = _c_make_scanner(_decoder) if _c_make_scanner is not None else None
 
 def loads(line: bytes) -> Any:
     """One frame: duplicate keys, NaN/Infinity, numbers beyond float64, nesting deeper than
-    MAX_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
-    try:
-        text = line.decode("utf-8")
-        if _scan is None:  # pragma: no cover - CPython has the C scanner
+    MAX_JSON_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
+    # Counted before json.loads builds anything (one C count when the frame has fewer
+    # brackets than the bound), with the byte offset Go and TypeScript report too.
+    at = nesting_offset(line)
+    if at >= 0:
+        raise ValueError(f"{NESTING} at byte {at}")
+    text = line.decode("utf-8")
+    if _scan is None:  # pragma: no cover - CPython has the C scanner
+        value = _decode(text)
+    else:
+        try:
+            value, end = _scan(text, 0)
+        except StopIteration:
+            end = -1
+        if end != len(text):
             value = _decode(text)
-        else:
-            try:
-                value, end = _scan(text, 0)
-            except StopIteration:
-                end = -1
-            if end != len(text):
-                value = _decode(text)
-    except RecursionError:
-        raise ValueError(f"nesting deeper than {MAX_DEPTH}") from None
     # The walks are rare: only a \uD800-\uDFFF escape can smuggle a lone surrogate into a
-    # str, and the bracket count bounds the depth. Byte searches keep them off the hot path,
-    # and a frame too short to nest that deep or hold such an integer skips those searches.
+    # str. Byte searches keep the walks off the hot path, and a frame too short to hold
+    # such an integer skips that search.
     if b"\\u" in line and (b"\\ud" in line or b"\\uD" in line):
         _no_lone_surrogates(value)
-    if len(line) > MAX_DEPTH:
-        if line.count(b"[") + line.count(b"{") > MAX_DEPTH:
-            _depth_at_most(value, MAX_DEPTH)
-        if len(line) >= _LONG_INT_DIGITS and _LONG_DIGITS.search(line):
-            _no_huge_ints(value)
+    if len(line) >= _LONG_INT_DIGITS and _LONG_DIGITS.search(line):
+        _no_huge_ints(value)
     return value
 
 
@@ -115,6 +114,8 @@ def lenient(line: bytes) -> tuple[dict[str, Any], bool] | None:
         repeats.append(len(obj) != len(items))  # the outermost object is decoded last
         return obj
 
+    if nesting_offset(line) >= 0:
+        return _envelope_only(line)
     try:
         value = json.loads(line.decode("utf-8"), object_pairs_hook=pairs,
                            parse_constant=_no_constant)
@@ -125,20 +126,51 @@ def lenient(line: bytes) -> tuple[dict[str, Any], bool] | None:
     return value, repeats[-1]
 
 
+# Tokens of a frame's outermost object: strings (skipped whole), brackets, ':' and ','.
+_ENVELOPE_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]')
+
+
+def _envelope_only(line: bytes) -> tuple[dict[str, Any], bool] | None:
+    """The outermost object's scalar members of a frame nested too deep to decode (their
+    containers are left out), so its request can still be answered -32602 as in Go and
+    TypeScript; None when it is not an object."""
+    if not line.lstrip().startswith(b"{"):
+        return None
+    out: dict[str, Any] = {}
+    repeats = False
+    depth, key, start = 0, None, -1
+    for m in _ENVELOPE_TOKENS.finditer(line):
+        tok = line[m.start()]
+        if tok == 0x7B or tok == 0x5B:
+            depth += 1
+        elif tok == 0x7D or tok == 0x5D:
+            depth -= 1
+        if depth > 1:
+            continue
+        if tok == 0x22 and key is None and start < 0:
+            key = m.group()
+        elif tok == 0x3A and depth == 1:
+            start = m.end()
+        elif (tok == 0x2C and depth == 1) or (tok == 0x7D and depth == 0):
+            if key is not None and start >= 0:
+                try:
+                    name = json.loads(key)
+                    repeats = repeats or name in out
+                    raw = line[start:m.start()].strip()
+                    if not raw.startswith((b"{", b"[")):
+                        out[name] = json.loads(raw)
+                except ValueError:
+                    return None
+            key, start = None, -1
+    return out, repeats
+
+
 def _no_huge_ints(value: Any) -> None:
     if isinstance(value, int) and not -_FLOAT_MAX <= value <= _FLOAT_MAX:
         raise ValueError(f"number {str(value)[:32]}... is beyond the range of a 64-bit float")
     if isinstance(value, dict | list):
         for item in value.values() if isinstance(value, dict) else value:
             _no_huge_ints(item)
-
-
-def _depth_at_most(value: Any, left: int) -> None:
-    if isinstance(value, dict | list):
-        if left == 0:
-            raise ValueError(f"nesting deeper than {MAX_DEPTH}")
-        for item in value.values() if isinstance(value, dict) else value:
-            _depth_at_most(item, left - 1)
 
 
 def _no_lone_surrogates(value: Any) -> None:

@@ -52,6 +52,28 @@ class InvalidParams(OctetError, ValueError):
         return out
 
 
+class SchemaViolation(InvalidParams):
+    """A value failing a tool's schema: the fault contract's one fault
+    (docs/conformance.md#validation-faults). ``pointer`` is inside the judged value, ``path``
+    is ``base`` followed by it (``/arguments/...`` for tool arguments)."""
+
+    def __init__(self, pointer: str, keyword: str, reason: str, base: str = "") -> None:
+        where = pointer or "(root)"
+        message = (f"invalid arguments: {where}: {reason}" if base == "/arguments"
+                   else f"{base + pointer or '(root)'}: {reason}")
+        OctetError.__init__(self, message)
+        self.reason = reason
+        self.path: str = base + pointer
+        self.pointer = pointer
+        self.keyword = keyword
+
+    @property
+    def data(self) -> dict[str, str]:
+        # Sorted keys, as every SDK writes them.
+        return {"keyword": self.keyword, "path": str(self.path), "pointer": self.pointer,
+                "reason": self.reason}
+
+
 class _CodedError(OctetError):
     def __init__(self, code: int, message: str, data: Any = _ABSENT) -> None:
         if isinstance(code, bool) or not isinstance(code, int):

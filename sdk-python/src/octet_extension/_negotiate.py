@@ -5,6 +5,19 @@ from __future__ import annotations
 from . import _limits as L
 from ._checks import is_int
 from ._errors import InvalidParams, RemoteError
+from ._features import (
+    DISTINCT_VERSIONS,
+    FEATURE_RULES,
+    LIFECYCLE_EVENTS,
+    MSG_REQUIRED_HANDLER,
+    MSG_REQUIRED_MANIFEST,
+    MSG_REQUIRED_NEEDS,
+    MSG_REQUIRED_UNSUPPORTED,
+    MSG_VERSION_DISTINCT,
+    MSG_VERSION_MANIFEST,
+    MSG_VERSION_UNSUPPORTED,
+    SPOKEN_VERSIONS,
+)
 from ._models import validate_initialize_params, validate_initialize_params01
 from ._typecheck import TYPE_CHECKING
 
@@ -13,12 +26,7 @@ if TYPE_CHECKING:
 
     from ._extension import Extension
 
-SUPPORTED_APIS = ("0.1", "0.2", "0.4")
-SUPPORTED_FEATURES = frozenset({
-    "request_cancellation", "content_parts", "request_progress", "artifacts",
-    "lifecycle_events", "policy_intents", "dynamic_tools", "agent_sessions",
-    "delegation_telemetry_v1", "approvals", "secrets", "progress_decoration", "kv",
-})
+SUPPORTED_APIS = SPOKEN_VERSIONS
 
 
 class Negotiated:
@@ -45,11 +53,87 @@ class Negotiated:
         return value if isinstance(value, dict) else {}
 
 
-def unsupported_version(requested: Any) -> RemoteError:
-    why = ("API 0.3 is a distinct wire this SDK does not speak" if requested == "0.3"
-           else f"API version {requested!r} is not supported")
-    return RemoteError(L.CODE_UNSUPPORTED_API_VERSION, why,
-                       {"requested": str(requested), "supported": list(SUPPORTED_APIS)})
+def _fill(template: str, **args: str) -> str:
+    for key, value in args.items():
+        template = template.replace("{" + key + "}", value)
+    return template
+
+
+def select_version(requested: Any, pinned: str | None, manifest: Any) -> RemoteError | None:
+    """Version selection by the schema's negotiation table; None selects ``requested``."""
+    req = str(requested)
+    supported = [pinned] if pinned else list(SPOKEN_VERSIONS)
+    if req in DISTINCT_VERSIONS:
+        msg = _fill(MSG_VERSION_DISTINCT, requested=req, reason=DISTINCT_VERSIONS[req])
+    elif req not in SPOKEN_VERSIONS or (pinned and req != pinned):
+        msg = _fill(MSG_VERSION_UNSUPPORTED, requested=req, supported=", ".join(supported))
+    elif isinstance(manifest, str) and manifest and manifest != req:
+        msg = _fill(MSG_VERSION_MANIFEST, requested=req, manifest=manifest)
+        supported = [manifest]
+    else:
+        return None
+    return RemoteError(L.CODE_UNSUPPORTED_API_VERSION, msg,
+                       {"requested": req, "supported": supported})
+
+
+def manifest_has(manifest: Any, dotted: str) -> bool:
+    """Whether the dotted member of the manifest is present and non-empty."""
+    value = manifest
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False
+        value = value[part]
+    if value is None or value is False:
+        return False
+    if isinstance(value, (list, dict, str)):
+        return len(value) > 0
+    return True
+
+
+def _refuse(template: str, **args: str) -> RemoteError:
+    msg = _fill(template, **args)
+    return RemoteError(L.CODE_INVALID_PARAMS, msg,
+                       {"path": "/protocol/required_features", "reason": msg})
+
+
+def accept_features(api: str, required: list[str], optional: list[str],
+                    handlers: frozenset[str], manifest: Any) -> list[str]:
+    """The answered features by the schema's negotiation table: every required one (or a
+    -32602 refusal), then each offered optional one this extension can serve, in offer order,
+    once each; a feature whose needs were not accepted is dropped (refused when required)."""
+    out: list[str] = []
+    for feature in required:
+        rule = FEATURE_RULES.get(feature)
+        if rule is None or not rule["sdk"] or api not in rule["offer"]:
+            raise _refuse(MSG_REQUIRED_UNSUPPORTED, feature=feature, api=api)
+        handler, member = rule["handler"], rule["manifest"]
+        if handler is not None and handler not in handlers:
+            raise _refuse(MSG_REQUIRED_HANDLER, feature=feature, handler=handler)
+        if member is not None and not manifest_has(manifest, member):
+            raise _refuse(MSG_REQUIRED_MANIFEST, feature=feature, manifest=member)
+        if feature not in out:
+            out.append(feature)
+    required_set = set(out)
+    for feature in optional:
+        rule = FEATURE_RULES.get(feature)
+        if (rule is None or not rule["sdk"] or api not in rule["offer"] or feature in out
+                or (rule["handler"] is not None and rule["handler"] not in handlers)
+                or (rule["manifest"] is not None
+                    and not manifest_has(manifest, rule["manifest"]))):
+            continue
+        out.append(feature)
+    changed = True
+    while changed:  # a dropped feature may strand another that needs it
+        changed = False
+        for feature in list(out):
+            missing = [n for n in FEATURE_RULES[feature]["needs"] if n not in out]
+            if not missing:
+                continue
+            if feature in required_set:
+                raise _refuse(MSG_REQUIRED_NEEDS, feature=feature, needs=missing[0])
+            out.remove(feature)
+            changed = True
+    return out
 
 
 def _names(value: Any, path: str) -> set[str]:
@@ -84,14 +168,13 @@ def negotiate(
     ext: Extension, api: str, params: dict[str, Any]
 ) -> tuple[Negotiated, dict[str, Any]]:
     requested = params.get("api_version")
-    if requested not in SUPPORTED_APIS:
-        raise unsupported_version(requested)
-    if requested != api:
-        raise RemoteError(
-            L.CODE_UNSUPPORTED_API_VERSION,
-            f"host requested API {requested} but this extension runs API {api}",
-            {"requested": str(requested), "supported": [api]},
-        )
+    if not isinstance(requested, str):
+        raise InvalidParams("initialize needs a string api_version", "api_version")
+    sent = params.get("manifest")
+    refusal = select_version(requested, api, sent.get("api_version") if isinstance(sent, dict)
+                             else None)
+    if refusal is not None:
+        raise refusal
     # The whole params object against the generated schema (once per session, so the
     # complete validator is affordable here); the checks below then rely on its shape.
     problems = (validate_initialize_params01 if api == "0.1" else validate_initialize_params)(
@@ -143,13 +226,13 @@ def negotiate(
         return Negotiated(frozenset(), 1, ext.max_pending_requests, L.MAX_MESSAGE_BYTES,
                           manifest, name, version), result
 
-    negotiated, block = _features(ext, api, protocol)
+    negotiated, block = _features(ext, api, protocol, manifest)
     result["protocol"] = block
     return Negotiated(negotiated[0], negotiated[1], negotiated[2], negotiated[3], manifest,
                       name, version), result
 
 
-def _features(ext: Extension, api: str, protocol: Any
+def _features(ext: Extension, api: str, protocol: Any, manifest: dict[str, Any]
               ) -> tuple[tuple[frozenset[str], int, int, int], dict[str, Any]]:
     if not isinstance(protocol, dict):
         raise InvalidParams(f"API {api} initialize needs a protocol object", "protocol")
@@ -169,23 +252,10 @@ def _features(ext: Extension, api: str, protocol: Any
     if not is_int(host_concurrency) or host_concurrency < 1:
         raise InvalidParams("must be an integer >= 1", "protocol.limits.max_concurrent_requests")
 
-    available = set(SUPPORTED_FEATURES)
-    if api != "0.4":
-        available.discard("kv")
-    if not ext._lifecycle:
-        available.discard("lifecycle_events")
-    features: list[str] = []
-    for feature in required:
-        if feature not in SUPPORTED_FEATURES or (feature == "kv" and api != "0.4"):
-            raise InvalidParams(f"required feature {feature!r} is not supported by this SDK",
-                                "protocol.required_features")
-        if feature not in features:
-            features.append(feature)
-    for feature in optional:
-        if feature in available and feature not in features:
-            features.append(feature)
+    handlers = frozenset({"lifecycle"} if ext._lifecycle else ())
+    features = accept_features(api, required, optional, handlers, manifest)
 
-    concurrency = min(ext.max_concurrent_requests, host_concurrency)
+    concurrency = min(ext.max_concurrent_requests, host_concurrency, L.MAX_IN_FLIGHT)
     max_bytes = limits.get("max_message_bytes")
     max_bytes = max_bytes if is_int(max_bytes) and max_bytes > 0 else L.MAX_MESSAGE_BYTES
     pending = limits.get("max_pending_requests")
@@ -198,5 +268,5 @@ def _features(ext: Extension, api: str, protocol: Any
         "limits": {"max_concurrent_requests": concurrency},
     }
     if "lifecycle_events" in features:
-        block["lifecycle_events"] = sorted(ext._lifecycle)
+        block["lifecycle_events"] = [e for e in LIFECYCLE_EVENTS if e in ext._lifecycle]
     return (frozenset(features), concurrency, max_pending, max_bytes), block

@@ -6,7 +6,8 @@ from collections.abc import Callable
 from types import FunctionType
 
 from ._checks import TOOL_NAME
-from ._schema import compile_schema
+from ._jsonschema._values import json_string
+from ._schema import SchemaError, compile_schema
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -137,9 +138,48 @@ def make_tool(
         raise TypeError(f"tool {name!r}: parameters must be a JSON Schema object (dict)")
     if output_schema is not None and not isinstance(output_schema, dict):
         raise TypeError(f"tool {name!r}: output_schema must be a JSON Schema object (dict)")
+    adapted = adapt(handler)
+    wrapped = adapted
+    if (parameters is None or output_schema is None) and getattr(handler, "__annotations__", None):
+        # Annotated handlers may derive their schemas from type hints (_typed, imported
+        # only here: an extension with hand-written schemas never loads typing).
+        from ._typed import derive
+
+        shape = _positional_shape(handler)
+        typed = derive(name, handler, shape[0][0] if shape and shape[0] else None)
+        if parameters is None:
+            parameters = typed.parameters
+        if output_schema is None:
+            output_schema = typed.output_schema
+        derived_args = parameters is typed.parameters
+        derived_result = output_schema is typed.output_schema
+        wrapped = _typed_handler(adapted, typed.convert_args if derived_args else None,
+                                 typed.convert_result if derived_result else None)
     parameters = parameters or dict(DEFAULT_PARAMETERS)
-    return ToolSpec(name, description, parameters, output_schema, adapt(handler), handler,
-                    compile_schema(parameters), compile_schema(output_schema))
+    checks = []
+    for what, schema in (("parameters schema", parameters), ("output_schema", output_schema)):
+        try:
+            checks.append(compile_schema(schema))
+        except SchemaError as exc:
+            raise ValueError(f"tool {json_string(name)}: {what} {exc}") from None
+    spec = ToolSpec(name, description, parameters, output_schema, wrapped, handler,
+                    checks[0], checks[1])
+    spec.uses_context = adapted is handler
+    return spec
+
+
+def _typed_handler(handler: Handler, convert_args: Callable[[Any], Any] | None,
+                   convert_result: Callable[[Any], Any] | None) -> Handler:
+    """Wrap a handler with the conversions its type hints ask for (dataclass arguments in,
+    a structured value out); unchanged when there are none."""
+    if convert_args is None and convert_result is None:
+        return handler
+
+    def typed(value: Any, context: Any) -> Any:
+        out = handler(convert_args(value) if convert_args else value, context)
+        return convert_result(out) if convert_result else out
+
+    return typed
 
 
 class Registry:

@@ -129,6 +129,8 @@ class Session:
         self.inflight: dict[Id, Call] = {}
         self._waiters: dict[Id, _Waiter] = {}
         self._ids = itertools.count(1)
+        self._last_id = 0
+        self._id_lock = threading.Lock()
         self.negotiated: Negotiated | None = None
         self.catalogs: CatalogHistory | None = None
         self.closing = False
@@ -222,6 +224,17 @@ class Session:
                                {"reason": str(exc)})
         return True
 
+    def _issued(self, rid: Any) -> bool:
+        """Whether rid is an id this side sent: a counter value, bare (0.1) or ``py:``-prefixed."""
+        if type(rid) is int:
+            n = rid
+        elif isinstance(rid, str) and rid.startswith("py:") and rid[3:].isdigit() \
+                and not rid[3:].startswith("0"):
+            n = int(rid[3:])
+        else:
+            return False
+        return 1 <= n <= self._last_id
+
     def _route(self, msg: dict[str, Any]) -> None:
         method = msg.get("method")
         if method is None:
@@ -229,6 +242,10 @@ class Session:
             waiter = self._waiters.pop(rid, None) if _valid_id(rid) else None
             if waiter is not None:
                 waiter.resolve(msg)
+            elif not self._issued(rid):
+                # Not a late answer: the host answers an id this side never sent (wire.md §1).
+                reason = f"response to id {_dumps(rid)}, which this side never issued"
+                self._protocol_failure(L.CODE_INVALID_REQUEST, reason, _dumps(msg).encode()[:64])
             # else: a late reply to something we stopped waiting for; dropped on purpose.
             return
         if "id" not in msg:
@@ -591,7 +608,9 @@ class Session:
         """
         if self._finished.is_set() or self.negotiated is None:
             raise UnavailableError(f"{method} needs an initialized, running extension")
-        number = next(self._ids)
+        with self._id_lock:  # _issued compares with the highest number handed out
+            number = next(self._ids)
+            self._last_id = number
         rid: Id = number if self.legacy else f"py:{number}"
         waiter = _Waiter()
         self._waiters[rid] = waiter

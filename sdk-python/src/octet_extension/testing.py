@@ -25,15 +25,16 @@ from typing import Any
 
 from ._errors import RemoteError, error_from_wire
 from ._extension import Extension
+from ._features import FEATURE_RULES
 
 __all__ = ["NO_REPLY", "HostError", "LoopbackHost", "ProcessHost", "Response", "manifest_for"]
 
-ALL_OPTIONAL = (
-    "request_progress", "artifacts", "lifecycle_events", "policy_intents", "dynamic_tools",
-    "progress_decoration", "agent_sessions", "delegation_telemetry_v1", "approvals", "secrets",
-    "kv",
-)
-REQUIRED = ("request_cancellation", "content_parts")
+# The offer of a host where every condition holds, from the schema's negotiation table (every
+# optional or conditional feature of any version; the SDK ignores what its version lacks).
+ALL_OPTIONAL = tuple(name for name, rule in FEATURE_RULES.items()
+                     if any(o != "required" for o in rule["offer"].values()))
+REQUIRED = tuple(name for name, rule in FEATURE_RULES.items()
+                 if "required" in rule["offer"].values())
 NO_REPLY = object()
 """Return this from a scripted service to leave the extension's request unanswered."""
 

@@ -4,6 +4,7 @@ import { isObject, type Id, type JsonObject, type JsonValue } from "../json.js";
 import type { Extension } from "../extension.js";
 import type { WireError } from "../errors.js";
 import type { ApiVersion } from "../types.js";
+import { FEATURE_RULES } from "../generated/features.js";
 import { inProcessLink, processLink, type Exit, type Link, type ProcessLinkOptions } from "./links.js";
 import { ReverseServices, type HostScript } from "./services.js";
 
@@ -34,10 +35,12 @@ export interface HostOptions {
   script?: HostScript;
 }
 
-const ALL_OPTIONAL = [
-  "request_progress", "artifacts", "lifecycle_events", "policy_intents", "dynamic_tools", "progress_decoration",
-  "agent_sessions", "delegation_telemetry_v1", "approvals", "secrets",
-];
+/** The offer of a host where every condition holds, per version, from the schema's negotiation table. */
+function offerFor(api: string): { required: string[]; optional: string[] } {
+  const required = FEATURE_RULES.filter((r) => r.offer[api] === "required").map((r) => r.name);
+  const optional = FEATURE_RULES.filter((r) => r.offer[api] === "optional" || r.offer[api] === "conditional").map((r) => r.name);
+  return { required, optional };
+}
 
 export class ScriptedHost {
   /** Every frame in both directions, in order. */
@@ -177,12 +180,13 @@ export class ScriptedHost {
       workspace: { root: process.cwd(), trusted: true },
     };
     if (api !== "0.1") {
-      const optional = o.optionalFeatures ?? (api === "0.4" ? [...ALL_OPTIONAL, "kv"] : ALL_OPTIONAL);
+      const offer = offerFor(api);
+      const optional = o.optionalFeatures ?? offer.optional;
       const limits: JsonObject = { max_concurrent_requests: o.maxConcurrentRequests ?? 8 };
       if (o.maxMessageBytes !== undefined) limits["max_message_bytes"] = o.maxMessageBytes;
       params["protocol"] = {
         version: api,
-        required_features: o.requiredFeatures ?? ["request_cancellation", "content_parts"],
+        required_features: o.requiredFeatures ?? offer.required,
         optional_features: optional,
         limits,
       };

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,58 +32,61 @@ import (
 
 // Modes, one rule broken each.
 const (
-	modeGood              = ""
-	modeHandshakeEcho     = "handshake-wrong-version" // answers api_version "0.2" whatever was offered
-	modeAccept03          = "accept-0.3"              // answers initialize for API 0.3
-	modeVersionHang       = "version-hang"            // never answers a version other than the manifest's
-	modeLieTools          = "lie-tools"               // claims the manifest's tools instead of its own
-	modeUnknownCode       = "unknown-method-wrong-code"
-	modeNoParamCheck      = "no-param-validation"
-	modeEchoTired         = "echo-tired"  // fails echoes after 1,000
-	modeEchoSwap          = "echo-swap"   // answers an echo with a concurrent echo's value
-	modeNoOverload        = "no-overload" // queues without bound instead of answering -32001
-	modeErrorRewrite      = "error-rewrite"
-	modeNoCancel          = "no-cancel"
-	modeDoubleAnswer      = "double-answer" // answers a late cancel of a finished request
-	modeProgressZero      = "progress-zero"
-	modeCallbackShort     = "callback-short"
-	modeBigResultWritten  = "big-result-written"
-	modeOversizeHang      = "oversize-hang"
-	modeStdoutGarbage     = "stdout-garbage"
-	modeCrashAnswers      = "crash-answers"
-	modeIgnoreEOF         = "ignore-eof"
-	modeShutdownNoAck     = "shutdown-no-ack"
-	modeStuckShutdown     = "stuck-shutdown" // does not bound on_shutdown
-	modeCatalogNoPin      = "catalog-no-pin"
-	modeArtifactIgnore    = "artifact-ignore-error"
-	modeAskWrongParent    = "ask-wrong-parent"
-	modeSecretRewrite     = "secret-error-rewrite"
-	modePresentNoLimit    = "present-no-limit"
-	modeSpawnBadPolicy    = "spawn-bad-policy"
-	modeKVRewrite         = "kv-error-rewrite"
-	modeBadShape          = "contribution-bad-shape"  // status/collect priority is a string
-	modeBadCommand        = "bad-command"             // fixture_cmd joins with commas
-	modeLifecycleAnswers  = "lifecycle-answers"       // answers notifications with an error
-	modeNoAdmissionStop   = "no-admission-stop"       // keeps serving new requests during shutdown
-	modeLenientParams     = "lenient-params"          // serves tool/call params it should refuse
-	modeAcceptRequired    = "accept-unknown-required" // answers initialize despite an unknown required feature
-	modeUnknownInternal   = "unknown-tool-internal"   // answers an unknown tool with -32603
-	modeEOFNoDrain        = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
-	modeShutdownErrorAck  = "shutdown-error-ack"      // reports the abandoned on_shutdown as a failed shutdown
-	modeNotifyNoTitle     = "notify-no-title"         // drops a notification's title
-	modeContributeWrong   = "contribute-wrong-placement"
-	modePolicyNoRedeem    = "policy-no-redeem"    // never presents an ask's approval token
-	modeKVListNoCursor    = "kv-list-no-cursor"   // drops the cursor, so every page is the first
-	modeAgentRewrite      = "agent-error-rewrite" // turns the host's agent/* errors into -32603
-	modeNoCancelOther     = "no-cancel-other"     // cancellation reaches tool handlers only
-	modeUncaughtWrongCode = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
-	modeLenientJSON       = "lenient-json"        // takes repeated keys and lone surrogates as encoding/json does
-	modeTrustHostResults  = "trust-host-results"  // acts on a policy/evaluate result without checking its shape
+	modeGood               = ""
+	modeHandshakeEcho      = "handshake-wrong-version" // answers api_version "0.2" whatever was offered
+	modeAccept03           = "accept-0.3"              // answers initialize for API 0.3
+	modeVersionHang        = "version-hang"            // never answers a version other than the manifest's
+	modeLieTools           = "lie-tools"               // claims the manifest's tools instead of its own
+	modeUnknownCode        = "unknown-method-wrong-code"
+	modeNoParamCheck       = "no-param-validation"
+	modeEchoTired          = "echo-tired"  // fails echoes after 1,000
+	modeEchoSwap           = "echo-swap"   // answers an echo with a concurrent echo's value
+	modeNoOverload         = "no-overload" // queues without bound instead of answering -32001
+	modeErrorRewrite       = "error-rewrite"
+	modeNoCancel           = "no-cancel"
+	modeDoubleAnswer       = "double-answer" // answers a late cancel of a finished request
+	modeProgressZero       = "progress-zero"
+	modeCallbackShort      = "callback-short"
+	modeBigResultWritten   = "big-result-written"
+	modeOversizeHang       = "oversize-hang"
+	modeStdoutGarbage      = "stdout-garbage"
+	modeCrashAnswers       = "crash-answers"
+	modeIgnoreEOF          = "ignore-eof"
+	modeShutdownNoAck      = "shutdown-no-ack"
+	modeStuckShutdown      = "stuck-shutdown" // does not bound on_shutdown
+	modeCatalogNoPin       = "catalog-no-pin"
+	modeArtifactIgnore     = "artifact-ignore-error"
+	modeAskWrongParent     = "ask-wrong-parent"
+	modeSecretRewrite      = "secret-error-rewrite"
+	modePresentNoLimit     = "present-no-limit"
+	modeSpawnBadPolicy     = "spawn-bad-policy"
+	modeKVRewrite          = "kv-error-rewrite"
+	modeBadShape           = "contribution-bad-shape"  // status/collect priority is a string
+	modeBadCommand         = "bad-command"             // fixture_cmd joins with commas
+	modeLifecycleAnswers   = "lifecycle-answers"       // answers notifications with an error
+	modeNoAdmissionStop    = "no-admission-stop"       // keeps serving new requests during shutdown
+	modeLenientParams      = "lenient-params"          // serves tool/call params it should refuse
+	modeAcceptRequired     = "accept-unknown-required" // answers initialize despite an unknown required feature
+	modeUnknownInternal    = "unknown-tool-internal"   // answers an unknown tool with -32603
+	modeEOFNoDrain         = "eof-no-drain"            // exits on stdin EOF without waiting for in-flight calls
+	modeShutdownErrorAck   = "shutdown-error-ack"      // reports the abandoned on_shutdown as a failed shutdown
+	modeNotifyNoTitle      = "notify-no-title"         // drops a notification's title
+	modeContributeWrong    = "contribute-wrong-placement"
+	modePolicyNoRedeem     = "policy-no-redeem"    // never presents an ask's approval token
+	modeKVListNoCursor     = "kv-list-no-cursor"   // drops the cursor, so every page is the first
+	modeAgentRewrite       = "agent-error-rewrite" // turns the host's agent/* errors into -32603
+	modeNoCancelOther      = "no-cancel-other"     // cancellation reaches tool handlers only
+	modeUncaughtWrongCode  = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
+	modeLenientJSON        = "lenient-json"        // takes repeated keys and lone surrogates as encoding/json does
+	modeUnboundedNesting   = "unbounded-nesting"   // serves requests nested past MAX_JSON_DEPTH
+	modeTrustHostResults   = "trust-host-results"  // acts on a policy/evaluate result without checking its shape
+	modeNegotiationLenient = "negotiation-lenient" // negotiates from a hand list: approvals without policy_intents, 0.2 against a 0.4 pin
+	modeHonourCancel       = "honour-cancel"       // ignore_cancel answers -32800 on $/cancelRequest after all
 )
 
 var mode string
 
-var tools = []string{"echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
+var tools = []string{"echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
 	"notify", "contribute", "policy", "kv_list", "agent_op"}
@@ -224,6 +228,15 @@ func (c *conn) serve(r *bufio.Reader) {
 		}
 		if len(line) == 0 {
 			continue
+		}
+		if mode != modeUnboundedNesting {
+			if at := nestingAt(line); at >= 0 {
+				if m := leadingID.FindSubmatch(line); m != nil {
+					reason := fmt.Sprintf("nesting deeper than %d levels (MAX_JSON_DEPTH) at byte %d", strictjson.MaxDepth, at)
+					c.respond(json.RawMessage(m[1]), nil, &rpcError{Code: -32602, Message: "invalid params: " + reason})
+				}
+				continue
+			}
 		}
 		var f frame
 		if err := json.Unmarshal(line, &f); err != nil {
@@ -402,23 +415,44 @@ func (c *conn) initialize(f frame) {
 	if mode == modeVersionHang && p.APIVersion != manifestAPI {
 		return
 	}
-	if p.APIVersion != "0.2" && p.APIVersion != "0.4" && mode != modeAccept03 {
-		c.respond(f.ID, nil, &rpcError{Code: -32006, Message: "unsupported api version " + p.APIVersion,
-			Data: json.RawMessage(fmt.Sprintf(`{"requested":%q,"supported":["0.2","0.4"]}`, p.APIVersion))})
-		return
+	// Good: version selection and features by the schema's negotiation table, as every SDK.
+	lenient := mode == modeAcceptRequired || mode == modeNegotiationLenient || mode == modeAccept03
+	refuse := func(r *protocol.Refusal) {
+		data, _ := json.Marshal(r.Data)
+		c.respond(f.ID, nil, &rpcError{Code: r.Code, Message: r.Message, Data: data})
 	}
-	supported := []string{"request_cancellation", "content_parts", "request_progress", "artifacts",
-		"dynamic_tools", "agent_sessions", "secrets", "kv", "lifecycle_events", "policy_intents", "approvals"}
-	for _, x := range p.Protocol.Required {
-		if !slices.Contains(supported, x) && mode != modeAcceptRequired {
-			c.respond(f.ID, nil, invalidParams("required feature %q is not supported", x))
+	features := []string{}
+	if !lenient {
+		if r := protocol.SelectVersion(p.APIVersion, os.Getenv("OCTET_EXTENSION_API_VERSION"), manifestAPI); r != nil {
+			refuse(r)
 			return
 		}
-	}
-	var features []string
-	for _, x := range append(p.Protocol.Required, p.Protocol.Optional...) {
-		if slices.Contains(supported, x) && !slices.Contains(features, x) {
-			features = append(features, x)
+		var r *protocol.Refusal
+		lifecycle := func(kind string) bool { return kind == "lifecycle" } // it observes lifecycle events
+		if features, r = protocol.AcceptFeatures(p.APIVersion, p.Protocol.Required, p.Protocol.Optional, lifecycle, p.Manifest); r != nil {
+			refuse(r)
+			return
+		}
+	} else {
+		// The lenient negotiation a hand-written list gives: any of its features, no needs,
+		// no version check beyond the two it knows.
+		if p.APIVersion != "0.2" && p.APIVersion != "0.4" && mode != modeAccept03 {
+			c.respond(f.ID, nil, &rpcError{Code: -32006, Message: "unsupported api version " + p.APIVersion,
+				Data: json.RawMessage(fmt.Sprintf(`{"requested":%q,"supported":["0.2","0.4"]}`, p.APIVersion))})
+			return
+		}
+		supported := []string{"request_cancellation", "content_parts", "request_progress", "artifacts",
+			"dynamic_tools", "agent_sessions", "secrets", "kv", "lifecycle_events", "policy_intents", "approvals"}
+		for _, x := range p.Protocol.Required {
+			if !slices.Contains(supported, x) && mode != modeAcceptRequired {
+				c.respond(f.ID, nil, invalidParams("required feature %q is not supported", x))
+				return
+			}
+		}
+		for _, x := range append(p.Protocol.Required, p.Protocol.Optional...) {
+			if slices.Contains(supported, x) && !slices.Contains(features, x) {
+				features = append(features, x)
+			}
 		}
 	}
 	c.limit = min(max(p.Protocol.Limits.Conc, 1), 64)
@@ -527,8 +561,9 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 			} `json:"resource_owner"`
 			CallID string `json:"call_id"`
 		}
-		if mode != modeLenientJSON {
-			if _, err := strictjson.Parse(f.Params); err != nil {
+		if mode != modeLenientJSON && mode != modeUnboundedNesting {
+			// params sit inside the envelope: the bound counts the whole frame.
+			if _, err := strictjson.ParseNested(f.Params, 1); err != nil {
 				return nil, invalidParams("tool/call params: %v", err)
 			}
 		}
@@ -725,6 +760,19 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		case <-ctx.Done():
 			return nil, &rpcError{Code: -32800, Message: "request cancelled"}
 		}
+	case "ignore_cancel":
+		c.notify("$/progress", map[string]any{"parent_request_id": id, "sequence": 1,
+			"event": map[string]any{"type": "status", "message": "ignoring cancellation", "current": 1, "total": 1}})
+		if mode == modeHonourCancel {
+			select {
+			case <-time.After(time.Duration(arg[int](args, "ms")) * time.Millisecond):
+				return text("ignored"), nil
+			case <-ctx.Done():
+				return nil, &rpcError{Code: -32800, Message: "request cancelled"}
+			}
+		}
+		time.Sleep(time.Duration(arg[int](args, "ms")) * time.Millisecond) // deaf to ctx: non-cooperative
+		return text("ignored"), nil
 	case "progress_n":
 		n := arg[int](args, "n")
 		for i := 1; i <= n; i++ {
@@ -1115,4 +1163,29 @@ func (c *conn) agentOp(ctx context.Context, id json.RawMessage, args map[string]
 		sc = map[string]any{"timed_out": sc["timed_out"]}
 	}
 	return withStructured("steered", sc), nil
+}
+
+// leadingID finds a request's id where this fixture's peers write it: right after "jsonrpc".
+var leadingID = regexp.MustCompile(`^\{"jsonrpc":"2\.0","id":([0-9]+),`)
+
+// nestingAt is the byte offset of the first array or object opened past MAX_JSON_DEPTH, -1
+// if none; strings are skipped (a bracket in one does not nest).
+func nestingAt(line []byte) int {
+	depth, inString := 0, false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > strictjson.MaxDepth {
+				return i
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return -1
 }

@@ -38,6 +38,12 @@ var (
 	badFeature  = flag.String("feature", "", "add this feature to the negotiated list")
 	failFile    = flag.String("exit-if-file", "", "exit 7 before the handshake while this file exists")
 	initDelay   = flag.Duration("init-delay", 0, "wait before answering initialize")
+	ignoreCncl  = flag.Bool("ignore-cancel", false, "ignore $/cancelRequest (a non-cooperative extension)")
+	deaf        = flag.Bool("deaf", false, "ignore $/cancelRequest (a hung call)")
+	callMarker  = flag.String("call-marker", "", "create this file when a tool call arrives")
+	hidden      = flag.Bool("family-hidden", false, "with -family, also a child in a new session with an empty environment")
+	hiddenOrph  = flag.Bool("family-hidden-orphan", false, "with -family, also such a child whose parent exits at once")
+	familyFile  = flag.String("family", "", "start a same-group, a setsid and an orphaned setsid sleep; write their pids here")
 )
 
 var (
@@ -103,6 +109,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "fakeext: failing on purpose with %d\n", *exitBefore)
 		os.Exit(*exitBefore)
 	}
+	if *familyFile != "" {
+		spawnFamily(*familyFile)
+	}
 	if *failFile != "" {
 		if _, err := os.Stat(*failFile); err == nil {
 			fmt.Fprintln(os.Stderr, "fakeext: fail file present")
@@ -140,6 +149,9 @@ func main() {
 			time.Sleep(*initDelay)
 			initialize(f)
 		case "$/cancelRequest":
+			if *ignoreCncl || *deaf {
+				continue
+			}
 			var p struct{ ID json.RawMessage }
 			json.Unmarshal(f.Params, &p)
 			cmu.Lock()
@@ -156,6 +168,9 @@ func main() {
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{}})
 			os.Exit(0)
 		case "tool/call":
+			if *callMarker != "" {
+				os.WriteFile(*callMarker, nil, 0o644)
+			}
 			ch := make(chan struct{})
 			cmu.Lock()
 			cancel[string(f.ID)] = ch
@@ -335,6 +350,14 @@ func toolCall(f frame, cancelled chan struct{}) {
 			return
 		}
 		reply(text(fmt.Sprint(cmd.Process.Pid), false))
+	case "bad_utf8":
+		// A result whose text holds a byte that is not UTF-8, written raw (json.Marshal
+		// would have replaced it).
+		id, _ := json.Marshal(f.ID)
+		outMu.Lock()
+		out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[{"type":"text","text":"a` + "\xff" + `b"}]}}` + "\n")
+		out.Flush()
+		outMu.Unlock()
 	case "garbage":
 		outMu.Lock()
 		out.WriteString("Traceback (most recent call last): oops\n")
@@ -350,4 +373,54 @@ func timeAfter(d time.Duration) <-chan struct{} {
 	ch := make(chan struct{})
 	time.AfterFunc(d, func() { close(ch) })
 	return ch
+}
+
+// spawnFamily starts the descendants the host must not leave behind, each ignoring
+// SIGTERM: a sleep in our
+// process group, one in a new session, and one in a new session whose parent (a shell)
+// exits at once, so it is re-parented away from us. Their pids go to file, whole.
+func spawnFamily(file string) {
+	// Each ignores SIGTERM (inherited SIG_IGN), so only SIGKILL ends it.
+	group := exec.Command("sh", "-c", "trap '' TERM; exec sleep 1000")
+	session := exec.Command("sh", "-c", "trap '' TERM; exec sleep 1000")
+	session.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	orphan := exec.Command("sh", "-c", "trap '' TERM; setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!")
+	var pids []string
+	for _, c := range []*exec.Cmd{group, session} {
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeext: family:", err)
+			os.Exit(9)
+		}
+		pids = append(pids, fmt.Sprint(c.Process.Pid))
+	}
+	out, err := orphan.Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakeext: family orphan:", err)
+		os.Exit(9)
+	}
+	pids = append(pids, strings.TrimSpace(string(out)))
+	if *hidden {
+		// In our tree only while we live: the host must see it before we exit.
+		hide := exec.Command("env", "-i", "sh", "-c", "trap '' TERM; exec sleep 1000")
+		hide.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := hide.Start(); err != nil {
+			os.Exit(9)
+		}
+		pids = append(pids, fmt.Sprint(hide.Process.Pid))
+	}
+	if *hiddenOrph {
+		// Out of the tree, the group and the marker's reach: only a subreaper finds it.
+		hide := exec.Command("sh", "-c", "trap '' TERM; env -i setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!")
+		out, err := hide.Output()
+		if err != nil {
+			os.Exit(9)
+		}
+		pids = append(pids, strings.TrimSpace(string(out)))
+	}
+	if err := os.WriteFile(file+".tmp", []byte(strings.Join(pids, "\n")+"\n"), 0o644); err != nil {
+		os.Exit(9)
+	}
+	if err := os.Rename(file+".tmp", file); err != nil {
+		os.Exit(9)
+	}
 }

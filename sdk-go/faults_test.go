@@ -1,0 +1,94 @@
+package octet
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	validator "github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// faultVector is one entry of schema/vectors/faults/*.json (the corpus every
+// language checks; format in docs/conformance.md#validation-faults).
+type faultVector struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Instance    json.RawMessage `json:"instance"`
+	Pointer     string          `json:"pointer"`
+	Keyword     string          `json:"keyword"`
+	Reason      string          `json:"reason"`
+	Message     string          `json:"message"`
+}
+
+func loadFaultVectors(t *testing.T) map[string][]faultVector {
+	files, err := filepath.Glob(filepath.Join("..", "schema", "vectors", "faults", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fault vectors found (%v)", err)
+	}
+	out := map[string][]faultVector{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vs []faultVector
+		if err := json.Unmarshal(raw, &vs); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = vs
+	}
+	return out
+}
+
+// TestFaultVectors: every vector's instance, judged against its schema, gives
+// exactly the expected pointer, keyword, reason and -32602 error object.
+func TestFaultVectors(t *testing.T) {
+	n := 0
+	for file, vs := range loadFaultVectors(t) {
+		for _, v := range vs {
+			n++
+			name := file + ": " + v.Description
+			sch, err := compileRaw(v.Schema, "vector schema")
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			inst, err := validator.UnmarshalJSON(bytes.NewReader(v.Instance))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			s := &compiledSchema{schema: func() (*validator.Schema, error) { return sch, nil }}
+			err = s.validateDoc(inst)
+			se, ok := err.(*schemaError)
+			if !ok {
+				t.Errorf("%s: want a fault, got %v", name, err)
+				continue
+			}
+			got := argumentsError(se.fault)
+			var data map[string]string
+			if err := json.Unmarshal(got.Data, &data); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{"keyword": v.Keyword, "path": "/arguments" + v.Pointer, "pointer": v.Pointer, "reason": v.Reason}
+			if got.Message != v.Message || len(data) != len(want) || data["keyword"] != want["keyword"] ||
+				data["path"] != want["path"] || data["pointer"] != want["pointer"] || data["reason"] != want["reason"] {
+				t.Errorf("%s:\n got  %q %v\n want %q %v", name, got.Message, data, v.Message, want)
+			}
+		}
+	}
+	t.Logf("%d fault vectors checked", n)
+}
+
+func TestESNumber(t *testing.T) {
+	for f, want := range map[float64]string{
+		0: "0", 1: "1", -1.5: "-1.5", 0.1: "0.1", 1e21: "1e+21", 1e20: "100000000000000000000",
+		1.5e-7: "1.5e-7", 1e-6: "0.000001", 123.456: "123.456", 9007199254740991: "9007199254740991",
+		-2.5e-10: "-2.5e-10", 1.2345e22: "1.2345e+22",
+	} {
+		if got := esNumber(f); got != want {
+			t.Errorf("esNumber(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
