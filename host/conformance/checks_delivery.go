@@ -14,7 +14,7 @@ func init() {
 	register(&Check{
 		Name:        "presentation.delivered",
 		Description: "the snapshot, 3 progress events and the notification that present, progress_n and notify send before their results are each accepted by the host (none dropped as naming an inactive parent)",
-		Requirement: "wire.md §6 presentation/update, $/progress parent_request_id (an active host request); issue 16: delivered, not only framed",
+		Requirement: "wire.md §1 notifications handled in order, before the response; §6 presentation/update, $/progress parent_request_id (an active host request); docs/host.md: notification delivery",
 		Tier:        Conditional,
 		Tools:       []string{"present", "progress_n", "notify"},
 		Features:    []string{"request_progress"},
