@@ -49,11 +49,13 @@ type generation struct {
 	cancelPending atomic.Int64
 	terminated    string
 
-	ready       atomic.Bool // the handshake completed; reverse requests are served from now on
-	issued      atomic.Bool // a request carried owner(): the process may now echo it
-	intentional atomic.Bool // stopping on purpose: the end is not a crash
-	ended       chan struct{}
-	endReason   string // set before ended closes
+	ready        atomic.Bool   // the handshake completed; reverse requests are served from now on
+	readyCh      chan struct{} // closed when the handshake is over, ready or not
+	initAnswered atomic.Bool   // the extension's first response (to initialize) was delivered
+	issued       atomic.Bool   // a request carried owner(): the process may now echo it
+	intentional  atomic.Bool   // stopping on purpose: the end is not a crash
+	ended        chan struct{}
+	endReason    string // set before ended closes
 }
 
 type inflightCall struct{ cancel context.CancelCauseFunc }
@@ -79,7 +81,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	h := e.host
 	o := &h.opts
 	g := &generation{ext: e, number: number, manifest: m, inflight: map[*inflightCall]struct{}{},
-		parents: map[string]jsonrpc.ID{}, ended: make(chan struct{})}
+		parents: map[string]jsonrpc.ID{}, ended: make(chan struct{}), readyCh: make(chan struct{})}
 	var logPath string
 	if o.StateDir != "" {
 		logPath = filepath.Join(o.StateDir, "logs", "extensions", m.Name+".log")
@@ -110,6 +112,19 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		MaxInFlight:     protocol.MaxInFlight,
 		OnFrame:         g.onFrame,
 		Logf:            func(f string, a ...any) { o.Logf("%s[%d]: "+f, append([]any{m.Name, number}, a...)...) },
+		// Notification delivery (docs/host.md): bounded queue, the reader pauses while it
+		// is full; paced per process; a response waits behind what was written before it,
+		// so a handler's snapshot, progress and notifications are handled while their
+		// parent request is still active; drained before the connection closes, and what
+		// is dropped is counted and reported.
+		MaxQueuedNotifications:     protocol.NotificationQueueFrames,
+		MaxQueuedNotificationBytes: protocol.NotificationQueueBytes,
+		NotificationRate:           max(o.NotificationRate, 0),
+		NotificationBurst:          protocol.NotificationRateBurst,
+		OrderedDelivery:            true,
+		OnResponse:                 g.responded,
+		NotificationDrain:          o.NotificationDrain,
+		OnDropped:                  g.dropped,
 	})
 	if m.APIVersion == "0.1" {
 		g.conn.SetCancellation(false) // API 0.1 has no $/cancelRequest
@@ -127,6 +142,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		err = g.classifyStartFailure(hctx, err)
 	}
 	if err != nil {
+		close(g.readyCh) // ready stays false: waiting notifications are ignored
 		g.kill()
 		return nil, err
 	}
@@ -135,6 +151,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	}
 	g.sem = make(chan struct{}, g.neg.concurrency)
 	g.ready.Store(true) // publishes the negotiated features to handle()
+	close(g.readyCh)
 	if err := h.services.SeedCatalog(g.caller, g.neg.result.Tools); err != nil {
 		g.kill()
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}

@@ -72,6 +72,13 @@ type Options struct {
 	CancelGrace     time.Duration
 	MaxMessageBytes int // default MAX_MESSAGE_BYTES (1 MiB)
 	MaxConcurrency  int // cap on negotiated concurrency, default MAX_IN_FLIGHT (64)
+	// NotificationRate paces each extension process's notifications (per second, after
+	// a burst of NOTIFICATION_RATE_BURST); default NOTIFICATION_RATE_PER_SECOND, negative
+	// unpaced (a test measuring the queue bound alone).
+	NotificationRate float64
+	// NotificationDrain bounds how long a closing connection keeps handling queued
+	// notifications; default NOTIFICATION_DRAIN_MS.
+	NotificationDrain time.Duration
 
 	Clock Clock          // default real time
 	Rand  func() float64 // jitter in [0,1), default math/rand
@@ -139,6 +146,12 @@ func (o *Options) withDefaults() {
 	}
 	if o.MaxConcurrency <= 0 {
 		o.MaxConcurrency = protocol.MaxInFlight
+	}
+	if o.NotificationRate == 0 {
+		o.NotificationRate = protocol.NotificationRatePerSecond
+	}
+	if o.NotificationDrain <= 0 {
+		o.NotificationDrain = protocol.NotificationDrainMS * time.Millisecond
 	}
 	if o.Clock == nil {
 		o.Clock = realClock{}

@@ -16,8 +16,20 @@ import (
 func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if !g.ready.Load() {
 		// Nothing is negotiated before initialize is answered, so nothing can be served.
+		// A notification written after the answer is handled (in order) once the answer
+		// is checked: it must not be lost to the moment between the two.
 		if req.IsNotification() {
-			return nil, nil
+			if !g.initAnswered.Load() {
+				return nil, nil
+			}
+			select {
+			case <-g.readyCh:
+			case <-ctx.Done(): // the connection closed
+			}
+			if !g.ready.Load() {
+				return nil, nil // the handshake failed
+			}
+			return g.ext.host.services.Handle(ctx, g.caller, req)
 		}
 		return nil, jsonrpc.NewError(protocol.CodeServiceUnavailable, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
 	}
@@ -25,9 +37,11 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 }
 
 // onFrame feeds the recorder and tracks which host requests are active parents: an
-// outbound owner-carrying request becomes active before the extension can see it; its
-// response, or our $/cancelRequest for it, settles it. A $/cancelRequest also starts the
-// request's cancellation grace, which its response ends (cancelgrace.go).
+// outbound owner-carrying request becomes active before the extension can see it; our
+// $/cancelRequest for it settles it, and so does its response once delivered
+// (Options.OnResponse: after every notification the extension wrote before it). A
+// $/cancelRequest also starts the request's cancellation grace, which its response ends
+// as soon as it is read (cancelgrace.go).
 func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 	if tap := g.ext.host.opts.OnFrame; tap != nil {
 		tap(g.manifest.Name, g.number, dir, frame)
@@ -52,9 +66,24 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 		g.settle(*f.Params.ID)
 		g.armCancelGrace(*f.Params.ID)
 	case dir == jsonrpc.Inbound && f.Method == nil && f.ID != nil:
-		g.settle(*f.ID)
 		g.answered(*f.ID)
 	}
+}
+
+// dropped reports notifications the connection read and never handled (still queued
+// when the drain bound ran out): to Logf and, when the services take it, as a diagnostic.
+func (g *generation) dropped(n int) {
+	g.ext.host.opts.Logf("%s[%d]: %d notifications dropped: the connection closed before they were handled", g.manifest.Name, g.number, n)
+	if r, ok := g.ext.host.services.(DropReporter); ok {
+		r.NotificationsDropped(g.caller, n)
+	}
+}
+
+// responded is Options.OnResponse: the extension's first response answers initialize
+// (the host asks nothing else first); every response settles its request as a parent.
+func (g *generation) responded(id jsonrpc.ID) {
+	g.initAnswered.Store(true)
+	g.settle(id)
 }
 
 func (g *generation) settle(id jsonrpc.ID) {

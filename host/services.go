@@ -69,6 +69,12 @@ type Services interface {
 	SeedCatalog(c *Caller, tools []ToolDefinition) error
 }
 
+// DropReporter is implemented by Services that report the extension's notifications the
+// host read and never handled (its connection closed before the queue drained).
+type DropReporter interface {
+	NotificationsDropped(c *Caller, n int)
+}
+
 // noServices answers every request method_not_found and ignores notifications.
 type noServices struct{}
 

@@ -138,6 +138,7 @@ var brokenFor = map[string]string{
 	"input.correlation":                  "ask-wrong-parent",
 	"secrets.allowlist":                  "secret-error-rewrite",
 	"presentation.limits":                "present-no-limit",
+	"presentation.delivered":             "events-after-result",
 	"agents.child_bounds":                "spawn-bad-policy",
 	"kv.preconditions":                   "kv-error-rewrite",
 	"contributions.shapes":               "contribution-bad-shape",

@@ -34,6 +34,7 @@ type Services struct {
 	calls    []Call
 	refusals map[string]*RPCError
 	answers  map[string]json.RawMessage
+	events   []services.Event
 }
 
 // Call is one request the extension made, with the answer it got.
@@ -54,12 +55,30 @@ func newServices(s *Session, ext *Extension, secrets map[string]string, stateDir
 	if err != nil {
 		return nil, fmt.Errorf("conformance state store: %w", err)
 	}
-	router, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc})
+	v := &Services{s: s, ext: ext, store: st}
+	router, err := services.NewRouter(services.RouterConfig{Store: st, Script: sc, Events: services.EventSinkFunc(v.event)})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	return &Services{s: s, ext: ext, router: router, store: st}, nil
+	v.router = router
+	return v, nil
+}
+
+// event records what the router accepted and delivered (or diagnosed).
+func (v *Services) event(e services.Event) {
+	v.mu.Lock()
+	v.events = append(v.events, e)
+	v.mu.Unlock()
+}
+
+// Events returns the service events the router emitted so far (accepted notifications,
+// progress, snapshots, diagnostics), in order: what the host delivered, not what was
+// merely on the wire.
+func (v *Services) Events() []services.Event {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]services.Event(nil), v.events...)
 }
 
 // initialized binds the router to the generation the handshake produced: its

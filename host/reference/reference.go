@@ -44,8 +44,11 @@ type Options struct {
 	// pass your own to redact what you print yourself (the CLI does). See Host.Redactor.
 	Redactor *redact.Redactor
 	// Warnf receives problems that do not stop the host (a recording that could not
-	// start); nil discards them.
+	// start, notifications dropped); nil discards them.
 	Warnf func(format string, args ...any)
+	// Events, when set, also receives every service event (notifications, progress,
+	// presentation snapshots, diagnostics) as the router emits it, in order.
+	Events services.EventSink
 }
 
 // Host is a reference host. StartDir starts extension directories and BeginSession opens
@@ -63,6 +66,7 @@ type Host struct {
 	red       *redact.Redactor
 	trace     io.Writer
 	warnf     func(format string, args ...any)
+	events    services.EventSink
 	closeOnce sync.Once
 
 	mu        sync.Mutex
@@ -91,8 +95,11 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	// Broker values are registered before any extension starts: a value the extension
 	// never asked for cannot be echoed, but a user may type it into a tool's arguments.
 	red.Add(opts.Script.SecretValues()...)
+	if opts.Trace != nil {
+		opts.Trace = &syncWriter{w: opts.Trace}
+	}
 	h := &Host{store: st, ownStore: own, script: opts.Script, red: red,
-		trace: opts.Trace, warnf: opts.Warnf, recorders: map[string]*recording.Recorder{}}
+		trace: opts.Trace, warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
 	if h.warnf == nil {
 		h.warnf = func(string, ...any) {}
 	}
@@ -100,7 +107,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		Store:    st,
 		Script:   opts.Script,
 		Redactor: red,
-		Events:   services.EventSinkFunc(h.traceEvent),
+		Events:   services.EventSinkFunc(h.event),
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
 		// mutation is refused. h.Host is set below, before any extension can register.
 		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {

@@ -57,6 +57,18 @@ func (h *Host) traceFrame(ext string, gen int64, dir jsonrpc.Direction, frame []
 	fmt.Fprintf(h.trace, "%s[%d] %s %s\n", ext, gen, arrow, frame)
 }
 
+// event receives every service event: a drop report goes to Warnf (the CLI's stderr) as
+// well as to the trace, so lost notifications never pass without a word.
+func (h *Host) event(ev services.Event) {
+	if d, ok := ev.Payload.(services.Diagnostic); ok && d.Dropped > 0 {
+		h.warnf("%s[%d]: %s", ev.Extension, ev.Generation, d.Message)
+	}
+	h.traceEvent(ev)
+	if h.events != nil {
+		h.events.Event(ev)
+	}
+}
+
 // traceEvent prints one service event (notification, status, diagnostic, ...).
 func (h *Host) traceEvent(ev services.Event) {
 	if h.trace == nil {

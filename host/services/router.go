@@ -32,8 +32,11 @@ type (
 	ToolDefinition = host.ToolDefinition
 )
 
-// A Router serves the host core directly.
-var _ host.Services = (*Router)(nil)
+// A Router serves the host core directly, and reports dropped notifications.
+var (
+	_ host.Services     = (*Router)(nil)
+	_ host.DropReporter = (*Router)(nil)
+)
 
 // Timers schedules f after d; the returned func stops it. Tests inject a
 // manual implementation so nothing sleeps.
@@ -292,6 +295,16 @@ func (r *Router) redacted(payload any) (any, []byte) {
 func (r *Router) diagnose(c *Caller, method, msg string) {
 	d, b := r.redacted(Diagnostic{Method: method, Message: msg})
 	r.cfg.Events.Event(Event{Kind: EventDiagnostic, At: r.now(), Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation, Payload: d})
+	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
+}
+
+// NotificationsDropped reports, as a diagnostic with the count, notifications of c the
+// host read and never handled (host.DropReporter).
+func (r *Router) NotificationsDropped(c *Caller, n int) {
+	d := Diagnostic{Method: "notification", Dropped: n,
+		Message: fmt.Sprintf("%d notifications dropped: the connection closed before they were handled (NOTIFICATION_DRAIN_MS)", n)}
+	r.emit(c, EventDiagnostic, d)
+	b, _ := json.Marshal(d)
 	_ = r.store.AppendEvent(context.Background(), r.now().UnixMilli(), string(EventDiagnostic), c.Extension, b)
 }
 

@@ -88,4 +88,7 @@ type Progress struct {
 type Diagnostic struct {
 	Method  string `json:"method"`
 	Message string `json:"message"`
+	// Dropped counts the notifications a drop report says were lost (read by the host,
+	// never handled: the connection closed before its queue drained); 0 otherwise.
+	Dropped int `json:"dropped,omitempty"`
 }

@@ -6,7 +6,9 @@
 //
 //   - state.db holds KV, artifact metadata, call records, child-session
 //     records, approval tokens (their SHA-256, never the token), host events
-//     and recorded frames. Everything an operator inspects is one file.
+//     and recorded frames. Everything an operator inspects is one file. Host
+//     events are group-committed and pruned to the newest EVENTS_RETAINED
+//     (events.go).
 //   - artifacts/sha256/ab/cdef… holds artifact bytes, named by their
 //     SHA-256. Artifacts are up to 20 MiB each; keeping them out of SQLite
 //     keeps the WAL and page cache small, lets ingestion stream to a temp

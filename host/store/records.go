@@ -50,42 +50,6 @@ func (s *Store) Calls(ctx context.Context, extension string) ([]CallRecord, erro
 	return out, rows.Err()
 }
 
-// AppendEvent records a host event (notification, diagnostic, …). The
-// payload must already be free of secrets.
-func (s *Store) AppendEvent(ctx context.Context, atMS int64, kind, extension string, payload []byte) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO events (at_ms, kind, extension, payload) VALUES (?, ?, ?, ?)`, atMS, kind, extension, payload)
-	if err != nil {
-		return fmt.Errorf("store: record %s event: %w", kind, err)
-	}
-	return nil
-}
-
-// Event is a stored host event.
-type Event struct {
-	AtMS      int64
-	Kind      string
-	Extension string
-	Payload   json.RawMessage
-}
-
-// Events lists stored events of one kind ("" = all), oldest first.
-func (s *Store) Events(ctx context.Context, kind string) ([]Event, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT at_ms, kind, extension, payload FROM events WHERE ? = '' OR kind = ? ORDER BY id`, kind, kind)
-	if err != nil {
-		return nil, fmt.Errorf("store: events: %w", err)
-	}
-	defer rows.Close()
-	var out []Event
-	for rows.Next() {
-		var e Event
-		if err := rows.Scan(&e.AtMS, &e.Kind, &e.Extension, &e.Payload); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
-}
-
 // AgentRow is one child-session record, scoped to principal and durable
 // owner (session and instance, not generation: restarts resume trees).
 type AgentRow struct {

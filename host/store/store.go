@@ -22,8 +22,9 @@ const busyTimeout = 5 * time.Second
 // Store is the host's state: one SQLite database plus the artifact blob dir.
 // It is safe for concurrent use.
 type Store struct {
-	db  *sql.DB
-	dir string
+	db     *sql.DB
+	dir    string
+	events *eventLog // group-commits the events table (events.go)
 }
 
 // Open opens (creating if needed) the store in stateDir and applies pending
@@ -57,6 +58,7 @@ func Open(ctx context.Context, stateDir string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	s.events = newEventLog(s, EventsRetained)
 	return s, nil
 }
 
@@ -84,8 +86,10 @@ func private(abs string) error {
 	return nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close commits the events still queued, then closes the database.
+func (s *Store) Close() error {
+	return errors.Join(s.events.close(), s.db.Close())
+}
 
 // Dir is the absolute state directory.
 func (s *Store) Dir() string { return s.dir }

@@ -74,6 +74,36 @@ type Options struct {
 	OnFrame func(dir Direction, frame []byte)
 	// Logf receives diagnostics (dropped notifications, handler panics).
 	Logf func(format string, args ...any)
+
+	// MaxQueuedNotifications and MaxQueuedNotificationBytes bound the peer's
+	// notifications read but not yet handled (0: unbounded). While the queue is full
+	// the reader stops reading, so a peer flooding notifications is held back by its
+	// own blocked writes instead of growing this side's memory. Requests read later
+	// wait too (they are not refused): the pause lasts until the queue has room.
+	MaxQueuedNotifications     int
+	MaxQueuedNotificationBytes int
+	// NotificationRate, when positive, paces the notification handler to that many
+	// notifications per second after a burst of NotificationBurst; with a bounded
+	// queue the pacing reaches the peer as back-pressure. Nothing is dropped for it.
+	NotificationRate  float64
+	NotificationBurst int
+	// OrderedDelivery queues the peer's responses behind the notifications read before
+	// them: a Call returns, and OnResponse runs, only once everything the peer wrote
+	// before its answer has been handled. The notification handler must then never
+	// wait for an answer from the peer (it would wait behind itself).
+	OrderedDelivery bool
+	// OnResponse, if set, is called with the id of each response the peer sends when
+	// it is delivered (whether or not a Call still waits for it), before the Call
+	// returns.
+	OnResponse func(id ID)
+	// NotificationDrain is how long Close keeps handling queued notifications: it
+	// closes the writer (the peer sees EOF), reads the peer's output to its end and
+	// lets the queue empty, within this bound. Zero discards the queue at once.
+	NotificationDrain time.Duration
+	// OnDropped, if set, is called once by Close with the number of the peer's
+	// notifications that were read and never handled (still queued when the drain
+	// bound ran out, or read after it), when that number is not zero.
+	OnDropped func(n int)
 }
 
 // Conn is one JSON-RPC connection. All methods are safe for concurrent use.
@@ -99,7 +129,8 @@ type Conn struct {
 	err      error
 	done     chan struct{}
 
-	notes *notificationQueue
+	notes     *notificationQueue
+	readEnded chan struct{} // closed when the reader has stopped for good
 
 	turns       chan readTurn // the reading, handed to an idle server goroutine
 	idleServers atomic.Int32  // server goroutines waiting in awaitTurn
@@ -128,6 +159,8 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		served:   make(chan struct{}),
 		done:     make(chan struct{}),
 		turns:    make(chan readTurn),
+
+		readEnded: make(chan struct{}),
 	}
 	c.cancel.Store(true)
 	c.limit.Store(int64(opts.MaxMessageBytes))
@@ -196,24 +229,71 @@ func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
 		c.fail(transportError("connection closed"))
 		c.cancelBase()
-		c.notes.close()
-		c.out.close()
-		timer := time.NewTimer(closeFlushTimeout)
-		select {
-		case <-c.out.done:
-		case <-timer.C:
+		drain := c.opts.NotificationDrain
+		if drain <= 0 {
+			c.notes.close()
 		}
-		timer.Stop()
+		deadline := time.Now().Add(drain)
+		c.out.close()
+		waitUntil(c.out.done, time.Now().Add(closeFlushTimeout))
 		if wc, ok := c.w.(io.Closer); ok {
 			err = wc.Close()
+		}
+		if drain > 0 {
+			// The peer has its EOF; what it wrote before exiting is read to the end
+			// and handled, within the bound. Then the queue closes, and the rest of
+			// what the peer wrote is still read (bounded), only to be counted.
+			waitUntil(c.readEnded, deadline)
+			waitUntil(c.notes.drained(), deadline)
+			c.notes.close()
+			waitUntil(c.readEnded, time.Now().Add(countRestWait))
 		}
 		if rc, ok := c.r.(io.Closer); ok && any(c.r) != any(c.w) {
 			if e := rc.Close(); err == nil {
 				err = e
 			}
 		}
+		c.reportDropped()
 	})
 	return err
+}
+
+// countRestWait bounds how long Close, after the drain, keeps reading what the peer
+// still writes, without handling it, so the dropped count includes it. Frames the peer
+// writes after that are never read, and not counted (its writes fail).
+const countRestWait = time.Second
+
+// readerStopWait bounds how long Close waits, once the reader's input is closed, for
+// the reader to stop before reporting.
+const readerStopWait = 100 * time.Millisecond
+
+// reportDropped tells Options.OnDropped how many notifications were never handled.
+func (c *Conn) reportDropped() {
+	if c.opts.OnDropped == nil {
+		return
+	}
+	waitUntil(c.readEnded, time.Now().Add(readerStopWait))
+	if n := c.notes.droppedSoFar(); n > 0 {
+		c.opts.OnDropped(n)
+	}
+}
+
+// waitUntil waits for ch to close or the deadline to pass.
+func waitUntil(ch <-chan struct{}, deadline time.Time) {
+	d := time.Until(deadline)
+	if d <= 0 {
+		select {
+		case <-ch:
+		default:
+		}
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
 }
 
 // newID returns this side's next request id.

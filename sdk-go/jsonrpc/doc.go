@@ -13,9 +13,14 @@
 // long, not JSON or not an object is a protocol error: the connection stops reading,
 // answers a final error frame, and every pending Call fails with ErrTransport.
 //
+// Notifications are handled one at a time in arrival order on their own goroutine.
+// A host bounds that queue (the reader pauses while it is full), paces it, orders
+// responses behind it and drains it on Close, counting what it drops (Options, notes.go).
+//
 // Files, one concern each: id.go (request ids), errors.go (the error type and
 // sentinels), message.go (strict envelope decoding and encoding), scan.go (object
 // splitting and excerpts), frame.go (line reading), reader.go (the reader and
 // protocol errors), writer.go (the single writer), conn.go (the connection and
-// Call), serve.go (serving requests and cancellation), mux.go (method routing).
+// Call), serve.go (serving requests and cancellation), notes.go (the notification queue),
+// mux.go (method routing).
 package jsonrpc

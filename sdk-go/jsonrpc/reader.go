@@ -76,7 +76,12 @@ func (c *Conn) passTurn(turn readTurn) {
 
 // readFrom reads frames until one is an admitted request, hands the reading on and
 // returns that request's serving; nil when reading has ended.
-func (c *Conn) readFrom(turn readTurn) func() {
+func (c *Conn) readFrom(turn readTurn) (serve func()) {
+	defer func() {
+		if serve == nil {
+			close(c.readEnded) // exactly one goroutine reads, and it ends here once
+		}
+	}()
 	lr := turn.lr
 	for lineNo := turn.lineNo; ; lineNo++ {
 		line, err := lr.next()
@@ -179,28 +184,40 @@ func (c *Conn) dispatch(m *message) (serve func(), keep bool) {
 			c.fail(transportError("protocol error: the peer could not read a frame: %s", m.err.Message))
 			return nil, false
 		}
-		c.mu.Lock()
-		ch := c.pending[m.id]
-		delete(c.pending, m.id)
-		c.mu.Unlock()
-		switch {
-		case ch != nil:
-			ch <- m // buffered: never blocks
-		case !c.issued(m.id):
+		if !c.issued(m.id) {
 			// Not a late answer: this side never sent the id, so the peer is confused
 			// about what it is answering; every call it owes an answer is suspect.
 			c.protocolError(protocol.CodeInvalidRequest, nil, "response to id %s, which this side never issued", m.id)
 			return nil, false
 		}
-		// A response nobody waits for answers a call that was cancelled: dropped.
+		if c.opts.OrderedDelivery {
+			c.notes.push(queued{resp: m}) // behind the notifications read before it
+		} else {
+			c.deliver(m)
+		}
 	case m.method == protocol.MethodCancelRequest:
 		c.cancelInbound(m)
 	case m.id.IsZero():
-		c.notes.push(&Request{Method: m.method, Params: m.params})
+		c.notes.push(queued{req: &Request{Method: m.method, Params: m.params}, size: len(m.params) + len(m.method)})
 	default:
 		return c.startServing(m), true
 	}
 	return nil, true
+}
+
+// deliver hands a response to the Call waiting for it and tells Options.OnResponse. A
+// response nobody waits for answers a call that was cancelled: dropped.
+func (c *Conn) deliver(m *message) {
+	c.mu.Lock()
+	ch := c.pending[m.id]
+	delete(c.pending, m.id)
+	c.mu.Unlock()
+	if c.opts.OnResponse != nil {
+		c.opts.OnResponse(m.id)
+	}
+	if ch != nil {
+		ch <- m // buffered: never blocks
+	}
 }
 
 // reply queues a response frame; a closed writer drops it (nobody can read it).

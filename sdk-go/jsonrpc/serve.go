@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"sync"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -176,72 +175,6 @@ func cancelTarget(params []byte) (ID, error) {
 		return ID{}, fmt.Errorf("params %s must be exactly {id}", excerpt(params))
 	}
 	return parseID(fields[0].value)
-}
-
-// notificationQueue delivers notifications to the handler one at a time, in
-// arrival order (lifecycle events must not overtake each other), on its own
-// goroutine so the reader never waits.
-type notificationQueue struct {
-	c      *Conn
-	mu     sync.Mutex
-	queue  []*Request
-	closed bool
-	wake   chan struct{}
-	done   chan struct{} // closed when the loop has returned (after close)
-}
-
-func newNotificationQueue(c *Conn) *notificationQueue {
-	q := &notificationQueue{c: c, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	go q.loop()
-	return q
-}
-
-func (q *notificationQueue) push(r *Request) {
-	q.mu.Lock()
-	if q.closed {
-		q.mu.Unlock()
-		return
-	}
-	q.queue = append(q.queue, r)
-	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (q *notificationQueue) close() {
-	q.mu.Lock()
-	q.closed = true
-	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (q *notificationQueue) loop() {
-	defer close(q.done)
-	for range q.wake {
-		for {
-			q.mu.Lock()
-			if q.closed {
-				q.mu.Unlock()
-				return
-			}
-			if len(q.queue) == 0 {
-				q.mu.Unlock()
-				break
-			}
-			r := q.queue[0]
-			q.queue[0] = nil
-			q.queue = q.queue[1:]
-			q.mu.Unlock()
-			if _, err := q.c.call(q.c.baseCtx, r); err != nil {
-				q.c.opts.Logf("jsonrpc: notification %q: %v", r.Method, err)
-			}
-		}
-	}
 }
 
 // closeAfterReply marks a result whose reply is the connection's last frame.

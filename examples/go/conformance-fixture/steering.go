@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	octet "github.com/octet-kit/octet/sdk-go"
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -21,6 +22,18 @@ func registerSteering(ext *octet.Extension) {
 				return octet.Result{}, err
 			}
 			return octet.Text("notified"), nil
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "notify_n", Description: "Send n info notifications of about size characters, then answer {sent: n}"},
+		func(ctx context.Context, a struct {
+			N    int `json:"n" jsonschema:"minimum=0"`
+			Size int `json:"size" jsonschema:"minimum=0"`
+		}) (octet.Result, error) {
+			for i := 1; i <= a.N; i++ {
+				if err := ext.Notify(noteText(i, a.Size), "info", ""); err != nil {
+					return octet.Result{}, err
+				}
+			}
+			return octet.Text("notified").WithStructured(map[string]any{"sent": a.N}), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "contribute", Description: "Push a context item and a status line"},
 		func(ctx context.Context, a struct {
@@ -109,4 +122,13 @@ func registerSteering(ext *octet.Extension) {
 			}
 			return octet.Text("steered").WithStructured(out), nil
 		})
+}
+
+// noteText is notify_n's i-th message: "note <i>" padded with dots to size characters.
+func noteText(i, size int) string {
+	s := fmt.Sprintf("note %d", i)
+	if len(s) < size {
+		s += strings.Repeat(".", size-len(s))
+	}
+	return s
 }

@@ -268,6 +268,16 @@ def notify(args):
     return "notified"
 
 
+@ext.tool(name="notify_n",
+          description="Send n info notifications of about size characters, then answer {sent: n}",
+          parameters=obj({"n": {"type": "integer", "minimum": 0},
+                          "size": {"type": "integer", "minimum": 0}}, ["n", "size"]))
+def notify_n(args):
+    for i in range(1, args["n"] + 1):
+        ext.notify(f"note {i}".ljust(args["size"], "."), "info")
+    return tool_result(text_content("notified"), structured_content={"sent": args["n"]})
+
+
 @ext.tool(name="contribute", description="Push a context item and a status line",
           parameters=obj({"text": STR}, ["text"]))
 def contribute(args):

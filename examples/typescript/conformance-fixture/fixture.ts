@@ -314,6 +314,18 @@ export function buildFixture(): Extension {
   );
 
   ext.tool(
+    {
+      name: "notify_n",
+      description: "Send n info notifications of about size characters, then answer {sent: n}",
+      parameters: { type: "object", properties: { n: { type: "integer", minimum: 0 }, size: { type: "integer", minimum: 0 } }, required: ["n", "size"] },
+    },
+    (args) => {
+      for (let i = 1; i <= args.n; i++) ext.notify(`note ${i}`.padEnd(args.size, "."), { level: "info" });
+      return toolResult(textContent("notified"), { structuredContent: { sent: args.n } });
+    },
+  );
+
+  ext.tool(
     { name: "contribute", description: "Push a context item and a status line", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
     (args) => {
       ext.contributeContext([{ label: "fixture", content: args.text, placement: "prompt_prefix" }]);

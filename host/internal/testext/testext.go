@@ -61,7 +61,7 @@ type Ext struct {
 }
 
 // DefaultTools are the tools fakeext implements.
-var DefaultTools = []string{"echo", "slow", "hold", "gather", "crash", "env", "stderr", "spawn", "garbage", "pid", "fail", "rpc_error", "maxconc", "callback", "notes", "bad_utf8"}
+var DefaultTools = []string{"echo", "slow", "hold", "gather", "crash", "env", "stderr", "spawn", "garbage", "pid", "fail", "rpc_error", "maxconc", "callback", "notes", "bad_utf8", "burst", "flood"}
 
 // Write creates root/<name>/extension.toml for e and returns the extension directory.
 func Write(t testing.TB, root string, e Ext) string {

@@ -371,9 +371,14 @@ func (c *conn) request(f frame) {
 		c.workers <- struct{}{}
 		var result any
 		var e *rpcError
-		if ctx.Err() != nil {
+		answer, answered := answerFirst(f)
+		switch {
+		case ctx.Err() != nil:
 			e = &rpcError{Code: -32800, Message: "request cancelled"}
-		} else {
+		case answered:
+			c.respond(f.ID, answer, nil)
+			_, _ = c.handle(ctx, f)
+		default:
 			result, e = c.handle(ctx, f)
 		}
 		<-c.workers
@@ -383,7 +388,9 @@ func (c *conn) request(f frame) {
 		c.admitted--
 		c.mu.Unlock()
 		cancel()
-		c.respond(f.ID, result, e)
+		if !answered || e != nil {
+			c.respond(f.ID, result, e)
+		}
 	}()
 }
 

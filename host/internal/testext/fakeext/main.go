@@ -12,7 +12,9 @@
 // writes a non-frame line to stdout; pid returns the process id. strict {n} has a closed
 // parameters schema and echoes; bad_field, bad_structured and foreign_image return results
 // the host must refuse (an unknown member, structured_content breaking the declared
-// output_schema, an image naming an artifact this process never published).
+// output_schema, an image naming an artifact this process never published); burst {n}
+// writes n $/progress events and its result in one write; flood {n} answers, then writes n
+// notifications.
 package main
 
 import (
@@ -349,6 +351,10 @@ func toolCall(f frame, cancelled chan struct{}) {
 			leave()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
+	case "burst":
+		burst(f, num("n"))
+	case "flood":
+		flood(f, num("n"))
 	case "notes":
 		cmu.Lock()
 		n := strings.Join(notes, "\n")
