@@ -1,0 +1,341 @@
+// Applicator keywords: subschemas applied to the instance itself (allOf, anyOf, oneOf, not,
+// if/then/else, dependentSchemas) or to its members (properties, patternProperties,
+// additionalProperties, propertyNames, prefixItems, items, contains), and the unevaluated*
+// keywords, which read the annotations of the others. anyOf, oneOf and not report themselves;
+// the rest report the faults of the subschema.
+import type { KeywordContext } from "./keywords.js";
+import { compilePattern } from "./pattern.js";
+import { reasons } from "./reasons.js";
+import { SchemaError } from "./refs.js";
+import { Evaluated, quietly, report, type Check, type State } from "./state.js";
+import { escapeToken } from "./pointer.js";
+
+export interface ApplicatorContext extends KeywordContext {
+  /** Compile the subschema at `<this schema>/<path>`. */
+  sub(path: string, raw: unknown): Check;
+}
+
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function schemaArray(ctx: ApplicatorContext, kw: string): Check[] | undefined {
+  const v = ctx.raw[kw];
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length === 0) throw new SchemaError(ctx.at(kw), `${kw} must be a non-empty array of schemas`);
+  return v.map((s, i) => ctx.sub(`${kw}/${i}`, s));
+}
+
+function schemaMap(ctx: ApplicatorContext, kw: string): [string, Check][] | undefined {
+  const v = ctx.raw[kw];
+  if (v === undefined) return undefined;
+  if (!isObj(v)) throw new SchemaError(ctx.at(kw), `${kw} must be an object of schemas`);
+  return Object.entries(v).map(([name, s]) => [name, ctx.sub(`${kw}/${escapeToken(name)}`, s)]);
+}
+
+/** Apply a member's subschema; a literal `false` reports the applicator itself at the member. */
+function member(check: Check, isFalse: boolean, kw: string, at: string, why: (k: string | number) => string) {
+  return (v: unknown, parent: object, key: string | number, st: State): boolean => {
+    if (isFalse) {
+      if (st.out !== null) report(st, kw, at, why(key), key);
+      return false;
+    }
+    st.path.push(key);
+    const ok = check(v, parent, key, st, null);
+    st.path.pop();
+    return ok;
+  };
+}
+
+function inPlace(ctx: ApplicatorContext): Check[] {
+  const out: Check[] = [];
+  const all = schemaArray(ctx, "allOf");
+  if (all !== undefined) {
+    out.push((v, p, k, st, ev) => {
+      let ok = true;
+      for (const c of all) if (!c(v, p, k, st, ev)) {
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+  }
+  const any = schemaArray(ctx, "anyOf");
+  if (any !== undefined) {
+    const at = ctx.at("anyOf");
+    out.push((v, p, k, st, ev) => {
+      let ok = false;
+      for (const c of any) {
+        const mine = ev === null ? null : new Evaluated();
+        if (quietly(c, v, p, k, st, mine)) {
+          ok = true;
+          if (ev === null) return true; // annotations wanted: every branch must be evaluated
+          ev.merge(mine!);
+        }
+      }
+      if (!ok && st.out !== null) report(st, "anyOf", at, reasons.anyOf());
+      return ok;
+    });
+  }
+  const one = schemaArray(ctx, "oneOf");
+  if (one !== undefined) {
+    const at = ctx.at("oneOf");
+    out.push((v, p, k, st, ev) => {
+      let n = 0;
+      let won: Evaluated | null = null;
+      for (const c of one) {
+        const mine = ev === null ? null : new Evaluated();
+        if (quietly(c, v, p, k, st, mine)) {
+          n++;
+          won = mine;
+        }
+      }
+      if (n === 1) {
+        if (ev !== null) ev.merge(won!);
+        return true;
+      }
+      if (st.out !== null) report(st, "oneOf", at, reasons.oneOf(n));
+      return false;
+    });
+  }
+  if (ctx.raw["not"] !== undefined) {
+    const not = ctx.sub("not", ctx.raw["not"]);
+    const at = ctx.at("not");
+    out.push((v, p, k, st) => {
+      if (!quietly(not, v, p, k, st, null)) return true;
+      if (st.out !== null) report(st, "not", at, reasons.not());
+      return false;
+    });
+  }
+  if (ctx.raw["if"] !== undefined) {
+    const cond = ctx.sub("if", ctx.raw["if"]);
+    const then = ctx.raw["then"] === undefined ? null : ctx.sub("then", ctx.raw["then"]);
+    const otherwise = ctx.raw["else"] === undefined ? null : ctx.sub("else", ctx.raw["else"]);
+    if (then !== null || otherwise !== null) {
+      out.push((v, p, k, st, ev) => {
+        const mine = ev === null ? null : new Evaluated();
+        if (quietly(cond, v, p, k, st, mine)) {
+          if (ev !== null) ev.merge(mine!);
+          return then === null || then(v, p, k, st, ev);
+        }
+        return otherwise === null || otherwise(v, p, k, st, ev);
+      });
+    } else {
+      // `if` alone asserts nothing, but its annotations count for unevaluated* when it holds.
+      out.push((v, p, k, st, ev) => {
+        if (ev === null) return true;
+        const mine = new Evaluated();
+        if (quietly(cond, v, p, k, st, mine)) ev.merge(mine);
+        return true;
+      });
+    }
+  } else {
+    for (const kw of ["then", "else"]) if (ctx.raw[kw] !== undefined) ctx.sub(kw, ctx.raw[kw]); // still compiled: refused if bad
+  }
+  const deps = schemaMap(ctx, "dependentSchemas");
+  if (deps !== undefined) {
+    out.push((v, p, k, st, ev) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (const [name, c] of deps) {
+        if (!own(v, name) || c(v, p, k, st, ev)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+  }
+  return out;
+}
+
+function objectMembers(ctx: ApplicatorContext): Check[] {
+  const out: Check[] = [];
+  const props = schemaMap(ctx, "properties");
+  const patterns = schemaMap(ctx, "patternProperties")?.map(([source, c]) => [compilePattern(source, `${ctx.at("patternProperties")}/${escapeToken(source)}`), c] as const);
+  const names = new Set(props?.map(([n]) => n) ?? []);
+  if (props !== undefined) {
+    const checks = props.map(([name, c]) => [name, member(c, ctx.raw["properties"] !== undefined && (ctx.raw["properties"] as Record<string, unknown>)[name] === false, "false", `${ctx.at("properties")}/${escapeToken(name)}`, reasons.false)] as const);
+    out.push((v, _p, _k, st, ev) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (const [name, c] of checks) {
+        if (!own(v, name)) continue;
+        if (ev !== null) ev.prop(name);
+        if (c(v[name], v, name, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+  }
+  if (patterns !== undefined) {
+    out.push((v, _p, _k, st, ev) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (const name in v) {
+        for (const [re, c] of patterns) {
+          if (!re.test(name)) continue;
+          if (ev !== null) ev.prop(name);
+          st.path.push(name);
+          const good = c(v[name], v, name, st, null);
+          st.path.pop();
+          if (good) continue;
+          ok = false;
+          if (st.out === null) return false;
+        }
+      }
+      return ok;
+    });
+  }
+  const extra = ctx.raw["additionalProperties"];
+  if (extra !== undefined) {
+    const c = member(ctx.sub("additionalProperties", extra), extra === false, "additionalProperties", ctx.at("additionalProperties"), (k) => reasons.additionalProperties(String(k)));
+    const regexes = patterns?.map(([re]) => re) ?? [];
+    out.push((v, _p, _k, st, ev) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (const name in v) {
+        if (names.has(name) || regexes.some((re) => re.test(name))) continue;
+        if (ev !== null) ev.prop(name);
+        if (c(v[name], v, name, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+  }
+  if (ctx.raw["propertyNames"] !== undefined) {
+    const c = ctx.sub("propertyNames", ctx.raw["propertyNames"]);
+    const at = ctx.at("propertyNames");
+    out.push((v, _p, _k, st) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (const name in v) {
+        if (quietly(c, name, null, name, st, null)) continue;
+        ok = false;
+        if (st.out === null) return false;
+        report(st, "propertyNames", at, reasons.propertyNames(name), name);
+      }
+      return ok;
+    });
+  }
+  return out;
+}
+
+function arrayMembers(ctx: ApplicatorContext): Check[] {
+  const out: Check[] = [];
+  const prefix = schemaArray(ctx, "prefixItems");
+  const prefixRaw = ctx.raw["prefixItems"] as unknown[] | undefined;
+  const rest = ctx.raw["items"];
+  if (prefix !== undefined) {
+    const checks = prefix.map((c, i) => member(c, prefixRaw![i] === false, "false", `${ctx.at("prefixItems")}/${i}`, reasons.false));
+    out.push((v, _p, _k, st, ev) => {
+      if (!Array.isArray(v)) return true;
+      const n = Math.min(v.length, checks.length);
+      if (ev !== null && n > ev.items) ev.items = n;
+      let ok = true;
+      for (let i = 0; i < n; i++) {
+        if (checks[i]!(v[i], v, i, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+  }
+  if (rest !== undefined) {
+    const from = prefix?.length ?? 0;
+    const c = member(ctx.sub("items", rest), rest === false, "items", ctx.at("items"), (i) => reasons.items(Number(i)));
+    out.push((v, _p, _k, st, ev) => {
+      if (!Array.isArray(v)) return true;
+      if (ev !== null) ev.allItems = true;
+      let ok = true;
+      for (let i = from; i < v.length; i++) {
+        if (c(v[i], v, i, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+  }
+  if (ctx.raw["contains"] !== undefined) {
+    const c = ctx.sub("contains", ctx.raw["contains"]);
+    const min = ctx.raw["minContains"] === undefined ? 1 : (ctx.raw["minContains"] as number);
+    const max = ctx.raw["maxContains"] as number | undefined;
+    const atContains = ctx.at("contains");
+    out.push((v, _p, _k, st, ev) => {
+      if (!Array.isArray(v)) return true;
+      let n = 0;
+      for (let i = 0; i < v.length; i++) {
+        st.path.push(i);
+        const hit = quietly(c, v[i], v, i, st, null);
+        st.path.pop();
+        if (!hit) continue;
+        n++;
+        if (ev !== null) ev.item(i);
+        else if (max === undefined && n >= min) return true;
+      }
+      let ok = true;
+      if (n < min) {
+        ok = false;
+        if (st.out !== null) {
+          if (ctx.raw["minContains"] === undefined) report(st, "contains", atContains, reasons.contains());
+          else report(st, "minContains", ctx.at("minContains"), reasons.minContains(min, n));
+        }
+      }
+      if (max !== undefined && n > max) {
+        ok = false;
+        if (st.out !== null) report(st, "maxContains", ctx.at("maxContains"), reasons.maxContains(max, n));
+      }
+      return ok;
+    });
+  }
+  return out;
+}
+
+/** Every applicator of the applicator vocabulary the schema object uses. */
+export function compileApplicators(ctx: ApplicatorContext, applicator: boolean): Check[] {
+  for (const kw of ["minContains", "maxContains"]) {
+    const v = ctx.raw[kw];
+    if (v !== undefined && (typeof v !== "number" || !Number.isInteger(v) || v < 0)) throw new SchemaError(ctx.at(kw), `${kw} must be a non-negative integer`);
+  }
+  if (!applicator) return [];
+  return [...inPlace(ctx), ...objectMembers(ctx), ...arrayMembers(ctx)];
+}
+
+/** unevaluatedProperties and unevaluatedItems: run last, over what no other keyword evaluated. */
+export function compileUnevaluated(ctx: ApplicatorContext, unevaluated: boolean): Check[] {
+  if (!unevaluated) return [];
+  const out: Check[] = [];
+  const props = ctx.raw["unevaluatedProperties"];
+  if (props !== undefined) {
+    const c = member(ctx.sub("unevaluatedProperties", props), props === false, "unevaluatedProperties", ctx.at("unevaluatedProperties"), (k) => reasons.unevaluatedProperties(String(k)));
+    out.push((v, _p, _k, st, ev) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (const name in v) {
+        if (ev!.hasProp(name)) continue;
+        if (c(v[name], v, name, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      if (ok) ev!.allProps = true;
+      return ok;
+    });
+  }
+  const items = ctx.raw["unevaluatedItems"];
+  if (items !== undefined) {
+    const c = member(ctx.sub("unevaluatedItems", items), items === false, "unevaluatedItems", ctx.at("unevaluatedItems"), (i) => reasons.unevaluatedItems(Number(i)));
+    out.push((v, _p, _k, st, ev) => {
+      if (!Array.isArray(v)) return true;
+      let ok = true;
+      for (let i = 0; i < v.length; i++) {
+        if (ev!.hasItem(i)) continue;
+        if (c(v[i], v, i, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      if (ok) ev!.allItems = true;
+      return ok;
+    });
+  }
+  return out;
+}

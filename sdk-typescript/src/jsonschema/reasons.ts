@@ -1,0 +1,37 @@
+// The fixed English reason templates of faults. Go and Python print the same words; values
+// appear as compact JSON (compactJson) so quoting and escaping agree across languages.
+import { compactJson as j } from "./equal.js";
+
+export const reasons = {
+  false: () => "no value is allowed here",
+  type: (want: readonly string[], got: string) => `want type ${want.join(" or ")}, got ${got}`,
+  const: (want: unknown) => `want ${j(want)}`,
+  enum: (want: readonly unknown[]) => `want one of ${want.map(j).join(", ")}`,
+  required: (name: string) => `missing required property ${j(name)}`,
+  dependentRequired: (name: string, because: string) => `missing property ${j(name)}, required when ${j(because)} is present`,
+  minProperties: (want: number, got: number) => `want at least ${want} properties, got ${got}`,
+  maxProperties: (want: number, got: number) => `want at most ${want} properties, got ${got}`,
+  additionalProperties: (name: string) => `property ${j(name)} is not allowed`,
+  unevaluatedProperties: (name: string) => `property ${j(name)} is not allowed`,
+  propertyNames: (name: string) => `property name ${j(name)} is not allowed`,
+  minItems: (want: number, got: number) => `want at least ${want} items, got ${got}`,
+  maxItems: (want: number, got: number) => `want at most ${want} items, got ${got}`,
+  uniqueItems: (i: number, k: number) => `items ${i} and ${k} are equal`,
+  contains: () => "no item matches contains",
+  minContains: (want: number, got: number) => `want at least ${want} items matching contains, got ${got}`,
+  maxContains: (want: number, got: number) => `want at most ${want} items matching contains, got ${got}`,
+  unevaluatedItems: (i: number) => `item ${i} is not allowed`,
+  items: (i: number) => `item ${i} is not allowed`,
+  minLength: (want: number, got: number) => `want at least ${want} characters, got ${got}`,
+  maxLength: (want: number, got: number) => `want at most ${want} characters, got ${got}`,
+  pattern: (pattern: string) => `want a string matching ${j(pattern)}`,
+  format: (format: string) => `want a string in format ${j(format)}`,
+  minimum: (want: number, got: number) => `want at least ${j(want)}, got ${j(got)}`,
+  maximum: (want: number, got: number) => `want at most ${j(want)}, got ${j(got)}`,
+  exclusiveMinimum: (want: number, got: number) => `want more than ${j(want)}, got ${j(got)}`,
+  exclusiveMaximum: (want: number, got: number) => `want less than ${j(want)}, got ${j(got)}`,
+  multipleOf: (want: number, got: number) => `want a multiple of ${j(want)}, got ${j(got)}`,
+  anyOf: () => "matches none of the anyOf schemas",
+  oneOf: (n: number) => (n === 0 ? "matches none of the oneOf schemas" : `matches ${n} of the oneOf schemas, want exactly 1`),
+  not: () => "matches the schema of not",
+} as const;
