@@ -107,7 +107,7 @@ export function normalizeResult02(value: unknown, outputSchema: JsonSchema | und
   if (outputSchema !== undefined) {
     if (sc === undefined) throw new ValidationError(`tool '${tool}' declares output_schema but returned no structured_content`, "/structured_content");
     const fault = checkSchema(outputSchema, sc);
-    if (fault) throw new ValidationError(`structured_content does not match tool '${tool}' output_schema at ${fault.path}: ${fault.reason}`, `/structured_content${fault.path === "/" ? "" : fault.path}`);
+    if (fault) throw new ValidationError(`structured_content does not match tool '${tool}' output_schema at ${fault.path === "" ? "(root)" : fault.path}: ${fault.reason}`, `/structured_content${fault.path}`);
   }
   if (sc !== undefined) {
     if (!isObject(sc)) throw new ValidationError("structured_content must be an object", "/structured_content");

@@ -330,9 +330,9 @@ describe("JSON that breaks a wire rule", () => {
       ['{"name":"typed","arguments":{"count":1,"count":2}}', -32602, /duplicate key "count"/],
       ['{"name":"typed","name":"typed","arguments":{}}', -32602, /duplicate key "name"/],
       ['{"name":"typed","arguments":{"label":"\\ud800"}}', -32602, /lone UTF-16 surrogate/],
-      ['{"name":"typed","arguments":{"count":1.0}}', -32602, /expected integer, got number/],
-      ['{"name":"typed","arguments":{"count":1e0}}', -32602, /expected integer, got number/],
-      ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /expected integer, got array/],
+      ['{"name":"typed","arguments":{"count":1.0}}', -32602, /^invalid arguments: \/count: want type integer, got number$/],
+      ['{"name":"typed","arguments":{"count":1e0}}', -32602, /^invalid arguments: \/count: want type integer, got number$/],
+      ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /^invalid arguments: \/count: want type integer, got array$/],
     ];
     for (const [i, [params, code, reason]] of cases.entries()) {
       h.sendRaw(request(100 + i, params));

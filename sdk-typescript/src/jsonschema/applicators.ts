@@ -32,11 +32,14 @@ function schemaMap(ctx: ApplicatorContext, kw: string): [string, Check][] | unde
   return Object.entries(v).map(([name, s]) => [name, ctx.sub(`${kw}/${escapeToken(name)}`, s)]);
 }
 
-/** Apply a member's subschema; a literal `false` reports the applicator itself at the member. */
+/**
+ * Apply a member's subschema. A literal `false` under additionalProperties, items and the
+ * unevaluated* keywords reports that keyword at the container, once per rejected member.
+ */
 function member(check: Check, isFalse: boolean, kw: string, at: string, why: (k: string | number) => string) {
   return (v: unknown, parent: object, key: string | number, st: State): boolean => {
     if (isFalse) {
-      if (st.out !== null) report(st, kw, at, why(key), key);
+      if (st.out !== null) report(st, kw, at, why(key));
       return false;
     }
     st.path.push(key);
@@ -80,20 +83,25 @@ function inPlace(ctx: ApplicatorContext): Check[] {
   if (one !== undefined) {
     const at = ctx.at("oneOf");
     out.push((v, p, k, st, ev) => {
-      let n = 0;
+      let first = -1;
+      let second = -1;
       let won: Evaluated | null = null;
-      for (const c of one) {
+      for (let i = 0; i < one.length; i++) {
         const mine = ev === null ? null : new Evaluated();
-        if (quietly(c, v, p, k, st, mine)) {
-          n++;
+        if (!quietly(one[i]!, v, p, k, st, mine)) continue;
+        if (first < 0) {
+          first = i;
           won = mine;
+        } else {
+          second = i;
+          break;
         }
       }
-      if (n === 1) {
+      if (first >= 0 && second < 0) {
         if (ev !== null) ev.merge(won!);
         return true;
       }
-      if (st.out !== null) report(st, "oneOf", at, reasons.oneOf(n));
+      if (st.out !== null) report(st, "oneOf", at, reasons.oneOf(first < 0 ? [] : [first, second]));
       return false;
     });
   }
@@ -153,7 +161,7 @@ function objectMembers(ctx: ApplicatorContext): Check[] {
   const patterns = schemaMap(ctx, "patternProperties")?.map(([source, c]) => [compilePattern(source, `${ctx.at("patternProperties")}/${escapeToken(source)}`), c] as const);
   const names = new Set(props?.map(([n]) => n) ?? []);
   if (props !== undefined) {
-    const checks = props.map(([name, c]) => [name, member(c, ctx.raw["properties"] !== undefined && (ctx.raw["properties"] as Record<string, unknown>)[name] === false, "false", `${ctx.at("properties")}/${escapeToken(name)}`, reasons.false)] as const);
+    const checks = props.map(([name, c]) => [name, member(c, false, "", "", reasons.false)] as const);
     out.push((v, _p, _k, st, ev) => {
       if (!isObj(v)) return true;
       let ok = true;
@@ -213,7 +221,7 @@ function objectMembers(ctx: ApplicatorContext): Check[] {
         if (quietly(c, name, null, name, st, null)) continue;
         ok = false;
         if (st.out === null) return false;
-        report(st, "propertyNames", at, reasons.propertyNames(name), name);
+        report(st, "propertyNames", at, reasons.propertyNames(name));
       }
       return ok;
     });
@@ -224,10 +232,9 @@ function objectMembers(ctx: ApplicatorContext): Check[] {
 function arrayMembers(ctx: ApplicatorContext): Check[] {
   const out: Check[] = [];
   const prefix = schemaArray(ctx, "prefixItems");
-  const prefixRaw = ctx.raw["prefixItems"] as unknown[] | undefined;
   const rest = ctx.raw["items"];
   if (prefix !== undefined) {
-    const checks = prefix.map((c, i) => member(c, prefixRaw![i] === false, "false", `${ctx.at("prefixItems")}/${i}`, reasons.false));
+    const checks = prefix.map((c) => member(c, false, "", "", reasons.false));
     out.push((v, _p, _k, st, ev) => {
       if (!Array.isArray(v)) return true;
       const n = Math.min(v.length, checks.length);

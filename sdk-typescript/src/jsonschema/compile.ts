@@ -4,7 +4,7 @@
 // leastFault picks the one the wire carries.
 import { compileApplicators, compileUnevaluated, type ApplicatorContext } from "./applicators.js";
 import { leastFault, type Fault } from "./fault.js";
-import { compileAssertions } from "./keywords.js";
+import { compileAssertions, compileGates } from "./keywords.js";
 import { builtinDocument } from "./metaschema.js";
 import { escapeToken } from "./pointer.js";
 import { reasons } from "./reasons.js";
@@ -76,14 +76,17 @@ class Compiler {
       },
     };
     const vocab = place.resource.vocab;
-    const checks = [...compileAssertions(ctx, vocab.validation), ...this.references(raw, place.resource, ctx), ...compileApplicators(ctx, vocab.applicator)];
+    const gates = compileGates(ctx, vocab.validation);
+    const applied = [...this.references(raw, place.resource, ctx), ...compileApplicators(ctx, vocab.applicator)];
+    const checks = [...compileAssertions(ctx, vocab.validation), ...applied];
     const late = compileUnevaluated(ctx, vocab.unevaluated);
     if (raw["$defs"] !== undefined) {
       const defs = raw["$defs"];
       if (typeof defs !== "object" || defs === null || Array.isArray(defs)) throw new SchemaError(ctx.at("$defs"), "$defs must be an object of schemas");
       for (const [name, sub] of Object.entries(defs)) this.node(sub, place.resource, `${place.ptr}/$defs/${escapeToken(name)}`, place.doc);
     }
-    node.fn = combine(checks, late);
+    node.fn = combine(gates, checks, late);
+    if (applied.length > 0 && late.length === 0) node.fn = tracked(node.fn);
     if (node.isRoot) {
       const inner = node.fn;
       const resource = place.resource;
@@ -150,7 +153,29 @@ class Compiler {
   }
 }
 
-function combine(checks: Check[], late: Check[]): Check {
+/** A schema object that fails evaluates nothing: its annotations reach the parent only when it holds. */
+function tracked(body: Check): Check {
+  return (v, p, k, st, ev) => {
+    if (ev === null) return body(v, p, k, st, null);
+    const mine = new Evaluated();
+    if (!body(v, p, k, st, mine)) return false;
+    ev.merge(mine);
+    return true;
+  };
+}
+
+function combine(gates: Check[], rest: Check[], late: Check[]): Check {
+  const body = combineRest(rest, late);
+  if (gates.length === 0) return body;
+  if (body === PASS && gates.length === 1) return gates[0]!;
+  // A failing gate (type, const, enum) ends the object's evaluation, faults collected or not.
+  return (v, p, k, st, ev) => {
+    for (const g of gates) if (!g(v, p, k, st, ev)) return false;
+    return body(v, p, k, st, ev);
+  };
+}
+
+function combineRest(checks: Check[], late: Check[]): Check {
   if (late.length === 0) {
     if (checks.length === 0) return PASS;
     if (checks.length === 1) return checks[0]!;

@@ -1,3 +1,5 @@
+import { compareCodePoints } from "./pointer.js";
+
 // JSON equality and canonical text for const, enum and uniqueItems. JSON has one number type,
 // so 1 and 1.0 are equal (JSON.parse already gives both the same double); true is never 1,
 // and objects are equal when they hold the same keys with equal values in any order.
@@ -38,10 +40,14 @@ export function canonicalKey(value: unknown): string {
 }
 
 /**
- * A value as compact JSON for fault reasons, the same text in Go, Python and TypeScript:
- * only `"`, `\` and control characters are escaped, non-ASCII is kept, numbers in their
- * shortest round-trip form (integers without a fraction). JSON.stringify does exactly that.
+ * A value as compact JSON for fault reasons, the same text in Go, Python and TypeScript: no
+ * whitespace, object members sorted by key (by code point), strings escaping only `"`, `\` and
+ * control characters, numbers as ECMAScript prints them (JSON.stringify's rules for scalars).
  */
 export function compactJson(value: unknown): string {
-  return JSON.stringify(value) ?? "null";
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(compactJson).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort(compareCodePoints);
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${compactJson(obj[k])}`).join(",")}}`;
 }

@@ -1,6 +1,6 @@
 // Validation faults and the one order that picks THE fault of a failed instance, shared with
-// the Go and Python validators (docs FAULT_CONTRACT: pointer, then keyword rank, then schema
-// location), so the three SDKs put the same fault on the wire.
+// the Go and Python validators (docs/conformance.md#validation-faults: pointer, then keyword
+// rank, then reason), so the three SDKs put the same fault on the wire.
 import { compareCodePoints, comparePointers } from "./pointer.js";
 
 /** One failed keyword: where in the instance, which keyword, where in the schema, and why. */
@@ -28,9 +28,12 @@ function rank(keyword: string): number {
   return rankOf.get(keyword) ?? RANK.length;
 }
 
-/** The contract's order: instance pointer, then keyword rank, then schema location. */
+/**
+ * The contract's order: instance pointer, then keyword rank, then reason (not schema location:
+ * validators spell locations differently, while equal pointer, keyword and reason are one answer).
+ */
 export function compareFaults(a: Fault, b: Fault): number {
-  return comparePointers(a.pointer, b.pointer) || rank(a.keyword) - rank(b.keyword) || compareCodePoints(a.schemaPath, b.schemaPath);
+  return comparePointers(a.pointer, b.pointer) || rank(a.keyword) - rank(b.keyword) || compareCodePoints(a.reason, b.reason);
 }
 
 /** The reported fault: the least of all by compareFaults. */

@@ -39,11 +39,10 @@ function stringArray(ctx: KeywordContext, kw: string, v: unknown, at: string): r
   return v as string[];
 }
 
-/** The JSON Schema type name of a value: an integral number is an "integer" unless written as a float. */
-export function typeName(v: unknown, float: boolean): string {
+/** The type a fault names for a value: every number is "number" (the contract's templates). */
+function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
-  if (typeof v === "number") return Number.isInteger(v) && !float ? "integer" : "number";
   return typeof v;
 }
 
@@ -67,10 +66,7 @@ function compileType(ctx: KeywordContext): Check | null {
     else if (v === null) ok = nul!;
     else if (Array.isArray(v)) ok = array!;
     else ok = object!;
-    if (!ok && st.out !== null) {
-      const float = typeof v === "number" && parent !== null && st.float !== null && st.float(parent, key);
-      report(st, "type", at, reasons.type(want, typeName(v, float)));
-    }
+    if (!ok && st.out !== null) report(st, "type", at, reasons.type(want, typeName(v)));
     return ok;
   };
 }
@@ -279,9 +275,18 @@ function compileObject(ctx: KeywordContext): Check[] {
   return out;
 }
 
-/** Every assertion of the validation vocabulary (and format) that the schema object uses. */
-export function compileAssertions(ctx: KeywordContext, validation: boolean): Check[] {
+/**
+ * The gate keywords type, const and enum, in that order: when one fails, it is the schema
+ * object's only fault (its other keywords are not evaluated), as in the oracle.
+ */
+export function compileGates(ctx: KeywordContext, validation: boolean): Check[] {
   if (!validation) return [];
   const type = compileType(ctx);
-  return [...(type === null ? [] : [type]), ...compileConstEnum(ctx), ...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
+  return [...(type === null ? [] : [type]), ...compileConstEnum(ctx)];
+}
+
+/** The other assertions of the validation vocabulary (and format) that the schema object uses. */
+export function compileAssertions(ctx: KeywordContext, validation: boolean): Check[] {
+  if (!validation) return [];
+  return [...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
 }
