@@ -1,0 +1,48 @@
+// Tool schemas are compiled when the tool is defined: a schema the validator cannot compile is
+// refused then, naming the tool and the JSON pointer of the bad keyword, never at call time.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+import { Extension, SchemaError, ValidationError, compileSchema, type JsonSchema } from "../src/index.js";
+
+function refusal(parameters: unknown, outputSchema?: unknown): string {
+  const spec = { name: "area", description: "", parameters: parameters as JsonSchema, ...(outputSchema === undefined ? {} : { outputSchema: outputSchema as JsonSchema }) };
+  try {
+    new Extension().tool(spec, () => "x");
+  } catch (err) {
+    assert.ok(err instanceof ValidationError, String(err));
+    return err.message;
+  }
+  assert.fail("the schema was accepted");
+}
+
+describe("schemas refused at definition", () => {
+  it("names the tool and the bad keyword's pointer", () => {
+    assert.match(refusal({ properties: { x: { pattern: "(" } } }), /^tool "area": parameters schema \/properties\/x\/pattern: invalid regular expression "\("/);
+    assert.match(refusal({ $ref: "https://example.com/other.json" }), /^tool "area": parameters schema \/\$ref: cannot resolve \$ref "https:\/\/example.com\/other.json"/);
+    assert.match(refusal({ $ref: "#/$defs/missing" }), /^tool "area": parameters schema \/\$ref: cannot resolve/);
+    assert.equal(refusal({ properties: { n: { minimum: "3" } } }), 'tool "area": parameters schema /properties/n/minimum: minimum must be a number');
+    assert.equal(refusal({ type: "float" }), 'tool "area": parameters schema /type: type must be one of null, boolean, object, array, number, string, integer or a non-empty array of them');
+    assert.equal(refusal({ items: [{ type: "string" }] }), 'tool "area": parameters schema /items: a schema must be an object or a boolean');
+    assert.equal(refusal({ required: "a" }), 'tool "area": parameters schema /required: required must be an array of strings');
+    assert.equal(refusal({ multipleOf: 0 }), 'tool "area": parameters schema /multipleOf: multipleOf must be greater than 0');
+    assert.match(refusal({ patternProperties: { "a{": {} } }), /^tool "area": parameters schema \/patternProperties\/a\{: invalid regular expression/);
+    assert.match(refusal({ type: "object" }, { properties: { y: { maxLength: -1 } } }), /^tool "area": output_schema schema \/properties\/y\/maxLength: maxLength must be a non-negative integer/);
+  });
+
+  it("refuses patterns outside the dialect RE2, Python and ECMAScript share", () => {
+    for (const pattern of ["^(?=a)", "(?!b)", "(?<=c)d", "(?<!c)d", "(a)\\1", "(?<n>a)\\k<n>"]) {
+      assert.match(refusal({ properties: { x: { pattern } } }), /^tool "area": parameters schema \/properties\/x\/pattern: invalid regular expression .* not in the shared regex dialect$/, pattern);
+    }
+    // Escaped and bracketed look-alikes stay allowed.
+    for (const pattern of ["\\(?=", "[(?=]", "^\\d{1,3}$", "\\\\1"]) assert.doesNotThrow(() => compileSchema({ pattern }), pattern);
+  });
+
+  it("compiles a schema object once and judges with it", () => {
+    const schema: JsonSchema = { type: "object", properties: { n: { type: "integer" } } };
+    assert.equal(compileSchema(schema), compileSchema(schema));
+    assert.throws(() => compileSchema({ $ref: "nowhere.json" }), (err) => err instanceof SchemaError && err.pointer === "/$ref");
+    assert.equal(compileSchema(schema).valid({ n: 1 }), true);
+    assert.equal(compileSchema(schema).valid({ n: "1" }), false);
+  });
+});
