@@ -7,7 +7,7 @@ import type { KeywordContext } from "./keywords.js";
 import { compilePattern } from "./pattern.js";
 import { reasons } from "./reasons.js";
 import { SchemaError } from "./refs.js";
-import { Evaluated, quietly, report, type Check, type State } from "./state.js";
+import { Evaluated, getter, quietly, report, type Check, type State } from "./state.js";
 import { escapeToken } from "./pointer.js";
 
 export interface ApplicatorContext extends KeywordContext {
@@ -42,12 +42,15 @@ function member(check: Check, isFalse: boolean, kw: string, at: string, why: (k:
       if (st.out !== null) report(st, kw, at, why(key));
       return false;
     }
+    // The path is only read for faults; out is the same after the call as before it.
+    if (st.out === null) return check(v, parent, key, st, null);
     st.path.push(key);
     const ok = check(v, parent, key, st, null);
     st.path.pop();
     return ok;
   };
 }
+
 
 function inPlace(ctx: ApplicatorContext): Check[] {
   const out: Check[] = [];
@@ -158,17 +161,45 @@ function inPlace(ctx: ApplicatorContext): Check[] {
 function objectMembers(ctx: ApplicatorContext): Check[] {
   const out: Check[] = [];
   const props = schemaMap(ctx, "properties");
-  const patterns = schemaMap(ctx, "patternProperties")?.map(([source, c]) => [compilePattern(source, `${ctx.at("patternProperties")}/${escapeToken(source)}`), c] as const);
+  const patterns = schemaMap(ctx, "patternProperties")?.map(
+    ([source, c]) => [compilePattern(source, `${ctx.at("patternProperties")}/${escapeToken(source)}`), member(c, false, "", "", reasons.false)] as const,
+  );
   const names = new Set(props?.map(([n]) => n) ?? []);
-  if (props !== undefined) {
-    const checks = props.map(([name, c]) => [name, member(c, false, "", "", reasons.false)] as const);
+  const extra = ctx.raw["additionalProperties"];
+  const extraCheck =
+    extra === undefined ? null : member(ctx.sub("additionalProperties", extra), extra === false, "additionalProperties", ctx.at("additionalProperties"), (k) => reasons.additionalProperties(String(k)));
+  if (props !== undefined && extraCheck !== null && patterns === undefined) {
+    // The common tool schema (properties plus additionalProperties): one pass over the members.
+    const index = new Map(props.map(([name], i) => [name, i]));
+    const checks = props.map(([, c]) => member(c, false, "", "", reasons.false));
     out.push((v, _p, _k, st, ev) => {
       if (!isObj(v)) return true;
       let ok = true;
-      for (const [name, c] of checks) {
-        if (!own(v, name)) continue;
+      for (const name in v) {
         if (ev !== null) ev.prop(name);
-        if (c(v[name], v, name, st)) continue;
+        const i = index.get(name);
+        if ((i === undefined ? extraCheck : checks[i]!)(v[name], v, name, st)) continue;
+        ok = false;
+        if (st.out === null) return false;
+      }
+      return ok;
+    });
+    return [...out, ...propertyNames(ctx)];
+  }
+  if (props !== undefined) {
+    const keys = props.map(([name]) => name);
+    const gets = keys.map(getter);
+    const checks = props.map(([, c]) => member(c, false, "", "", reasons.false));
+    const n = keys.length;
+    out.push((v, _p, _k, st, ev) => {
+      if (!isObj(v)) return true;
+      let ok = true;
+      for (let i = 0; i < n; i++) {
+        const x = gets[i]!(v);
+        if (x === undefined) continue;
+        const name = keys[i]!;
+        if (ev !== null) ev.prop(name);
+        if (checks[i]!(x, v, name, st)) continue;
         ok = false;
         if (st.out === null) return false;
       }
@@ -183,9 +214,7 @@ function objectMembers(ctx: ApplicatorContext): Check[] {
         for (const [re, c] of patterns) {
           if (!re.test(name)) continue;
           if (ev !== null) ev.prop(name);
-          st.path.push(name);
-          const good = c(v[name], v, name, st, null);
-          st.path.pop();
+          const good = c(v[name], v, name, st);
           if (good) continue;
           ok = false;
           if (st.out === null) return false;
@@ -194,15 +223,19 @@ function objectMembers(ctx: ApplicatorContext): Check[] {
       return ok;
     });
   }
-  const extra = ctx.raw["additionalProperties"];
-  if (extra !== undefined) {
-    const c = member(ctx.sub("additionalProperties", extra), extra === false, "additionalProperties", ctx.at("additionalProperties"), (k) => reasons.additionalProperties(String(k)));
+  if (extraCheck !== null) {
+    const c = extraCheck;
     const regexes = patterns?.map(([re]) => re) ?? [];
+    const matched = (name: string): boolean => {
+      if (names.has(name)) return true;
+      for (const re of regexes) if (re.test(name)) return true;
+      return false;
+    };
     out.push((v, _p, _k, st, ev) => {
       if (!isObj(v)) return true;
       let ok = true;
       for (const name in v) {
-        if (names.has(name) || regexes.some((re) => re.test(name))) continue;
+        if (matched(name)) continue;
         if (ev !== null) ev.prop(name);
         if (c(v[name], v, name, st)) continue;
         ok = false;
@@ -211,6 +244,11 @@ function objectMembers(ctx: ApplicatorContext): Check[] {
       return ok;
     });
   }
+  return [...out, ...propertyNames(ctx)];
+}
+
+function propertyNames(ctx: ApplicatorContext): Check[] {
+  const out: Check[] = [];
   if (ctx.raw["propertyNames"] !== undefined) {
     const c = ctx.sub("propertyNames", ctx.raw["propertyNames"]);
     const at = ctx.at("propertyNames");
@@ -272,9 +310,7 @@ function arrayMembers(ctx: ApplicatorContext): Check[] {
       if (!Array.isArray(v)) return true;
       let n = 0;
       for (let i = 0; i < v.length; i++) {
-        st.path.push(i);
         const hit = quietly(c, v[i], v, i, st, null);
-        st.path.pop();
         if (!hit) continue;
         n++;
         if (ev !== null) ev.item(i);

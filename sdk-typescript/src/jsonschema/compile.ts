@@ -34,6 +34,8 @@ interface Node {
   fn: Check;
   readonly resource: Resource;
   readonly isRoot: boolean;
+  /** fn is final (false only while the node's own keywords compile, e.g. in a $ref cycle). */
+  done: boolean;
 }
 
 const PASS: Check = () => true;
@@ -50,19 +52,19 @@ class Compiler {
 
   node(raw: unknown, resource: Resource, ptr: string, doc: string): Node {
     if (!isSchema(raw)) throw new SchemaError(placeLabel(doc, ptr), "a schema must be an object or a boolean");
-    if (raw === true) return { fn: PASS, resource, isRoot: false };
+    if (raw === true) return { fn: PASS, resource, isRoot: false, done: true };
     if (raw === false) {
       const at = placeLabel(doc, ptr);
       const fn: Check = (_v, _p, _k, st) => {
         if (st.out !== null) report(st, "false", at, reasons.false());
         return false;
       };
-      return { fn, resource, isRoot: false };
+      return { fn, resource, isRoot: false, done: true };
     }
     const known = this.nodes.get(raw);
     if (known !== undefined) return known;
     const place = this.registry.placeOf(raw);
-    const node: Node = { fn: PASS, resource: place.resource, isRoot: place.resource.root === raw };
+    const node: Node = { fn: PASS, resource: place.resource, isRoot: place.resource.root === raw, done: false };
     this.nodes.set(raw, node); // before the keywords: a cycle of references finds it
     const base = placeLabel(place.doc, place.ptr);
     const ctx: ApplicatorContext = {
@@ -72,7 +74,8 @@ class Compiler {
       sub: (path, sub) => {
         if (sub === true) return PASS;
         const n = this.node(sub, place.resource, `${place.ptr}/${path}`, place.doc);
-        return (v, p, k, st, ev) => n.fn(v, p, k, st, ev);
+        // A node still compiling (a cycle) is called through its cell; a finished one directly.
+        return n.done ? n.fn : (v, p, k, st, ev) => n.fn(v, p, k, st, ev);
       },
     };
     const vocab = place.resource.vocab;
@@ -85,9 +88,9 @@ class Compiler {
       if (typeof defs !== "object" || defs === null || Array.isArray(defs)) throw new SchemaError(ctx.at("$defs"), "$defs must be an object of schemas");
       for (const [name, sub] of Object.entries(defs)) this.node(sub, place.resource, `${place.ptr}/$defs/${escapeToken(name)}`, place.doc);
     }
-    node.fn = combine(gates, checks, late);
-    if (applied.length > 0 && late.length === 0) node.fn = tracked(node.fn);
-    if (node.isRoot) {
+    node.fn = combine(gates, checks, late, applied.length > 0);
+    // Only resources with a $dynamicAnchor can be what a $dynamicRef finds in the dynamic scope.
+    if (node.isRoot && place.resource.dynamicAnchors.size > 0) {
       const inner = node.fn;
       const resource = place.resource;
       node.fn = (v, p, k, st, ev) => {
@@ -97,6 +100,7 @@ class Compiler {
         return ok;
       };
     }
+    node.done = true;
     return node;
   }
 
@@ -124,7 +128,7 @@ class Compiler {
             break;
           }
         }
-        if (to.isRoot) return to.fn(v, p, k, st, ev);
+        if (to.isRoot || to.resource.dynamicAnchors.size === 0) return to.fn(v, p, k, st, ev);
         st.dyn.push(to.resource);
         const ok = to.fn(v, p, k, st, ev);
         st.dyn.pop();
@@ -153,57 +157,46 @@ class Compiler {
   }
 }
 
-/** A schema object that fails evaluates nothing: its annotations reach the parent only when it holds. */
-function tracked(body: Check): Check {
-  return (v, p, k, st, ev) => {
-    if (ev === null) return body(v, p, k, st, null);
-    const mine = new Evaluated();
-    if (!body(v, p, k, st, mine)) return false;
-    ev.merge(mine);
-    return true;
-  };
-}
-
-function combine(gates: Check[], rest: Check[], late: Check[]): Check {
-  const body = combineRest(rest, late);
-  if (gates.length === 0) return body;
-  if (body === PASS && gates.length === 1) return gates[0]!;
-  // A failing gate (type, const, enum) ends the object's evaluation, faults collected or not.
-  return (v, p, k, st, ev) => {
-    for (const g of gates) if (!g(v, p, k, st, ev)) return false;
-    return body(v, p, k, st, ev);
-  };
-}
-
-function combineRest(checks: Check[], late: Check[]): Check {
-  if (late.length === 0) {
-    if (checks.length === 0) return PASS;
-    if (checks.length === 1) return checks[0]!;
+/**
+ * One schema object's keywords as one closure. A failing gate (type, const, enum) ends the
+ * object's evaluation, faults collected or not. With `track` (the object applies subschemas)
+ * or unevaluated* keywords, annotations are gathered in the object's own set and reach the
+ * parent only when the object holds: a failing schema evaluates nothing.
+ */
+function combine(gates: Check[], rest: Check[], late: Check[], track: boolean): Check {
+  const g = gates.length;
+  const all = [...gates, ...rest];
+  const n = all.length;
+  if (late.length === 0 && !track) {
+    if (n === 0) return PASS;
+    if (n === 1) return all[0]!;
     return (v, p, k, st, ev) => {
+      for (let i = 0; i < g; i++) if (!all[i]!(v, p, k, st, ev)) return false;
       let ok = true;
-      for (const c of checks) {
-        if (c(v, p, k, st, ev)) continue;
+      for (let i = g; i < n; i++) {
+        if (all[i]!(v, p, k, st, ev)) continue;
         ok = false;
         if (st.out === null) return false;
       }
       return ok;
     };
   }
-  // unevaluated*: this schema's own annotations, merged upward only when it holds.
+  const m = late.length;
   return (v, p, k, st, ev) => {
-    const mine = new Evaluated();
+    const mine = m > 0 || ev !== null ? new Evaluated() : null;
+    for (let i = 0; i < g; i++) if (!all[i]!(v, p, k, st, mine)) return false;
     let ok = true;
-    for (const c of checks) {
-      if (c(v, p, k, st, mine)) continue;
+    for (let i = g; i < n; i++) {
+      if (all[i]!(v, p, k, st, mine)) continue;
       ok = false;
       if (st.out === null) return false;
     }
-    for (const c of late) {
-      if (c(v, p, k, st, mine)) continue;
+    for (let i = 0; i < m; i++) {
+      if (late[i]!(v, p, k, st, mine)) continue;
       ok = false;
       if (st.out === null) return false;
     }
-    if (ok && ev !== null) ev.merge(mine);
+    if (ok && ev !== null) ev.merge(mine!);
     return ok;
   };
 }
@@ -223,29 +216,30 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   compiler.compileDynamicAnchors();
   // One state per compiled schema: validation is synchronous, so runs never overlap.
   const st: State = { out: null, path: [], dyn: [], float: null };
-  const run = (value: unknown, float: FloatProbe | undefined, out: Fault[] | null): boolean => {
+  const fn = root.fn;
+  // The boolean walk leaves path and dyn as it found them (pushes and pops pair up), so only
+  // a thrown exception (a stack overflow) could leave them dirty: both are reset per run.
+  const valid = (value: unknown, float: FloatProbe | undefined): boolean => {
+    if (st.dyn.length !== 0) st.dyn.length = 0;
+    st.float = float ?? null;
+    return fn(value, null, "", st, null);
+  };
+  const collect = (value: unknown, float: FloatProbe | undefined): Fault[] => {
+    const out: Fault[] = [];
+    if (st.path.length !== 0) st.path.length = 0;
+    if (st.dyn.length !== 0) st.dyn.length = 0;
+    st.float = float ?? null;
     st.out = out;
-    st.path.length = 0;
-    st.dyn.length = 0;
-    (st as { float: FloatProbe | null }).float = float ?? null;
     try {
-      return root.fn(value, null, "", st, null);
+      fn(value, null, "", st, null);
     } finally {
       st.out = null;
     }
+    return out;
   };
   return {
-    valid: (value, float) => run(value, float, null),
-    faults: (value, float) => {
-      const out: Fault[] = [];
-      run(value, float, out);
-      return out;
-    },
-    check: (value, float) => {
-      if (run(value, float, null)) return null;
-      const out: Fault[] = [];
-      run(value, float, out);
-      return leastFault(out);
-    },
+    valid,
+    faults: (value, float) => (valid(value, float) ? [] : collect(value, float)),
+    check: (value, float) => (valid(value, float) ? null : leastFault(collect(value, float))),
   };
 }

@@ -7,7 +7,7 @@ import { compilePattern } from "./pattern.js";
 import { reasons } from "./reasons.js";
 import { SchemaError } from "./refs.js";
 import { codePoints } from "../json.js";
-import { report, type Check } from "./state.js";
+import { getter, report, type Check } from "./state.js";
 
 /** What a keyword compiler gets: the schema object, the keyword's pointer, and options. */
 export interface KeywordContext {
@@ -238,12 +238,14 @@ function compileObject(ctx: KeywordContext): Check[] {
   if (required !== undefined) {
     const names = stringArray(ctx, "required", required, ctx.at("required"));
     const at = ctx.at("required");
+    const gets = names.map(getter);
     if (names.length > 0) {
       out.push((v, _p, _k, st) => {
         if (typeof v !== "object" || v === null || Array.isArray(v)) return true;
         let ok = true;
-        for (const name of names) {
-          if (Object.prototype.hasOwnProperty.call(v, name)) continue;
+        for (let i = 0; i < names.length; i++) {
+          if (gets[i]!(v as Record<string, unknown>) !== undefined) continue;
+          const name = names[i]!;
           if (st.out === null) return false;
           ok = false;
           report(st, "required", at, reasons.required(name));

@@ -15,7 +15,7 @@ export interface State {
   readonly path: (string | number)[];
   /** Schema resources entered, outermost first, for $dynamicRef. */
   readonly dyn: Resource[];
-  readonly float: FloatProbe | null;
+  float: FloatProbe | null;
 }
 
 /**
@@ -74,4 +74,13 @@ export function quietly(check: Check, v: unknown, parent: object | null, key: st
   } finally {
     st.out = out;
   }
+}
+
+/**
+ * Reads an own property of a JSON object fast: for a name Object.prototype lacks, a plain
+ * lookup is undefined exactly when the object does not have it.
+ */
+export function getter(name: string): (o: Record<string, unknown>) => unknown {
+  if (name in Object.prototype) return (o) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined);
+  return (o) => o[name];
 }
