@@ -13,7 +13,11 @@ export type { CompileOptions, CompiledSchema } from "./jsonschema/compile.js";
 export type { Fault } from "./jsonschema/fault.js";
 export { SchemaError } from "./jsonschema/refs.js";
 
-/** A JSON Schema document as authors write it (open: unknown keywords are allowed). */
+/**
+ * A JSON Schema document as authors write it (open: unknown keywords are allowed). The fields
+ * the SDK typed before 2020-12 support keep their narrower types (source compatibility); a
+ * `false` or `true` subschema there can still be written through a cast.
+ */
 export interface JsonSchema {
   $schema?: string;
   $id?: string;
@@ -23,7 +27,7 @@ export interface JsonSchema {
   $dynamicRef?: string;
   $dynamicAnchor?: string;
   type?: JsonTypeName | readonly JsonTypeName[];
-  properties?: { readonly [key: string]: JsonSchema | boolean };
+  properties?: { readonly [key: string]: JsonSchema };
   patternProperties?: { readonly [key: string]: JsonSchema | boolean };
   required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
@@ -33,7 +37,7 @@ export interface JsonSchema {
   dependentSchemas?: { readonly [key: string]: JsonSchema | boolean };
   minProperties?: number;
   maxProperties?: number;
-  items?: JsonSchema | boolean;
+  items?: JsonSchema;
   prefixItems?: readonly (JsonSchema | boolean)[];
   unevaluatedItems?: boolean | JsonSchema;
   contains?: JsonSchema | boolean;
@@ -53,9 +57,9 @@ export interface JsonSchema {
   maxItems?: number;
   pattern?: string;
   format?: string;
-  anyOf?: readonly (JsonSchema | boolean)[];
-  oneOf?: readonly (JsonSchema | boolean)[];
-  allOf?: readonly (JsonSchema | boolean)[];
+  anyOf?: readonly JsonSchema[];
+  oneOf?: readonly JsonSchema[];
+  allOf?: readonly JsonSchema[];
   not?: JsonSchema | boolean;
   if?: JsonSchema | boolean;
   then?: JsonSchema | boolean;
@@ -107,6 +111,7 @@ export function compileToolSchema(tool: string, what: "parameters" | "output_sch
 /**
  * Check `value` against `schema`; returns the reported fault or null. `path` is prefixed to the
  * fault's pointer. Numbers a decoded frame wrote as `1.0` are no integers (the wire's rule).
+ * The schema is compiled on first use (throwing SchemaError if it cannot be) and then reused.
  */
 export function checkSchema(schema: JsonSchema, value: unknown, path = ""): SchemaFault | null {
   const fault = compileSchema(schema).check(value, writtenAsFloat);

@@ -39,6 +39,7 @@ export function compilePattern(pattern: string, at: string): RegExp {
   } catch (err) {
     throw new SchemaError(at, `invalid regular expression ${JSON.stringify(pattern)}: ${(err as Error).message}`);
   }
+  if (cache.size >= 1024) cache.clear(); // dynamic catalogs may bring unbounded patterns
   cache.set(pattern, re);
   return re;
 }
