@@ -2,6 +2,9 @@
 // refused then, naming the tool and the JSON pointer of the bad keyword, never at call time.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { Extension, SchemaError, ValidationError, compileSchema, type JsonSchema } from "../src/index.js";
 
@@ -15,6 +18,39 @@ function refusal(parameters: unknown, outputSchema?: unknown): string {
   }
   assert.fail("the schema was accepted");
 }
+
+interface Dialect {
+  portable: { pattern: string; matches: string[]; rejects: string[]; why: string }[];
+  refused: string[];
+}
+
+// dist/test/schema.test.js -> repository root
+const dialect = JSON.parse(
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "schema", "vectors", "patterns", "dialect.json"), "utf8"),
+) as Dialect;
+
+describe("the shared pattern dialect (schema/vectors/patterns/dialect.json)", () => {
+  it("gives every portable pattern its verdicts (a match anywhere, not anchored)", () => {
+    assert.ok(dialect.portable.length >= 10);
+    for (const p of dialect.portable) {
+      const c = compileSchema({ pattern: p.pattern });
+      for (const s of p.matches) assert.equal(c.valid(s), true, `${JSON.stringify(p.pattern)} must match ${JSON.stringify(s)}: ${p.why}`);
+      for (const s of p.rejects) assert.equal(c.valid(s), false, `${JSON.stringify(p.pattern)} must not match ${JSON.stringify(s)}: ${p.why}`);
+    }
+  });
+
+  it("refuses every pattern outside it, at the keyword's pointer", () => {
+    assert.ok(dialect.refused.length >= 10);
+    for (const pattern of dialect.refused) {
+      assert.throws(
+        () => compileSchema({ patternProperties: { "^x": true }, properties: { a: { pattern } } }),
+        (err) => err instanceof SchemaError && err.pointer === "/properties/a/pattern",
+        JSON.stringify(pattern),
+      );
+      assert.throws(() => compileSchema({ patternProperties: { [pattern]: true } }), (err) => err instanceof SchemaError && err.pointer.startsWith("/patternProperties/"), JSON.stringify(pattern));
+    }
+  });
+});
 
 describe("schemas refused at definition", () => {
   it("names the tool and the bad keyword's pointer", () => {
@@ -32,7 +68,7 @@ describe("schemas refused at definition", () => {
 
   it("refuses patterns outside the dialect RE2, Python and ECMAScript share", () => {
     for (const pattern of ["^(?=a)", "(?!b)", "(?<=c)d", "(?<!c)d", "(a)\\1", "(?<n>a)\\k<n>"]) {
-      assert.match(refusal({ properties: { x: { pattern } } }), /^tool "area": parameters schema \/properties\/x\/pattern: invalid regular expression .* not in the shared regex dialect$/, pattern);
+      assert.match(refusal({ properties: { x: { pattern } } }), /^tool "area": parameters schema \/properties\/x\/pattern: invalid regular expression .*; patterns must be portable across RE2, Python and ECMAScript$/, pattern);
     }
     // Escaped and bracketed look-alikes stay allowed.
     for (const pattern of ["\\(?=", "[(?=]", "^\\d{1,3}$", "\\\\1"]) assert.doesNotThrow(() => compileSchema({ pattern }), pattern);
