@@ -89,21 +89,25 @@ function inPlace(ctx: ApplicatorContext): Check[] {
       let first = -1;
       let second = -1;
       let won: Evaluated | null = null;
+      // Collecting faults for unevaluated*, every passing branch counts, as in the oracle.
+      const all = ev !== null && st.out !== null ? new Evaluated() : null;
       for (let i = 0; i < one.length; i++) {
         const mine = ev === null ? null : new Evaluated();
         if (!quietly(one[i]!, v, p, k, st, mine)) continue;
+        if (all !== null) all.merge(mine!);
         if (first < 0) {
           first = i;
           won = mine;
-        } else {
+        } else if (second < 0) {
           second = i;
-          break;
+          if (all === null) break;
         }
       }
       if (first >= 0 && second < 0) {
         if (ev !== null) ev.merge(won!);
         return true;
       }
+      if (all !== null) ev!.merge(all);
       if (st.out !== null) report(st, "oneOf", at, reasons.oneOf(first < 0 ? [] : [first, second]));
       return false;
     });
@@ -111,9 +115,14 @@ function inPlace(ctx: ApplicatorContext): Check[] {
   if (ctx.raw["not"] !== undefined) {
     const not = ctx.sub("not", ctx.raw["not"]);
     const at = ctx.at("not");
-    out.push((v, p, k, st) => {
-      if (!quietly(not, v, p, k, st, null)) return true;
-      if (st.out !== null) report(st, "not", at, reasons.not());
+    out.push((v, p, k, st, ev) => {
+      // Collecting faults for unevaluated*, a matching not schema's annotations count, as in the oracle.
+      const mine = ev !== null && st.out !== null ? new Evaluated() : null;
+      if (!quietly(not, v, p, k, st, mine)) return true;
+      if (st.out !== null) {
+        if (mine !== null) ev!.merge(mine);
+        report(st, "not", at, reasons.not());
+      }
       return false;
     });
   }
