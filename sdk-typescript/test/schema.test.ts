@@ -82,3 +82,31 @@ describe("schemas refused at definition", () => {
     assert.equal(compileSchema(schema).valid({ n: "1" }), false);
   });
 });
+
+describe("the fault order's pointer comparison", () => {
+  // Reference: unescape the tokens, compare them as arrays of code points.
+  const codePoints = (s: string) => [...s].map((c) => c.codePointAt(0)!);
+  const byCodePoint = (a: string, b: string): number => {
+    const [x, y] = [codePoints(a), codePoints(b)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return x.length - y.length;
+  };
+  const tokens = (p: string) => (p === "" ? [] : p.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~")));
+  const reference = (p: string, q: string): number => {
+    const [x, y] = [tokens(p), tokens(q)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      const c = byCodePoint(x[i]!, y[i]!);
+      if (c !== 0) return c;
+    }
+    return x.length - y.length;
+  };
+
+  it("orders tokens by code point, a prefix first, escapes unescaped", async () => {
+    const { comparePointers } = await import("../src/jsonschema/pointer.js");
+    const pieces = ["a", "b", "/", "~", "\uff61", "\u{1F600}", "\ue000", "", "0", "10", "2"];
+    const names = pieces.flatMap((x) => pieces.map((y) => x + y));
+    const pointers = ["", ...names.map((n) => `/${n.replace(/~/g, "~0").replace(/\//g, "~1")}`)];
+    const all = [...pointers, ...pointers.slice(0, 40).map((p) => `${p}/x`)];
+    for (const p of all) for (const q of all) assert.equal(Math.sign(comparePointers(p, q)), Math.sign(reference(p, q)), JSON.stringify([p, q]));
+  });
+});

@@ -45,6 +45,7 @@ export function canonicalKey(value: unknown): string {
  * control characters, numbers as ECMAScript prints them (JSON.stringify's rules for scalars).
  */
 export function compactJson(value: unknown): string {
+  if (typeof value === "number") return String(value); // finite: what JSON.stringify prints
   if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map(compactJson).join(",")}]`;
   const obj = value as Record<string, unknown>;

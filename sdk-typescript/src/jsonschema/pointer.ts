@@ -26,8 +26,21 @@ export function parsePointer(pointer: string): string[] {
 /** Compare two instance pointers token by token, by Unicode code point; a prefix sorts first. */
 export function comparePointers(a: string, b: string): number {
   if (a === b) return 0;
-  const x = parsePointer(a);
-  const y = parsePointer(b);
+  if (a.includes("~") || b.includes("~")) return compareTokens(parsePointer(a), parsePointer(b));
+  // Without escapes the tokens are the text between slashes: one scan to the first difference.
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x === 0x2f) return -1; // a's token ends first: a prefix of b's token
+    if (y === 0x2f) return 1;
+    return unitOrder(x, y);
+  }
+  return a.length - b.length; // one is a prefix of the other (shallower, or a shorter last token)
+}
+
+function compareTokens(x: readonly string[], y: readonly string[]): number {
   const n = Math.min(x.length, y.length);
   for (let i = 0; i < n; i++) {
     const c = compareCodePoints(x[i]!, y[i]!);
@@ -36,17 +49,23 @@ export function comparePointers(a: string, b: string): number {
   return x.length - y.length;
 }
 
+// Two different UTF-16 units at the first difference of two strings, in code point order: a
+// surrogate (part of a character above U+FFFF) sorts after every unit from U+E000 up.
+function unitOrder(x: number, y: number): number {
+  const xs = x >= 0xd800 && x <= 0xdfff;
+  const ys = y >= 0xd800 && y <= 0xdfff;
+  if (xs !== ys) return xs ? (y >= 0xe000 ? 1 : x - y) : x >= 0xe000 ? -1 : x - y;
+  return x - y;
+}
+
 /** String order by Unicode code point (JavaScript's < orders by UTF-16 unit, which differs above U+FFFF). */
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;
-  const x = a[Symbol.iterator]();
-  const y = b[Symbol.iterator]();
-  for (;;) {
-    const p = x.next();
-    const q = y.next();
-    if (p.done === true) return q.done === true ? 0 : -1;
-    if (q.done === true) return 1;
-    const d = p.value.codePointAt(0)! - q.value.codePointAt(0)!;
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return unitOrder(x, y);
   }
+  return a.length - b.length;
 }
