@@ -51,7 +51,6 @@ function member(check: Check, isFalse: boolean, kw: string, at: string, why: (k:
   };
 }
 
-
 function inPlace(ctx: ApplicatorContext): Check[] {
   const out: Check[] = [];
   const all = schemaArray(ctx, "allOf");
