@@ -11,9 +11,8 @@ import { Logger } from "./log.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import { Connection } from "./rpc.js";
 import { checkWire, requestParamsType, reverseResultType } from "./wirecheck.js";
-import { compileToolSchema, invalidArguments, type CompiledSchema, type Infer, type JsonSchema } from "./schema.js";
+import { compileToolSchema, invalidArguments, wireFloat, type CompiledSchema, type Infer, type JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
-import { writtenAsFloat } from "./wireparse.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
 import type {
@@ -492,7 +491,7 @@ export class Extension extends HostServices {
       entry = this.tools.get(name);
     }
     if (entry === undefined) return invalidParams(`unknown tool '${name}'`, "/name");
-    const fault = entry.params.check(args, writtenAsFloat);
+    const fault = entry.params.check(args, wireFloat);
     if (fault !== null) return invalidArguments(fault);
     const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
     const ctx = this.newContext(id, "tool/call", p, rev as number | undefined, callId);

@@ -4,12 +4,14 @@
 // Go and Python SDKs. Zero dependencies by design.
 import { compileSchema as compile, type CompileOptions, type CompiledSchema } from "./jsonschema/compile.js";
 import type { Fault } from "./jsonschema/fault.js";
+import type { FloatProbe } from "./jsonschema/state.js";
 import { SchemaError } from "./jsonschema/refs.js";
 import { ValidationError } from "./errors.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import { writtenAsFloat } from "./wireparse.js";
 
 export type { CompileOptions, CompiledSchema } from "./jsonschema/compile.js";
+export type { FloatProbe } from "./jsonschema/state.js";
 export type { Fault } from "./jsonschema/fault.js";
 export { SchemaError } from "./jsonschema/refs.js";
 
@@ -81,6 +83,9 @@ export interface SchemaFault {
 
 const compiled = new WeakMap<object, CompiledSchema>();
 
+/** The float marks of decoded frames (the validated value itself is never a bare number on the wire). */
+export const wireFloat: FloatProbe = (parent, key) => parent !== null && writtenAsFloat(parent, key);
+
 /**
  * Compile a schema once; later calls with the same object return the same compiled schema.
  * Throws SchemaError (its `pointer` names the bad keyword) when the schema cannot be compiled.
@@ -103,7 +108,8 @@ export function compileToolSchema(tool: string, what: "parameters" | "output_sch
   try {
     return compileSchema(schema);
   } catch (err) {
-    if (err instanceof SchemaError) throw new ValidationError(`tool ${JSON.stringify(tool)}: ${what} schema ${err.message}`, err.pointer);
+    // Worded as in Go and Python: `parameters schema <pointer>: ...`, `output_schema <pointer>: ...`.
+    if (err instanceof SchemaError) throw new ValidationError(`tool ${JSON.stringify(tool)}: ${what === "parameters" ? "parameters schema" : what} ${err.message}`, err.pointer);
     throw err;
   }
 }
@@ -114,7 +120,7 @@ export function compileToolSchema(tool: string, what: "parameters" | "output_sch
  * The schema is compiled on first use (throwing SchemaError if it cannot be) and then reused.
  */
 export function checkSchema(schema: JsonSchema, value: unknown, path = ""): SchemaFault | null {
-  const fault = compileSchema(schema).check(value, writtenAsFloat);
+  const fault = compileSchema(schema).check(value, wireFloat);
   return fault === null ? null : { path: path + fault.pointer, keyword: fault.keyword, reason: fault.reason };
 }
 

@@ -1,14 +1,16 @@
 // The shared fault corpus (schema/vectors/faults/*.json, docs/conformance.md#validation-faults):
 // every vector's instance gets exactly the vector's pointer, keyword, reason and message, from
-// the validator and, for object instances, on the wire from a served tool.
+// the validator and, for object instances, on the wire from a served tool. The files are read
+// as wire text (parseFrame), so an instance written `1.0` stays apart from `1`.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { Extension, compileSchema, type JsonObject, type JsonSchema } from "../src/index.js";
+import { Extension, compileSchema, type JsonSchema } from "../src/index.js";
 import { invalidArguments } from "../src/schema.js";
+import { parseFrame, writtenAsFloat } from "../src/wireparse.js";
 import { ScriptedHost } from "../src/testing/index.js";
 import { manifest } from "./helpers.js";
 
@@ -27,16 +29,27 @@ const dir = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "sch
 const vectors: (Vector & { file: string })[] = readdirSync(dir)
   .filter((n) => n.endsWith(".json"))
   .sort()
-  .flatMap((file) => (JSON.parse(readFileSync(join(dir, file), "utf8")) as Vector[]).map((v) => ({ ...v, file })));
+  .flatMap((file) => (parseFrame(readFileSync(join(dir, file), "utf8")) as Vector[]).map((v) => Object.assign(v, { file })));
 
-const isObj = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+// The float marks of a vector's instance: its own (the vector's "instance" member), else its parts'.
+const floatsOf = (v: Vector) => (parent: object | null, key: string | number) => (parent === null ? writtenAsFloat(v, "instance") : writtenAsFloat(parent, key));
+
+// The instance as wire text again, numbers written as floats keeping their fraction.
+function wireText(value: unknown, float: boolean): string {
+  if (typeof value === "number") return float && Number.isInteger(value) ? `${value}.0` : JSON.stringify(value);
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((x, i) => wireText(x, writtenAsFloat(value, i))).join(",")}]`;
+  return `{${Object.entries(value).map(([k, x]) => `${JSON.stringify(k)}:${wireText(x, writtenAsFloat(value, k))}`).join(",")}}`;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 describe("fault vectors", () => {
   it("the validator reports every vector's fault, message and data", () => {
     assert.ok(vectors.length >= 90, `the corpus was found (${vectors.length} vectors)`);
     const wrong: string[] = [];
     for (const v of vectors) {
-      const fault = compileSchema(v.schema).check(v.instance);
+      const fault = compileSchema(v.schema).check(v.instance, floatsOf(v));
       const got = fault === null ? null : { pointer: fault.pointer, keyword: fault.keyword, reason: fault.reason, ...invalidArguments(fault) };
       const want = {
         pointer: v.pointer,
@@ -65,9 +78,11 @@ describe("fault vectors", () => {
     const init = await host.initialize();
     assert.equal(init.error, undefined, JSON.stringify(init.error));
     for (const [i, v] of served.entries()) {
-      const r = await host.callTool(`v${i}`, v.instance as JsonObject);
+      const id = 1000 + i;
+      host.sendRaw(`{"jsonrpc":"2.0","id":${id},"method":"tool/call","params":{"name":"v${i}","arguments":${wireText(v.instance, false)}}}\n`);
+      const r = await host.waitFor((f) => f["id"] === id);
       assert.deepEqual(
-        r.error,
+        r["error"],
         { code: -32602, message: v.message, data: { keyword: v.keyword, path: `/arguments${v.pointer}`, pointer: v.pointer, reason: v.reason } },
         `${v.file} | ${v.description}`,
       );

@@ -63,7 +63,7 @@ describe("schemas refused at definition", () => {
     assert.equal(refusal({ required: "a" }), 'tool "area": parameters schema /required: required must be an array of strings');
     assert.equal(refusal({ multipleOf: 0 }), 'tool "area": parameters schema /multipleOf: multipleOf must be greater than 0');
     assert.match(refusal({ patternProperties: { "a{": {} } }), /^tool "area": parameters schema \/patternProperties\/a\{: invalid regular expression/);
-    assert.match(refusal({ type: "object" }, { properties: { y: { maxLength: -1 } } }), /^tool "area": output_schema schema \/properties\/y\/maxLength: maxLength must be a non-negative integer/);
+    assert.match(refusal({ type: "object" }, { properties: { y: { maxLength: -1 } } }), /^tool "area": output_schema \/properties\/y\/maxLength: maxLength must be a non-negative integer/);
   });
 
   it("refuses patterns outside the dialect RE2, Python and ECMAScript share", () => {

@@ -57,17 +57,34 @@ function compileType(ctx: KeywordContext): Check | null {
   const allows = (n: string) => want.includes(n);
   const [object, array, string, number, integer, boolean, nul] = ["object", "array", "string", "number", "integer", "boolean", "null"].map(allows);
   const at = ctx.at("type");
-  return (v, parent, key, st) => {
+  return (v, _p, _k, st) => {
     let ok: boolean;
     if (typeof v === "string") ok = string!;
-    else if (typeof v === "number") {
-      ok = number! || (integer! && Number.isInteger(v) && (parent === null || st.float === null || !st.float(parent, key)));
-    } else if (typeof v === "boolean") ok = boolean!;
+    else if (typeof v === "number") ok = number! || (integer! && Number.isInteger(v));
+    else if (typeof v === "boolean") ok = boolean!;
     else if (v === null) ok = nul!;
     else if (Array.isArray(v)) ok = array!;
     else ok = object!;
     if (!ok && st.out !== null) report(st, "type", at, reasons.type(want, typeName(v)));
     return ok;
+  };
+}
+
+/**
+ * Octet's wire rule beside `type`: an integer is written without fraction or exponent, so where
+ * `type` allows integer but not number, a number written `1.0` fails (keyword `type`). It is
+ * not a gate: the schema object's other keywords are still judged, as in the Go and Python SDKs.
+ */
+function compileWireInteger(ctx: KeywordContext): Check | null {
+  const t = ctx.raw["type"];
+  const names = typeof t === "string" ? [t] : Array.isArray(t) ? t : [];
+  if (!names.includes("integer") || names.includes("number")) return null;
+  const want = names as string[];
+  const at = ctx.at("type");
+  return (v, parent, key, st) => {
+    if (typeof v !== "number" || st.float === null || !Number.isInteger(v) || !st.float(parent, key)) return true;
+    if (st.out !== null) report(st, "type", at, reasons.type(want, "number"));
+    return false;
   };
 }
 
@@ -290,5 +307,6 @@ export function compileGates(ctx: KeywordContext, validation: boolean): Check[] 
 /** The other assertions of the validation vocabulary (and format) that the schema object uses. */
 export function compileAssertions(ctx: KeywordContext, validation: boolean): Check[] {
   if (!validation) return [];
-  return [...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
+  const wire = compileWireInteger(ctx);
+  return [...(wire === null ? [] : [wire]), ...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
 }

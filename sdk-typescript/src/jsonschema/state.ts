@@ -5,8 +5,11 @@ import type { Fault } from "./fault.js";
 import { escapeToken, toPointer } from "./pointer.js";
 import type { Resource } from "./refs.js";
 
-/** Whether parent[key] was written with a fraction or exponent (`1.0`), so it is no integer on the wire. */
-export type FloatProbe = (parent: object, key: string | number) => boolean;
+/**
+ * Whether parent[key] was written with a fraction or exponent (`1.0`), so it is no integer on
+ * the wire. The validated value itself comes as (null, "").
+ */
+export type FloatProbe = (parent: object | null, key: string | number) => boolean;
 
 export interface State {
   /** Collected faults, or null on the boolean fast path. */
