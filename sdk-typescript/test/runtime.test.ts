@@ -394,4 +394,16 @@ describe("dynamic catalog transactions", () => {
     await assert.rejects(ext2.registerTools(many), ValidationError);
     await assert.rejects(ext2.unregisterTools(), /1\.\.256 names/);
   });
+
+  it("a dynamic tool's schema is compiled before anything is sent: a bad one is refused locally", async () => {
+    const ext = new Extension();
+    let sent = 0;
+    await started(ext, { contributes, script: { respond: (m) => (m === "tools/register" ? (sent++, { result: { revision: 1, tools: ["dyn"] } }) : undefined) } });
+    await assert.rejects(
+      ext.registerTool({ name: "dyn", description: "", parameters: { $ref: "#/$defs/missing" }, handler: () => "x" }),
+      (e) => e instanceof ValidationError && /^tool "dyn": parameters schema \/\$ref: cannot resolve/.test(e.message),
+    );
+    assert.equal(sent, 0);
+    assert.equal(ext.toolCatalogRevision, 0);
+  });
 });
