@@ -42,10 +42,9 @@ func init() {
 		Name: "schema.suite_verdicts",
 		Description: "suite_args (unevaluatedProperties, $ref/$defs, dependentSchemas, uniqueItems, multipleOf) answers valid and invalid arguments sent straight over the wire " +
 			"exactly as the host's validator judges them: accepted, or -32602 with data.pointer and data.keyword of the fault contract's fault and the message \"invalid arguments: <pointer>: ...\"",
-		Requirement: "FAULT_CONTRACT (issue 12 part 1: a complete 2020-12 validator in every SDK, one fault one verdict); docs/design/fixture.md suite_args",
-		// Advisory until the SDKs' complete validators land (issue 12 part 1): then it is
-		// promoted to Conditional, binding all three fixtures.
-		Tier:   Advisory,
+		Requirement: "docs/conformance.md#validation-faults (a complete 2020-12 validator in every SDK, one fault one verdict); docs/design/fixture.md suite_args",
+		// Binding wherever suite_args is declared: every SDK has a complete validator.
+		Tier:   Conditional,
 		Tools:  []string{"suite_args"},
 		Covers: []string{"tool/call"},
 		Run:    checkSuiteVerdicts,

@@ -33,7 +33,7 @@ function client(link) {
 const manifest = {
   name: "conformance-fixture", version: "0.1.0", api_version: "0.4", entrypoint: { command: "./launch" },
   contributes: {
-    commands: ["fixture_cmd"], hooks: ["before_prompt", "after_tool_call"], ui: ["status"], context: true, tool_renderers: ["echo"],
+    commands: ["fixture_cmd", "slow_cmd"], hooks: ["before_prompt", "after_tool_call"], ui: ["status"], context: true, tool_renderers: ["echo"],
     notifications: true, confirmations: true, presentation: true,
   },
 };

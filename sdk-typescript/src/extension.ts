@@ -12,7 +12,7 @@ import { Logger } from "./log.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import { Connection } from "./rpc.js";
 import { checkWire, requestParamsType, reverseResultType } from "./wirecheck.js";
-import { checkSchema, type Infer, type JsonSchema } from "./schema.js";
+import { compileToolSchema, invalidArguments, wireFloat, type CompiledSchema, type Infer, type JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
@@ -64,6 +64,8 @@ export interface DynamicTool<P extends JsonSchema = JsonSchema> extends ToolSpec
 interface ToolEntry {
   def: ToolDefinition;
   handler: ToolHandler<JsonObject>;
+  /** `parameters`, compiled when the tool was defined. */
+  params: CompiledSchema;
 }
 
 interface Job {
@@ -231,8 +233,13 @@ export class Extension extends HostServices {
     }
     if (typeof handler !== "function") throw new ValidationError(`tool '${spec.name}' needs a handler function`);
     const def: ToolDefinition = { name: spec.name, description: spec.description, parameters: spec.parameters ?? EMPTY_SCHEMA };
-    if (spec.outputSchema !== undefined) def.output_schema = spec.outputSchema;
-    return { def, handler };
+    // Both schemas compile now, so a bad one is refused here and never at call time.
+    const params = compileToolSchema(spec.name, "parameters", def.parameters as JsonSchema);
+    if (spec.outputSchema !== undefined) {
+      compileToolSchema(spec.name, "output_schema", spec.outputSchema);
+      def.output_schema = spec.outputSchema;
+    }
+    return { def, handler, params };
   }
 
   // ---- state after initialize
@@ -485,11 +492,8 @@ export class Extension extends HostServices {
       entry = this.tools.get(name);
     }
     if (entry === undefined) return unknownTool(name);
-    const fault = checkSchema(entry.def.parameters, args);
-    if (fault !== null) {
-      const path = fault.path === "/" ? "/arguments" : `/arguments${fault.path}`;
-      return invalidParams(`invalid arguments for tool '${name}' at ${path}: ${fault.reason}`, path);
-    }
+    const fault = entry.params.check(args, wireFloat);
+    if (fault !== null) return invalidArguments(fault);
     const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
     const ctx = this.newContext(id, "tool/call", p, rev as number | undefined, callId);
     const handler = entry.handler;

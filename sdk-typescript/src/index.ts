@@ -16,8 +16,8 @@ export type { ArtifactSource, KvCommitBatch, KvListOptions, ParentOption, SpawnA
 export { canonicalJson } from "./services.js";
 export { Logger } from "./log.js";
 export type { LogFields, LogLevel } from "./log.js";
-export { checkSchema } from "./schema.js";
-export type { Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
+export { checkSchema, compileSchema, SchemaError } from "./schema.js";
+export type { CompiledSchema, CompileOptions, Fault, FloatProbe, Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
 export type { Id, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export type { Transport, InboundSink } from "./transport.js";
 export * from "./types.js";

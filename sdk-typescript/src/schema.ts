@@ -1,31 +1,71 @@
-// A small JSON Schema checker for tool `parameters` and `output_schema`. It covers the keywords
-// tool schemas use (type, properties, required, additionalProperties, items, enum, const,
-// numeric and length bounds, pattern, anyOf/oneOf/allOf); other keywords are ignored, and the
-// host validates again with a full validator. Zero dependencies by design.
-import { codePoints, isObject, type JsonValue } from "./json.js";
+// JSON Schema for tool `parameters` and `output_schema`: the complete draft 2020-12 validator
+// of ./jsonschema/, each schema compiled once (when its tool is defined) and then a boolean
+// walk per call. Faults follow docs/conformance.md#validation-faults, word for word as in the
+// Go and Python SDKs. Zero dependencies by design.
+import { compileSchema as compile, type CompileOptions, type CompiledSchema } from "./jsonschema/compile.js";
+import type { Fault } from "./jsonschema/fault.js";
+import type { FloatProbe } from "./jsonschema/state.js";
+import { SchemaError } from "./jsonschema/refs.js";
+import { ValidationError } from "./errors.js";
+import type { JsonObject, JsonValue } from "./json.js";
 import { writtenAsFloat } from "./wireparse.js";
 
-/** A JSON Schema document as authors write it (open: unknown keywords are allowed). */
+export type { CompileOptions, CompiledSchema } from "./jsonschema/compile.js";
+export type { FloatProbe } from "./jsonschema/state.js";
+export type { Fault } from "./jsonschema/fault.js";
+export { SchemaError } from "./jsonschema/refs.js";
+
+/**
+ * A JSON Schema document as authors write it (open: unknown keywords are allowed). The fields
+ * the SDK typed before 2020-12 support keep their narrower types (source compatibility); a
+ * `false` or `true` subschema there can still be written through a cast.
+ */
 export interface JsonSchema {
+  $schema?: string;
+  $id?: string;
+  $ref?: string;
+  $defs?: { readonly [key: string]: JsonSchema | boolean };
+  $anchor?: string;
+  $dynamicRef?: string;
+  $dynamicAnchor?: string;
   type?: JsonTypeName | readonly JsonTypeName[];
   properties?: { readonly [key: string]: JsonSchema };
+  patternProperties?: { readonly [key: string]: JsonSchema | boolean };
   required?: readonly string[];
   additionalProperties?: boolean | JsonSchema;
+  unevaluatedProperties?: boolean | JsonSchema;
+  propertyNames?: boolean | JsonSchema;
+  dependentRequired?: { readonly [key: string]: readonly string[] };
+  dependentSchemas?: { readonly [key: string]: JsonSchema | boolean };
+  minProperties?: number;
+  maxProperties?: number;
   items?: JsonSchema;
+  prefixItems?: readonly (JsonSchema | boolean)[];
+  unevaluatedItems?: boolean | JsonSchema;
+  contains?: JsonSchema | boolean;
+  minContains?: number;
+  maxContains?: number;
+  uniqueItems?: boolean;
   enum?: readonly JsonValue[];
   const?: JsonValue;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  multipleOf?: number;
   minLength?: number;
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
   pattern?: string;
+  format?: string;
   anyOf?: readonly JsonSchema[];
   oneOf?: readonly JsonSchema[];
   allOf?: readonly JsonSchema[];
+  not?: JsonSchema | boolean;
+  if?: JsonSchema | boolean;
+  then?: JsonSchema | boolean;
+  else?: JsonSchema | boolean;
   description?: string;
   title?: string;
   default?: JsonValue;
@@ -34,135 +74,64 @@ export interface JsonSchema {
 
 export type JsonTypeName = "object" | "array" | "string" | "integer" | "number" | "boolean" | "null";
 
+/** The fault reported for a value: its JSON pointer ("" is the value itself), keyword and reason. */
 export interface SchemaFault {
   path: string;
+  keyword: string;
   reason: string;
 }
 
-function typeOf(value: unknown, float: boolean): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") {
-    if (float || !Number.isInteger(value)) return "number";
-    return Number.isSafeInteger(value) ? "integer" : "integer outside ±(2^53−1)";
+const compiled = new WeakMap<object, CompiledSchema>();
+
+/** The float marks of decoded frames (the validated value itself is never a bare number on the wire). */
+export const wireFloat: FloatProbe = (parent, key) => parent !== null && writtenAsFloat(parent, key);
+
+/**
+ * Compile a schema once; later calls with the same object return the same compiled schema.
+ * Throws SchemaError (its `pointer` names the bad keyword) when the schema cannot be compiled.
+ */
+export function compileSchema(schema: JsonSchema | boolean, options?: CompileOptions): CompiledSchema {
+  if (typeof schema !== "object" || schema === null || options !== undefined) return compile(schema, options);
+  let c = compiled.get(schema);
+  if (c === undefined) {
+    c = compile(schema);
+    compiled.set(schema, c);
   }
-  return typeof value;
+  return c;
 }
 
-// float: the value was written with a fraction or exponent (`1.0`), which is a number and,
-// on this wire, never an integer (as in the Go and Python SDKs).
-function matchesType(value: unknown, type: JsonTypeName, float: boolean): boolean {
-  switch (type) {
-    case "object":
-      return isObject(value);
-    case "array":
-      return Array.isArray(value);
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return typeof value === "number" && !float && Number.isSafeInteger(value);
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
+/**
+ * Compile a tool's schema when the tool is defined; a schema that cannot be compiled is refused
+ * naming the tool and the bad keyword's pointer.
+ */
+export function compileToolSchema(tool: string, what: "parameters" | "output_schema", schema: JsonSchema): CompiledSchema {
+  try {
+    return compileSchema(schema);
+  } catch (err) {
+    // Worded as in Go and Python: `parameters schema <pointer>: ...`, `output_schema <pointer>: ...`.
+    if (err instanceof SchemaError) throw new ValidationError(`tool ${JSON.stringify(tool)}: ${what === "parameters" ? "parameters schema" : what} ${err.message}`, err.pointer);
+    throw err;
   }
 }
 
-function equalJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-const patternCache = new Map<string, RegExp>();
-
-function pointer(path: string, key: string | number): string {
-  return `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
-}
-
-/** Check `value` against `schema`; returns the first fault (path is a JSON Pointer) or null. */
+/**
+ * Check `value` against `schema`; returns the reported fault or null. `path` is prefixed to the
+ * fault's pointer. Numbers a decoded frame wrote as `1.0` are no integers (the wire's rule).
+ * The schema is compiled on first use (throwing SchemaError if it cannot be) and then reused.
+ */
 export function checkSchema(schema: JsonSchema, value: unknown, path = ""): SchemaFault | null {
-  return check(schema, value, path, false);
+  const fault = compileSchema(schema).check(value, wireFloat);
+  return fault === null ? null : { path: path + fault.pointer, keyword: fault.keyword, reason: fault.reason };
 }
 
-function check(schema: JsonSchema, value: unknown, path: string, float: boolean): SchemaFault | null {
-  const where = path === "" ? "/" : path;
-  if (schema.type !== undefined) {
-    const types = (typeof schema.type === "string" ? [schema.type] : schema.type) as readonly JsonTypeName[];
-    if (!types.some((t) => matchesType(value, t, float))) {
-      return { path: where, reason: `expected ${types.join(" or ")}, got ${typeOf(value, float)}` };
-    }
-  }
-  if (schema.const !== undefined && !equalJson(schema.const, value)) {
-    return { path: where, reason: `expected the constant ${JSON.stringify(schema.const)}` };
-  }
-  if (schema.enum !== undefined && !schema.enum.some((e) => equalJson(e, value))) {
-    return { path: where, reason: `expected one of ${JSON.stringify(schema.enum)}` };
-  }
-  if (typeof value === "number") {
-    if (schema.minimum !== undefined && value < schema.minimum) return { path: where, reason: `${value} is below the minimum ${schema.minimum}` };
-    if (schema.maximum !== undefined && value > schema.maximum) return { path: where, reason: `${value} is above the maximum ${schema.maximum}` };
-    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return { path: where, reason: `${value} must be above ${schema.exclusiveMinimum}` };
-    if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return { path: where, reason: `${value} must be below ${schema.exclusiveMaximum}` };
-  } else if (typeof value === "string") {
-    if (schema.minLength !== undefined || schema.maxLength !== undefined) {
-      const n = codePoints(value);
-      if (schema.minLength !== undefined && n < schema.minLength) return { path: where, reason: `string of ${n} chars is shorter than ${schema.minLength}` };
-      if (schema.maxLength !== undefined && n > schema.maxLength) return { path: where, reason: `string of ${n} chars is longer than ${schema.maxLength}` };
-    }
-    if (schema.pattern !== undefined) {
-      let re = patternCache.get(schema.pattern);
-      if (re === undefined) {
-        re = new RegExp(schema.pattern, "u");
-        patternCache.set(schema.pattern, re);
-      }
-      if (!re.test(value)) return { path: where, reason: `does not match the pattern ${schema.pattern}` };
-    }
-  } else if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) return { path: where, reason: `${value.length} items, fewer than ${schema.minItems}` };
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) return { path: where, reason: `${value.length} items, more than ${schema.maxItems}` };
-    if (schema.items !== undefined) {
-      for (let i = 0; i < value.length; i++) {
-        const fault = check(schema.items, value[i], pointer(path, i), writtenAsFloat(value, i));
-        if (fault) return fault;
-      }
-    }
-  } else if (isObject(value)) {
-    if (schema.required !== undefined) {
-      for (const key of schema.required) {
-        if (!Object.prototype.hasOwnProperty.call(value, key)) return { path: pointer(path, key), reason: `required field '${key}' is missing` };
-      }
-    }
-    const props = schema.properties;
-    for (const key of Object.keys(value)) {
-      const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, key) ? props[key] : undefined;
-      if (sub !== undefined) {
-        const fault = check(sub, value[key], pointer(path, key), writtenAsFloat(value, key));
-        if (fault) return fault;
-      } else if (schema.additionalProperties === false) {
-        return { path: pointer(path, key), reason: `unknown field '${key}'` };
-      } else if (typeof schema.additionalProperties === "object") {
-        const fault = check(schema.additionalProperties, value[key], pointer(path, key), writtenAsFloat(value, key));
-        if (fault) return fault;
-      }
-    }
-  }
-  if (schema.allOf !== undefined) {
-    for (const sub of schema.allOf) {
-      const fault = check(sub, value, path, float);
-      if (fault) return fault;
-    }
-  }
-  if (schema.anyOf !== undefined && !schema.anyOf.some((sub) => check(sub, value, path, float) === null)) {
-    return { path: where, reason: "matches none of the anyOf alternatives" };
-  }
-  if (schema.oneOf !== undefined) {
-    const n = schema.oneOf.filter((sub) => check(sub, value, path, float) === null).length;
-    if (n !== 1) return { path: where, reason: `matches ${n} of the oneOf alternatives, expected exactly 1` };
-  }
-  return null;
+/** The -32602 answer to tool arguments failing `parameters` (docs/conformance.md#validation-faults). */
+export function invalidArguments(fault: Fault): { code: -32602; message: string; data: JsonObject } {
+  const where = fault.pointer === "" ? "(root)" : fault.pointer;
+  return {
+    code: -32602,
+    message: `invalid arguments: ${where}: ${fault.reason}`,
+    data: { keyword: fault.keyword, path: `/arguments${fault.pointer}`, pointer: fault.pointer, reason: fault.reason },
+  };
 }
 
 // ---- Static inference: the handler's argument type follows from a schema written `as const`.

@@ -347,9 +347,9 @@ describe("JSON that breaks a wire rule", () => {
       ['{"name":"typed","arguments":{"count":1,"count":2}}', -32602, /duplicate key "count"/],
       ['{"name":"typed","name":"typed","arguments":{}}', -32602, /duplicate key "name"/],
       ['{"name":"typed","arguments":{"label":"\\ud800"}}', -32602, /lone UTF-16 surrogate/],
-      ['{"name":"typed","arguments":{"count":1.0}}', -32602, /expected integer, got number/],
-      ['{"name":"typed","arguments":{"count":1e0}}', -32602, /expected integer, got number/],
-      ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /expected integer, got array/],
+      ['{"name":"typed","arguments":{"count":1.0}}', -32602, /^invalid arguments: \/count: want type integer, got number$/],
+      ['{"name":"typed","arguments":{"count":1e0}}', -32602, /^invalid arguments: \/count: want type integer, got number$/],
+      ['{"name":"typed","arguments":{"count":[1.5,{"a":2.0}]}}', -32602, /^invalid arguments: \/count: want type integer, got array$/],
       // The frame's 129th level (envelope, params, arguments, then 126 arrays) is past
       // MAX_JSON_DEPTH, at the same byte Go and Python name; 200,000 levels alike.
       ['{"name":"typed","arguments":{"v":' + "[".repeat(126) + "]".repeat(126) + "}}", -32602, /^invalid params: nesting deeper than 128 levels \(MAX_JSON_DEPTH\) at byte 214$/],
@@ -414,5 +414,17 @@ describe("dynamic catalog transactions", () => {
     const many = Array.from({ length: 257 }, (_, i) => ({ name: `t${i}`, description: "", handler: () => "x" }));
     await assert.rejects(ext2.registerTools(many), ValidationError);
     await assert.rejects(ext2.unregisterTools(), /1\.\.256 names/);
+  });
+
+  it("a dynamic tool's schema is compiled before anything is sent: a bad one is refused locally", async () => {
+    const ext = new Extension();
+    let sent = 0;
+    await started(ext, { contributes, script: { respond: (m) => (m === "tools/register" ? (sent++, { result: { revision: 1, tools: ["dyn"] } }) : undefined) } });
+    await assert.rejects(
+      ext.registerTool({ name: "dyn", description: "", parameters: { $ref: "#/$defs/missing" }, handler: () => "x" }),
+      (e) => e instanceof ValidationError && /^tool "dyn": parameters schema \/\$ref: cannot resolve/.test(e.message),
+    );
+    assert.equal(sent, 0);
+    assert.equal(ext.toolCatalogRevision, 0);
   });
 });
