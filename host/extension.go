@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -317,6 +318,15 @@ func (e *Extension) WaitState(timeout time.Duration, states ...State) (State, er
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	return e.waitState(ctx, states...)
+}
+
+// LogPath is the file every generation's stderr goes to (bounded, redacted), or "" when
+// the host has no state directory.
+func (e *Extension) LogPath() string {
+	if e.host.opts.StateDir == "" {
+		return ""
+	}
+	return filepath.Join(e.host.opts.StateDir, "logs", "extensions", e.name+".log")
 }
 
 // StderrTail returns the last stderr lines of the current generation (empty when none runs).

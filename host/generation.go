@@ -82,10 +82,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	o := &h.opts
 	g := &generation{ext: e, number: number, manifest: m, inflight: map[*inflightCall]struct{}{},
 		parents: map[string]jsonrpc.ID{}, ended: make(chan struct{}), readyCh: make(chan struct{})}
-	var logPath string
-	if o.StateDir != "" {
-		logPath = filepath.Join(o.StateDir, "logs", "extensions", m.Name+".log")
-	}
+	logPath := e.LogPath()
 	h.prepareProcesses()
 	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
 	g.caller = &Caller{
@@ -102,7 +99,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		StderrFilter: o.StderrFilter,
 	})
 	if err != nil {
-		return nil, err
+		return nil, withLog(err, logPath)
 	}
 	g.proc = proc
 	h.recordProcess(proc)
@@ -144,7 +141,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	if err != nil {
 		close(g.readyCh) // ready stays false: waiting notifications are ignored
 		g.kill()
-		return nil, err
+		return nil, withLog(err, logPath)
 	}
 	for f := range g.neg.features {
 		g.caller.Features[f] = true
@@ -157,6 +154,16 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}
 	}
 	return g, nil
+}
+
+// withLog names the stderr log in a start failure: the tail it carries is the end of what
+// the process wrote, and the person reading it needs to know where the rest is.
+func withLog(err error, path string) error {
+	var se *process.StartError
+	if errors.As(err, &se) && path != "" {
+		se.Log = path
+	}
+	return err
 }
 
 // classifyStartFailure turns a failed initialize call into the start failure kinds.

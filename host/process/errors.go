@@ -25,11 +25,17 @@ type StartError struct {
 	Message string
 	// Stderr holds the last lines the process wrote to stderr, for diagnosis.
 	Stderr []string
+	// Log is the file holding all of it ("" when stderr was not logged).
+	Log string
 }
 
 func (e *StartError) Error() string {
-	if len(e.Stderr) == 0 {
-		return fmt.Sprintf("%s: %s", e.Kind, e.Message)
+	msg := fmt.Sprintf("%s: %s", e.Kind, e.Message)
+	if len(e.Stderr) > 0 {
+		msg += "; last stderr lines:\n  " + strings.Join(Readable(e.Stderr), "\n  ")
 	}
-	return fmt.Sprintf("%s: %s; last stderr lines:\n  %s", e.Kind, e.Message, strings.Join(e.Stderr, "\n  "))
+	if e.Log != "" {
+		msg += "\n  (full log: " + e.Log + ")"
+	}
+	return msg
 }

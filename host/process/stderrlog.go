@@ -13,7 +13,7 @@ import (
 // tailLines and tailLineBytes bound the stderr kept in memory for diagnostics.
 const (
 	tailLines     = 20
-	tailLineBytes = 512
+	tailLineBytes = 4096 // a JSON log record with a traceback fits, so it can be shown readably
 )
 
 // TruncationMarker ends a log that reached its bound; later output is dropped (still drained).

@@ -174,6 +174,7 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 			line := map[string]any{"tool": c.name, "error": describeError(err)}
 			_ = enc.Encode(line)
 			fmt.Fprintf(stderr, "octet-host call: %s failed: %v\n", c.name, err)
+			reportExtensionFault(stderr, ext, err)
 			continue
 		}
 		var compact bytes.Buffer
