@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/octet-kit/octet/host/process"
 )
 
 // WriteText renders a report for people: one line per check (result, name, tier,
@@ -50,7 +52,7 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		if len(x.Stderr) > 0 {
 			fmt.Fprintf(w, "    stderr (last lines):\n")
-			for _, l := range x.Stderr {
+			for _, l := range process.Readable(x.Stderr) {
 				fmt.Fprintf(w, "      %s\n", l)
 			}
 		}
