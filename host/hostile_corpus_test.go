@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -100,6 +101,21 @@ func TestHostileCorpus(t *testing.T) {
 			refusalIsClean(t, path, err.Error())
 			if !strings.Contains(err.Error(), filepath.Join(dir, bundle.RecordFile)) || !strings.Contains(err.Error(), want[0]) {
 				t.Errorf("%s: refusal %q does not name the file and %q", path, err, want[0])
+			}
+		},
+		"archives": func(t *testing.T, path string, want []string) {
+			m := bundle.New(filepath.Join(t.TempDir(), "root"))
+			_, err := m.Install(path)
+			var be *bundle.Error
+			if !errors.As(err, &be) {
+				t.Fatalf("%s was not refused as a bundle: %v", path, err)
+			}
+			refusalIsClean(t, path, err.Error())
+			if string(be.Rule) != want[0] || !strings.Contains(err.Error(), want[1]) {
+				t.Errorf("%s: refusal %q, want rule %s naming %q", path, err, want[0], want[1])
+			}
+			if entries, _ := os.ReadDir(m.Root); len(entries) > 1 {
+				t.Errorf("%s: the refused install left %d entries in the root", path, len(entries))
 			}
 		},
 		"frames": func(t *testing.T, path string, want []string) {

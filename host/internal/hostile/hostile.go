@@ -67,7 +67,7 @@ func ScriptArrays(levels int) []byte {
 // MAX_JSON_DEPTH (depth), by path under host/testdata/hostile; TestHostileCorpus keeps the
 // committed copies equal to them.
 func Generated(depth int) map[string][]byte {
-	return map[string][]byte{
+	out := map[string][]byte{
 		"manifests/deep-arrays.toml":        TOMLArrays(depth + 1),
 		"manifests/deep-inline-tables.toml": TOMLInlineTables(depth + 1),
 		"manifests/deep-dotted-keys.toml":   TOMLDottedKeys(depth + 1),
@@ -76,4 +76,8 @@ func Generated(depth int) map[string][]byte {
 		"installjson/deep-arrays.json":      JSONArrays(depth + 1),
 		"frames/deep-arrays.json":           Frame(1, depth+1),
 	}
+	for name, data := range Archives(depth) {
+		out["archives/"+name] = data
+	}
+	return out
 }
