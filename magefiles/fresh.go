@@ -44,7 +44,13 @@ func FreshDir() error {
 		return err
 	}
 	if os.Getenv("OCTET_FRESH_KEEP") == "" {
-		defer os.RemoveAll(tmp)
+		defer func() {
+			// The private module cache is read-only by Go's design; go clean removes it.
+			clean := exec.Command("go", "clean", "-modcache")
+			clean.Env = append(os.Environ(), "GOMODCACHE="+filepath.Join(tmp, "gomodcache"))
+			_ = clean.Run()
+			os.RemoveAll(tmp)
+		}()
 	} else {
 		fmt.Println("fresh-directory: kept", tmp)
 	}
@@ -152,8 +158,10 @@ func freshScaffold(work, dist string, env []string, lang string) error {
 }
 
 // freshEnv is the environment of the fresh directory: a new HOME, the released octet-host
-// first on PATH and no PATH entry inside the checkout. The Go, npm and pip download caches
-// are the machine's (outside the checkout), so the test does not fetch the world again.
+// first on PATH and no PATH entry inside the checkout. The Go module cache is a new one:
+// a shared cache would serve a sdk-go@vVERSION extracted from an earlier dist (module
+// versions are immutable there), not this one. The Go build cache and the npm and pip
+// download caches are the machine's: they are keyed by content, so they cannot go stale.
 func freshEnv(tmp, bin string) []string {
 	var path []string
 	path = append(path, bin)
@@ -165,7 +173,8 @@ func freshEnv(tmp, bin string) []string {
 	home := filepath.Join(tmp, "home")
 	_ = os.MkdirAll(home, 0o755)
 	env := []string{"PATH=" + strings.Join(path, string(os.PathListSeparator)), "HOME=" + home, "TMPDIR=" + os.TempDir(), "LANG=C.UTF-8"}
-	for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPROXY", "GOSUMDB", "GOTOOLCHAIN"} {
+	env = append(env, "GOMODCACHE="+filepath.Join(tmp, "gomodcache"))
+	for _, k := range []string{"GOCACHE", "GOPROXY", "GOSUMDB", "GOTOOLCHAIN"} {
 		if val := goEnv(k); val != "" {
 			env = append(env, k+"="+val)
 		}
