@@ -5,9 +5,12 @@ import (
 	"sync"
 )
 
-// syncWriter serialises writes to the trace: frames are traced from the reader and the
-// writer of each connection and service events from its notification queue, all at once,
-// and each line must arrive whole (the writer may be a plain buffer).
+// SyncWriter serialises writes to w, so that each line written at once arrives whole: the
+// trace is written from every connection's reader and writer and from the service events
+// of its notification queue at once, and the run console from event goroutines and its
+// command loop (w may be a plain buffer).
+func SyncWriter(w io.Writer) io.Writer { return &syncWriter{w: w} }
+
 type syncWriter struct {
 	mu sync.Mutex
 	w  io.Writer

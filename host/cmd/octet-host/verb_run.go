@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -98,7 +97,7 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 			fmt.Fprintf(stdout, "[%s] not started: %s: %s\n", e.Name, d.State, d.Reason)
 		}
 	}
-	out := &syncWriter{w: stdout}
+	out := reference.SyncWriter(stdout)
 	rt, err := hf.newRuntime(sel, stderr, out, red)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host run:", err)
@@ -291,18 +290,6 @@ func printStatus(out io.Writer, h *host.Host) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, last)
 	}
 	tw.Flush()
-}
-
-// syncWriter serialises console output written from event goroutines and the console loop.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 // consoleTyped runs the typed console commands against one extension and prints the
