@@ -33,7 +33,7 @@ func WriteText(w io.Writer, r *Report) error {
 		return err
 	}
 	for _, x := range r.Results {
-		if x.Status != Fail {
+		if x.Status != Fail && x.Status != Error {
 			continue
 		}
 		if x.Check.Tier == Advisory {
@@ -56,6 +56,11 @@ func WriteText(w io.Writer, r *Report) error {
 				fmt.Fprintf(w, "      %s\n", l)
 			}
 		}
+	}
+	if n := r.Errored(); n > 0 {
+		binding := r.count(func(x Result) bool { return x.Status == Error && x.failing() })
+		_, err := fmt.Fprintf(w, "  %d passed, %d failed, %d skipped, %d errored (could not reach the state they test)\n", r.Passed(), r.Failed()-binding, r.Skipped(), n)
+		return err
 	}
 	_, err := fmt.Fprintf(w, "  %d passed, %d failed, %d skipped\n", r.Passed(), r.Failed(), r.Skipped())
 	return err
@@ -97,7 +102,9 @@ type JSONReport struct {
 	Language  string      `json:"language"`
 	Checks    []JSONCheck `json:"checks"`
 	Passed    int         `json:"passed"`
-	Failed    int         `json:"failed"`
+	Failed    int         `json:"failed"` // failing checks, errored ones included: certify fails when it is not 0
+	Skipped   int         `json:"skipped"`
+	Errored   int         `json:"errored"` // checks that could not reach the state they test
 }
 
 // JSONCheck is one check's outcome in a JSONReport.
@@ -109,7 +116,8 @@ type JSONCheck struct {
 
 // ToJSON converts a report; a failure's detail carries what was expected.
 func ToJSON(r *Report) JSONReport {
-	out := JSONReport{Extension: r.Extension, Language: r.Language, Checks: []JSONCheck{}, Passed: r.Passed(), Failed: r.Failed()}
+	out := JSONReport{Extension: r.Extension, Language: r.Language, Checks: []JSONCheck{}, Passed: r.Passed(), Failed: r.Failed(),
+		Skipped: r.Skipped(), Errored: r.Errored()}
 	if r.LoadError != "" {
 		out.Checks = append(out.Checks, JSONCheck{Name: "manifest", Status: Fail, Detail: r.LoadError})
 	}

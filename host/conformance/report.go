@@ -10,6 +10,10 @@ const (
 	Pass Status = "pass"
 	Fail Status = "fail"
 	Skip Status = "skip"
+	// Error: the check could not reach the state it tests (the extension exits before it
+	// answers an ordinary initialize), so what it observed proves nothing. It fails
+	// certification like a failure of its tier.
+	Error Status = "error"
 )
 
 // Result is one check's outcome on one extension.
@@ -34,8 +38,11 @@ func (r Result) shown() Status {
 	return r.Status
 }
 
-// Counts as failure: a failed required or conditional check. Advisory failures are shown only.
-func (r Result) failing() bool { return r.Status == Fail && r.Check.Tier != Advisory }
+// Counts as failure: a failed (or errored) required or conditional check. Advisory
+// failures are shown only.
+func (r Result) failing() bool {
+	return (r.Status == Fail || r.Status == Error) && r.Check.Tier != Advisory
+}
 
 // Report is the certification of one extension.
 type Report struct {
@@ -57,6 +64,9 @@ func (r *Report) Failed() int {
 	}
 	return n
 }
+
+// Errored counts checks that could not reach the state they test.
+func (r *Report) Errored() int { return r.count(func(x Result) bool { return x.Status == Error }) }
 
 // Skipped counts checks that did not apply.
 func (r *Report) Skipped() int { return r.count(func(x Result) bool { return x.Status == Skip }) }

@@ -126,15 +126,53 @@ func (t *T) Open(o InitOptions) (*Session, *InitResult, error) {
 }
 
 // Certify runs every applicable check against ext, each on a fresh process.
+//
+// It first opens the extension once as an ordinary host would. When that fails because
+// the process ends before it answers (it crashes on import, say), a check that passes
+// anyway has only seen a dead process ("exited without answering" is what a version
+// refusal looks like, too): its verdict is Error, never Pass.
 func Certify(ctx context.Context, ext *Extension, opts Options) *Report {
 	rep := &Report{Extension: ext.Manifest.Name, Language: ext.Language, Dir: ext.Dir}
+	dead := preflight(ctx, ext, opts)
 	for _, c := range Checks() {
 		if len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Name) || slices.Contains(opts.Skip, c.Name) {
 			continue
 		}
-		rep.Results = append(rep.Results, RunCheck(ctx, c, ext, opts))
+		res := RunCheck(ctx, c, ext, opts)
+		if dead != "" && res.Status == Pass {
+			res.Status = Error
+			res.Detail = "could not reach the state it tests: " + dead + " (the check saw: " + res.Detail + ")"
+		}
+		rep.Results = append(rep.Results, res)
 	}
 	return rep
+}
+
+// preflight opens ext once with an ordinary initialize; it returns why the extension is
+// unreachable when its process ended before answering, or "" when it answered (an answer
+// with an error is the checks' business, not a dead process).
+func preflight(ctx context.Context, ext *Extension, opts Options) string {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	t := &T{Ctx: ctx, Ext: ext, opts: &opts}
+	defer func() {
+		for _, s := range t.sessions {
+			s.close()
+			os.RemoveAll(s.scratchDir)
+		}
+	}()
+	s, err := t.Start(StartOptions{})
+	if err != nil {
+		return "the extension does not start: " + err.Error()
+	}
+	if _, _, err := t.Initialize(s, InitOptions{}); err != nil && s.WaitExit(2*time.Second) {
+		why := "the extension exits before it answers an ordinary initialize (" + err.Error() + ")"
+		if tail := s.StderrTail(); len(tail) > 0 {
+			why += "; its last stderr line: " + tail[len(tail)-1]
+		}
+		return why
+	}
+	return ""
 }
 
 // RunCheck runs one check against ext.

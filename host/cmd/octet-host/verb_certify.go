@@ -23,9 +23,11 @@ extension named conformance-fixture; the others bind every extension.
 
 The report lists each check with its tier, result and duration; a failure shows what was
 expected, the frames exchanged and the last lines of stderr. --json prints
-{"extension", "language", "checks": [{"name", "status", "detail"}], "passed", "failed"}
-per extension (an array for several); status is pass, fail, skip or warn (a failed
-advisory check, which does not fail certification).
+{"extension", "language", "checks": [{"name", "status", "detail"}], "passed", "failed",
+"skipped", "errored"} per extension (an array for several); status is pass, fail, skip,
+warn (a failed advisory check, which does not fail certification) or error (the check
+could not reach the state it tests: the extension exits before it answers an ordinary
+initialize; it fails certification).
 
 --matrix certifies every ROOT/{go,python,typescript}/<name> and prints one table of
 checks × language fixtures and one of examples × status. A language that has examples
