@@ -231,13 +231,21 @@ func startFamily(t *testing.T, hidden bool) (e *env, h *hostChild, leaders, kids
 	eventually(t, 60*time.Second, "every extension ready", func() bool {
 		return strings.Contains(h.output(), "NAME") && strings.Count(h.output(), "] ready (generation 1)") == len(names)
 	})
+	// The table the status command prints is the first one after this mark (whatever else
+	// the host wrote meanwhile, on stdout or stderr).
+	mark := len(h.output())
 	fmt.Fprintln(h.stdin, "status")
+	var table string
 	eventually(t, 30*time.Second, "the status table", func() bool {
-		out := h.output()
-		return strings.Count(out, "NAME ") == 2 && strings.Count(out[strings.LastIndex(out, "NAME "):], "\n") > len(names)
+		out := h.output()[mark:]
+		i := strings.Index(out, "NAME ")
+		if i < 0 {
+			return false
+		}
+		table = out[i:]
+		return strings.Count(table, "\n") > len(names)
 	})
-	out := h.output()
-	return e, h, leadersOf(t, out[strings.LastIndex(out, "NAME "):], names), readFamily(t, pidFiles)
+	return e, h, leadersOf(t, table, names), readFamily(t, pidFiles)
 }
 
 // After SIGKILL of `run` with extensions of all three languages, each with a same-group
