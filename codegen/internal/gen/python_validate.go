@@ -175,6 +175,14 @@ def _kind(v: object) -> str:
     return type(v).__name__
 
 
+def _unique_key(v: object) -> object:
+    # An object or array item cannot be hashed; it already fails the items' own check, and
+    # its JSON (keys sorted) still tells equal items apart.
+    if isinstance(v, (list, dict)):
+        return ("composite", json.dumps(v, sort_keys=True))
+    return (_kind(v), v)
+
+
 def _check(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
     if "ref" in s:
         _check(_SPECS[s["ref"]], v, p, errs)
@@ -213,7 +221,7 @@ def _check(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
             errs.append(f"{p}: want at least {s['minItems']} items")
         if "maxItems" in s and len(v) > s["maxItems"]:
             errs.append(f"{p}: want at most {s['maxItems']} items")
-        if s.get("unique") and len({(_kind(x), x) for x in v}) != len(v):
+        if s.get("unique") and len({_unique_key(x) for x in v}) != len(v):
             errs.append(f"{p}: items are not unique")
         for i, x in enumerate(v):
             _check(s["items"], x, f"{p}[{i}]", errs)
