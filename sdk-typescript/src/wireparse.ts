@@ -36,13 +36,23 @@ interface Lexical {
   keys: number; // members of every object (colons outside strings)
   topKeys: number; // members of the outermost object
   floatLike: boolean; // a '.' or an exponent outside strings
+  deep: boolean; // brackets nested beyond the strict scanner's depth bound (it decides)
+  longDigits: boolean; // a run of digits long enough to be beyond float64 (JSON.parse: Infinity)
 }
+
+// A bracket count past which the strict scanner, which bounds nesting, has to decide.
+const DEPTH_BOUND = 256;
+// An integer beyond float64 has at least 309 digits.
+const LONG_DIGITS = 309;
 
 function scan(text: string): Lexical {
   let keys = 0;
   let topKeys = 0;
   let floatLike = false;
   let depth = 0;
+  let deep = false;
+  let longDigits = false;
+  let digits = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -52,7 +62,7 @@ function scan(text: string): Lexical {
       let from = i + 1;
       for (;;) {
         const q = text.indexOf('"', from);
-        if (q < 0) return { keys, topKeys, floatLike }; // JSON.parse accepted it, so unreachable
+        if (q < 0) return { keys, topKeys, floatLike, deep, longDigits }; // JSON.parse accepted it, so unreachable
         let b = q - 1;
         while (text.charCodeAt(b) === 0x5c) b--;
         if ((q - 1 - b) % 2 === 0) {
@@ -66,16 +76,20 @@ function scan(text: string): Lexical {
     if (c === 0x3a) {
       keys++;
       if (depth === 1) topKeys++;
-    } else if (c === 0x7b || c === 0x5b) depth++;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > DEPTH_BOUND) deep = true;
+    }
     else if (c === 0x7d || c === 0x5d) depth--;
     else if (c === 0x2e) floatLike = true;
     else if (c === 0x65 || c === 0x45) {
       const p = text.charCodeAt(i - 1);
       if (p >= 0x30 && p <= 0x39) floatLike = true; // 1e3, not the e of true/false
     }
+    digits = c >= 0x30 && c <= 0x39 ? digits + 1 : 0;
+    if (digits >= LONG_DIGITS) longDigits = true;
     i++;
   }
-  return { keys, topKeys, floatLike };
+  return { keys, topKeys, floatLike, deep, longDigits };
 }
 
 function countKeys(value: unknown): number {
@@ -111,7 +125,7 @@ export function parseFrame(text: string): unknown {
   const value: unknown = JSON.parse(text);
   const lex = scan(text);
   const surrogate = text.includes("\\ud") || text.includes("\\uD");
-  if (!lex.floatLike && !surrogate && lex.keys === countKeys(value)) return value;
+  if (!lex.floatLike && !lex.deep && !lex.longDigits && !surrogate && lex.keys === countKeys(value)) return value;
   let strict: { value: unknown; ctx: Ctx };
   try {
     strict = parseStrictWithContext(text);

@@ -134,6 +134,11 @@ def _no_surrogates(v: Any, depth: int = 0) -> None:
         v.encode("utf-8")  # raises on a lone surrogate
     elif isinstance(v, float) and not math.isfinite(v):
         raise StrictJSONError("number beyond the range of a 64-bit float")
+    elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 1023:
+        try:
+            float(v)  # rounds as Go's ParseFloat does; beyond float64 it overflows
+        except OverflowError:
+            raise StrictJSONError("number beyond the range of a 64-bit float") from None
     elif isinstance(v, dict):
         for k, x in v.items():
             k.encode("utf-8")
@@ -154,6 +159,10 @@ def parse_strict(text: str | bytes) -> Any:
         raise StrictJSONError(str(e)) from e
     except RecursionError as e:
         raise StrictJSONError("nesting too deep") from e
+    except ValueError as e:  # e.g. an integer of more digits than int() converts
+        if isinstance(e, StrictJSONError):
+            raise
+        raise StrictJSONError(str(e)) from e
     return v
 
 

@@ -127,16 +127,22 @@ def lenient(line: bytes) -> tuple[dict[str, Any], bool] | None:
 
 def _no_huge_ints(value: Any) -> None:
     if isinstance(value, int) and not -_FLOAT_MAX <= value <= _FLOAT_MAX:
-        raise ValueError(f"number {str(value)[:32]}... is beyond the range of a 64-bit float")
+        try:
+            float(value)  # rounds as Go and JSON.parse do: just past the max is the max
+        except OverflowError:
+            raise ValueError(
+                f"number {str(value)[:32]}... is beyond the range of a 64-bit float") from None
     if isinstance(value, dict | list):
         for item in value.values() if isinstance(value, dict) else value:
             _no_huge_ints(item)
 
 
 def _depth_at_most(value: Any, left: int) -> None:
+    # Any value (container or not) below more than MAX_DEPTH containers is refused, as by
+    # the strict decoders of every language: 257 nested empty arrays are still acceptable.
+    if left < 0:
+        raise ValueError(f"nesting deeper than {MAX_DEPTH}")
     if isinstance(value, dict | list):
-        if left == 0:
-            raise ValueError(f"nesting deeper than {MAX_DEPTH}")
         for item in value.values() if isinstance(value, dict) else value:
             _depth_at_most(item, left - 1)
 
