@@ -40,7 +40,8 @@ type fuzzCase struct {
 	ID   int    `json:"id"`
 	Kind string `json:"kind"`
 	Type string `json:"type,omitempty"`
-	Data string `json:"data"` // base64: the bytes need not be UTF-8
+	Data string `json:"data"`          // base64: the bytes need not be UTF-8
+	Why  string `json:"why,omitempty"` // a regression case says what it once caught
 }
 
 // verdict is one line a driver writes.
@@ -57,14 +58,15 @@ func main() {
 	node := flag.String("node", "node", "Node.js")
 	out := flag.String("failures", "", "write the disagreeing cases here as JSON lines (for replay with -replay)")
 	replay := flag.String("replay", "", "judge the cases in this JSON-lines file instead of generating")
+	appendTo := flag.Bool("append", false, "append to the -failures file instead of replacing it (keeping a regression corpus)")
 	flag.Parse()
-	if err := run(*seed, *count, *python, *node, *out, *replay); err != nil {
+	if err := run(*seed, *count, *python, *node, *out, *replay, *appendTo); err != nil {
 		fmt.Fprintln(os.Stderr, "fuzzdiff:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seed uint64, count int, python, node, failuresFile, replay string) error {
+func run(seed uint64, count int, python, node, failuresFile, replay string, appendTo bool) error {
 	m, err := ir.Load(os.DirFS("schema"))
 	if err != nil {
 		return err
@@ -117,7 +119,7 @@ func run(seed uint64, count int, python, node, failuresFile, replay string) erro
 		}
 		failed = append(failed, c)
 		data, _ := base64.StdEncoding.DecodeString(c.Data)
-		fmt.Printf("DISAGREE case %d (%s %s): input %q\n", c.ID, c.Kind, c.Type, excerpt(data))
+		fmt.Printf("DISAGREE case %d (%s %s): input %q %s\n", c.ID, c.Kind, c.Type, excerpt(data), c.Why)
 		for _, n := range names {
 			v := judges[n][i]
 			fmt.Printf("  %-10s %s %s\n", n, v.Verdict, excerpt([]byte(v.Detail)))
@@ -133,7 +135,10 @@ func run(seed uint64, count int, python, node, failuresFile, replay string) erro
 		return nil
 	}
 	if failuresFile != "" {
-		if err := writeCases(failuresFile, failed); err != nil {
+		for i := range failed {
+			failed[i].Why = fmt.Sprintf("found by seed %d", seed)
+		}
+		if err := writeCases(failuresFile, failed, appendTo); err != nil {
 			return err
 		}
 		fmt.Printf("fuzzdiff: the disagreeing cases are in %s (replay: -replay %s)\n", failuresFile, failuresFile)
@@ -282,13 +287,23 @@ func readCases(path string) ([]fuzzCase, error) {
 	}
 }
 
-func writeCases(path string, cases []fuzzCase) error {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	for _, c := range cases {
-		_ = enc.Encode(c)
+func writeCases(path string, cases []fuzzCase, appendTo bool) error {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if appendTo {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, c := range cases {
+		if err := enc.Encode(c); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }
 
 func excerpt(b []byte) string {
