@@ -92,7 +92,7 @@ func Fuzz() error {
 func fuzzGo(fuzztime string, keepGoing bool) error {
 	var failed []string
 	for _, t := range goFuzzTargets {
-		err := run(t.module, nil, "go", "test", "-run", "^$", "-fuzz", "^"+t.name+"$", "-fuzztime", fuzztime, "-parallel", envOr("OCTET_FUZZ_WORKERS", "1"), t.pkg)
+		err := run(t.module, nil, "go", "test", "-run", "^$", "-fuzz", "^"+t.name+"$", "-fuzztime", fuzztime, "-fuzzminimizetime", envOr("OCTET_FUZZ_MINIMIZE", "5s"), "-parallel", envOr("OCTET_FUZZ_WORKERS", "1"), t.pkg)
 		if err != nil {
 			if !keepGoing {
 				return err
