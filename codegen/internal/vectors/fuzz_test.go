@@ -3,6 +3,7 @@ package vectors_test
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -27,9 +28,10 @@ func FuzzValidators(f *testing.F) {
 	for i, typ := range fuzzTypes {
 		for _, verdict := range []string{"valid", "invalid"} {
 			files, _ := filepath.Glob(filepath.Join(schemaDir, "vectors", typ, verdict, "*.json"))
-			for _, p := range files {
+			for j, p := range files {
 				if raw, err := os.ReadFile(p); err == nil {
-					f.Add(uint8(i), raw)
+					f.Add(uint8(i), raw, []byte(nil), uint16(0))
+					f.Add(uint8(i), raw, []byte(`"x"`), uint16(1+j%29)) // a member made a string
 				}
 			}
 		}
@@ -38,14 +40,21 @@ func FuzzValidators(f *testing.F) {
 	hostile, _ := filepath.Glob(filepath.Join(schemaDir, "..", "host", "testdata", "hostile", "*"))
 	for i, p := range hostile {
 		if raw, err := os.ReadFile(p); err == nil {
-			f.Add(uint8(i), raw)
+			f.Add(uint8(i), raw, []byte(nil), uint16(0))
 		}
 	}
-	f.Fuzz(func(t *testing.T, sel uint8, data []byte) {
+	f.Fuzz(func(t *testing.T, sel uint8, data, graft []byte, at uint16) {
 		typ := fuzzTypes[int(sel)%len(fuzzTypes)]
 		doc, err := strictjson.Parse(data)
 		if err != nil {
 			return // refused before validation in every language (FuzzParse covers the decoder)
+		}
+		// Byte mutations rarely keep a document valid JSON while changing its structure; a
+		// graft puts another JSON value in place of the at'th node (in document order), so
+		// the fuzzer also explores well-formed documents of the wrong shape.
+		if g, err := strictjson.Parse(graft); err == nil && len(graft) > 0 {
+			n := int(at)
+			doc = replaceNode(doc, g, &n)
 		}
 		oerr := sch(typ).Validate(doc)
 		gen := protocol.Valid(typ, doc)
@@ -60,4 +69,44 @@ func FuzzValidators(f *testing.F) {
 			t.Fatalf("%s: refusal names no path: %#v", typ, verr)
 		}
 	})
+}
+
+// replaceNode returns doc with the *n'th node in document order (the root is 0) replaced by
+// g; an index past the last node appends g to the last array met, or replaces nothing.
+func replaceNode(doc, g any, n *int) any {
+	if *n == 0 {
+		*n = -1
+		return g
+	}
+	*n--
+	switch x := doc.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(x) {
+			if *n < 0 {
+				break
+			}
+			x[k] = replaceNode(x[k], g, n)
+		}
+	case []any:
+		for i := range x {
+			if *n < 0 {
+				break
+			}
+			x[i] = replaceNode(x[i], g, n)
+		}
+		if *n >= 0 && *n < len(x) {
+			*n = -1
+			return append(x, g) // a repeated or extra item
+		}
+	}
+	return doc
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
