@@ -47,7 +47,7 @@ func FuzzQuick() error {
 }
 
 // FuzzDiff replays the cross-language regression cases, then judges OCTET_FUZZDIFF_COUNT
-// (default 1500) generated documents from seed OCTET_FUZZ_SEED (default 1) with the Go,
+// (default 4000) generated documents from seed OCTET_FUZZ_SEED (default 1) with the Go,
 // Python and TypeScript decoders and validators; any disagreement fails, printing the input.
 func FuzzDiff() error {
 	mg.Deps(PythonEnv, BuildTypeScript)
@@ -55,7 +55,7 @@ func FuzzDiff() error {
 		return err
 	}
 	return run(".", nil, "go", "run", "./codegen/cmd/octet-fuzzdiff", "-python", venvBin("python"),
-		"-seed", envOr("OCTET_FUZZ_SEED", "1"), "-count", envOr("OCTET_FUZZDIFF_COUNT", "1500"))
+		"-seed", envOr("OCTET_FUZZ_SEED", "1"), "-count", envOr("OCTET_FUZZDIFF_COUNT", "4000"))
 }
 
 // Fuzz runs every fuzz target at length: OCTET_FUZZTIME (default 30m) per Go target, the
