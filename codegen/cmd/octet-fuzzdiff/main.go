@@ -101,30 +101,7 @@ func run(seed uint64, count int, python, node, failuresFile, replay string, appe
 	if judges["typescript"], err = driver(cases, node, "sdk-typescript/dist/test/fuzzdiff.driver.js"); err != nil {
 		return err
 	}
-	var failed []fuzzCase
-	for i, c := range cases {
-		names := []string{"go", "python", "typescript"}
-		if c.Kind == "validate" {
-			names = append(names, "oracle")
-		}
-		want := judges["go"][i].Verdict
-		agree := true
-		for _, n := range names {
-			if judges[n][i].Verdict != want {
-				agree = false
-			}
-		}
-		if agree {
-			continue
-		}
-		failed = append(failed, c)
-		data, _ := base64.StdEncoding.DecodeString(c.Data)
-		fmt.Printf("DISAGREE case %d (%s %s): input %q %s\n", c.ID, c.Kind, c.Type, excerpt(data), c.Why)
-		for _, n := range names {
-			v := judges[n][i]
-			fmt.Printf("  %-10s %s %s\n", n, v.Verdict, excerpt([]byte(v.Detail)))
-		}
-	}
+	failed := disagreements(cases, judges, os.Stdout)
 	kinds := map[string]int{}
 	for _, c := range cases {
 		kinds[c.Kind]++
@@ -144,6 +121,36 @@ func run(seed uint64, count int, python, node, failuresFile, replay string, appe
 		fmt.Printf("fuzzdiff: the disagreeing cases are in %s (replay: -replay %s)\n", failuresFile, failuresFile)
 	}
 	return fmt.Errorf("%d cases judged differently", len(failed))
+}
+
+// disagreements returns the cases not every judge gave Go's verdict (the oracle judges only
+// validate cases), printing each input and every verdict to w.
+func disagreements(cases []fuzzCase, judges map[string][]verdict, w io.Writer) []fuzzCase {
+	var failed []fuzzCase
+	for i, c := range cases {
+		names := []string{"go", "python", "typescript"}
+		if c.Kind == "validate" {
+			names = append(names, "oracle")
+		}
+		want := judges["go"][i].Verdict
+		agree := true
+		for _, n := range names {
+			if judges[n][i].Verdict != want {
+				agree = false
+			}
+		}
+		if agree {
+			continue
+		}
+		failed = append(failed, c)
+		data, _ := base64.StdEncoding.DecodeString(c.Data)
+		fmt.Fprintf(w, "DISAGREE case %d (%s %s): input %q %s\n", c.ID, c.Kind, c.Type, excerpt(data), c.Why)
+		for _, n := range names {
+			v := judges[n][i]
+			fmt.Fprintf(w, "  %-10s %s %s\n", n, v.Verdict, excerpt([]byte(v.Detail)))
+		}
+	}
+	return failed
 }
 
 // goVerdicts judges every case with the Go strict decoder and generated validators, and the
