@@ -26,7 +26,7 @@ var goFuzzTargets = []goFuzzTarget{
 }
 
 // fuzzDiffRegressions are the cross-language cases that once disagreed; every run replays them.
-const fuzzDiffRegressions = "testsuites/fuzzdiff/regressions.jsonl"
+const fuzzDiffRegressions = "codegen/cmd/octet-fuzzdiff/testdata/regressions.jsonl"
 
 // envOr reads a setting from the environment, with a default.
 func envOr(name, def string) string {
@@ -63,7 +63,7 @@ func FuzzDiff() error {
 // TypeScript (fast-check) properties with OCTET_FUZZ_EXAMPLES (default 200000) examples each.
 // A Go crasher is written by go test to the target's testdata/fuzz/<name>/ (commit it: it
 // becomes a regression test); a cross-language disagreement is appended to
-// testsuites/fuzzdiff/regressions.jsonl. Every target runs even after one fails.
+// codegen/cmd/octet-fuzzdiff/testdata/regressions.jsonl. Every target runs even after one fails.
 func Fuzz() error {
 	mg.Deps(PythonEnv, BuildTypeScript)
 	fuzztime := envOr("OCTET_FUZZTIME", "30m")
