@@ -22,10 +22,11 @@ var Default = Test
 
 // Test runs every test of every language: schema drift and the breaking-change gate,
 // gofmt and go vet, codegen goldens and vectors, the Go, Python (with mypy --strict and
-// ruff) and TypeScript (with tsc --noEmit) suites, the conformance matrix, and the
+// ruff) and TypeScript (with tsc --noEmit) suites, a few seconds of every fuzz target and
+// the cross-language differential fuzz (FuzzQuick), the conformance matrix, and the
 // fresh-directory test of the release artifacts (dist/).
 func Test() error {
-	mg.SerialDeps(Drift, Breaking, LintGo, TestGo, TestPython, TestTypeScript, LintTypeScript, Demo, FreshDir)
+	mg.SerialDeps(Drift, Breaking, LintGo, TestGo, TestPython, TestTypeScript, FuzzQuick, LintTypeScript, Demo, FreshDir)
 	return nil
 }
 

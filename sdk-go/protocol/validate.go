@@ -244,14 +244,23 @@ func kindName(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
+// compositeItem is an object or array item of a uniqueItems array, keyed by its JSON.
+type compositeItem string
+
 // duplicate finds two equal items (uniqueItems on arrays of strings or integers).
 func duplicate(items []any) (int, int, bool) {
 	seen := make(map[any]int, len(items))
 	for i, it := range items {
-		if n, ok := it.(json.Number); ok {
-			if v, ok := asInt(n); ok {
+		switch x := it.(type) {
+		case json.Number:
+			if v, ok := asInt(x); ok {
 				it = v
 			}
+		case map[string]any, []any:
+			// Not a valid map key (hashing it panicked). Such an item already fails the items'
+			// own check; its JSON (object keys sorted) still tells equal items apart.
+			b, _ := json.Marshal(x)
+			it = compositeItem(b)
 		}
 		if j, ok := seen[it]; ok {
 			return j, i, true

@@ -38,7 +38,11 @@ interface Lexical {
   topKeys: number; // members of the outermost object
   floatLike: boolean; // a '.' or an exponent outside strings
   tooDeep: number; // UTF-16 index of the first array or object past MAX_JSON_DEPTH, or -1
+  longDigits: boolean; // a run of digits long enough to be beyond float64 (JSON.parse: Infinity)
 }
+
+// An integer beyond float64 has at least 309 digits.
+const LONG_DIGITS = 309;
 
 function scan(text: string): Lexical {
   let keys = 0;
@@ -46,6 +50,8 @@ function scan(text: string): Lexical {
   let floatLike = false;
   let depth = 0;
   let tooDeep = -1;
+  let longDigits = false;
+  let digits = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -55,7 +61,7 @@ function scan(text: string): Lexical {
       let from = i + 1;
       for (;;) {
         const q = text.indexOf('"', from);
-        if (q < 0) return { keys, topKeys, floatLike, tooDeep }; // JSON.parse accepted it, so unreachable
+        if (q < 0) return { keys, topKeys, floatLike, tooDeep, longDigits }; // JSON.parse accepted it, so unreachable
         let b = q - 1;
         while (text.charCodeAt(b) === 0x5c) b--;
         if ((q - 1 - b) % 2 === 0) {
@@ -78,9 +84,11 @@ function scan(text: string): Lexical {
       const p = text.charCodeAt(i - 1);
       if (p >= 0x30 && p <= 0x39) floatLike = true; // 1e3, not the e of true/false
     }
+    digits = c >= 0x30 && c <= 0x39 ? digits + 1 : 0;
+    if (digits >= LONG_DIGITS) longDigits = true;
     i++;
   }
-  return { keys, topKeys, floatLike, tooDeep };
+  return { keys, topKeys, floatLike, tooDeep, longDigits };
 }
 
 /** The refusal of a frame nested past MAX_JSON_DEPTH, worded as in Go and Python. */
@@ -185,7 +193,7 @@ export function parseFrame(text: string): unknown {
   if (lex.tooDeep >= 0) throw new WireRuleError(nestingMessage(text, lex.tooDeep), envelopeOnly(text), false);
   const value: unknown = JSON.parse(text);
   const surrogate = text.includes("\\ud") || text.includes("\\uD");
-  if (!lex.floatLike && !surrogate && lex.keys === countKeys(value)) return value;
+  if (!lex.floatLike && !lex.longDigits && !surrogate && lex.keys === countKeys(value)) return value;
   let strict: { value: unknown; ctx: Ctx };
   try {
     strict = parseStrictWithContext(text);

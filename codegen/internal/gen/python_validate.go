@@ -152,6 +152,11 @@ def _no_surrogates(v: Any) -> None:
         v.encode("utf-8")  # raises on a lone surrogate
     elif isinstance(v, float) and not math.isfinite(v):
         raise StrictJSONError("number beyond the range of a 64-bit float")
+    elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 1023:
+        try:
+            float(v)  # rounds as Go's ParseFloat does; beyond float64 it overflows
+        except OverflowError:
+            raise StrictJSONError("number beyond the range of a 64-bit float") from None
     elif isinstance(v, dict):
         for k, x in v.items():
             k.encode("utf-8")
@@ -175,6 +180,10 @@ def parse_strict(text: str | bytes) -> Any:
         raise StrictJSONError(f"lone UTF-16 surrogate or invalid UTF-8: {e}") from e
     except json.JSONDecodeError as e:
         raise StrictJSONError(str(e)) from e
+    except ValueError as e:  # e.g. an integer of more digits than int() converts
+        if isinstance(e, StrictJSONError):
+            raise
+        raise StrictJSONError(str(e)) from e
     return v
 
 
@@ -194,6 +203,14 @@ def _kind(v: object) -> str:
     if isinstance(v, dict):
         return "object"
     return type(v).__name__
+
+
+def _unique_key(v: object) -> object:
+    # An object or array item cannot be hashed; it already fails the items' own check, and
+    # its JSON (keys sorted) still tells equal items apart.
+    if isinstance(v, (list, dict)):
+        return ("composite", json.dumps(v, sort_keys=True))
+    return (_kind(v), v)
 
 
 def _check(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
@@ -234,7 +251,7 @@ def _check(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
             errs.append(f"{p}: want at least {s['minItems']} items")
         if "maxItems" in s and len(v) > s["maxItems"]:
             errs.append(f"{p}: want at most {s['maxItems']} items")
-        if s.get("unique") and len({(_kind(x), x) for x in v}) != len(v):
+        if s.get("unique") and len({_unique_key(x) for x in v}) != len(v):
             errs.append(f"{p}: items are not unique")
         for i, x in enumerate(v):
             _check(s["items"], x, f"{p}[{i}]", errs)

@@ -167,7 +167,11 @@ def _envelope_only(line: bytes) -> tuple[dict[str, Any], bool] | None:
 
 def _no_huge_ints(value: Any) -> None:
     if isinstance(value, int) and not -_FLOAT_MAX <= value <= _FLOAT_MAX:
-        raise ValueError(f"number {str(value)[:32]}... is beyond the range of a 64-bit float")
+        try:
+            float(value)  # rounds as Go and JSON.parse do: just past the max is the max
+        except OverflowError:
+            raise ValueError(
+                f"number {str(value)[:32]}... is beyond the range of a 64-bit float") from None
     if isinstance(value, dict | list):
         for item in value.values() if isinstance(value, dict) else value:
             _no_huge_ints(item)
