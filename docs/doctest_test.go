@@ -140,7 +140,16 @@ func checkTOML(t *testing.T, name string, b block) {
 	}
 }
 
+// suiteCommand matches commands that run the kit's own suites or long jobs: a guide that
+// shows them must mark the block not runnable, or the doc test would run the test suite
+// from inside the test suite.
+var suiteCommand = regexp.MustCompile(`mage(\.go)? +(test|demo|bench|fuzz|fuzzDiff|fuzzQuick|dist|freshDir)\b|mage(\.go)?\s*(#|$)`)
+
 func runShell(t *testing.T, name string, b block) {
+	if m := suiteCommand.FindString(b.body); m != "" {
+		t.Errorf("%s: the block runs %q (a whole suite or a long job); mark it <!-- not runnable: why -->", name, m)
+		return
+	}
 	t.Run(name, func(t *testing.T) {
 		script := strings.ReplaceAll(b.body, "/tmp/", t.TempDir()+"/")
 		cmd := exec.Command("sh", "-e", "-c", script)
