@@ -140,10 +140,11 @@ func checkTOML(t *testing.T, name string, b block) {
 	}
 }
 
-// suiteCommand matches commands that run the kit's own suites or long jobs: a guide that
-// shows them must mark the block not runnable, or the doc test would run the test suite
-// from inside the test suite.
-var suiteCommand = regexp.MustCompile(`mage(\.go)? +(test|demo|bench|fuzz|fuzzDiff|fuzzQuick|dist|freshDir)\b|mage(\.go)?\s*(#|$)`)
+// suiteCommand matches commands that run the kit's own suites or long jobs, or rebuild
+// what other tests are running at the same moment (the Python venv, the TypeScript build):
+// a guide that shows them must mark the block not runnable, or the doc test would run the
+// test suite from inside the test suite, or rebuild an SDK under a running test.
+var suiteCommand = regexp.MustCompile(`mage(\.go)? +(test|demo|bench|fuzz|fuzzDiff|fuzzQuick|dist|freshDir|pythonEnv|buildTypeScript|typeScriptEnv)\b|mage(\.go)?\s*(#|$)`)
 
 func runShell(t *testing.T, name string, b block) {
 	if m := suiteCommand.FindString(b.body); m != "" {

@@ -26,7 +26,10 @@ var Default = Test
 // the cross-language differential fuzz (FuzzQuick), the conformance matrix, and the
 // fresh-directory test of the release artifacts (dist/).
 func Test() error {
-	mg.SerialDeps(Drift, Breaking, LintGo, TestGo, TestPython, TestTypeScript, FuzzQuick, LintTypeScript, Demo, FreshDir)
+	// The Python venv and the TypeScript build come before the Go tests: Go tests start Python
+	// and TypeScript extensions (the doc test, the redaction and orphan tests), and nothing
+	// may rebuild them while those run.
+	mg.SerialDeps(Drift, Breaking, LintGo, PythonEnv, BuildTypeScript, TestGo, TestPython, TestTypeScript, FuzzQuick, LintTypeScript, Demo, FreshDir)
 	return nil
 }
 
