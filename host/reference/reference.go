@@ -35,8 +35,8 @@ type Options struct {
 	// Record stores every frame of each extension, secrets redacted, as the recording
 	// RecordingID(extension), for `octet-host inspect`.
 	Record bool
-	// Trace, when set, receives every frame and every service event, one line each, secrets
-	// redacted.
+	// Trace, when set, receives every frame, every service event and every host note as
+	// JSON lines (TraceLine), secrets redacted.
 	Trace io.Writer
 	// Redactor is the one redactor of this host: it learns the script's broker values at
 	// Open and every secret input answer as the router hands it out, and redacts traces,
@@ -65,6 +65,7 @@ type Host struct {
 	sessionID string
 	red       *redact.Redactor
 	trace     io.Writer
+	tracer    *tracer
 	warnf     func(format string, args ...any)
 	events    services.EventSink
 	closeOnce sync.Once
@@ -99,7 +100,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		opts.Trace = &syncWriter{w: opts.Trace}
 	}
 	h := &Host{store: st, ownStore: own, script: opts.Script, red: red,
-		trace: opts.Trace, warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
+		trace: opts.Trace, tracer: newTracer(), warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
 	if h.warnf == nil {
 		h.warnf = func(string, ...any) {}
 	}
