@@ -123,6 +123,12 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	if hf.trace {
 		opts.Trace = stderr
 	}
+	// Progress, notifications, confirmations, input and presentation snapshots, as text:
+	// on the console for `run`, on stderr for `call` (whose stdout is its JSON lines).
+	opts.Events = eventPrinter{w: stderr}
+	if events != nil {
+		opts.Events = eventPrinter{w: events}
+	}
 	if events != nil {
 		opts.Host.OnEvent = func(ev host.Event) {
 			if ev.Message != "" {
