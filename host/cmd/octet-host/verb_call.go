@@ -238,9 +238,9 @@ func describeError(err error) map[string]any {
 	case errors.As(err, &ue):
 		return map[string]any{"kind": "unavailable", "message": err.Error()}
 	case errors.Is(err, context.Canceled):
-		// SIGINT or SIGTERM cancelled the call: the host sent $/cancelRequest and stopped
+		// SIGINT, SIGTERM or the run console's cancel cancelled the call: the host sent $/cancelRequest and stopped
 		// waiting. Not a failure of the extension, so not "other".
-		return map[string]any{"kind": "cancelled", "message": "the call was cancelled by an interrupt or shutdown; the extension was sent $/cancelRequest"}
+		return map[string]any{"kind": "cancelled", "message": "the call was cancelled (an interrupt, a shutdown or the console's cancel); the extension was sent $/cancelRequest"}
 	}
 	return map[string]any{"kind": "other", "message": err.Error()}
 }
