@@ -46,6 +46,9 @@ type Options struct {
 	// Warnf receives problems that do not stop the host (a recording that could not
 	// start, notifications dropped); nil discards them.
 	Warnf func(format string, args ...any)
+	// Asker, when set, answers the confirmations and input requests the Script does not
+	// (a person at a terminal); nil leaves them to the default policy.
+	Asker services.Asker
 	// Events, when set, also receives every service event (notifications, progress,
 	// presentation snapshots, diagnostics) as the router emits it, in order.
 	Events services.EventSink
@@ -107,6 +110,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	router, err := services.NewRouter(services.RouterConfig{
 		Store:    st,
 		Script:   opts.Script,
+		Asker:    opts.Asker,
 		Redactor: red,
 		Events:   services.EventSinkFunc(h.event),
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the

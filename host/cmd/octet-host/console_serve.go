@@ -63,7 +63,9 @@ func (r *running) done() <-chan struct{} {
 // command at once. quit and EOF wait for the commands still running (a piped script's
 // last call still prints its result); a signal cancels them and waits at most
 // commandCancelWait for the one that would not return.
-func serveConsole(ctx context.Context, lines <-chan consoleLine, h *host.Host, sess *reference.Session, out io.Writer) int {
+//
+// pr, when set, takes a line typed while a question is open as its answer.
+func serveConsole(ctx context.Context, lines <-chan consoleLine, h *host.Host, sess *reference.Session, out io.Writer, pr *prompter) int {
 	r := &running{cancels: map[int]context.CancelFunc{}}
 	drain := func(outcome string) int {
 		select {
@@ -80,10 +82,16 @@ func serveConsole(ctx context.Context, lines <-chan consoleLine, h *host.Host, s
 			return interruptedWaiting(out, sess, r)
 		case line, ok := <-lines:
 			if !ok {
+				if pr != nil {
+					pr.close()
+				}
 				return drain("completed")
 			}
 			if line.tooLong > 0 {
 				fmt.Fprintf(out, "console: a line of %d bytes is over the %d-byte limit; ignored\n", line.tooLong, maxConsoleLine)
+				continue
+			}
+			if pr != nil && pr.offer(line.text) {
 				continue
 			}
 			text := strings.TrimSpace(line.text)

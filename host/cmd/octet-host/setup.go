@@ -116,6 +116,7 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			Subreaper: true, // this process is the host and nothing else
 		},
 		Script:   sc,
+		Asker:    hf.asker,
 		Record:   hf.record,
 		Redactor: red,
 		Warnf:    func(format string, args ...any) { fmt.Fprintf(stderr, "octet-host: "+format+"\n", args...) },

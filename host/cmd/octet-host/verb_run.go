@@ -51,6 +51,9 @@ hold up the next line; each prints its JSON line when it finishes, so results ca
 back in another order than the lines were typed. EOF and quit wait for running commands;
 'cancel' or SIGINT stops them. Progress, notifications, confirmations, input requests and
 presentation snapshots are printed as they arrive, each line prefixed with [extension].
+A confirmation or input request the --script does not answer is asked on the console when
+stdin is a terminal (--ask auto) or always (--ask stdin): the next line typed is the
+answer, not a command.
 
 Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
 or a usage error.
@@ -105,6 +108,15 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 	}
 	out := reference.SyncWriter(stdout)
+	// Questions the script leaves open go to the console and take the next line typed.
+	pr, err := stdinAsker(hf.ask, stdin, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	if pr != nil {
+		hf.asker = pr
+	}
 	rt, err := hf.newRuntime(sel, stderr, out, red)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host run:", err)
@@ -150,7 +162,7 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 
 	lines := make(chan consoleLine)
 	go readConsole(stdin, lines)
-	return serveConsole(ctx, lines, rt.Host, sess, out)
+	return serveConsole(ctx, lines, rt.Host, sess, out, pr)
 }
 
 // commandCancelWait bounds the wait for a cancelled console command before shutdown.
