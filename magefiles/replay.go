@@ -1,3 +1,5 @@
+//go:build mage
+
 package main
 
 import (

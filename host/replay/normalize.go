@@ -22,8 +22,9 @@ import (
 //     "_timestamp", has its value (whatever its type) replaced by "<time>".
 //  3. Generated identifiers. The host makes a new session id, extension instance id,
 //     artifact ids and approval tokens every run, and an extension may make its own
-//     (uuid4, a random hex name): a UUID, and any run of 16 or more hexadecimal digits,
-//     inside any string becomes "<hex>".
+//     (uuid4, a random hex name): a UUID, and any run of 16 or more hexadecimal digits
+//     with at least one letter among them (a run of decimal digits is data: a count, a
+//     phone number), inside any string becomes "<hex>".
 //  4. Process ids: a member named "pid" or ending in "_pid" becomes "<pid>".
 //  5. Paths of the two runs. The recorded extension directory and the directory replayed
 //     against are both "<extension-dir>" (the player already rewrote the host's frames to
@@ -105,7 +106,12 @@ func (n Normalizer) text(s string) string {
 		}
 	}
 	s = uuidRE.ReplaceAllString(s, HexPlaceholder)
-	return hexRE.ReplaceAllString(s, HexPlaceholder)
+	return hexRE.ReplaceAllStringFunc(s, func(run string) string {
+		if strings.IndexFunc(run, func(r rune) bool { return r > '9' }) < 0 {
+			return run // decimal digits only
+		}
+		return HexPlaceholder
+	})
 }
 
 func isTimeName(name string) bool {

@@ -248,18 +248,25 @@ func methodOf(frame []byte) string { return envelope(frame).Method }
 func (p *player) read() {
 	r := bufio.NewReaderSize(p.proc.Stdout(), 64<<10)
 	var line []byte
+	over := 0 // bytes of a line past MAX_MESSAGE_BYTES, which are not kept
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) <= protocol.MaxMessageBytes+1 {
+		if over == 0 && len(line)+len(chunk) <= protocol.MaxMessageBytes+1 {
 			line = append(line, chunk...)
+		} else {
+			over += len(line) + len(chunk)
+			line = line[:0]
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if frame := bytes.TrimRight(line, "\r\n"); len(frame) > 0 {
+		if over > 0 {
+			// Compared as text, so an oversized answer is a difference, never a truncated frame.
+			p.received([]byte(fmt.Sprintf("(a line of %d bytes, over MAX_MESSAGE_BYTES)", over)))
+		} else if frame := bytes.TrimRight(line, "\r\n"); len(frame) > 0 {
 			p.received(append([]byte(nil), frame...))
 		}
-		line = line[:0]
+		line, over = line[:0], 0
 		if err != nil {
 			p.mu.Lock()
 			p.eof = true

@@ -28,7 +28,7 @@ with the host's recorded answers, matched by method and order; nothing is re-ask
 What the comparison ignores is a fixed set of rules, not a list of exceptions: the ids of
 the extension's own requests, members named like times (time, at, elapsed, duration,
 *_at, *_ms, *_time, *_seconds, *_timestamp), generated identifiers (UUIDs, runs of 16 or
-more hex digits), process ids (pid, *_pid) and the two runs' extension directories. See
+more hex digits with a letter), process ids (pid, *_pid) and the two runs' extension directories. See
 docs/host.md "Replay". A recording that spans a restart is replayed up to the restart.
 
 Without --against, DIR is the directory the session was recorded from.
