@@ -58,6 +58,9 @@ type RouterConfig struct {
 	Script *script.Script
 	// Events receives console events; nil discards them.
 	Events EventSink
+	// Asker answers the confirmations and input the Script does not; nil leaves them to
+	// the default policy.
+	Asker Asker
 	// Redactor is the host's one redactor. The router adds the script's
 	// broker values and every secret input answer to it before handing them
 	// out, and redacts with it every event and diagnostic it emits or stores.
