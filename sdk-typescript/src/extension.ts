@@ -1,23 +1,25 @@
 // The Extension: the author's API (registration, state after initialize, dynamic tools,
 // serving) over the runtime's layers: registry.ts (what was declared), dispatch.ts (the
 // host-method table), admission.ts (pool and in-flight table), connection.ts (framing, the
-// single writer) and services.ts (reverse calls). This file also holds the session's order:
-// initialize, lifecycle observations, shutdown and EOF. See docs/typescript.md.
+// single writer) and services.ts over hostcall.ts (typed reverse calls). This file also
+// holds the session's order: initialize, lifecycle observations, shutdown and EOF. See
+// docs/typescript.md.
 import { Admission } from "./admission.js";
 import { CatalogHistory } from "./catalog.js";
 import { Connection } from "./connection.js";
 import { RequestContext, currentContext, progressParams, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
 import { LifecycleQueue, dispatch, invalidParams, type DispatchState } from "./dispatch.js";
-import { ProtocolError, ValidationError, toWireError } from "./errors.js";
+import { ValidationError, toWireError } from "./errors.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
 import { Logger } from "./log.js";
+import { hostCall } from "./hostcall.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import {
   Registry, isLifecycle, toolEntry, type CommandHandler, type ContextHandler, type DynamicTool, type HookHandler, type LifecycleHandler,
   type RendererHandler, type ShutdownHandler, type StatusHandler, type ToolEntry, type ToolHandler, type ToolSpec, type ArgsOf,
 } from "./registry.js";
-import { checkWire, requestParamsType, reverseResultType } from "./wirecheck.js";
+import { checkWire, requestParamsType } from "./wirecheck.js";
 import type { JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
@@ -196,12 +198,7 @@ export class Extension extends HostServices {
 
   protected async call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
     if (this.conn === undefined || this.session === undefined) throw new ValidationError(`${method} can only be sent after initialize`);
-    const result = await this.conn.request(method, params, signal);
-    // The host's answer is checked against the schema before any SDK code trusts its shape.
-    const type = reverseResultType(method, this.session.api);
-    const fault = type === undefined ? undefined : checkWire(type, result);
-    if (fault !== undefined) throw new ProtocolError(`${method} result does not match the schema: ${fault.message}`);
-    return result;
+    return hostCall(this.conn, this.session.api, method, params, signal);
   }
 
   /**
