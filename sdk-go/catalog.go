@@ -30,11 +30,9 @@ type catalog struct {
 
 func newCatalog(e *Extension) *catalog { return &catalog{e: e} }
 
-// CatalogUpdate is the host's answer to a catalog mutation.
-type CatalogUpdate struct {
-	Revision int64    `json:"revision"`
-	Tools    []string `json:"tools"` // the whole accepted catalog
-}
+// CatalogUpdate is the host's answer to a catalog mutation (Tools: the whole accepted
+// catalog): the wire type, already checked by its generated validator when it arrives.
+type CatalogUpdate = protocol.ToolsCatalogResult
 
 // reset installs epoch 0.
 func (c *catalog) reset(tools []*ToolDef) {

@@ -22,10 +22,13 @@
 // fmt.Println and child processes write to stderr instead of corrupting the stream.
 // Shutdown and stdin EOF drain in-flight work within a bound, then exit 0.
 //
-// Files: extension.go (the Extension and its options), register.go (contribution
-// points), tool.go and schema.go (typed tools), content.go (results), negotiate.go
-// (initialize), dispatch.go and pool.go (serving), serve.go (Run and Serve),
-// shutdown.go, stdio_*.go (fd protection), call.go (ambient request state), services.go, progress.go,
-// artifacts.go, catalog.go (dynamic tools), agents.go, presentation.go, kv.go,
+// Files: the runtime has the same four layers, and file names, as the Python and TypeScript
+// SDKs: registry.go (contribution points: what the author declared), dispatch.go (the
+// host-method table), the connection (jsonrpc/: framing, reader, single writer; admission.go
+// and pool.go the admission queue and workers) and hostcall.go with services.go (typed
+// reverse calls). Around them: extension.go (the Extension and its options), tool.go and
+// schema.go (typed tools), content.go (results), negotiate.go (initialize), serve.go (Run
+// and Serve), shutdown.go, stdio_*.go (fd protection), call.go (ambient request state),
+// progress.go, artifacts.go, catalog.go (dynamic tools), agents.go, presentation.go, kv.go,
 // log.go, errors.go.
 package octet

@@ -64,77 +64,25 @@ var toolCallParamsType, _ = protocol.LookupMethod(protocol.MethodToolCall)
 // memberValue returns the raw value of key in a JSON object already known to be
 // valid and free of duplicate keys (strictjson checked both), or nil.
 func memberValue(obj []byte, key string) json.RawMessage {
-	i := skipWS(obj, 0) + 1 // past '{'
+	i := strictjson.SkipSpace(obj, 0) + 1 // past '{'
 	for {
-		i = skipWS(obj, i)
+		i = strictjson.SkipSpace(obj, i)
 		if i >= len(obj) || obj[i] != '"' {
 			return nil // '}' (or malformed, which strictjson refused)
 		}
-		end := strEnd(obj, i)
+		end := strictjson.StringEnd(obj, i)
 		k := obj[i:end]
 		match := string(k[1:len(k)-1]) == key
 		if !match && bytes.IndexByte(k, '\\') >= 0 {
 			var s string
 			match = json.Unmarshal(k, &s) == nil && s == key
 		}
-		i = skipWS(obj, end) + 1 // past ':'
-		i = skipWS(obj, i)
-		vEnd := valEnd(obj, i)
+		i = strictjson.SkipSpace(obj, end) + 1 // past ':'
+		i = strictjson.SkipSpace(obj, i)
+		vEnd := strictjson.ValueEnd(obj, i)
 		if match {
 			return json.RawMessage(obj[i:vEnd:vEnd])
 		}
-		i = skipWS(obj, vEnd) + 1 // past ',' or '}'
+		i = strictjson.SkipSpace(obj, vEnd) + 1 // past ',' or '}'
 	}
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// strEnd returns the index just past the JSON string starting at b[i].
-func strEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
-}
-
-// valEnd returns the index just past the JSON value starting at b[i].
-func valEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return strEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = strEnd(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\r' && b[j] != '\n' {
-		j++
-	}
-	return j
 }

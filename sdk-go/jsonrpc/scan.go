@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // field is one member of a JSON object, its value left raw.
@@ -17,87 +19,34 @@ type field struct {
 // in order, keeping duplicates so the caller can refuse them. Scanning by hand keeps
 // decoding strict (exact, case-sensitive keys) and cheap: values are not parsed.
 func splitObject(data []byte) ([]field, error) {
-	i := skipSpace(data, 0)
+	i := strictjson.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, fmt.Errorf("frame is not a JSON object: %s", excerpt(data))
 	}
 	fields := make([]field, 0, 4)
-	i = skipSpace(data, i+1)
+	i = strictjson.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return fields, nil
 	}
 	for i < len(data) {
-		end := stringEnd(data, i)
+		end := strictjson.StringEnd(data, i)
 		var key string
 		if bytes.IndexByte(data[i:end], '\\') < 0 {
 			key = string(data[i+1 : end-1])
 		} else if err := json.Unmarshal(data[i:end], &key); err != nil {
 			return nil, fmt.Errorf("object key %s: %v", excerpt(data[i:end]), err)
 		}
-		i = skipSpace(data, end)
-		i = skipSpace(data, i+1) // the ':'
-		vEnd := valueEnd(data, i)
+		i = strictjson.SkipSpace(data, end)
+		i = strictjson.SkipSpace(data, i+1) // the ':'
+		vEnd := strictjson.ValueEnd(data, i)
 		fields = append(fields, field{key: key, value: data[i:vEnd:vEnd]})
-		i = skipSpace(data, vEnd)
+		i = strictjson.SkipSpace(data, vEnd)
 		if i < len(data) && data[i] == '}' {
 			return fields, nil
 		}
-		i = skipSpace(data, i+1) // the ','
+		i = strictjson.SkipSpace(data, i+1) // the ','
 	}
 	return nil, fmt.Errorf("unterminated object: %s", excerpt(data))
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the JSON string starting at data[i].
-func stringEnd(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(data)
-}
-
-// valueEnd returns the index just past the JSON value starting at data[i].
-func valueEnd(data []byte, i int) int {
-	if i >= len(data) {
-		return i
-	}
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				j = stringEnd(data, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	j := i
-	for j < len(data) && data[j] != ',' && data[j] != '}' && data[j] != ']' &&
-		data[j] != ' ' && data[j] != '\t' && data[j] != '\r' && data[j] != '\n' {
-		j++
-	}
-	return j
 }
 
 // excerptBytes is how much of a bad frame an error message quotes.

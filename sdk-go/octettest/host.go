@@ -232,8 +232,9 @@ func (h *Host) Call(ctx context.Context, method string, params, result any) erro
 // Notify sends a notification (e.g. a lifecycle event).
 func (h *Host) Notify(method string, params any) error { return h.conn.Notify(method, params) }
 
-// ToolResult is a decoded tool/call result.
-type ToolResult struct {
+// CallResult is a decoded tool/call result, loosely typed for assertions (Text joins the
+// text parts); protocol.ToolResult is the wire type.
+type CallResult struct {
 	Content []struct {
 		Type       string `json:"type"`
 		Text       string `json:"text,omitempty"`
@@ -245,8 +246,13 @@ type ToolResult struct {
 	Metadata          map[string]any `json:"metadata"`
 }
 
+// ToolResult is the former name of CallResult.
+//
+// Deprecated: use CallResult; the name clashed with protocol.ToolResult, the wire type.
+type ToolResult = CallResult
+
 // Text joins the result's text parts.
-func (r ToolResult) Text() string {
+func (r CallResult) Text() string {
 	s := ""
 	for _, c := range r.Content {
 		s += c.Text
@@ -255,8 +261,8 @@ func (r ToolResult) Text() string {
 }
 
 // CallTool calls a tool with arguments (API 0.2/0.4 result shape).
-func (h *Host) CallTool(ctx context.Context, name string, args any) (ToolResult, error) {
-	var res ToolResult
+func (h *Host) CallTool(ctx context.Context, name string, args any) (CallResult, error) {
+	var res CallResult
 	if args == nil {
 		args = map[string]any{}
 	}

@@ -1,4 +1,6 @@
-"""The conformance fixture (docs/design/fixture.md) as a real subprocess."""
+"""The conformance fixture (docs/design/fixture.md) over both transports: served in this
+process (loopback) and as a real subprocess. What only a real process shows (the protected
+stdout, a crash's exit code) runs over the process alone."""
 
 from __future__ import annotations
 
@@ -7,32 +9,45 @@ import json
 import time
 
 import pytest
-from helpers import example_host
+from helpers import TRANSPORTS, example_host_over
 
 from octet_extension import RemoteError
 
 SECRET = "fixture-secret"
 
 
-def start(scratch):
-    return example_host("conformance-fixture", scratch_dir=scratch, confirmations=[True],
-                        inputs=["typed", "pw"], secrets={"fixture.token": SECRET})
+def start(transport, scratch):
+    host = example_host_over(transport, "conformance-fixture", scratch_dir=scratch,
+                             confirmations=[True], inputs=["typed", "pw"],
+                             secrets={"fixture.token": SECRET})
+    host.transport = transport
+    return host
+
+
+@pytest.fixture(scope="module", params=TRANSPORTS)
+def transport(request):
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory):
-    """One process for the tests that leave it running (process start-up dominates)."""
+def shared(transport, tmp_path_factory):
+    """One extension for the tests that leave it running (process start-up dominates)."""
     scratch = tmp_path_factory.mktemp("scratch")
-    with start(scratch) as h:
+    with start(transport, scratch) as h:
         h.scratch = scratch
         yield h
 
 
 @pytest.fixture
-def host(scratch):
-    """A fresh process for tests that end it (shutdown, crash, EOF)."""
-    with start(scratch) as h:
+def host(transport, scratch):
+    """A fresh extension for tests that end it (shutdown, crash, EOF)."""
+    with start(transport, scratch) as h:
         yield h
+
+
+def process_only(host, why):
+    if host.transport != "process":
+        pytest.skip(f"only a real process shows {why}")
 
 
 def sc(result):
@@ -75,6 +90,7 @@ def test_slow_progress_and_cancellation(shared) -> None:
 
 def test_print_stdout_never_reaches_the_protocol(shared) -> None:
     host = shared
+    process_only(host, "the protected stdout")
     assert host.call_tool("print_stdout", {"text": "stray"})["content"][0]["text"] == "printed"
     host.sync()
     for line in host.raw_lines:
@@ -147,7 +163,7 @@ def test_dynamic_ask_present_spawn(shared) -> None:
     assert child == {"agent_id": "agent-1", "timed_out": False}
 
 
-def test_other_contributions(host) -> None:
+def test_other_contributions(host, capfd) -> None:
     assert host.request("command/execute", {"name": "fixture_cmd", "arguments": ["a", "b"]}
                         ).result == {"text": "a b"}
     assert host.request("status/collect", {"surface": "status"}).result == {
@@ -160,10 +176,13 @@ def test_other_contributions(host) -> None:
     host.notify("turn/settled", {"session_id": "s", "turn_id": "t9", "outcome": "failed"})
     assert host.request("shutdown", {}).result == {}
     assert host.wait_exit() == 0
-    assert any('"turn_id":"t9"' in line for line in host.stderr_lines)
+    # The observer logged the event: to the child's stderr, or to this process's fd 2.
+    lines = host.stderr_lines if host.transport == "process" else capfd.readouterr().err.split("\n")
+    assert any('"turn_id":"t9"' in line for line in lines)
 
 
 def test_crash_mid_call_exits_without_answering(host) -> None:
+    process_only(host, "a crash's exit code")  # in-process, os._exit would end the test run
     pending = host.start_tool("crash", {"code": 7})
     assert host.wait_exit() == 7
     assert not pending.event.wait(0.2)

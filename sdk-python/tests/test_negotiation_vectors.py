@@ -37,7 +37,7 @@ def test_negotiation_vector(path: Path) -> None:
     }
     expect = v["expect"]
     try:
-        _, result = negotiate(ext, v["pinned"], params)
+        _, result = negotiate(ext._declared, v["pinned"], params)  # what the author declared
     except RemoteError as exc:
         assert "error" in expect, f"refused {exc.to_wire()}, want the answer {expect}"
         assert exc.to_wire() == expect["error"]

@@ -1,28 +1,36 @@
-// The Extension: registration of contributions, and the runtime that serves them. The reader
-// only decodes and queues; handlers run on a bounded pool behind an admission queue; the
-// connection is the single writer. See docs/typescript.md for the author's view.
+// The Extension: the author's API (registration, state after initialize, dynamic tools,
+// serving) over the runtime's layers: registry.ts (what was declared), dispatch.ts (the
+// host-method table), admission.ts (pool and in-flight table), connection.ts (framing, the
+// single writer) and services.ts over hostcall.ts (typed reverse calls). This file also
+// holds the session's order: initialize, lifecycle observations, shutdown and EOF. See
+// docs/typescript.md.
+import { Admission } from "./admission.js";
 import { CatalogHistory } from "./catalog.js";
-import { normalizeResult01, normalizeResult02 } from "./content.js";
-import { RequestContext, currentContext, progressParams, withContext, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
-import { ProtocolError, ValidationError, toWireError, type WireError } from "./errors.js";
-import { resultFault, toolFailure, unknownTool } from "./faults.js";
+import { Connection } from "./connection.js";
+import { RequestContext, currentContext, progressParams, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
+import { LifecycleQueue, dispatch, invalidParams, type DispatchState } from "./dispatch.js";
+import { ValidationError, toWireError } from "./errors.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
 import { Logger } from "./log.js";
+import { hostCall } from "./hostcall.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
-import { Connection } from "./rpc.js";
-import { checkWire, requestParamsType, reverseResultType } from "./wirecheck.js";
-import { compileToolSchema, invalidArguments, wireFloat, type CompiledSchema, type Infer, type JsonSchema } from "./schema.js";
+import {
+  Registry, isLifecycle, toolEntry, type CommandHandler, type ContextHandler, type DynamicTool, type HookHandler, type LifecycleHandler,
+  type RendererHandler, type ShutdownHandler, type StatusHandler, type ToolEntry, type ToolHandler, type ToolSpec, type ArgsOf,
+} from "./registry.js";
+import { checkWire, requestParamsType } from "./wirecheck.js";
+import type { JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
-import type {
-  ApiVersion, CatalogUpdate, CommandResult, ContextCollectParams, ContextItem, HookName, HookPayloads, HookResult, LifecycleEvent,
-  LifecycleMethod, RenderParams, RenderResult, ResourceOwner, ShutdownParams, StatusCollectParams, StatusResult, Surface, ToolDefinition,
-  ToolReturn,
-} from "./types.js";
+import type { ApiVersion, CatalogUpdate, HookName, LifecycleEvent, LifecycleMethod, ResourceOwner, ShutdownParams, Surface } from "./types.js";
 
-type Awaitable<T> = T | Promise<T>;
+// The registration types were declared here before registry.ts; they stay importable from here.
+export type {
+  ArgsOf, CommandHandler, ContextHandler, DynamicTool, HookHandler, LifecycleHandler, RendererHandler, ShutdownHandler, StatusHandler,
+  ToolHandler, ToolSpec,
+} from "./registry.js";
 
 export interface ExtensionOptions {
   /** Pin the API version; otherwise OCTET_EXTENSION_API_VERSION, else whatever initialize asks. */
@@ -37,45 +45,6 @@ export interface ExtensionOptions {
   shutdownDrainMs?: number;
 }
 
-export interface ToolSpec<P extends JsonSchema = JsonSchema> {
-  name: string;
-  description: string;
-  parameters?: P;
-  outputSchema?: JsonSchema;
-}
-
-export type ToolHandler<A> = (args: A, ctx: RequestContext) => Awaitable<ToolReturn>;
-export type CommandHandler = (args: string[], ctx: RequestContext) => Awaitable<string | CommandResult>;
-export type HookHandler<H extends HookName> = (payload: HookPayloads[H], ctx: RequestContext) => Awaitable<HookResult | void>;
-export type ContextHandler = (params: ContextCollectParams, ctx: RequestContext) => Awaitable<ContextItem[] | { items: ContextItem[] }>;
-export type StatusHandler = (params: StatusCollectParams, ctx: RequestContext) => Awaitable<StatusResult>;
-export type RendererHandler = (params: RenderParams, ctx: RequestContext) => Awaitable<RenderResult>;
-export type LifecycleHandler = (event: LifecycleEvent, method: LifecycleMethod) => Awaitable<void>;
-export type ShutdownHandler = (params: ShutdownParams) => Awaitable<void>;
-
-/** A tool's argument type: explicit `A`, else inferred from `parameters`, else any JSON object. */
-export type ArgsOf<A, P> = [A] extends [never] ? (JsonSchema extends P ? JsonObject : Infer<P>) : A;
-
-/** A dynamic tool: its definition plus the handler that serves it. */
-export interface DynamicTool<P extends JsonSchema = JsonSchema> extends ToolSpec<P> {
-  handler: ToolHandler<ArgsOf<never, P>>;
-}
-
-interface ToolEntry {
-  def: ToolDefinition;
-  handler: ToolHandler<JsonObject>;
-  /** `parameters`, compiled when the tool was defined. */
-  params: CompiledSchema;
-}
-
-interface Job {
-  id: Id;
-  ctx: RequestContext;
-  started: boolean;
-  invoke: () => unknown;
-  finalize: (value: unknown) => JsonValue;
-}
-
 /** How serve() ended: the exit code run() uses, and why. */
 export interface ServeResult {
   reason: "shutdown" | "eof" | "fault";
@@ -83,55 +52,29 @@ export interface ServeResult {
   detail: string;
 }
 
-const LIFECYCLE: ReadonlySet<string> = new Set(["session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"]);
-const EMPTY_SCHEMA: JsonSchema = { type: "object", properties: {} };
 const SHUTDOWN_HOOK_FLOOR_MS = 100;
-
-function lifecycleName(name: string): LifecycleMethod {
-  const slash = name.includes("/") ? name : name.replace("_", "/");
-  if (!LIFECYCLE.has(slash)) throw new ValidationError(`unknown lifecycle event '${name}'; use session/turn/tool + started/settled (slash or underscore)`);
-  return slash as LifecycleMethod;
-}
 
 function ownerOf(params: JsonObject): ResourceOwner | undefined {
   const o = params["resource_owner"];
   return isObject(o) ? (o as unknown as ResourceOwner) : undefined;
 }
 
-function invalidParams(message: string, path?: string): WireError {
-  const data: JsonObject = { reason: message };
-  if (path !== undefined) data["path"] = path;
-  return { code: L.ErrorCode.INVALID_PARAMS, message, data };
-}
-
 export class Extension extends HostServices {
   readonly log = new Logger();
   private readonly options: Required<Omit<ExtensionOptions, "apiVersion">> & { apiVersion: ApiVersion | undefined };
 
-  private readonly tools = new Map<string, ToolEntry>();
-  private readonly commands = new Map<string, { def: { name: string; description: string }; handler: CommandHandler }>();
-  private readonly hooks = new Map<string, HookHandler<HookName>>();
-  private readonly statuses = new Map<string, StatusHandler>();
-  private readonly renderers = new Map<string, RendererHandler>();
-  private readonly lifecycle = new Map<LifecycleMethod, LifecycleHandler[]>();
-  private readonly shutdownHandlers: ShutdownHandler[] = [];
-  private contextHandler: ContextHandler | undefined;
+  private readonly registry = new Registry();
 
   private conn: Connection | undefined;
   private session: Negotiated | undefined;
   protected negotiated: ReadonlySet<string> = new Set();
   private concurrency = 1;
-  private pendingLimit: number;
   private catalogs: CatalogHistory<ToolEntry> | undefined;
   private catalogLock: Promise<unknown> = Promise.resolve();
 
-  private readonly inflight = new Map<Id, Job>();
-  private readonly queue: Job[] = [];
-  private running = 0;
+  private pool: Admission | undefined;
   private stopping = false;
-  private drainWaiters: (() => void)[] = [];
-  private readonly lifecycleQueue: (() => unknown)[] = [];
-  private lifecycleRunning = false;
+  private readonly observations = new LifecycleQueue(this.log);
   private finishServe: ((r: ServeResult) => void) | undefined;
   private shutdownInProgress: Promise<void> | undefined;
 
@@ -151,7 +94,6 @@ export class Extension extends HostServices {
       const v = this.options[key];
       if (!Number.isSafeInteger(v) || v < 1) throw new ValidationError(`${key} must be an integer ≥ 1, got ${String(v)}`);
     }
-    this.pendingLimit = this.options.maxPendingRequests;
   }
 
   // ---- registration
@@ -163,83 +105,55 @@ export class Extension extends HostServices {
    */
   tool<A = never, const P extends JsonSchema = JsonSchema>(spec: ToolSpec<P>, handler: ToolHandler<ArgsOf<A, P>>): this {
     this.beforeServing("tool");
-    const entry = this.makeEntry(spec, handler as ToolHandler<unknown> as ToolHandler<JsonObject>);
-    if (this.tools.has(spec.name)) throw new ValidationError(`tool '${spec.name}' is registered twice`);
-    if (this.tools.size >= L.MAX_CATALOG_TOOLS) throw new ValidationError(`more than ${L.MAX_CATALOG_TOOLS} tools`);
-    this.tools.set(spec.name, entry);
+    this.registry.addTool(spec, handler as ToolHandler<unknown> as ToolHandler<JsonObject>);
     return this;
   }
 
   command(spec: { name: string; description: string }, handler: CommandHandler): this {
     this.beforeServing("command");
-    if (!/^[a-z][a-z0-9_-]{0,63}$/.test(spec.name)) throw new ValidationError(`command name ${JSON.stringify(spec.name)} must match ^[a-z][a-z0-9_-]{0,63}$`);
-    if (this.commands.has(spec.name)) throw new ValidationError(`command '${spec.name}' is registered twice`);
-    this.commands.set(spec.name, { def: { name: spec.name, description: spec.description }, handler });
+    this.registry.addCommand(spec, handler);
     return this;
   }
 
   hook<H extends HookName>(name: H, handler: HookHandler<H>): this {
     this.beforeServing("hook");
-    if (this.hooks.has(name)) throw new ValidationError(`hook '${name}' is registered twice`);
-    this.hooks.set(name, handler as unknown as HookHandler<HookName>);
+    this.registry.addHook(name, handler as unknown as HookHandler<HookName>);
     return this;
   }
 
   context(handler: ContextHandler): this {
     this.beforeServing("context");
-    this.contextHandler = handler;
+    this.registry.contextHandler = handler;
     return this;
   }
 
   status(surface: Surface, handler: StatusHandler): this {
     this.beforeServing("status");
-    if (!["status", "header", "footer"].includes(surface)) throw new ValidationError(`ui surface must be status, header or footer, got ${JSON.stringify(surface)}`);
-    this.statuses.set(surface, handler);
+    this.registry.addStatus(surface, handler);
     return this;
   }
 
   renderer(toolName: string, handler: RendererHandler): this {
     this.beforeServing("renderer");
-    this.renderers.set(toolName, handler);
+    this.registry.renderers.set(toolName, handler);
     return this;
   }
 
   /** Observe a lifecycle event ("turn/settled" or "turn_settled"). Observations cannot veto. */
   onLifecycle(event: string, handler: LifecycleHandler): this {
     this.beforeServing("onLifecycle");
-    const method = lifecycleName(event);
-    const list = this.lifecycle.get(method) ?? [];
-    list.push(handler);
-    this.lifecycle.set(method, list);
+    this.registry.addLifecycle(event, handler);
     return this;
   }
 
   /** Run at shutdown (and stdin EOF) after the drain, bounded by the remaining deadline. */
   onShutdown(handler: ShutdownHandler): this {
-    this.shutdownHandlers.push(handler);
+    this.registry.shutdownHandlers.push(handler);
     return this;
   }
 
   private beforeServing(what: string): void {
     if (this.conn !== undefined) throw new ValidationError(`${what}() must be called before run(); use registerTool for tools added later`);
-  }
-
-  private makeEntry(spec: ToolSpec, handler: ToolHandler<JsonObject>): ToolEntry {
-    if (typeof spec.name !== "string" || !/^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/.test(spec.name)) {
-      throw new ValidationError(`tool name ${JSON.stringify(spec.name)} must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`);
-    }
-    if (typeof spec.description !== "string" || [...spec.description].length > 4096) {
-      throw new ValidationError(`tool '${spec.name}' description must be a string of at most 4096 chars`);
-    }
-    if (typeof handler !== "function") throw new ValidationError(`tool '${spec.name}' needs a handler function`);
-    const def: ToolDefinition = { name: spec.name, description: spec.description, parameters: spec.parameters ?? EMPTY_SCHEMA };
-    // Both schemas compile now, so a bad one is refused here and never at call time.
-    const params = compileToolSchema(spec.name, "parameters", def.parameters as JsonSchema);
-    if (spec.outputSchema !== undefined) {
-      compileToolSchema(spec.name, "output_schema", spec.outputSchema);
-      def.output_schema = spec.outputSchema;
-    }
-    return { def, handler, params };
   }
 
   // ---- state after initialize
@@ -284,12 +198,7 @@ export class Extension extends HostServices {
 
   protected async call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
     if (this.conn === undefined || this.session === undefined) throw new ValidationError(`${method} can only be sent after initialize`);
-    const result = await this.conn.request(method, params, signal);
-    // The host's answer is checked against the schema before any SDK code trusts its shape.
-    const type = reverseResultType(method, this.session.api);
-    const fault = type === undefined ? undefined : checkWire(type, result);
-    if (fault !== undefined) throw new ProtocolError(`${method} result does not match the schema: ${fault.message}`);
-    return result;
+    return hostCall(this.conn, this.session.api, method, params, signal);
   }
 
   /**
@@ -313,7 +222,7 @@ export class Extension extends HostServices {
   async registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
     this.require("dynamic_tools", "registerTools");
     if (tools.length < 1 || tools.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`registerTools takes 1..${L.MAX_TOOLS_PER_REQUEST} tools, got ${tools.length}`);
-    const entries = tools.map((t) => this.makeEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
+    const entries = tools.map((t) => toolEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
     return this.mutateCatalog("tools/register", { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
       for (const e of entries) next.set(e.def.name, e);
     });
@@ -347,12 +256,8 @@ export class Extension extends HostServices {
         history.abort();
         throw err;
       }
-      if (!isObject(ack) || !Number.isSafeInteger(ack["revision"]) || !Array.isArray(ack["tools"])) {
-        history.abort();
-        throw new ProtocolError(`${method} result must be {revision, tools}`);
-      }
-      const revision = ack["revision"] as number;
-      const accepted = (ack["tools"] as JsonValue[]).filter((t): t is string => typeof t === "string");
+      // call() checked the answer against CatalogUpdate: revision an integer, tools strings.
+      const { revision, tools: accepted } = ack as unknown as CatalogUpdate;
       history.commit(revision, accepted);
       return { revision, tools: accepted };
     };
@@ -388,6 +293,7 @@ export class Extension extends HostServices {
       this.options.maxMessageBytes,
     );
     this.conn = conn;
+    this.pool = new Admission(conn, this.log, this.options.maxPendingRequests);
     const done = new Promise<ServeResult>((resolve) => {
       this.finishServe = resolve;
     });
@@ -403,7 +309,7 @@ export class Extension extends HostServices {
 
   private onRequest(id: Id, method: string, params: JsonObject | undefined): void {
     const conn = this.conn!;
-    if (this.inflight.has(id)) {
+    if (this.pool!.has(id)) {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: `request id ${JSON.stringify(id)} is already in flight` });
       return;
     }
@@ -426,40 +332,27 @@ export class Extension extends HostServices {
       }
     }
     if (method === "shutdown") return this.shutdown(id, p);
-    let job: Job | WireError;
-    switch (method) {
-      case "tool/call":
-        job = this.toolJob(id, p);
-        break;
-      case "command/execute":
-        job = this.commandJob(id, p);
-        break;
-      case "hook/run":
-        job = this.hookJob(id, p);
-        break;
-      case "context/collect":
-        job = this.contextJob(id, p);
-        break;
-      case "status/collect":
-        job = this.statusJob(id, p);
-        break;
-      case "tool/render":
-        job = this.renderJob(id, p);
-        break;
-      default:
-        job = { code: L.ErrorCode.METHOD_NOT_FOUND, message: `method not found: ${method}`, data: { method } };
-    }
+    const job = dispatch(this.dispatchState, id, method, p);
     if (!("ctx" in job)) {
       conn.writeError(id, job);
       return;
     }
-    this.admit(job);
+    this.pool!.admit(job);
   }
 
-  private newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext {
-    const parent = this.session!.api === "0.1" ? undefined : id;
-    return new RequestContext(this.runtimeView, id, method, ownerOf(params), parent, revision, callId);
-  }
+  private readonly dispatchState: DispatchState = ((ext: Extension): DispatchState => ({
+    registry: ext.registry,
+    get catalogs(): CatalogHistory<ToolEntry> | undefined {
+      return ext.catalogs;
+    },
+    get api(): ApiVersion {
+      return ext.session!.api;
+    },
+    newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext {
+      const parent = ext.session!.api === "0.1" ? undefined : id;
+      return new RequestContext(ext.runtimeView, id, method, ownerOf(params), parent, revision, callId);
+    },
+  }))(this);
 
   private readonly runtimeView: ContextRuntime = ((ext: Extension): ContextRuntime => ({
     get features(): ReadonlySet<string> {
@@ -471,253 +364,6 @@ export class Extension extends HostServices {
     },
   }))(this);
 
-  private toolJob(id: Id, p: JsonObject): Job | WireError {
-    const name = p["name"];
-    if (typeof name !== "string") return invalidParams("tool/call needs a string 'name'", "/name");
-    const args = p["arguments"];
-    if (!isObject(args)) return invalidParams("tool/call 'arguments' must be an object", "/arguments");
-    const rev = p["catalog_revision"];
-    if (rev !== undefined && !(typeof rev === "number" && Number.isSafeInteger(rev) && rev >= 0)) {
-      return invalidParams("catalog_revision must be an integer ≥ 0", "/catalog_revision");
-    }
-    let entry: ToolEntry | undefined;
-    if (this.catalogs !== undefined) {
-      const catalog = this.catalogs.at(rev as number | undefined);
-      if (catalog === undefined) {
-        const kept = this.catalogs.retained();
-        return invalidParams(`catalog revision ${String(rev)} is unknown or retired (retained: ${kept[0]}..${kept[kept.length - 1]})`, "/catalog_revision");
-      }
-      entry = catalog.get(name);
-    } else {
-      entry = this.tools.get(name);
-    }
-    if (entry === undefined) return unknownTool(name);
-    const fault = entry.params.check(args, wireFloat);
-    if (fault !== null) return invalidArguments(fault);
-    const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
-    const ctx = this.newContext(id, "tool/call", p, rev as number | undefined, callId);
-    const handler = entry.handler;
-    const schema = entry.def.output_schema;
-    const v01 = this.session!.api === "0.1";
-    return {
-      id,
-      ctx,
-      started: false,
-      invoke: () => {
-        let value: unknown;
-        try {
-          value = handler(args, ctx);
-        } catch (err) {
-          throw toolFailure(name, err);
-        }
-        if (value !== null && typeof value === "object" && typeof (value as Promise<unknown>).then === "function") {
-          return (value as Promise<unknown>).then(undefined, (err: unknown) => {
-            throw toolFailure(name, err);
-          });
-        }
-        return value;
-      },
-      finalize: (value) => {
-        try {
-          return (v01 ? normalizeResult01(value, name) : normalizeResult02(value, schema, name)) as unknown as JsonValue;
-        } catch (err) {
-          throw resultFault(err);
-        }
-      },
-    };
-  }
-
-  private commandJob(id: Id, p: JsonObject): Job | WireError {
-    const name = p["name"];
-    const args = p["arguments"];
-    if (typeof name !== "string") return invalidParams("command/execute needs a string 'name'", "/name");
-    if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) return invalidParams("command/execute 'arguments' must be an array of strings", "/arguments");
-    const cmd = this.commands.get(name);
-    if (cmd === undefined) return invalidParams(`unknown command '${name}'`, "/name");
-    const ctx = this.newContext(id, "command/execute", p);
-    return {
-      id,
-      ctx,
-      started: false,
-      invoke: () => cmd.handler(args as string[], ctx),
-      finalize: (value) => {
-        if (typeof value === "string") return { text: value };
-        if (isObject(value) && typeof value["text"] === "string") return value;
-        throw new ValidationError(`command '${name}' must return a string or {text, is_error?}`);
-      },
-    };
-  }
-
-  private hookJob(id: Id, p: JsonObject): Job | WireError {
-    const hook = p["hook"];
-    const payload = p["payload"];
-    if (typeof hook !== "string") return invalidParams("hook/run needs a string 'hook'", "/hook");
-    if (!isObject(payload)) return invalidParams("hook/run 'payload' must be an object", "/payload");
-    const handler = this.hooks.get(hook);
-    if (handler === undefined) return invalidParams(`no handler for hook '${hook}'`, "/hook");
-    const ctx = this.newContext(id, "hook/run", p);
-    return {
-      id,
-      ctx,
-      started: false,
-      invoke: () => handler(payload as never, ctx),
-      finalize: (value) => {
-        if (value === undefined || value === null) return {};
-        if (!isObject(value)) throw new ValidationError(`hook '${hook}' must return an object or nothing`);
-        return value;
-      },
-    };
-  }
-
-  private contextJob(id: Id, p: JsonObject): Job | WireError {
-    const handler = this.contextHandler;
-    if (handler === undefined) return invalidParams("no context handler is registered");
-    const ctx = this.newContext(id, "context/collect", p);
-    return {
-      id,
-      ctx,
-      started: false,
-      invoke: () => handler(p as ContextCollectParams, ctx),
-      finalize: (value) => {
-        const items = Array.isArray(value) ? value : isObject(value) ? value["items"] : undefined;
-        if (!Array.isArray(items)) throw new ValidationError("context handler must return an array of items or {items}");
-        return { items };
-      },
-    };
-  }
-
-  private statusJob(id: Id, p: JsonObject): Job | WireError {
-    const surface = p["surface"];
-    if (typeof surface !== "string") return invalidParams("status/collect needs a string 'surface'", "/surface");
-    const handler = this.statuses.get(surface);
-    if (handler === undefined) return invalidParams(`no status handler for surface '${surface}'`, "/surface");
-    const ctx = this.newContext(id, "status/collect", p);
-    return {
-      id,
-      ctx,
-      started: false,
-      invoke: () => handler(p as unknown as StatusCollectParams, ctx),
-      finalize: (value) => {
-        if (!isObject(value) || typeof value["text"] !== "string") throw new ValidationError("status handler must return {surface, text, priority}");
-        if ([...value["text"]].length > 1024) throw new ValidationError("status text is longer than 1024 chars", "/text");
-        return value;
-      },
-    };
-  }
-
-  private renderJob(id: Id, p: JsonObject): Job | WireError {
-    const name = p["name"];
-    if (typeof name !== "string") return invalidParams("tool/render needs a string 'name'", "/name");
-    const handler = this.renderers.get(name);
-    if (handler === undefined) return invalidParams(`no renderer for tool '${name}'`, "/name");
-    const ctx = this.newContext(id, "tool/render", p);
-    return {
-      id,
-      ctx,
-      started: false,
-      invoke: () => handler(p as unknown as RenderParams, ctx),
-      finalize: (value) => {
-        if (!isObject(value) || !Array.isArray(value["segments"])) throw new ValidationError("renderer must return {segments}");
-        return value;
-      },
-    };
-  }
-
-  // ---- admission, pool, answers
-
-  private admit(job: Job): void {
-    const conn = this.conn!;
-    if (this.inflight.size >= L.MAX_IN_FLIGHT) {
-      conn.writeError(job.id, { code: L.ErrorCode.OVERLOADED, message: `overloaded: ${L.MAX_IN_FLIGHT} requests already in flight`, data: { limit: L.MAX_IN_FLIGHT } });
-      return;
-    }
-    if (this.running < this.concurrency) {
-      this.inflight.set(job.id, job);
-      this.start(job);
-    } else if (this.queue.length < this.pendingLimit) {
-      this.inflight.set(job.id, job);
-      this.queue.push(job);
-    } else {
-      conn.writeError(job.id, { code: L.ErrorCode.OVERLOADED, message: `overloaded: the admission queue of ${this.pendingLimit} is full`, data: { limit: this.pendingLimit } });
-    }
-  }
-
-  private start(job: Job): void {
-    this.running++;
-    job.started = true;
-    let value: unknown;
-    try {
-      value = withContext(job.ctx, job.invoke);
-    } catch (err) {
-      this.settle(job, undefined, err, true);
-      return;
-    }
-    if (value !== null && typeof value === "object" && typeof (value as Promise<unknown>).then === "function") {
-      (value as Promise<unknown>).then(
-        (v) => this.settle(job, v, undefined, false),
-        (e: unknown) => this.settle(job, undefined, e, true),
-      );
-    } else {
-      this.settle(job, value, undefined, false);
-    }
-  }
-
-  private settle(job: Job, value: unknown, err: unknown, failed: boolean): void {
-    this.running--;
-    if (!job.ctx.settled) {
-      job.ctx.settled = true;
-      this.inflight.delete(job.id);
-      if (failed) this.answerError(job, err);
-      else {
-        let result: JsonValue;
-        try {
-          result = job.finalize(value);
-        } catch (e) {
-          this.answerError(job, e);
-          this.pump();
-          return;
-        }
-        this.conn!.respond(job.id, result);
-      }
-    }
-    this.pump();
-  }
-
-  private answerError(job: Job, err: unknown): void {
-    const wire = toWireError(err);
-    if (wire.code === L.ErrorCode.INTERNAL_ERROR) {
-      // The stack goes to the log, never onto the wire.
-      this.log.error("handler failed", { request_id: job.id, method: job.ctx.method, error: String(err), stack: err instanceof Error ? (err.stack ?? null) : null });
-    }
-    this.conn!.writeError(job.id, wire);
-  }
-
-  private pump(): void {
-    while (this.running < this.concurrency && this.queue.length > 0) {
-      const next = this.queue.shift()!;
-      this.start(next);
-    }
-    if (this.inflight.size === 0 && this.drainWaiters.length > 0) {
-      const waiters = this.drainWaiters;
-      this.drainWaiters = [];
-      for (const w of waiters) w();
-    }
-  }
-
-  private cancel(id: Id, reason: string): void {
-    const job = this.inflight.get(id);
-    if (job === undefined || job.ctx.settled) return; // unknown or finished: ignored
-    if (!job.started) {
-      const i = this.queue.indexOf(job);
-      if (i >= 0) this.queue.splice(i, 1);
-    }
-    job.ctx.cancel(reason);
-    job.ctx.settled = true;
-    this.inflight.delete(id);
-    this.conn!.writeError(id, { code: L.ErrorCode.REQUEST_CANCELLED, message: reason });
-    this.pump();
-  }
-
   // ---- notifications
 
   private onNotification(method: string, params: JsonObject | undefined): void {
@@ -725,48 +371,17 @@ export class Extension extends HostServices {
     if (method === "$/cancelRequest") {
       if (this.session.api === "0.1") return;
       const id = params?.["id"];
-      if (typeof id === "number" || typeof id === "string") this.cancel(id, "request cancelled by the host");
+      if (typeof id === "number" || typeof id === "string") this.pool!.cancel(id, "request cancelled by the host");
       return;
     }
-    if (LIFECYCLE.has(method)) {
-      const handlers = this.lifecycle.get(method as LifecycleMethod);
+    if (isLifecycle(method)) {
+      const handlers = this.registry.lifecycle.get(method);
       if (handlers === undefined || !this.negotiated.has("lifecycle_events")) return;
       const event = (params ?? {}) as unknown as LifecycleEvent;
-      for (const h of handlers) this.lifecycleQueue.push(() => h(event, method as LifecycleMethod));
-      if (!this.lifecycleRunning) this.drainLifecycle();
+      this.observations.push(handlers.map((h) => () => h(event, method)));
       return;
     }
     this.log.debug("ignored a notification", { method });
-  }
-
-  /**
-   * Observations run in arrival order, one at a time, outside the request pool. Synchronous
-   * handlers run at once (so a request that follows sees their effect); an async one holds
-   * back the rest until it settles.
-   */
-  private drainLifecycle(): void {
-    this.lifecycleRunning = true;
-    while (this.lifecycleQueue.length > 0) {
-      const task = this.lifecycleQueue.shift()!;
-      let result: unknown;
-      try {
-        result = task();
-      } catch (err) {
-        this.log.error("lifecycle handler failed", { error: String(err) });
-        continue;
-      }
-      if (result !== null && typeof result === "object" && typeof (result as Promise<unknown>).then === "function") {
-        (result as Promise<unknown>).then(
-          () => this.drainLifecycle(),
-          (err: unknown) => {
-            this.log.error("lifecycle handler failed", { error: String(err) });
-            this.drainLifecycle();
-          },
-        );
-        return;
-      }
-    }
-    this.lifecycleRunning = false;
   }
 
   // ---- initialize, shutdown, EOF
@@ -777,15 +392,7 @@ export class Extension extends HostServices {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: "initialize was already answered" });
       return;
     }
-    const registry = {
-      tools: [...this.tools.values()].map((t) => t.def),
-      commands: [...this.commands.values()].map((c) => c.def),
-      hooks: [...this.hooks.keys()],
-      ui: [...this.statuses.keys()],
-      context: this.contextHandler !== undefined,
-      renderers: [...this.renderers.keys()],
-      lifecycle: [...this.lifecycle.keys()],
-    };
+    const registry = this.registry.registered();
     let session: Negotiated;
     try {
       session = negotiate(params, { pinned: this.options.apiVersion, env: process.env["OCTET_EXTENSION_API_VERSION"], maxConcurrentRequests: this.options.maxConcurrentRequests }, registry);
@@ -798,11 +405,13 @@ export class Extension extends HostServices {
     this.session = session;
     this.negotiated = session.features;
     this.concurrency = session.api === "0.1" ? 1 : session.concurrency;
-    if (session.maxPending !== undefined) this.pendingLimit = Math.min(this.pendingLimit, session.maxPending);
+    const pool = this.pool!;
+    pool.concurrency = this.concurrency;
+    if (session.maxPending !== undefined) pool.pendingLimit = Math.min(pool.pendingLimit, session.maxPending);
     if (session.maxMessageBytes !== undefined) conn.setMaxBytes(session.maxMessageBytes);
     conn.idStyle = session.api === "0.1" ? "integer" : "string";
     conn.canCancel = session.api !== "0.1";
-    if (session.features.has("dynamic_tools")) this.catalogs = new CatalogHistory(new Map(this.tools));
+    if (session.features.has("dynamic_tools")) this.catalogs = new CatalogHistory(new Map(this.registry.tools));
     conn.respond(id, session.result);
   }
 
@@ -839,23 +448,17 @@ export class Extension extends HostServices {
   private async stop(budgetMs: number, params: ShutdownParams): Promise<void> {
     const deadline = Date.now() + budgetMs;
     const drainMs = Math.min(budgetMs, this.options.shutdownDrainMs);
-    if (this.inflight.size > 0 && drainMs > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, drainMs);
-        this.drainWaiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    for (const id of [...this.inflight.keys()]) this.cancel(id, "request cancelled: the extension is shutting down");
-    if (this.shutdownHandlers.length === 0) return;
+    const pool = this.pool!;
+    await pool.drain(drainMs);
+    for (const id of pool.ids()) pool.cancel(id, "request cancelled: the extension is shutting down");
+    const handlers = this.registry.shutdownHandlers;
+    if (handlers.length === 0) return;
     const remaining = Math.max(deadline - Date.now(), SHUTDOWN_HOOK_FLOOR_MS);
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), remaining);
     });
-    const hooks = Promise.allSettled(this.shutdownHandlers.map(async (h) => h(params))).then((results) => {
+    const hooks = Promise.allSettled(handlers.map(async (h) => h(params))).then((results) => {
       for (const r of results) if (r.status === "rejected") this.log.error("shutdown handler failed", { error: String(r.reason) });
       return "done" as const;
     });

@@ -5,6 +5,7 @@ import { currentContext } from "./context.js";
 import { FeatureUnavailableError, ProtocolError, ValidationError } from "./errors.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as C from "./checks.js";
+import type * as G from "./generated/index.js";
 import * as L from "./limits.js";
 import type {
   AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KvCommitResult, KvGetResult,
@@ -49,21 +50,10 @@ export interface KvCommitBatch {
   writes: KvWrite[];
 }
 
-function expectObject(value: JsonValue, method: string): JsonObject {
-  if (!isObject(value)) throw new ProtocolError(`${method} result must be an object, got ${JSON.stringify(value)?.slice(0, 64)}`);
-  return value;
-}
-
-function expectField<T>(obj: JsonObject, key: string, check: (v: unknown) => boolean, method: string): T {
-  const v = obj[key];
-  if (!check(v)) throw new ProtocolError(`${method} result field '${key}' is missing or malformed`);
-  return v as T;
-}
-
-const isString = (v: unknown) => typeof v === "string";
-const isBool = (v: unknown) => typeof v === "boolean";
-const isArray = (v: unknown) => Array.isArray(v);
-const isNat = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+// Every answer a method below reads went through call(), which checks it against the
+// method's generated result validator (required fields, types, enums, patterns), so the
+// fields are read directly; only rules the schema cannot state (a byte bound, the policy
+// token's pairing with "ask") are checked here.
 
 /** The transport-facing half the services need; Extension implements it. */
 export abstract class HostServices {
@@ -120,8 +110,8 @@ export abstract class HostServices {
       if (parent.id !== undefined) params["parent_request_id"] = parent.id;
       signal = parent.signal;
     }
-    const result = expectObject(await this.call("confirmation/request", params, signal), "confirmation/request");
-    return expectField<boolean>(result, "confirmed", isBool, "confirmation/request");
+    const result = (await this.call("confirmation/request", params, signal)) as unknown as G.ConfirmationRequestResult;
+    return result.confirmed;
   }
 
   /** Ask for typed input; null means cancelled or no input available (API 0.2+). */
@@ -129,13 +119,9 @@ export abstract class HostServices {
     this.requireApi02("requestInput");
     C.checkPrompt(prompt);
     const parent = this.parentOf(options, "requestInput", true);
-    const result = expectObject(
-      await this.call("input/request", { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal),
-      "input/request",
-    );
+    const result = (await this.call("input/request", { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal)) as unknown as G.InputRequestResult;
     const value = result["value"];
     if (value === null) return null;
-    if (typeof value !== "string") throw new ProtocolError("input/request result 'value' must be a string or null");
     if (Buffer.byteLength(value) > L.INPUT_VALUE_MAX_BYTES) throw new ProtocolError(`input value exceeds ${L.INPUT_VALUE_MAX_BYTES} bytes`);
     return value;
   }
@@ -161,11 +147,11 @@ export abstract class HostServices {
       if (!C.isSha256(source.sha256)) throw new ValidationError("sha256 must be 64 lowercase hex digits", "/sha256");
       params["sha256"] = source.sha256;
     }
-    const r = expectObject(await this.call("artifact/publish", params, parent.signal), "artifact/publish");
+    const r = (await this.call("artifact/publish", params, parent.signal)) as unknown as G.ArtifactPublishResult;
     return {
-      artifact_id: expectField<string>(r, "artifact_id", isString, "artifact/publish"),
-      size: expectField<number>(r, "size", isNat, "artifact/publish"),
-      sha256: expectField<string>(r, "sha256", C.isSha256, "artifact/publish"),
+      artifact_id: r.artifact_id,
+      size: r.size,
+      sha256: r.sha256,
     };
   }
 
@@ -182,14 +168,14 @@ export abstract class HostServices {
       if (!C.isSha256(options.approvalToken)) throw new ValidationError("approval token must be 64 lowercase hex digits", "/approval_token");
       params["approval_token"] = options.approvalToken;
     }
-    const r = expectObject(await this.call("policy/evaluate", params, parent.signal), "policy/evaluate");
-    const decision = expectField<PolicyDecision["decision"]>(r, "decision", (v) => v === "allow" || v === "ask" || v === "deny", "policy/evaluate");
+    const r = (await this.call("policy/evaluate", params, parent.signal)) as unknown as G.PolicyEvaluateResult;
+    const decision = r.decision;
     const out: PolicyDecision = { decision };
-    if (typeof r["reason"] === "string") out.reason = r["reason"];
-    if (r["approval_token"] !== undefined) {
+    if (r.reason !== undefined) out.reason = r.reason;
+    if (r.approval_token !== undefined) {
+      // The schema checked the token's form; that it comes only with "ask" is across fields.
       if (decision !== "ask") throw new ProtocolError(`policy/evaluate returned an approval token with decision '${decision}'; tokens come only with 'ask'`);
-      if (!C.isSha256(r["approval_token"])) throw new ProtocolError("policy/evaluate approval token is not 64 lowercase hex digits");
-      out.approval_token = r["approval_token"];
+      out.approval_token = r.approval_token;
     }
     return out;
   }
@@ -199,8 +185,8 @@ export abstract class HostServices {
     this.require("secrets", "getSecret");
     C.checkSecretName(name);
     const parent = this.parentOf(options, "getSecret", true);
-    const r = expectObject(await this.call("secret/get", { parent_request_id: parent.id!, name }, parent.signal), "secret/get");
-    const value = expectField<string>(r, "value", isString, "secret/get");
+    const r = (await this.call("secret/get", { parent_request_id: parent.id!, name }, parent.signal)) as unknown as G.SecretGetResult;
+    const value = r.value;
     if (Buffer.byteLength(value) > L.SECRET_VALUE_MAX_BYTES) throw new ProtocolError(`secret value exceeds ${L.SECRET_VALUE_MAX_BYTES} bytes`);
     return value;
   }
@@ -236,11 +222,7 @@ export abstract class HostServices {
     if (options.profile !== undefined) params["profile"] = options.profile;
     if (options.fingerprint !== undefined) params["fingerprint"] = options.fingerprint;
     if (options.modelSelection !== undefined) params["model_selection"] = options.modelSelection as JsonObject;
-    const r = expectObject(await this.call("agent/spawn", params, parent.signal), "agent/spawn");
-    expectField(r, "agent_id", isString, "agent/spawn");
-    expectField(r, "session", isString, "agent/spawn");
-    expectField(r, "state", isString, "agent/spawn");
-    expectField(r, "created", isBool, "agent/spawn");
+    const r = (await this.call("agent/spawn", params, parent.signal)) as unknown as G.AgentSpawnResult;
     return r as unknown as AgentSpawnResult;
   }
 
@@ -249,8 +231,8 @@ export abstract class HostServices {
     C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
     C.checkAgentMessage(message);
     const parent = this.parentOf(options, method, true);
-    const r = expectObject(await this.call(method, { parent_request_id: parent.id!, target, message }, parent.signal), method);
-    return expectField<boolean>(r, "accepted", isBool, method);
+    const r = (await this.call(method, { parent_request_id: parent.id!, target, message }, parent.signal)) as unknown as G.AgentMessageResult;
+    return r.accepted;
   }
 
   /** Steer a running child. */
@@ -269,25 +251,25 @@ export abstract class HostServices {
     const parent = this.parentOf(options, "listAgentModels", true);
     const params: JsonObject = { parent_request_id: parent.id!, limit };
     if (options.query !== undefined) params["query"] = options.query;
-    const r = expectObject(await this.call("agent/models", params, parent.signal), "agent/models");
-    return expectField<AgentModel[]>(r, "models", isArray, "agent/models");
+    const r = (await this.call("agent/models", params, parent.signal)) as unknown as G.AgentModelsResult;
+    return r.models;
   }
 
   async listAgents(options: ParentOption = {}): Promise<AgentRecord[]> {
     this.require("agent_sessions", "listAgents");
     const parent = this.parentOf(options, "listAgents", true);
-    const r = expectObject(await this.call("agent/list", { parent_request_id: parent.id! }, parent.signal), "agent/list");
-    return expectField<AgentRecord[]>(r, "agents", isArray, "agent/list");
+    const r = (await this.call("agent/list", { parent_request_id: parent.id! }, parent.signal)) as unknown as G.AgentListResult;
+    return r.agents;
   }
 
   async waitAgents(options: ParentOption & { timeoutMs?: number } = {}): Promise<{ timed_out: boolean; agents: AgentRecord[] }> {
     this.require("agent_sessions", "waitAgents");
     const timeout = C.checkInt(options.timeoutMs ?? L.AGENT_WAIT_DEFAULT_MS, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS);
     const parent = this.parentOf(options, "waitAgents", true);
-    const r = expectObject(await this.call("agent/wait", { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal), "agent/wait");
+    const r = (await this.call("agent/wait", { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal)) as unknown as G.AgentWaitResult;
     return {
-      timed_out: expectField<boolean>(r, "timed_out", isBool, "agent/wait"),
-      agents: expectField<AgentRecord[]>(r, "agents", isArray, "agent/wait"),
+      timed_out: r.timed_out,
+      agents: r.agents,
     };
   }
 
@@ -295,8 +277,8 @@ export abstract class HostServices {
     this.require("agent_sessions", "interruptAgent");
     C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
     const parent = this.parentOf(options, "interruptAgent", true);
-    const r = expectObject(await this.call("agent/interrupt", { parent_request_id: parent.id!, target }, parent.signal), "agent/interrupt");
-    return expectField<boolean>(r, "interrupted", isBool, "agent/interrupt");
+    const r = (await this.call("agent/interrupt", { parent_request_id: parent.id!, target }, parent.signal)) as unknown as G.AgentInterruptResult;
+    return r.interrupted;
   }
 
   // ---- presentation and contributions
@@ -346,8 +328,7 @@ export abstract class HostServices {
     this.require("kv", "kv.get");
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
     C.checkKvKey(key, "/key");
-    const r = expectObject(await this.call("kv.get", { namespace, key }), "kv.get");
-    expectField(r, "found", isBool, "kv.get");
+    const r = (await this.call("kv.get", { namespace, key })) as unknown as G.KVGetResult;
     return r as unknown as KvGetResult;
   }
 
@@ -357,8 +338,7 @@ export abstract class HostServices {
     const params: JsonObject = { namespace: options.namespace, prefix: options.prefix ?? "" };
     if (options.cursor !== undefined) params["cursor"] = options.cursor;
     if (options.limit !== undefined) params["limit"] = C.checkInt(options.limit, "limit", 1, L.KV_LIST_MAX);
-    const r = expectObject(await this.call("kv.list", params), "kv.list");
-    expectField(r, "entries", isArray, "kv.list");
+    const r = (await this.call("kv.list", params)) as unknown as G.KVListResult;
     return r as unknown as KvListResult;
   }
 
@@ -380,8 +360,7 @@ export abstract class HostServices {
       if (w.op === "put") C.checkKvValue(w.value, `/writes/${i}/value`);
       else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
     });
-    const r = expectObject(await this.call("kv.commit", { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] }), "kv.commit");
-    expectField(r, "versions", isArray, "kv.commit");
+    const r = (await this.call("kv.commit", { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] })) as unknown as G.KVCommitResult;
     return r as unknown as KvCommitResult;
   }
 }

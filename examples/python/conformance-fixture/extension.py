@@ -423,4 +423,7 @@ def on_shutdown():
         threading.Event().wait()  # blocks forever: the SDK's drain bound must still hold
 
 
-ext.run()
+# Guarded so the SDK's tests can also load this module and serve ``ext`` in-process (the
+# loopback half of their two-transport matrix); the host always runs it as a script.
+if __name__ == "__main__":
+    ext.run()

@@ -53,12 +53,30 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
             ):
                 raise ValueError(f"{name} must be a positive int, got {value!r}")
         self._pinned_api = api_version
-        self.max_concurrent_requests = max_concurrent_requests
-        self.max_pending_requests = max_pending_requests
+        self._declared.max_concurrent_requests = max_concurrent_requests
+        self._declared.max_pending_requests = max_pending_requests
         self._session: Session | None = None
         self._serving = threading.Lock()
         self.log = Logger()
         self._kv: Kv | None = None
+
+    @property
+    def max_concurrent_requests(self) -> int:
+        """The most requests this extension serves at once (the host may lower it)."""
+        return self._declared.max_concurrent_requests
+
+    @max_concurrent_requests.setter
+    def max_concurrent_requests(self, value: int) -> None:
+        self._declared.max_concurrent_requests = value
+
+    @property
+    def max_pending_requests(self) -> int:
+        """How many admitted requests may wait for a worker."""
+        return self._declared.max_pending_requests
+
+    @max_pending_requests.setter
+    def max_pending_requests(self, value: int) -> None:
+        self._declared.max_pending_requests = value
 
     @property
     def kv(self) -> Kv:
@@ -119,7 +137,7 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
             raise RuntimeError("this Extension is already serving a connection")
         try:
             api = self._pinned_api or api_version or self.api_version
-            self._session = Session(self, in_fd, out_fd, api)
+            self._session = Session(self._declared, in_fd, out_fd, api)
             return self._session.serve()
         finally:
             self._serving.release()

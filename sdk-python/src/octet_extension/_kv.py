@@ -14,7 +14,7 @@ from ._typecheck import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._extension import Extension
+    from ._base import Base
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class Kv:
     sub-namespace.
     """
 
-    def __init__(self, ext: Extension) -> None:
+    def __init__(self, ext: Base) -> None:
         self._ext = ext
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from ._typecheck import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._extension import Extension
+    from ._registry import Declared
 
 SUPPORTED_APIS = SPOKEN_VERSIONS
 
@@ -165,7 +165,7 @@ def _check_subset(kind: str, implemented: set[str], declared: set[str]) -> None:
 
 
 def negotiate(
-    ext: Extension, api: str, params: dict[str, Any]
+    declared: Declared, api: str, params: dict[str, Any]
 ) -> tuple[Negotiated, dict[str, Any]]:
     requested = params.get("api_version")
     if not isinstance(requested, str):
@@ -194,13 +194,13 @@ def negotiate(
         raise InvalidParams("must be an object", "manifest.contributes")
 
     # Bootstrap contributions are checked before negotiation (seed 002, live tool catalogs).
-    _check_same("tools", set(ext._tools), _names(contributes.get("tools"), "tools"))
-    _check_same("commands", set(ext._commands), _names(contributes.get("commands"), "commands"))
-    _check_subset("hooks", set(ext._hooks), _names(contributes.get("hooks"), "hooks"))
-    _check_subset("ui", set(ext._status), _names(contributes.get("ui"), "ui"))
-    _check_subset("tool_renderers", set(ext._renderers),
+    _check_same("tools", set(declared.tools), _names(contributes.get("tools"), "tools"))
+    _check_same("commands", set(declared.commands), _names(contributes.get("commands"), "commands"))
+    _check_subset("hooks", set(declared.hooks), _names(contributes.get("hooks"), "hooks"))
+    _check_subset("ui", set(declared.status), _names(contributes.get("ui"), "ui"))
+    _check_subset("tool_renderers", set(declared.renderers),
                   _names(contributes.get("tool_renderers"), "tool_renderers"))
-    if ext._context is not None and contributes.get("context") is not True:
+    if declared.context is not None and contributes.get("context") is not True:
         raise InvalidParams("a context handler is registered but the manifest does not declare "
                             "context = true", "manifest.contributes.context")
 
@@ -208,31 +208,31 @@ def negotiate(
         "api_version": api,
         "name": name,
         "version": version,
-        "tools": [spec.definition() for spec in ext._tools.values()],
-        "commands": [{"name": n, "description": d} for n, (d, _) in ext._commands.items()],
-        "hooks": sorted(ext._hooks),
-        "ui": sorted(ext._status),
-        "context": ext._context is not None,
-        "tool_renderers": sorted(ext._renderers),
+        "tools": [spec.definition() for spec in declared.tools.values()],
+        "commands": [{"name": n, "description": d} for n, (d, _) in declared.commands.items()],
+        "hooks": sorted(declared.hooks),
+        "ui": sorted(declared.status),
+        "context": declared.context is not None,
+        "tool_renderers": sorted(declared.renderers),
     }
     protocol = params.get("protocol")
     if api == "0.1":
         if protocol is not None:
             raise InvalidParams("API 0.1 initialize has no protocol block", "protocol")
-        with_schema = [s.name for s in ext._tools.values() if s.output_schema is not None]
+        with_schema = [s.name for s in declared.tools.values() if s.output_schema is not None]
         if with_schema:
             raise InvalidParams(f"API 0.1 forbids output_schema (tools {with_schema})",
                                 "tools")
-        return Negotiated(frozenset(), 1, ext.max_pending_requests, L.MAX_MESSAGE_BYTES,
+        return Negotiated(frozenset(), 1, declared.max_pending_requests, L.MAX_MESSAGE_BYTES,
                           manifest, name, version), result
 
-    negotiated, block = _features(ext, api, protocol, manifest)
+    negotiated, block = _features(declared, api, protocol, manifest)
     result["protocol"] = block
     return Negotiated(negotiated[0], negotiated[1], negotiated[2], negotiated[3], manifest,
                       name, version), result
 
 
-def _features(ext: Extension, api: str, protocol: Any, manifest: dict[str, Any]
+def _features(declared: Declared, api: str, protocol: Any, manifest: dict[str, Any]
               ) -> tuple[tuple[frozenset[str], int, int, int], dict[str, Any]]:
     if not isinstance(protocol, dict):
         raise InvalidParams(f"API {api} initialize needs a protocol object", "protocol")
@@ -252,14 +252,14 @@ def _features(ext: Extension, api: str, protocol: Any, manifest: dict[str, Any]
     if not is_int(host_concurrency) or host_concurrency < 1:
         raise InvalidParams("must be an integer >= 1", "protocol.limits.max_concurrent_requests")
 
-    handlers = frozenset({"lifecycle"} if ext._lifecycle else ())
+    handlers = frozenset({"lifecycle"} if declared.lifecycle else ())
     features = accept_features(api, required, optional, handlers, manifest)
 
-    concurrency = min(ext.max_concurrent_requests, host_concurrency, L.MAX_IN_FLIGHT)
+    concurrency = min(declared.max_concurrent_requests, host_concurrency, L.MAX_IN_FLIGHT)
     max_bytes = limits.get("max_message_bytes")
     max_bytes = max_bytes if is_int(max_bytes) and max_bytes > 0 else L.MAX_MESSAGE_BYTES
     pending = limits.get("max_pending_requests")
-    max_pending = ext.max_pending_requests
+    max_pending = declared.max_pending_requests
     if is_int(pending) and pending >= 0:
         max_pending = min(max_pending, pending)
     block: dict[str, Any] = {
@@ -268,5 +268,5 @@ def _features(ext: Extension, api: str, protocol: Any, manifest: dict[str, Any]
         "limits": {"max_concurrent_requests": concurrency},
     }
     if "lifecycle_events" in features:
-        block["lifecycle_events"] = [e for e in LIFECYCLE_EVENTS if e in ext._lifecycle]
+        block["lifecycle_events"] = [e for e in LIFECYCLE_EVENTS if e in declared.lifecycle]
     return (frozenset(features), concurrency, max_pending, max_bytes), block

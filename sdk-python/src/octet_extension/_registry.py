@@ -182,18 +182,67 @@ def _typed_handler(handler: Handler, convert_args: Callable[[Any], Any] | None,
     return typed
 
 
+class Declared:
+    """What the author declared: every handler and the limits they asked for.
+
+    The runtime (session, dispatch, negotiation) reads this and nothing of the Extension, so
+    the modules that serve a connection never import the public class.
+    """
+
+    __slots__ = ("commands", "context", "hooks", "lifecycle", "max_concurrent_requests",
+                 "max_pending_requests", "renderers", "shutdown_hooks", "status", "tools")
+
+    def __init__(self) -> None:
+        self.tools: dict[str, ToolSpec] = {}
+        self.commands: dict[str, tuple[str, Handler]] = {}
+        self.hooks: dict[str, Handler] = {}
+        self.context: Handler | None = None
+        self.status: dict[str, Handler] = {}
+        self.renderers: dict[str, Handler] = {}
+        self.lifecycle: dict[str, list[Handler]] = {}
+        self.shutdown_hooks: list[Callable[[], Any]] = []
+        self.max_concurrent_requests = 1
+        self.max_pending_requests = 0
+
+
 class Registry:
     """The decorators of seed 001; every registration happens before ``run()``."""
 
     def __init__(self) -> None:
-        self._tools: dict[str, ToolSpec] = {}
-        self._commands: dict[str, tuple[str, Handler]] = {}
-        self._hooks: dict[str, Handler] = {}
-        self._context: Handler | None = None
-        self._status: dict[str, Handler] = {}
-        self._renderers: dict[str, Handler] = {}
-        self._lifecycle: dict[str, list[Handler]] = {}
-        self._shutdown_hooks: list[Callable[[], Any]] = []
+        self._declared = Declared()
+
+    # The registrations by their former attribute names (tests and tools read them).
+    @property
+    def _tools(self) -> dict[str, ToolSpec]:
+        return self._declared.tools
+
+    @property
+    def _commands(self) -> dict[str, tuple[str, Handler]]:
+        return self._declared.commands
+
+    @property
+    def _hooks(self) -> dict[str, Handler]:
+        return self._declared.hooks
+
+    @property
+    def _context(self) -> Handler | None:
+        return self._declared.context
+
+    @property
+    def _status(self) -> dict[str, Handler]:
+        return self._declared.status
+
+    @property
+    def _renderers(self) -> dict[str, Handler]:
+        return self._declared.renderers
+
+    @property
+    def _lifecycle(self) -> dict[str, list[Handler]]:
+        return self._declared.lifecycle
+
+    @property
+    def _shutdown_hooks(self) -> list[Callable[[], Any]]:
+        return self._declared.shutdown_hooks
 
     def tool(
         self,
@@ -207,9 +256,9 @@ class Registry:
 
         def decorate(func: F) -> F:
             spec = make_tool(name or func.__name__, description, func, parameters, output_schema)
-            if spec.name in self._tools:
+            if spec.name in self._declared.tools:
                 raise ValueError(f"tool {spec.name!r} is registered twice")
-            self._tools[spec.name] = spec
+            self._declared.tools[spec.name] = spec
             return func
 
         return decorate
@@ -219,9 +268,9 @@ class Registry:
 
         def decorate(func: F) -> F:
             cname = name or func.__name__
-            if cname in self._commands:
+            if cname in self._declared.commands:
                 raise ValueError(f"command {cname!r} is registered twice")
-            self._commands[cname] = (description, adapt(func))
+            self._declared.commands[cname] = (description, adapt(func))
             return func
 
         return decorate
@@ -232,7 +281,7 @@ class Registry:
             raise ValueError(f"unknown hook {name!r}; expected one of {sorted(HOOKS)}")
 
         def decorate(func: F) -> F:
-            self._hooks[name] = adapt(func)
+            self._declared.hooks[name] = adapt(func)
             return func
 
         return decorate
@@ -248,7 +297,7 @@ class Registry:
         """Register the context/collect handler (usable bare or called)."""
 
         def decorate(f: F) -> F:
-            self._context = adapt(f)
+            self._declared.context = adapt(f)
             return f
 
         return decorate(func) if func is not None else decorate
@@ -259,7 +308,7 @@ class Registry:
             raise ValueError(f"unknown surface {surface!r}; expected one of {sorted(SURFACES)}")
 
         def decorate(func: F) -> F:
-            self._status[surface] = adapt(func)
+            self._declared.status[surface] = adapt(func)
             return func
 
         return decorate
@@ -268,7 +317,7 @@ class Registry:
         """Register the tool/render handler of one tool."""
 
         def decorate(func: F) -> F:
-            self._renderers[tool_name] = adapt(func)
+            self._declared.renderers[tool_name] = adapt(func)
             return func
 
         return decorate
@@ -278,7 +327,7 @@ class Registry:
         wire = lifecycle_name(name)
 
         def decorate(func: F) -> F:
-            self._lifecycle.setdefault(wire, []).append(adapt(func))
+            self._declared.lifecycle.setdefault(wire, []).append(adapt(func))
             return func
 
         return decorate
@@ -294,7 +343,7 @@ class Registry:
         """Run ``func()`` during shutdown or stdin EOF, bounded by the drain deadline."""
 
         def decorate(f: F) -> F:
-            self._shutdown_hooks.append(f)
+            self._declared.shutdown_hooks.append(f)
             return f
 
         return decorate(func) if func is not None else decorate

@@ -11,7 +11,8 @@ path (no fault objects); ``Validator.fault`` gives the one fault the fault contr
 from __future__ import annotations
 
 from .._typecheck import TYPE_CHECKING
-from ._compile import Compiler, SchemaError
+from ._compile import Compiler
+from ._context import SchemaError
 from ._refs import Registry
 from ._values import pointer as format_pointer
 

@@ -13,7 +13,7 @@ from ._node import judge
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._compile import Context
+    from ._context import Context
     from ._node import Ann, Co, Ev, Node
     from ._refs import Resource
 

@@ -11,7 +11,7 @@ from ._values import first_duplicate
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._compile import Context
+    from ._context import Context
     from ._node import Ann, Co, Ev, Node
 
 

@@ -19,7 +19,7 @@ from ._values import (
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._compile import Context
+    from ._context import Context
     from ._node import Co, Ev, Pre
 
 _PY = {"null": (type(None),), "boolean": (bool,), "object": (dict,), "array": (list,),

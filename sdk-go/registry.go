@@ -46,16 +46,11 @@ type Disposition struct {
 	Output    *string        `json:"output,omitempty"`
 }
 
-// PersistenceMetadata is a before_persistence hook's typed result field.
-type PersistenceMetadata struct {
-	Value  map[string]any `json:"value"`
-	Public bool           `json:"public"`
-}
+// PersistenceMetadata is a before_persistence hook's typed result field: the wire type.
+type PersistenceMetadata = protocol.PersistenceMetadata
 
-// PostMutationRescan is a post_mutation hook's typed result field.
-type PostMutationRescan struct {
-	ResourceIDs []string `json:"resource_ids"`
-}
+// PostMutationRescan is a post_mutation hook's typed result field: the wire type.
+type PostMutationRescan = protocol.PostMutationRescan
 
 // Continue returns a hook result that lets the host proceed.
 func Continue() HookResult { return HookResult{Disposition: &Disposition{Action: "continue"}} }
@@ -98,12 +93,9 @@ func WithPostMutationRescan(resourceIDs ...string) HookResult {
 	return HookResult{PostMutationRescan: &PostMutationRescan{ResourceIDs: resourceIDs}}
 }
 
-// ContextItem is one piece of prompt context.
-type ContextItem struct {
-	Label     string `json:"label"`
-	Content   string `json:"content"`
-	Placement string `json:"placement"` // system_prefix, system_suffix, prompt_prefix, prompt_suffix
-}
+// ContextItem is one piece of prompt context (Placement: system_prefix, system_suffix,
+// prompt_prefix or prompt_suffix): the wire type.
+type ContextItem = protocol.ContextItem
 
 // ContextHandler answers context/collect; params is the whole params object.
 type ContextHandler func(ctx context.Context, params json.RawMessage) ([]ContextItem, error)
