@@ -49,6 +49,9 @@ type Options struct {
 	// Events, when set, also receives every service event (notifications, progress,
 	// presentation snapshots, diagnostics) as the router emits it, in order.
 	Events services.EventSink
+	// Answerer answers the confirmations and input the script leaves unanswered (the
+	// `octet-host dev` page); nil keeps the default policy.
+	Answerer services.Answerer
 }
 
 // Host is a reference host. StartDir starts extension directories and BeginSession opens
@@ -108,6 +111,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		Script:   opts.Script,
 		Redactor: red,
 		Events:   services.EventSinkFunc(h.event),
+		Answerer: opts.Answerer,
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
 		// mutation is refused. h.Host is set below, before any extension can register.
 		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {

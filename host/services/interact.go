@@ -42,7 +42,7 @@ type confirmationParams struct {
 // confirmation answers from the script. Confirmations are cooperative UI,
 // not enforcement: anything outside an active parent (API 0.2+), or with no
 // scripted answer, is denied rather than implicitly accepted.
-func (r *Router) confirmation(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
+func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
 	var p confirmationParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -61,6 +61,11 @@ func (r *Router) confirmation(_ context.Context, c *Caller, raw json.RawMessage)
 					ev.Confirmed, ev.Reason = a.Confirmed, "scripted"
 					break
 				}
+			}
+		}
+		if ev.Reason != "scripted" {
+			if ok, answered := r.askConfirmation(ctx, c, p.Parent, ev); answered {
+				ev.Confirmed, ev.Reason = ok, "answered"
 			}
 		}
 	}
@@ -97,21 +102,28 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 	if len(p.Prompt) > inputPromptMaxBytes {
 		return nil, invalidParams("prompt", "is %d bytes; the limit is %d", len(p.Prompt), inputPromptMaxBytes)
 	}
-	_, _, _, done, err := r.withParent(ctx, c, p.Parent)
+	pctx, _, _, done, err := r.withParent(ctx, c, p.Parent)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	var value *string
+	scripted := false
 	if r.cfg.Script != nil {
 		for _, a := range r.cfg.Script.Inputs {
 			if (a.Extension == "" || a.Extension == c.Extension) && strings.Contains(p.Prompt, a.Match) {
+				scripted = true
 				if !a.Cancel && len(a.Value) <= inputValueMaxBytes {
 					v := a.Value
 					value = &v
 				}
 				break
 			}
+		}
+	}
+	if !scripted && r.cfg.Answerer != nil {
+		if v, answered := r.cfg.Answerer.Input(pctx, c, InputRequest{Prompt: p.Prompt, Secret: p.Secret}); answered && v != nil && len(*v) <= inputValueMaxBytes {
+			value = v
 		}
 	}
 	if value != nil && p.Secret {

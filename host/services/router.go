@@ -80,6 +80,9 @@ type RouterConfig struct {
 	// catalog unchanged; returning nil must mean the core has swapped its
 	// global catalog to this revision. Nil accepts every valid mutation.
 	OnCatalog func(c *Caller, revision int64, tools []ToolDefinition) error
+	// Answerer answers confirmations and input that the script leaves unanswered (the
+	// dev inspector's page); nil keeps the default policy (deny, cancel).
+	Answerer Answerer
 }
 
 // Router serves every extension->host method.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host/process"
+	"github.com/octet-kit/octet/host/reference"
 )
 
 // multi is a repeatable string flag.
@@ -49,6 +50,9 @@ type hostFlags struct {
 	trace          bool
 	record         bool
 	model          string
+	// wire, when set, adds taps to the reference host's options before it opens (the
+	// dev inspector's frame log, event stream and answerer).
+	wire func(*reference.Options)
 }
 
 // flagSet builds a verb's flag set whose --help prints text (usage, flags, examples).

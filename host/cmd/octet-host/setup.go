@@ -123,6 +123,9 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	if hf.trace {
 		opts.Trace = stderr
 	}
+	if hf.wire != nil {
+		hf.wire(&opts)
+	}
 	if events != nil {
 		opts.Host.OnEvent = func(ev host.Event) {
 			if ev.Message != "" {
