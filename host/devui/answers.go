@@ -35,9 +35,9 @@ type answer struct {
 // kept until the page answers it or its request ends, and its end published
 // ("answered", never with an input's value).
 type answers struct {
-	hub *hub
-	mu  sync.Mutex
-	seq int64
+	hub  *hub
+	mu   sync.Mutex
+	seq  int64
 	open map[string]*question
 }
 
@@ -111,6 +111,8 @@ func (a *answers) pending() []*question {
 	for _, q := range a.open {
 		out = append(out, q)
 	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i].ID) < len(out[j].ID) || len(out[i].ID) == len(out[j].ID) && out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool {
+		return len(out[i].ID) < len(out[j].ID) || len(out[i].ID) == len(out[j].ID) && out[i].ID < out[j].ID
+	})
 	return out
 }
