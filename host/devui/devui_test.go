@@ -256,7 +256,9 @@ func (s *stream) next(t *testing.T, what string, ok func(devui.Entry) bool) devu
 	}
 }
 
-func fixture(t *testing.T) string { return filepath.Join(kit(t), "examples", "go", "conformance-fixture") }
+func fixture(t *testing.T) string {
+	return filepath.Join(kit(t), "examples", "go", "conformance-fixture")
+}
 
 func TestCallToolAndAnswerConfirmation(t *testing.T) {
 	in := serve(t, fixture(t))
@@ -352,7 +354,11 @@ func TestProgressPresentationAndResume(t *testing.T) {
 	if e := resumed.next(t, "any entry", func(devui.Entry) bool { return true }); e.Seq <= last {
 		t.Fatalf("resumed at %d, got entry %d again", last, e.Seq)
 	}
-	sessions := decode[struct{ Sessions []struct{ SessionID string `json:"session_id"` } }](t, in.req(t, "GET", "/api/sessions", "", tok))
+	sessions := decode[struct {
+		Sessions []struct {
+			SessionID string `json:"session_id"`
+		}
+	}](t, in.req(t, "GET", "/api/sessions", "", tok))
 	if len(sessions.Sessions) == 0 {
 		t.Fatal("no recorded session listed")
 	}

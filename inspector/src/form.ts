@@ -58,21 +58,24 @@ function label(name: string, s: Schema, required: boolean): HTMLElement {
     desc ? h("span", { class: "desc" }, " — " + desc) : null);
 }
 
+// enumField is a select of the enum's values (of any type); an option's value is the
+// value's JSON, so the choice is exact.
+function enumField(s: Schema, en: JSONValue[], pointer: string, id: string): Field {
+  const sel = h("select", { id, "data-pointer": pointer }, h("option", { value: "" }, "—"),
+    ...en.map((e) => h("option", { value: JSON.stringify(e) }, typeof e === "string" ? e : JSON.stringify(e))));
+  if (s["default"] !== undefined) sel.value = JSON.stringify(s["default"]);
+  return {
+    el: sel,
+    read(problems) {
+      if (sel.value === "") return undefined;
+      const v = JSON.parse(sel.value) as JSONValue;
+      checkCommon(s, v, pointer, problems);
+      return v;
+    },
+  };
+}
+
 function stringField(s: Schema, pointer: string, id: string): Field {
-  const en = s["enum"];
-  if (Array.isArray(en)) {
-    const sel = h("select", { id, "data-pointer": pointer }, h("option", { value: "" }, "—"),
-      ...en.map((e, i) => h("option", { value: String(i) }, String(e))));
-    return {
-      el: sel,
-      read(problems) {
-        if (sel.value === "") return undefined;
-        const v = en[Number(sel.value)] as JSONValue;
-        checkCommon(s, v, pointer, problems);
-        return v;
-      },
-    };
-  }
   const input = h("input", { id, type: "text", "data-pointer": pointer, placeholder: str(s, "format") ?? str(s, "pattern") ?? "" });
   const dflt = s["default"];
   if (typeof dflt === "string") input.value = dflt;
@@ -235,6 +238,8 @@ function objectField(s: Schema, pointer: string, id: string): Field {
 }
 
 function fieldFor(s: Schema, pointer: string, id: string): Field {
+  const en = s["enum"];
+  if (Array.isArray(en)) return enumField(s, en, pointer, id);
   switch (typeOf(s)) {
     case "string":
       return stringField(s, pointer, id);

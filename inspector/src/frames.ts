@@ -43,18 +43,19 @@ export class FrameLog {
   private draw(): void {
     const q = this.filter.value.trim().toLowerCase();
     const dir = this.dir.value;
-    const match = this.rows.filter((r) => this.matches(r, q, dir));
+    // Numbered in arrival order among frames (the live entry seq also counts events).
+    const match = this.rows.map((r, i) => ({ r, n: i + 1 })).filter(({ r }) => this.matches(r, q, dir));
     const tail = match.slice(-shown);
     this.count.textContent = `${match.length} of ${this.rows.length} frames${match.length > shown ? ` (newest ${shown} shown)` : ""}`;
     const trs: HTMLElement[] = [];
-    for (const r of tail) {
+    for (const { r, n } of tail) {
       const open = this.expanded.has(r.seq);
       trs.push(h("tr", { class: `frame ${r.direction === "host->ext" ? "out" : "in"} kind-${r.kind}`, "data-seq": r.seq, onclick: () => {
         if (open) this.expanded.delete(r.seq);
         else this.expanded.add(r.seq);
         this.draw();
       } },
-      h("td", {}, r.seq), h("td", {}, fmtTime(r.at, this.origin)), h("td", {}, `${r.ext}[${r.gen}]`), h("td", {}, r.direction === "host->ext" ? "→" : "←"),
+      h("td", {}, n), h("td", {}, fmtTime(r.at, this.origin)), h("td", {}, `${r.ext}[${r.gen}]`), h("td", {}, r.direction === "host->ext" ? "→" : "←"),
       h("td", {}, r.kind), h("td", {}, r.method ?? ""), h("td", {}, r.id !== undefined ? JSON.stringify(r.id) : ""),
       h("td", {}, r.durationMs !== undefined ? r.durationMs : r.answeredIn !== undefined ? `(${r.answeredIn})` : ""), h("td", {}, fmtSize(r.size))));
       if (open) {

@@ -14,9 +14,11 @@ export function renderPresentation(el: HTMLElement, store: Store): void {
   replace(el, rows.length === 0 ? h("p", { class: "muted" }, "No presentation snapshot yet.") : null, ...rows.map((r) => card(r, origin)));
 }
 
+// owner names whose snapshot this is: the process's own, or a session's (the resource
+// owner the host derived from the request it was published under).
 function owner(o: any): string {
   if (!o) return "process-scoped";
-  return `request ${JSON.stringify(o.request_id ?? o.parent_request_id ?? o)}`;
+  return `owned by ${o.session_id ?? "?"} (generation ${o.process_generation ?? "?"})`;
 }
 
 function card(r: PresentationRow, origin: number): HTMLElement {

@@ -48,7 +48,9 @@ export class ToolsView {
     const result = h("div", { class: "call-result", id: `result-${tool}` });
     const button = h("button", { type: "submit", id: `call-${tool}`, class: "primary" }, "Call " + tool);
     const status = h("span", { class: "call-status muted" });
-    const el = h("form", { class: "tool-pane", "data-tool": tool, onsubmit: async (ev: Event) => {
+    // novalidate: the page's own checks speak (with the argument's pointer), not the
+    // browser's bubbles, which would also keep a step="1" field from ever submitting 1.5.
+    const el = h("form", { class: "tool-pane", "data-tool": tool, novalidate: true, onsubmit: async (ev: Event) => {
       ev.preventDefault();
       const args = form.collect();
       if (args === null) return;

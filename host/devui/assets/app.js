@@ -212,11 +212,11 @@ var FrameLog = class {
   draw() {
     const q = this.filter.value.trim().toLowerCase();
     const dir = this.dir.value;
-    const match = this.rows.filter((r) => this.matches(r, q, dir));
+    const match = this.rows.map((r, i) => ({ r, n: i + 1 })).filter(({ r }) => this.matches(r, q, dir));
     const tail = match.slice(-shown);
     this.count.textContent = `${match.length} of ${this.rows.length} frames${match.length > shown ? ` (newest ${shown} shown)` : ""}`;
     const trs = [];
-    for (const r of tail) {
+    for (const { r, n } of tail) {
       const open = this.expanded.has(r.seq);
       trs.push(h(
         "tr",
@@ -225,7 +225,7 @@ var FrameLog = class {
           else this.expanded.add(r.seq);
           this.draw();
         } },
-        h("td", {}, r.seq),
+        h("td", {}, n),
         h("td", {}, fmtTime(r.at, this.origin)),
         h("td", {}, `${r.ext}[${r.gen}]`),
         h("td", {}, r.direction === "host->ext" ? "→" : "←"),
@@ -373,7 +373,7 @@ function renderPresentation(el, store2) {
 }
 function owner(o) {
   if (!o) return "process-scoped";
-  return `request ${JSON.stringify(o.request_id ?? o.parent_request_id ?? o)}`;
+  return `owned by ${o.session_id ?? "?"} (generation ${o.process_generation ?? "?"})`;
 }
 function card(r, origin) {
   const s = r.snapshot ?? {};
@@ -723,25 +723,25 @@ function label(name, s, required) {
     desc ? h("span", { class: "desc" }, " — " + desc) : null
   );
 }
+function enumField(s, en, pointer, id) {
+  const sel = h(
+    "select",
+    { id, "data-pointer": pointer },
+    h("option", { value: "" }, "—"),
+    ...en.map((e) => h("option", { value: JSON.stringify(e) }, typeof e === "string" ? e : JSON.stringify(e)))
+  );
+  if (s["default"] !== void 0) sel.value = JSON.stringify(s["default"]);
+  return {
+    el: sel,
+    read(problems) {
+      if (sel.value === "") return void 0;
+      const v = JSON.parse(sel.value);
+      checkCommon(s, v, pointer, problems);
+      return v;
+    }
+  };
+}
 function stringField(s, pointer, id) {
-  const en = s["enum"];
-  if (Array.isArray(en)) {
-    const sel = h(
-      "select",
-      { id, "data-pointer": pointer },
-      h("option", { value: "" }, "—"),
-      ...en.map((e, i) => h("option", { value: String(i) }, String(e)))
-    );
-    return {
-      el: sel,
-      read(problems) {
-        if (sel.value === "") return void 0;
-        const v = en[Number(sel.value)];
-        checkCommon(s, v, pointer, problems);
-        return v;
-      }
-    };
-  }
   const input = h("input", { id, type: "text", "data-pointer": pointer, placeholder: str(s, "format") ?? str(s, "pattern") ?? "" });
   const dflt = s["default"];
   if (typeof dflt === "string") input.value = dflt;
@@ -909,6 +909,8 @@ function objectField(s, pointer, id) {
   };
 }
 function fieldFor(s, pointer, id) {
+  const en = s["enum"];
+  if (Array.isArray(en)) return enumField(s, en, pointer, id);
   switch (typeOf(s)) {
     case "string":
       return stringField(s, pointer, id);
@@ -1022,7 +1024,7 @@ var ToolsView = class {
     const status = h("span", { class: "call-status muted" });
     const el = h(
       "form",
-      { class: "tool-pane", "data-tool": tool, onsubmit: async (ev) => {
+      { class: "tool-pane", "data-tool": tool, novalidate: true, onsubmit: async (ev) => {
         ev.preventDefault();
         const args = form.collect();
         if (args === null) return;
