@@ -363,3 +363,36 @@ func TestProgressPresentationAndResume(t *testing.T) {
 		t.Fatal("no recorded session listed")
 	}
 }
+
+func TestCommandAndCatalogRevision(t *testing.T) {
+	in := serve(t, fixture(t))
+	tok := withToken(in.srv.Token())
+	ev := in.stream(t, 0)
+	first := ev.next(t, "the first catalog", func(e devui.Entry) bool { return e.Type == "catalog" })
+	rev0 := first.Data.(map[string]any)["revision"].(float64)
+	decode[callAnswer](t, in.req(t, "POST", "/api/call", `{"extension":"conformance-fixture","tool":"register_dynamic","arguments":{"name":"dyn_tool","text":"first"}}`, tok))
+	next := ev.next(t, "the next catalog revision", func(e devui.Entry) bool { return e.Type == "catalog" })
+	d := next.Data.(map[string]any)
+	if d["revision"].(float64) <= rev0 || !strings.Contains(fmt.Sprint(d["tools"]), "dyn_tool") {
+		t.Fatalf("catalog after tools/register: %+v (first revision %v)", d, rev0)
+	}
+	st := decode[struct {
+		Extensions []struct {
+			ToolDefs []struct{ Name string } `json:"tool_definitions"`
+		}
+	}](t, in.req(t, "GET", "/api/state", "", tok))
+	if !strings.Contains(fmt.Sprint(st.Extensions[0].ToolDefs), "dyn_tool") {
+		t.Fatalf("state lacks the dynamic tool: %+v", st)
+	}
+	res := decode[struct {
+		Result json.RawMessage
+		Error  *struct{ Message string }
+	}](t, in.req(t, "POST", "/api/command", `{"extension":"conformance-fixture","command":"fixture_cmd","arguments":["a","b"]}`, tok))
+	if res.Error != nil || len(res.Result) == 0 {
+		t.Fatalf("command: %+v", res)
+	}
+	bad := decode[struct{ Error *struct{ Message string } }](t, in.req(t, "POST", "/api/command", `{"extension":"conformance-fixture","command":"no_such"}`, tok))
+	if bad.Error == nil || bad.Error.Message == "" {
+		t.Fatalf("unknown command: %+v", bad)
+	}
+}

@@ -148,6 +148,28 @@ func browse(ctx context.Context, t *testing.T, b *cdp.Browser, url string, shoot
 	step("the answer reached the tool", wait(text("#result-ask", "answer: true")))
 	step("the question is gone", wait(`document.querySelector("#questions .question") === null`))
 
+	// Raw JSON mode: the arguments go as typed. A dynamic tool shows in the catalog timeline.
+	step("pick register_dynamic", b.Click(ctx, "#tool-register_dynamic"))
+	step("the form", wait(`document.querySelector("#rawmode-register_dynamic") !== null`))
+	step("raw mode", b.Click(ctx, "#rawmode-register_dynamic"))
+	step("the raw box", wait(`document.querySelector("#raw-register_dynamic")?.isConnected === true`))
+	step("fill raw", b.Fill(ctx, "#raw-register_dynamic", `{"name": "dyn_tool", "text": "first"}`))
+	step("call", b.Click(ctx, "#call-register_dynamic"))
+	step("the new tool is listed", wait(`document.querySelector("#tool-dyn_tool") !== null`))
+
+	step("pick notify", b.Click(ctx, "#tool-notify"))
+	step("the form", wait(`document.querySelector("#f-notify-level") !== null`))
+	step("fill message", b.Fill(ctx, "#f-notify-message", "Build finished"))
+	step("choose level", b.Fill(ctx, "#f-notify-level", `"success"`))
+	step("call", b.Click(ctx, "#call-notify"))
+	step("the result", wait(`(document.querySelector("#result-notify")?.textContent ?? "") !== ""`))
+
+	step("pick policy", b.Click(ctx, "#tool-policy"))
+	step("the form", wait(`document.querySelector("#f-policy-operation") !== null`))
+	step("fill operation", b.Fill(ctx, "#f-policy-operation", "read"))
+	step("call", b.Click(ctx, "#call-policy"))
+	step("the result", wait(`(document.querySelector("#result-policy")?.textContent ?? "") !== ""`))
+
 	step("frames tab", b.Click(ctx, "#tab-frames"))
 	step("the frame log", wait(text("#view", "confirmation/request")))
 	step("filter", b.Fill(ctx, "#frame-filter", "presentation/update"))
@@ -159,11 +181,15 @@ func browse(ctx context.Context, t *testing.T, b *cdp.Browser, url string, shoot
 
 	step("activity tab", b.Click(ctx, "#tab-activity"))
 	step("the notices", wait(text("#notices", "confirmed (answered)")))
+	step("the notification", wait(text("#notices", "Build finished")))
+	step("the broker's answer", wait(`document.querySelector("#broker .broker-row") !== null && !document.querySelector("#broker").textContent.includes("pending")`))
 	shoot("activity")
 	step("presentation tab", b.Click(ctx, "#tab-presentation"))
 	step("the snapshot", wait(text("#presentation", "revision 1")))
+	shoot("presentation")
 	step("catalog tab", b.Click(ctx, "#tab-catalog"))
-	step("the catalog timeline", wait(text("#catalog", "revision")))
+	step("the catalog timeline", wait(text("#catalog", "+ conformance-fixture:dyn_tool")))
+	shoot("catalog")
 
 	step("sessions tab", b.Click(ctx, "#tab-sessions"))
 	step("the recorded sessions", wait(`document.querySelector(".session-btn") !== null`))
