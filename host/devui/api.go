@@ -33,6 +33,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/sessions", s.apiSessions)
 	mux.HandleFunc("GET /api/session", s.apiSession)
 	mux.HandleFunc("POST /api/replay", s.apiReplay)
+	mux.HandleFunc("GET /api/artifact", s.apiArtifact)
 	return mux
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/devui"
 	"github.com/octet-kit/octet/host/reference"
+	"github.com/octet-kit/octet/host/store"
 )
 
 // kit is the repository root (examples live there).
@@ -26,6 +27,7 @@ func kit(t *testing.T) string {
 
 type inspector struct {
 	srv  *devui.Server
+	rt   *reference.Host
 	base string
 }
 
@@ -36,6 +38,7 @@ func serve(t *testing.T, dirs ...string) *inspector {
 	if err := srv.Listen(0); err != nil {
 		t.Fatal(err)
 	}
+	var hostRT *reference.Host
 	if len(dirs) > 0 {
 		opts := reference.Options{Host: host.Options{StateDir: t.TempDir(), RequestTimeout: 20 * time.Second}, Record: true}
 		srv.Wire(&opts)
@@ -52,12 +55,13 @@ func serve(t *testing.T, dirs ...string) *inspector {
 			t.Fatal(err)
 		}
 		srv.Attach(rt, sess)
+		hostRT = rt
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = srv.Serve(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return &inspector{srv: srv, base: "http://" + srv.Addr()}
+	return &inspector{srv: srv, rt: hostRT, base: "http://" + srv.Addr()}
 }
 
 // req sends one request; mod changes it before it goes.
@@ -394,5 +398,44 @@ func TestCommandAndCatalogRevision(t *testing.T) {
 	bad := decode[struct{ Error *struct{ Message string } }](t, in.req(t, "POST", "/api/command", `{"extension":"conformance-fixture","command":"no_such"}`, tok))
 	if bad.Error == nil || bad.Error.Message == "" {
 		t.Fatalf("unknown command: %+v", bad)
+	}
+}
+
+func TestArtifactPreviewOnlyImages(t *testing.T) {
+	in := serve(t, fixture(t))
+	tok := withToken(in.srv.Token())
+	// Artifacts as the artifact service stores them: a committed blob and its record.
+	put := func(id, mime string, data []byte) {
+		st := in.rt.Store()
+		w, err := st.NewBlobWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(data)
+		sum, err := w.Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.PutArtifact(context.Background(), store.Artifact{ID: id, Extension: "conformance-fixture", InstanceID: "i", Generation: 1,
+			MIMEType: mime, Size: int64(len(data)), SHA256: sum}, 10, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 92)...)
+	put("art-img", "image/png", png)
+	put("art-html", "text/html", []byte("<script>alert(1)</script>"))
+	res := in.req(t, "GET", "/api/artifact?id=art-img", "", tok)
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "image/png" || len(body) != len(png) {
+		t.Fatalf("image artifact: %d %q %d bytes", res.StatusCode, res.Header.Get("Content-Type"), len(body))
+	}
+	if res := in.req(t, "GET", "/api/artifact?id=art-img", "", nil); res.StatusCode != 401 {
+		t.Fatalf("artifact without the token: %d", res.StatusCode)
+	}
+	if res := in.req(t, "GET", "/api/artifact?id=art-html", "", tok); res.StatusCode != http.StatusUnsupportedMediaType {
+		t.Fatalf("an HTML artifact was served: %d", res.StatusCode)
+	}
+	if res := in.req(t, "GET", "/api/artifact?id=nope", "", tok); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("unknown artifact: %d", res.StatusCode)
 	}
 }

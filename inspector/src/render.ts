@@ -3,7 +3,7 @@
 // tree, is_error and metadata marked.
 
 import { h } from "./dom.js";
-import type { JSONValue } from "./api.js";
+import { token, type JSONValue } from "./api.js";
 
 // jsonTree renders v; objects and arrays deeper than open levels start folded.
 export function jsonTree(v: JSONValue | undefined, open = 2): HTMLElement {
@@ -30,6 +30,12 @@ export function renderResult(result: any): HTMLElement {
         box.appendChild(h("pre", { class: "text-part" }, String(part.text ?? "")));
         break;
       case "image":
+        // Previewed from the host's artifact store (images only; the token rides along as
+        // on every request), with the reference beside it.
+        box.appendChild(h("figure", { class: "artifact-image" },
+          h("img", { src: `/api/artifact?id=${encodeURIComponent(String(part.artifact_id))}&token=${encodeURIComponent(token)}`, alt: String(part.alt ?? "") }),
+          h("figcaption", {}, "image ", h("code", {}, String(part.artifact_id)), ` (${part.mime_type})`, part.alt ? ` — ${part.alt}` : "")));
+        break;
       case "audio":
         box.appendChild(h("div", { class: "artifact-ref" }, `${part.type} `, h("code", {}, String(part.artifact_id)), ` (${part.mime_type})`,
           part.alt ? ` — ${part.alt}` : ""));

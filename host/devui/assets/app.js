@@ -92,6 +92,13 @@ function renderResult(result) {
         box.appendChild(h("pre", { class: "text-part" }, String(part.text ?? "")));
         break;
       case "image":
+        box.appendChild(h(
+          "figure",
+          { class: "artifact-image" },
+          h("img", { src: `/api/artifact?id=${encodeURIComponent(String(part.artifact_id))}&token=${encodeURIComponent(token)}`, alt: String(part.alt ?? "") }),
+          h("figcaption", {}, "image ", h("code", {}, String(part.artifact_id)), ` (${part.mime_type})`, part.alt ? ` — ${part.alt}` : "")
+        ));
+        break;
       case "audio":
         box.appendChild(h(
           "div",
