@@ -128,8 +128,8 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	for _, e := range backlog {
-		_, _ = w.Write(sseMessage(e))
+	for _, msg := range backlog {
+		_, _ = w.Write(msg)
 	}
 	fl.Flush()
 	keep := time.NewTicker(15 * time.Second) // a comment line keeps idle proxies and the browser from timing out

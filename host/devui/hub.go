@@ -21,68 +21,71 @@ type Entry struct {
 	Data       any   `json:"data"`
 }
 
-// hub keeps the last entries in a ring and fans new ones out to the event streams. A
-// stream that falls behind is closed, not waited for (publishers are the extensions'
-// reader goroutines); the browser reconnects with Last-Event-ID and catches up from the
-// ring.
+// kept is one entry as the stream sends it, encoded once.
+type kept struct {
+	seq int64
+	msg []byte
+}
+
+// hub keeps the newest entries, bounded in count and in bytes, and fans new ones out to
+// the event streams. A stream that falls behind is closed, not waited for (publishers are
+// the extensions' reader goroutines); the browser reconnects with Last-Event-ID and
+// catches up from what is kept.
 type hub struct {
-	mu    sync.Mutex
-	ring  []Entry
-	start int // index of the oldest entry in ring once it is full
-	seq   int64
-	limit int
-	subs  map[chan []byte]struct{}
-	now   func() time.Time
+	mu       sync.Mutex
+	ring     []kept // oldest first
+	bytes    int
+	seq      int64
+	limit    int
+	maxBytes int
+	subs     map[chan []byte]struct{}
+	now      func() time.Time
 }
 
-func newHub(limit int) *hub {
-	return &hub{limit: limit, subs: map[chan []byte]struct{}{}, now: time.Now}
+func newHub(limit, maxBytes int) *hub {
+	return &hub{limit: limit, maxBytes: maxBytes, subs: map[chan []byte]struct{}{}, now: time.Now}
 }
 
-// publish numbers e, keeps it and sends it to every stream.
+// publish numbers an entry, keeps it and sends it to every stream.
 func (h *hub) publish(typ, ext string, gen int64, data any) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.seq++
-	e := Entry{Seq: h.seq, AtMS: h.now().UnixMilli(), Type: typ, Extension: ext, Generation: gen, Data: data}
-	if len(h.ring) < h.limit {
-		h.ring = append(h.ring, e)
-	} else {
-		h.ring[h.start] = e
-		h.start = (h.start + 1) % h.limit
+	msg := sseMessage(Entry{Seq: h.seq, AtMS: h.now().UnixMilli(), Type: typ, Extension: ext, Generation: gen, Data: data})
+	h.ring = append(h.ring, kept{seq: h.seq, msg: msg})
+	h.bytes += len(msg)
+	drop := 0
+	for len(h.ring)-drop > h.limit || (h.bytes > h.maxBytes && len(h.ring)-drop > 1) {
+		h.bytes -= len(h.ring[drop].msg)
+		drop++
 	}
-	msg := sseMessage(e)
+	if drop > 0 {
+		h.ring = append(h.ring[:0:0], h.ring[drop:]...)
+	}
 	for ch := range h.subs {
 		select {
 		case ch <- msg:
-		default: // too slow: drop the stream; the browser resumes from the ring
+		default: // too slow: drop the stream; the browser resumes from what is kept
 			delete(h.subs, ch)
 			close(ch)
 		}
 	}
 }
 
-// since returns the kept entries after seq, oldest first.
-func (h *hub) since(seq int64) []Entry {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.sinceLocked(seq)
-}
-
-func (h *hub) sinceLocked(seq int64) []Entry {
-	var out []Entry
-	for i := range h.ring {
-		e := h.ring[(h.start+i)%len(h.ring)]
-		if e.Seq > seq {
-			out = append(out, e)
+// sinceLocked returns the kept messages after seq, oldest first.
+func (h *hub) sinceLocked(seq int64) [][]byte {
+	var out [][]byte
+	for _, k := range h.ring {
+		if k.seq > seq {
+			out = append(out, k.msg)
 		}
 	}
 	return out
 }
 
-// subscribe returns the backlog after seq and a channel of the entries that follow, with
-// nothing lost or repeated between the two. cancel unsubscribes.
-func (h *hub) subscribe(seq int64) (backlog []Entry, ch chan []byte, cancel func()) {
+// subscribe returns the kept messages after seq and a channel of the ones that follow,
+// with nothing lost or repeated between the two. cancel unsubscribes.
+func (h *hub) subscribe(seq int64) (backlog [][]byte, ch chan []byte, cancel func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ch = make(chan []byte, 256)
@@ -97,6 +100,13 @@ func (h *hub) subscribe(seq int64) (backlog []Entry, ch chan []byte, cancel func
 	}
 }
 
+// lastSeq is the newest entry's seq (0 before the first).
+func (h *hub) lastSeq() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seq
+}
+
 // sseMessage is one server-sent event: id is the entry's seq (the browser's Last-Event-ID).
 func sseMessage(e Entry) []byte {
 	b, err := json.Marshal(e)
@@ -109,11 +119,4 @@ func sseMessage(e Entry) []byte {
 	out = append(out, "\ndata: "...)
 	out = append(out, b...)
 	return append(out, "\n\n"...)
-}
-
-// lastSeq is the newest entry's seq (0 before the first).
-func (h *hub) lastSeq() int64 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.seq
 }

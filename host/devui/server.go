@@ -34,8 +34,10 @@ type Config struct {
 	Token string
 	// Replay, when set, backs the replay diff of a recorded session.
 	Replay Replayer
-	// Keep is how many live entries the ring keeps for reloads (default 20000).
-	Keep int
+	// Keep is how many live entries are kept for reloads (default 20000), and KeepBytes
+	// how many bytes of them (default 64 MiB); the oldest go first.
+	Keep      int
+	KeepBytes int
 }
 
 // Server is one inspector. Wire it into the reference host's options before Open, Attach
@@ -63,13 +65,16 @@ func New(cfg Config) *Server {
 	if cfg.Keep <= 0 {
 		cfg.Keep = 20000
 	}
+	if cfg.KeepBytes <= 0 {
+		cfg.KeepBytes = 64 << 20
+	}
 	tok := cfg.Token
 	if tok == "" {
 		var b [16]byte
 		_, _ = rand.Read(b[:])
 		tok = hex.EncodeToString(b[:])
 	}
-	s := &Server{cfg: cfg, token: tok, hub: newHub(cfg.Keep), started: time.Now()}
+	s := &Server{cfg: cfg, token: tok, hub: newHub(cfg.Keep, cfg.KeepBytes), started: time.Now()}
 	s.answers = newAnswers(s.hub)
 	s.catRev.Store(-1)
 	return s

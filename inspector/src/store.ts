@@ -71,6 +71,14 @@ export interface CatalogRow {
   tools: { extension: string; name: string; catalog_revision: number }[];
 }
 
+// The page keeps at most this many frames and notices (the oldest go first), so a long
+// session does not grow the tab without bound.
+const keepRows = 50000;
+
+function capped<T>(rows: T[]): void {
+  if (rows.length > keepRows) rows.splice(0, rows.length - keepRows);
+}
+
 export class Store {
   state: State | null = null;
   lastSeq = 0;
@@ -124,6 +132,7 @@ export class Store {
         if (e.data.done) this.onStateChange();
         break;
     }
+    capped(this.notices);
     return true;
   }
 
@@ -167,6 +176,7 @@ export class Store {
       }
     }
     this.frames.push(row);
+    capped(this.frames);
   }
 
   private event(e: Entry, ext: string): void {

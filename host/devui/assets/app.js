@@ -540,6 +540,10 @@ function row(e) {
 }
 
 // src/store.ts
+var keepRows = 5e4;
+function capped(rows) {
+  if (rows.length > keepRows) rows.splice(0, rows.length - keepRows);
+}
 var Store = class {
   state = null;
   lastSeq = 0;
@@ -591,6 +595,7 @@ var Store = class {
         if (e.data.done) this.onStateChange();
         break;
     }
+    capped(this.notices);
     return true;
   }
   frame(e, ext) {
@@ -632,6 +637,7 @@ var Store = class {
       }
     }
     this.frames.push(row2);
+    capped(this.frames);
   }
   event(e, ext) {
     const kind = e.data.kind;
