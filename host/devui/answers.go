@@ -15,7 +15,6 @@ type question struct {
 	ID          string `json:"id"`
 	Kind        string `json:"kind"` // confirm | input
 	Extension   string `json:"extension"`
-	Generation  int64  `json:"generation"`
 	Message     string `json:"message,omitempty"`
 	Title       string `json:"title,omitempty"`
 	Destructive bool   `json:"destructive,omitempty"`
@@ -31,7 +30,7 @@ type answer struct {
 	Value     *string // nil cancels an input request
 }
 
-// answers is the page as a services.Answerer: each question is published ("question"),
+// answers is the page as the services.Asker: each question is published ("question"),
 // kept until the page answers it or its request ends, and its end published
 // ("answered", never with an input's value).
 type answers struct {
@@ -41,7 +40,7 @@ type answers struct {
 	open map[string]*question
 }
 
-var _ services.Answerer = (*answers)(nil)
+var _ services.Asker = (*answers)(nil)
 
 func newAnswers(h *hub) *answers { return &answers{hub: h, open: map[string]*question{}} }
 
@@ -52,7 +51,7 @@ func (a *answers) ask(ctx context.Context, q *question) (answer, bool) {
 	q.reply = make(chan answer, 1)
 	a.open[q.ID] = q
 	a.mu.Unlock()
-	a.hub.publish("question", q.Extension, q.Generation, q)
+	a.hub.publish("question", q.Extension, 0, q)
 	select {
 	case ans := <-q.reply:
 		return ans, true
@@ -60,21 +59,25 @@ func (a *answers) ask(ctx context.Context, q *question) (answer, bool) {
 		a.mu.Lock()
 		delete(a.open, q.ID)
 		a.mu.Unlock()
-		a.hub.publish("answered", q.Extension, q.Generation, map[string]any{"id": q.ID, "outcome": "withdrawn: the request ended before an answer"})
+		a.hub.publish("answered", q.Extension, 0, map[string]any{"id": q.ID, "outcome": "withdrawn: the request ended before an answer"})
 		return answer{}, false
 	}
 }
 
 // Confirm asks the page to confirm q.
-func (a *answers) Confirm(ctx context.Context, c *services.Caller, q services.Confirmation) (bool, bool) {
-	ans, ok := a.ask(ctx, &question{Kind: "confirm", Extension: c.Extension, Generation: c.Generation, Message: q.Message, Title: q.Title, Destructive: q.Destructive})
+func (a *answers) Confirm(ctx context.Context, ext string, q services.Confirmation) (bool, bool) {
+	ans, ok := a.ask(ctx, &question{Kind: "confirm", Extension: ext, Message: q.Message, Title: q.Title, Destructive: q.Destructive})
 	return ans.Confirmed, ok
 }
 
-// Input asks the page for a value.
-func (a *answers) Input(ctx context.Context, c *services.Caller, q services.InputRequest) (*string, bool) {
-	ans, ok := a.ask(ctx, &question{Kind: "input", Extension: c.Extension, Generation: c.Generation, Prompt: q.Prompt, Secret: q.Secret})
-	return ans.Value, ok
+// Input asks the page for a value; Cancel on the page is no answer (the request is
+// cancelled, {"value": null}).
+func (a *answers) Input(ctx context.Context, ext string, q services.InputRequest) (string, bool) {
+	ans, ok := a.ask(ctx, &question{Kind: "input", Extension: ext, Prompt: q.Prompt, Secret: q.Secret})
+	if !ok || ans.Value == nil {
+		return "", false
+	}
+	return *ans.Value, true
 }
 
 // errNoQuestion answers an answer to a question that is not (or no longer) open.
@@ -99,7 +102,7 @@ func (a *answers) reply(id string, ans answer) error {
 	case ans.Value != nil:
 		outcome = "answered"
 	}
-	a.hub.publish("answered", q.Extension, q.Generation, map[string]any{"id": id, "outcome": outcome})
+	a.hub.publish("answered", q.Extension, 0, map[string]any{"id": id, "outcome": outcome})
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/devui"
 	"github.com/octet-kit/octet/host/reference"
+	"github.com/octet-kit/octet/host/services"
 	"github.com/octet-kit/octet/host/store"
 )
 
@@ -317,7 +318,7 @@ func TestCallToolAndAnswerConfirmation(t *testing.T) {
 		ev.next(t, "the confirmation event", func(e devui.Entry) bool {
 			d, _ := e.Data.(map[string]any)
 			p, _ := d["payload"].(map[string]any)
-			return e.Type == "event" && d["kind"] == "confirmation" && p["confirmed"] == answer && p["reason"] == "answered"
+			return e.Type == "event" && d["kind"] == "confirmation" && p["confirmed"] == answer && p["reason"] == services.ReasonAsked
 		})
 	}
 

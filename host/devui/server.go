@@ -84,8 +84,8 @@ func New(cfg Config) *Server {
 func (s *Server) Token() string { return s.token }
 
 // Wire installs the inspector's taps in opts (chaining whatever is already set): every
-// frame (redacted) and status change, every service event, and the page as the answerer
-// of confirmations and input the script leaves open. Call it before reference.Open.
+// frame (redacted) and status change, every service event, and the page as the Asker of
+// the confirmations and input the script leaves open. Call it before reference.Open.
 func (s *Server) Wire(opts *reference.Options) {
 	nextFrame := opts.Host.OnFrame
 	opts.Host.OnFrame = func(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
@@ -104,7 +104,7 @@ func (s *Server) Wire(opts *reference.Options) {
 	}
 	nextSink := opts.Events
 	opts.Events = eventSink{s: s, next: nextSink}
-	opts.Answerer = s.answers
+	opts.Asker = s.answers
 }
 
 // Attach gives the server the opened host and its session; tool calls from the page are

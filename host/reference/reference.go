@@ -46,12 +46,12 @@ type Options struct {
 	// Warnf receives problems that do not stop the host (a recording that could not
 	// start, notifications dropped); nil discards them.
 	Warnf func(format string, args ...any)
+	// Asker, when set, answers the confirmations and input requests the Script does not
+	// (a person at a terminal); nil leaves them to the default policy.
+	Asker services.Asker
 	// Events, when set, also receives every service event (notifications, progress,
 	// presentation snapshots, diagnostics) as the router emits it, in order.
 	Events services.EventSink
-	// Answerer answers the confirmations and input the script leaves unanswered (the
-	// `octet-host dev` page); nil keeps the default policy.
-	Answerer services.Answerer
 }
 
 // Host is a reference host. StartDir starts extension directories and BeginSession opens
@@ -109,9 +109,9 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	router, err := services.NewRouter(services.RouterConfig{
 		Store:    st,
 		Script:   opts.Script,
+		Asker:    opts.Asker,
 		Redactor: red,
 		Events:   services.EventSinkFunc(h.event),
-		Answerer: opts.Answerer,
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
 		// mutation is refused. h.Host is set below, before any extension can register.
 		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {

@@ -55,17 +55,21 @@ func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessag
 		ev.Reason = "denied: parent_request_id is not an active host request"
 	default:
 		ev.Confirmed, ev.Reason = false, "denied: no scripted answer (default policy)"
+		scripted := false
 		if r.cfg.Script != nil {
 			for _, a := range r.cfg.Script.Confirmations {
 				if (a.Extension == "" || a.Extension == c.Extension) && strings.Contains(p.Message, a.Match) {
-					ev.Confirmed, ev.Reason = a.Confirmed, "scripted"
+					ev.Confirmed, ev.Reason, scripted = a.Confirmed, "scripted", true
 					break
 				}
 			}
 		}
-		if ev.Reason != "scripted" {
-			if ok, answered := r.askConfirmation(ctx, c, p.Parent, ev); answered {
-				ev.Confirmed, ev.Reason = ok, "answered"
+		if !scripted && r.cfg.Asker != nil {
+			// From API 0.2 on, asked only inside an active parent (the cases above deny
+			// first), so the question belongs to a request the person sees running.
+			ev.Reason = ReasonNoAnswer
+			if yes, ok := r.cfg.Asker.Confirm(ctx, c.Extension, ev); ok {
+				ev.Confirmed, ev.Reason = yes, ReasonAsked
 			}
 		}
 	}
@@ -102,7 +106,7 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 	if len(p.Prompt) > inputPromptMaxBytes {
 		return nil, invalidParams("prompt", "is %d bytes; the limit is %d", len(p.Prompt), inputPromptMaxBytes)
 	}
-	pctx, _, _, done, err := r.withParent(ctx, c, p.Parent)
+	_, _, _, done, err := r.withParent(ctx, c, p.Parent)
 	if err != nil {
 		return nil, err
 	}
@@ -121,9 +125,9 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 			}
 		}
 	}
-	if !scripted && r.cfg.Answerer != nil {
-		if v, answered := r.cfg.Answerer.Input(pctx, c, InputRequest{Prompt: p.Prompt, Secret: p.Secret}); answered && v != nil && len(*v) <= inputValueMaxBytes {
-			value = v
+	if !scripted && r.cfg.Asker != nil {
+		if v, ok := r.cfg.Asker.Input(ctx, c.Extension, InputRequest{Prompt: p.Prompt, Secret: p.Secret}); ok && len(v) <= inputValueMaxBytes {
+			value = &v
 		}
 	}
 	if value != nil && p.Secret {

@@ -58,6 +58,9 @@ type RouterConfig struct {
 	Script *script.Script
 	// Events receives console events; nil discards them.
 	Events EventSink
+	// Asker answers the confirmations and input the Script does not; nil leaves them to
+	// the default policy.
+	Asker Asker
 	// Redactor is the host's one redactor. The router adds the script's
 	// broker values and every secret input answer to it before handing them
 	// out, and redacts with it every event and diagnostic it emits or stores.
@@ -80,9 +83,6 @@ type RouterConfig struct {
 	// catalog unchanged; returning nil must mean the core has swapped its
 	// global catalog to this revision. Nil accepts every valid mutation.
 	OnCatalog func(c *Caller, revision int64, tools []ToolDefinition) error
-	// Answerer answers confirmations and input that the script leaves unanswered (the
-	// dev inspector's page); nil keeps the default policy (deny, cancel).
-	Answerer Answerer
 }
 
 // Router serves every extension->host method.

@@ -180,7 +180,7 @@ func browse(ctx context.Context, t *testing.T, b *cdp.Browser, url string, shoot
 	shoot("frames")
 
 	step("activity tab", b.Click(ctx, "#tab-activity"))
-	step("the notices", wait(text("#notices", "confirmed (answered)")))
+	step("the notices", wait(text("#notices", "confirmed (answered by the user)")))
 	step("the notification", wait(text("#notices", "Build finished")))
 	step("the broker's answer", wait(`document.querySelector("#broker .broker-row") !== null && !document.querySelector("#broker").textContent.includes("pending")`))
 	shoot("activity")

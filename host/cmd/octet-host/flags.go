@@ -51,7 +51,7 @@ type hostFlags struct {
 	record         bool
 	model          string
 	// wire, when set, adds taps to the reference host's options before it opens (the
-	// dev inspector's frame log, event stream and answerer).
+	// dev inspector's frame log, event stream and Asker).
 	wire func(*reference.Options)
 }
 
