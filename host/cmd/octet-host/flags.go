@@ -33,6 +33,10 @@ func (m *envNames) Set(v string) error {
 
 // hostFlags are the flags shared by verbs that discover, admit and start extensions.
 type hostFlags struct {
+	// wire, when set, adds taps to the reference host's options last, just before it
+	// opens (the dev inspector's frame log, event stream and Asker).
+	wire func(*reference.Options)
+
 	stateDir       string
 	globalDir      string
 	configPath     string
@@ -50,9 +54,6 @@ type hostFlags struct {
 	trace          bool
 	record         bool
 	model          string
-	// wire, when set, adds taps to the reference host's options before it opens (the
-	// dev inspector's frame log, event stream and Asker).
-	wire func(*reference.Options)
 }
 
 // flagSet builds a verb's flag set whose --help prints text (usage, flags, examples).

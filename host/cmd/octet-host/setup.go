@@ -123,9 +123,6 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	if hf.trace {
 		opts.Trace = stderr
 	}
-	if hf.wire != nil {
-		hf.wire(&opts)
-	}
 	if events != nil {
 		opts.Host.OnEvent = func(ev host.Event) {
 			if ev.Message != "" {
@@ -134,6 +131,9 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 				fmt.Fprintf(events, "[%s] %s (generation %d)\n", ev.Extension, ev.State, ev.Generation)
 			}
 		}
+	}
+	if hf.wire != nil {
+		hf.wire(&opts)
 	}
 	return reference.Open(context.Background(), opts)
 }
