@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host/process"
-	"github.com/octet-kit/octet/host/reference"
 )
 
 // multi is a repeatable string flag.
@@ -35,7 +34,7 @@ func (m *envNames) Set(v string) error {
 type hostFlags struct {
 	// wire, when set, adds taps to the reference host's options last, just before it
 	// opens (the dev inspector's frame log, event stream and Asker).
-	wire func(*reference.Options)
+	wire optionsHook
 
 	stateDir       string
 	globalDir      string
