@@ -307,9 +307,14 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotImplemented, "this octet-host has no replay")
 		return
 	}
+	rt, _ := s.host()
+	if rt == nil {
+		fail(w, http.StatusServiceUnavailable, "the host is not started yet")
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Minute)
 	defer cancel()
-	diff, err := s.cfg.Replay(ctx, req.SessionID)
+	diff, err := s.cfg.Replay(ctx, rt.Store(), req.SessionID)
 	if err != nil {
 		fail(w, http.StatusUnprocessableEntity, "replay %s: %v", req.SessionID, err)
 		return

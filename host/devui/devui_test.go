@@ -35,7 +35,12 @@ type inspector struct {
 // serve starts a dev server; with dirs, over a reference host running those extensions.
 func serve(t *testing.T, dirs ...string) *inspector {
 	t.Helper()
-	srv := devui.New(devui.Config{})
+	return serveWith(t, devui.Config{}, dirs...)
+}
+
+func serveWith(t *testing.T, cfg devui.Config, dirs ...string) *inspector {
+	t.Helper()
+	srv := devui.New(cfg)
 	if err := srv.Listen(0); err != nil {
 		t.Fatal(err)
 	}
@@ -438,5 +443,35 @@ func TestArtifactPreviewOnlyImages(t *testing.T) {
 	}
 	if res := in.req(t, "GET", "/api/artifact?id=nope", "", tok); res.StatusCode != http.StatusNotFound {
 		t.Fatalf("unknown artifact: %d", res.StatusCode)
+	}
+}
+
+func TestReplaySeam(t *testing.T) {
+	in := serve(t, fixture(t))
+	tok := withToken(in.srv.Token())
+	if res := in.req(t, "POST", "/api/replay", `{"session_id":"s"}`, tok); res.StatusCode != http.StatusNotImplemented {
+		t.Fatalf("replay without a Replayer: %d", res.StatusCode)
+	}
+	if st := decode[struct{ Replay bool }](t, in.req(t, "GET", "/api/state", "", tok)); st.Replay {
+		t.Fatal("state says replay is available without a Replayer")
+	}
+	var asked string
+	with := serveWith(t, devui.Config{Replay: func(_ context.Context, st *store.Store, id string) (any, error) {
+		if st == nil {
+			return nil, fmt.Errorf("no store")
+		}
+		asked = id
+		return map[string]any{"groups": []any{map[string]any{"label": "tool/call 2 (echo)", "lines": []any{map[string]any{"op": "-", "text": "old"}}}}}, nil
+	}}, fixture(t))
+	wtok := withToken(with.srv.Token())
+	if st := decode[struct{ Replay bool }](t, with.req(t, "GET", "/api/state", "", wtok)); !st.Replay {
+		t.Fatal("state does not say replay is available")
+	}
+	got := decode[struct {
+		SessionID string `json:"session_id"`
+		Diff      struct{ Groups []struct{ Label string } }
+	}](t, with.req(t, "POST", "/api/replay", `{"session_id":"session-1-x"}`, wtok))
+	if asked != "session-1-x" || got.SessionID != "session-1-x" || len(got.Diff.Groups) != 1 || got.Diff.Groups[0].Label != "tool/call 2 (echo)" {
+		t.Fatalf("replay: asked %q, answer %+v", asked, got)
 	}
 }

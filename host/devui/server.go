@@ -20,13 +20,15 @@ import (
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/reference"
+	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
-// Replayer plays a recorded session against the extension again and returns the
-// difference (see `octet-host replay`). The inspector's Replay button shows its answer;
-// a build without replay leaves Config.Replay nil and the page says so.
-type Replayer func(ctx context.Context, sessionID string) (any, error)
+// Replayer plays the recorded session sessionID of st against the extension again and
+// returns the difference (see `octet-host replay`): a value the page shows, as a diff
+// when it has "groups" of "lines" with "op" and "text" (host/replay's Report), else as
+// a tree. A build without replay leaves Config.Replay nil and the page says so.
+type Replayer func(ctx context.Context, st *store.Store, sessionID string) (any, error)
 
 // Config configures a Server.
 type Config struct {

@@ -4,6 +4,7 @@
 
 import { api, type RecordedEntry } from "./api.js";
 import { h, replace } from "./dom.js";
+import { renderDiff } from "./diff.js";
 import { jsonTree } from "./render.js";
 
 export class SessionsView {
@@ -37,7 +38,7 @@ export class SessionsView {
         this.replay ? h("button", { type: "button", id: "replay", onclick: async () => {
           replace(diff, h("p", { class: "muted" }, "replaying…"));
           try {
-            replace(diff, jsonTree((await api.replay(id)).diff, 4));
+            replace(diff, renderDiff((await api.replay(id)).diff));
           } catch (e) {
             replace(diff, h("pre", { class: "call-error" }, (e as Error).message));
           }

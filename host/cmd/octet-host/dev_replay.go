@@ -2,7 +2,8 @@ package main
 
 import "github.com/octet-kit/octet/host/devui"
 
-// devReplayer is the replay behind the inspector's Replay button: nil in a build without
-// `octet-host replay`, and the page then says replay is not available. The replay verb
-// sets it to a function that replays a recorded session against the same directories.
+// devReplayer backs the inspector's Replay button (devui.Config.Replay). It is nil in a
+// build without host/replay, and the page then says replay is not available; with it,
+// it replays the session from the dev host's store against the extension directory the
+// recording names and returns the replay's Report.
 func devReplayer(*hostFlags) devui.Replayer { return nil }

@@ -454,6 +454,29 @@ function collection(c) {
   );
 }
 
+// src/diff.ts
+function isReport(v) {
+  return v !== null && typeof v === "object" && Array.isArray(v.groups);
+}
+function renderDiff(v) {
+  const report = isReport(v) ? v : isReport(v?.report) ? v.report : null;
+  if (!report) return jsonTree(v, 4);
+  const changed = report.groups.reduce((n, g) => n + g.lines.filter((l) => l.op !== " ").length, 0);
+  return h(
+    "div",
+    { class: "replay-report" },
+    h("div", { class: changed === 0 ? "badge state-ready" : "badge error" }, changed === 0 ? "no difference" : `${changed} frames differ`),
+    ...report.groups.map((g) => h(
+      "div",
+      { class: "diff-group" },
+      h("div", { class: "section-title" }, g.label),
+      h("pre", { class: "diff" }, ...g.lines.map((l) => h("span", { class: l.op === "+" ? "add" : l.op === "-" ? "del" : "same" }, `${l.op} ${l.text}
+`)))
+    )),
+    report.notes?.length ? h("ul", { class: "notes" }, ...report.notes.map((n) => h("li", { class: "muted" }, n))) : null
+  );
+}
+
 // src/sessions.ts
 var SessionsView = class {
   el = h("div", { class: "sessions-view" });
@@ -494,7 +517,7 @@ var SessionsView = class {
         this.replay ? h("button", { type: "button", id: "replay", onclick: async () => {
           replace(diff, h("p", { class: "muted" }, "replaying…"));
           try {
-            replace(diff, jsonTree((await api.replay(id)).diff, 4));
+            replace(diff, renderDiff((await api.replay(id)).diff));
           } catch (e) {
             replace(diff, h("pre", { class: "call-error" }, e.message));
           }
