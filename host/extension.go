@@ -89,6 +89,8 @@ type Status struct {
 	Restarts   int              `json:"restarts"`
 	LastError  string           `json:"last_error,omitempty"`
 	Tools      []string         `json:"tools,omitempty"`
+	Commands   []string         `json:"commands,omitempty"`
+	Hooks      []string         `json:"hooks,omitempty"`
 	Source     discovery.Source `json:"source"`
 }
 
@@ -108,6 +110,10 @@ func (e *Extension) Status() Status {
 		for _, t := range g.neg.result.Tools {
 			s.Tools = append(s.Tools, t.Name)
 		}
+		for _, c := range g.neg.result.Commands {
+			s.Commands = append(s.Commands, c.Name)
+		}
+		s.Hooks = append(s.Hooks, g.neg.result.Hooks...)
 	}
 	return s
 }

@@ -21,7 +21,10 @@ func Drift() error {
 	if !exists("codegen") {
 		return nil
 	}
-	return run(".", nil, "go", "run", "./codegen/cmd/octet-codegen", "-check", ".")
+	if err := run(".", nil, "go", "run", "./codegen/cmd/octet-codegen", "-check", "."); err != nil {
+		return err
+	}
+	return InspectorDrift()
 }
 
 // Breaking compares schema/ with the last release's baseline in schema/baseline/ and

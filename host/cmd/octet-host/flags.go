@@ -33,6 +33,10 @@ func (m *envNames) Set(v string) error {
 
 // hostFlags are the flags shared by verbs that discover, admit and start extensions.
 type hostFlags struct {
+	// wire, when set, adds taps to the reference host's options last, just before it
+	// opens (the dev inspector's frame log, event stream and Asker).
+	wire optionsHook
+
 	stateDir       string
 	globalDir      string
 	configPath     string

@@ -17,6 +17,9 @@ import (
 	"github.com/octet-kit/octet/host/script"
 )
 
+// optionsHook changes the reference host's options just before it opens (hostFlags.wire).
+type optionsHook = func(*reference.Options)
+
 // workspaceDir resolves --workspace (default: the current directory) to an absolute path.
 func (hf *hostFlags) workspaceDir() (string, error) {
 	ws := hf.workspace
@@ -138,6 +141,9 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 				fmt.Fprintf(events, "[%s] %s (generation %d)\n", ev.Extension, ev.State, ev.Generation)
 			}
 		}
+	}
+	if hf.wire != nil {
+		hf.wire(&opts)
 	}
 	return reference.Open(context.Background(), opts)
 }
