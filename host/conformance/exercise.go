@@ -238,10 +238,13 @@ func (t *T) exerciseSummary(expected string, failures []string) error {
 		}
 	}
 	if calls == 0 && len(failures) == 0 {
-		if skipped > 0 {
+		switch {
+		case len(t.tools) == 0:
+			return skip("the extension declares no tools")
+		case skipped == len(t.tools):
 			return skip("every tool is skipped by the manifest's [certify] table")
 		}
-		return skip("the extension declares no tools")
+		return skip("no case for this check follows from the tools' parameters schemas (an open object has no invalid arguments)")
 	}
 	t.Note("%d calls, %d passed, %d tools, %d skipped by [certify]", calls, passed, len(t.tools)-skipped, skipped)
 	if len(failures) > 0 {
