@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -256,6 +257,7 @@ func (t *T) exerciseSummary(expected string, failures []string) error {
 // liveTools opens a session and plans every declared tool; it returns the session, the
 // handshake and the plans.
 func (t *T) liveTools(o InitOptions) (*Session, *InitResult, []exercised, []string, error) {
+	t.cleanups = append(t.cleanups, t.scratchWorkspace())
 	s, init, err := t.Open(o)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -284,4 +286,23 @@ func (v *Services) catalog() (int64, []host.ToolDefinition) {
 		return 0, nil
 	}
 	return v.router.Catalog(c)
+}
+
+// scratchWorkspace points the check's sessions at a fresh, empty workspace (OCTET_WORKSPACE
+// and initialize's workspace.root) instead of the extension's directory, so a tool called
+// with generated arguments cannot change the author's files; the returned func restores the
+// extension and removes the directory.
+func (t *T) scratchWorkspace() func() {
+	dir, err := os.MkdirTemp("", "octet-certify-workspace-")
+	if err != nil {
+		return func() {}
+	}
+	orig := t.Ext
+	ext := *orig
+	ext.Workspace = dir
+	t.Ext = &ext
+	return func() {
+		t.Ext = orig
+		os.RemoveAll(dir)
+	}
 }

@@ -3,6 +3,9 @@ package conformance_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,5 +157,42 @@ func TestCallsBoundTheGeneratedCalls(t *testing.T) {
 	}
 	if n, _ := calls(50, 1); n <= 10 {
 		t.Errorf("--calls 50 made only %d invalid calls", n)
+	}
+}
+
+// The tools.* checks run the extension in a fresh, empty workspace, removed afterwards: a
+// tool called with generated arguments cannot change the author's directory (certify's
+// ordinary opening, like the other checks, keeps the extension's directory).
+func TestToolCallsRunInAScratchWorkspace(t *testing.T) {
+	dir := writeExtension(t, t.TempDir(), "go", "author-tools", "")
+	logPath := filepath.Join(t.TempDir(), "workspaces.log")
+	script := "#!/bin/sh\necho \"$OCTET_WORKSPACE\" >> " + logPath + "\nexec " + rawFixture + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "start.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest, _ := os.ReadFile(filepath.Join(dir, "extension.toml"))
+	changed := strings.Replace(string(manifest), fmt.Sprintf("command = %q", rawFixture), `command = "./start.sh"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ext, err := conformance.LoadExtension(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, text := certifyTools(t, ext, "tools.valid_arguments"); !rep.OK() {
+		t.Fatalf("certify:\n%s", text)
+	}
+	raw, _ := os.ReadFile(logPath)
+	lines := strings.Fields(string(raw))
+	if len(lines) < 2 || lines[0] != ext.Dir {
+		t.Fatalf("workspaces %v: want the extension's directory for the opening, then the check's", lines)
+	}
+	for _, w := range lines[1:] {
+		if w == ext.Dir {
+			t.Errorf("a tools.* session ran with the extension's directory as its workspace")
+		}
+		if _, err := os.Stat(w); err == nil {
+			t.Errorf("the scratch workspace %s was not removed", w)
+		}
 	}
 }

@@ -61,6 +61,7 @@ type T struct {
 	sessions []*Session
 	notes    []string
 	tools    []*ToolCalls // the exercise checks' per-tool tallies
+	cleanups []func()     // run after the check's sessions are closed
 }
 
 // Timeout is the bound for one answer that should come promptly.
@@ -237,6 +238,9 @@ func RunCheck(ctx context.Context, c *Check, ext *Extension, opts Options) Resul
 	for _, s := range t.sessions {
 		s.close()
 		os.RemoveAll(s.scratchDir)
+	}
+	for _, f := range t.cleanups {
+		f()
 	}
 	return res
 }
