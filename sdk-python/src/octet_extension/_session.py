@@ -608,7 +608,8 @@ class Session:
         self.writer.send(data + b"\n")
 
     def request(self, method: str, params: dict[str, Any],
-                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS, *, cancellable: bool = True) -> dict[str, Any]:
+                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS, *,
+                cancellable: bool = True) -> dict[str, Any]:
         """Send a request to the host and wait for its answer.
 
         ``timeout_ms=None`` waits for as long as the host takes (user-facing prompts); the
@@ -629,7 +630,8 @@ class Session:
             self._waiters.pop(rid, None)
             raise ProtocolError(f"transport closed before {method} could be sent")
         call = current_call.get()
-        remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy and cancellable else None
+        watch = call is not None and not self.legacy and cancellable
+        remove = call.token.on_cancel(waiter.cancel) if call and watch else None
         try:
             self.send(method, params, rid)
             self._work.nudge()  # queued requests need not wait for this answer
