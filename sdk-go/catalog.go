@@ -155,8 +155,13 @@ func (c *catalog) mutate(ctx context.Context, method string, params any, apply f
 	c.staged = &catalogRev{rev: cur.rev + 1, tools: next}
 	c.mu.Unlock()
 
+	// The request is sent and awaited whatever the handler's cancellation: the host may
+	// commit the revision, and a mutation abandoned mid-flight would leave this side one
+	// revision behind, refusing every later mutation (found by certify's
+	// tools.cancel_mid_flight against examples/go/dynamic-tools). Python and TypeScript
+	// await the answer the same way.
 	var res CatalogUpdate
-	err := c.e.ask(ctx, method, params, &res)
+	err := c.e.ask(context.WithoutCancel(ctx), method, params, &res)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.staged = nil

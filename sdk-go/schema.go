@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 
@@ -150,5 +151,6 @@ func reflectObject[T any](role string) (map[string]any, error) {
 	if _, ok := doc["properties"]; !ok {
 		doc["properties"] = map[string]any{}
 	}
+	boundIntegers(reflect.TypeFor[T](), doc)
 	return doc, nil
 }

@@ -59,7 +59,7 @@ tool_renderers = ["echo"]
 notifications = true
 confirmations = true
 presentation = true
-`
+` + fixtureCertify
 
 // writeExtension writes root/<lang>/<name>/extension.toml running the raw fixture
 // in the given mode ("" follows every rule) and returns the directory.

@@ -101,18 +101,20 @@ func WriteMatrix(w io.Writer, m *Matrix) error {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\nExamples × status (checks that bind every extension)\n\n")
+	fmt.Fprintf(w, "\nExamples × status (checks that bind every extension; tool calls: made by the tools.* checks with generated arguments)\n\n")
 	if len(m.Examples) == 0 {
 		fmt.Fprintf(w, "  (no examples under %s)\n", m.Root)
 	} else {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "example\tlanguage\tstatus\tpassed\tfailed\tskipped")
+		fmt.Fprintln(tw, "example\tlanguage\tstatus\tpassed\tfailed\tskipped\ttools\ttool calls\tcalls passed")
 		for _, r := range m.Examples {
 			status := "pass"
 			if !r.OK() {
 				status = "FAIL"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\n", filepath.Base(r.Dir), r.Language, status, r.Passed(), r.Failed(), r.Skipped())
+			calls, passed := r.Calls()
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", filepath.Base(r.Dir), r.Language, status, r.Passed(), r.Failed(), r.Skipped(),
+				len(r.Tools()), calls, passed)
 		}
 		tw.Flush()
 	}

@@ -23,8 +23,9 @@ type Result struct {
 	Detail   string // pass: what was observed worth saying; fail: what went wrong; skip: why
 	Expected string // for a failure: what the rule wanted
 	Duration time.Duration
-	Frames   []string // for a failure: the frames exchanged (first and last)
-	Stderr   []string // for a failure: the last lines of the extension's stderr
+	Frames   []string    // for a failure: the frames exchanged (first and last)
+	Stderr   []string    // for a failure: the last lines of the extension's stderr
+	Tools    []ToolCalls // for the checks that call the extension's tools: each tool's tally
 }
 
 // Warn is how reports show a failed advisory check: seen, never failing certification.

@@ -59,8 +59,8 @@ func TestJSONReportShape(t *testing.T) {
 	for k := range got {
 		keys = append(keys, k)
 	}
-	if len(got) != 7 || got["extension"] == nil || got["language"] == nil || got["checks"] == nil || got["passed"] == nil || got["failed"] == nil || got["skipped"] == nil || got["errored"] == nil {
-		t.Fatalf("keys %v, want exactly extension, language, checks, passed, failed, skipped, errored", keys)
+	if len(got) != 8 || got["tools"] == nil || got["extension"] == nil || got["language"] == nil || got["checks"] == nil || got["passed"] == nil || got["failed"] == nil || got["skipped"] == nil || got["errored"] == nil {
+		t.Fatalf("keys %v, want exactly extension, language, checks, passed, failed, skipped, errored, tools", keys)
 	}
 	var checks []map[string]string
 	if err := json.Unmarshal(got["checks"], &checks); err != nil || len(checks) != 3 {

@@ -27,6 +27,12 @@ type Options struct {
 	// Drain bounds the wait for an exit after EOF or a protocol error (default
 	// SHUTDOWN_DRAIN_MS, 5 s); tests shorten it.
 	Drain time.Duration
+	// Calls bounds the generated valid and invalid calls per tool and check (default
+	// DefaultCalls); Seed makes the generated arguments (exercise.go).
+	Calls int
+	Seed  int64
+	// OnResult, when set, receives each check's result as it finishes (streaming reports).
+	OnResult func(Result)
 }
 
 // FixtureSecret is the value the default broker serves for the fixture's secret.
@@ -54,6 +60,8 @@ type T struct {
 	opts     *Options
 	sessions []*Session
 	notes    []string
+	tools    []*ToolCalls // the exercise checks' per-tool tallies
+	cleanups []func()     // run after the check's sessions are closed
 }
 
 // Timeout is the bound for one answer that should come promptly.
@@ -144,6 +152,9 @@ func Certify(ctx context.Context, ext *Extension, opts Options) *Report {
 			res.Detail = "could not reach the state it tests: " + dead + " (the check saw: " + res.Detail + ")"
 		}
 		rep.Results = append(rep.Results, res)
+		if opts.OnResult != nil {
+			opts.OnResult(res)
+		}
 	}
 	return rep
 }
@@ -223,9 +234,13 @@ func RunCheck(ctx context.Context, c *Check, ext *Extension, opts Options) Resul
 		res.Status = Pass
 		res.Detail = strings.Join(t.notes, "; ")
 	}
+	res.Tools = sortedTallies(t.tools)
 	for _, s := range t.sessions {
 		s.close()
 		os.RemoveAll(s.scratchDir)
+	}
+	for _, f := range t.cleanups {
+		f()
 	}
 	return res
 }

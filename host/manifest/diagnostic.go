@@ -47,4 +47,5 @@ const (
 	RuleSchema         = "schema"          // reported by the JSON Schema
 	RuleDuplicateTool  = "duplicate_tool"  // two extensions contribute the same tool name
 	RuleDuplicateOwner = "duplicate_owner" // two extensions contribute the same command
+	RuleCertify        = "certify"         // a [[certify.tools]] entry mixes skipping and calling
 )

@@ -28,6 +28,7 @@ type Manifest struct {
 	Capabilities  Capabilities `json:"capabilities"`
 	Contributes   Contributes  `json:"contributes"`
 	Runtime       Runtime      `json:"runtime"`
+	Certify       Certify      `json:"certify"`
 
 	// JSON is the validated manifest as JSON-compatible values, sent verbatim in initialize.
 	JSON map[string]any `json:"-"`
@@ -70,6 +71,30 @@ type Contributes struct {
 type Runtime struct {
 	Lifecycle string `json:"lifecycle"`
 	Sharing   string `json:"sharing"`
+}
+
+// Certify is the [certify] table: how octet-host certify calls the extension's tools.
+type Certify struct {
+	Tools []CertifyTool `json:"tools,omitempty"`
+}
+
+// CertifyTool is one tool's entry: skipped with a reason, or called with examples besides
+// the generated arguments.
+type CertifyTool struct {
+	Name     string            `json:"name"`
+	Skip     bool              `json:"skip,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+	Examples []json.RawMessage `json:"examples,omitempty"`
+}
+
+// CertifyEntry returns the [certify] entry for a tool, if there is one.
+func (m *Manifest) CertifyEntry(tool string) (CertifyTool, bool) {
+	for _, t := range m.Certify.Tools {
+		if t.Name == tool {
+			return t, true
+		}
+	}
+	return CertifyTool{}, false
 }
 
 // Principal is the stable identity reverse services bind to: name@sha256(manifest bytes).

@@ -82,9 +82,10 @@ def test_capture_inline_and_path(scratch) -> None:
         assert image["type"] == "image" and image["alt"] == "Page after submit"
         assert host.artifacts[image["artifact_id"]].startswith(b"\x89PNG")
         by_path = host.call_tool("capture_file", {"size": 3})
-        data = (scratch / "captures" / "result.png").read_bytes()
-        assert host.artifacts[by_path["content"][1]["artifact_id"]] == data
         request = host.requests_from_extension("artifact/publish")[1]["params"]
+        assert request["path"].startswith("captures/") and request["path"].endswith(".png")
+        data = (scratch / request["path"]).read_bytes()
+        assert host.artifacts[by_path["content"][1]["artifact_id"]] == data
         assert request["sha256"] == hashlib.sha256(data).hexdigest()
 
 

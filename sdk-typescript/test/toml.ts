@@ -1,5 +1,6 @@
 // Just enough TOML for the examples' extension.toml files (tables, strings, booleans, string
-// arrays over several lines), so tests send each example the manifest it actually ships.
+// arrays over several lines, arrays of inline tables as the [certify] table writes them), so
+// tests send each example the manifest it actually ships.
 import { readFileSync } from "node:fs";
 import type { JsonObject, JsonValue } from "../src/index.js";
 
@@ -19,7 +20,9 @@ export function readManifest(path: string): JsonObject {
     while ((line.match(/\[/g)?.length ?? 0) > (line.match(/\]/g)?.length ?? 0)) line += " " + lines[++i]!.trim();
     const m = /^([A-Za-z_]+)\s*=\s*(.+)$/.exec(line);
     if (!m) throw new Error(`${path}:${i + 1}: cannot parse ${JSON.stringify(line)}`);
-    table[m[1]!] = JSON.parse(m[2]!.replace(/,\s*\]/, "]")) as JsonValue;
+    // Inline tables: { key = value, ... } becomes { "key": value, ... }.
+    const json = m[2]!.replace(/([{,]\s*)([A-Za-z_][A-Za-z0-9_]*)\s*=/g, '$1"$2":').replace(/,\s*\]/g, "]");
+    table[m[1]!] = JSON.parse(json) as JsonValue;
   }
   return root;
 }

@@ -7,6 +7,7 @@ anywhere and the host can verify a real PNG signature.
 import hashlib
 import os
 import struct
+import uuid
 import zlib
 from pathlib import Path
 
@@ -52,19 +53,22 @@ def capture(args):
 @ext.tool(
     name="capture_file",
     description="Capture to a scratch file and publish it by path",
-    parameters={"type": "object", "properties": {"size": {"type": "integer", "minimum": 1}}},
+    # Bounded: the image has size × size pixels.
+    parameters={"type": "object", "properties": {"size": {"type": "integer", "minimum": 1, "maximum": 512}}},
 )
 def capture_file(args):
     # Large captures go through OCTET_EXTENSION_SCRATCH: the host opens and verifies the file.
+    # One file per call: calls run concurrently, and the host reads the file when it verifies.
     scratch = Path(os.environ["OCTET_EXTENSION_SCRATCH"])
-    target = scratch / "captures" / "result.png"
+    relative = f"captures/{uuid.uuid4().hex}.png"
+    target = scratch / relative
     target.parent.mkdir(parents=True, exist_ok=True)
     data = png(args.get("size", 2), args.get("size", 2))
     target.write_bytes(data)
     byte_count, digest = len(data), hashlib.sha256(data).hexdigest()
     artifact_id = ext.publish_artifact(
         mime_type="image/png",
-        path="captures/result.png",
+        path=relative,
         size=byte_count,
         sha256=digest,
     )

@@ -1,5 +1,5 @@
 // capture: artifacts (inline bytes or a scratch file published by path) and structured results.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Extension, imageContent, textContent, toolResult } from "octet-extension-sdk";
@@ -29,10 +29,12 @@ ext.tool(
       // Large outputs go through the per-generation scratch directory, never inline.
       const scratch = process.env["OCTET_EXTENSION_SCRATCH"];
       if (scratch === undefined) throw new Error("OCTET_EXTENSION_SCRATCH is not set");
+      // One file per call: calls run concurrently and the host reads the file when it verifies.
+      const relative = `captures/${randomUUID()}.png`;
       mkdirSync(join(scratch, "captures"), { recursive: true });
-      writeFileSync(join(scratch, "captures/result.png"), png);
+      writeFileSync(join(scratch, relative), png);
       const sha256 = createHash("sha256").update(png).digest("hex");
-      ref = await ext.publishArtifact({ mimeType: "image/png", path: "captures/result.png", size: png.length, sha256 });
+      ref = await ext.publishArtifact({ mimeType: "image/png", path: relative, size: png.length, sha256 });
     } else {
       ref = await ext.publishArtifact({ mimeType: "image/png", name: "capture.png", data: png });
     }

@@ -13,21 +13,31 @@ import (
 )
 
 const certifyHelp = `
-Usage: octet-host certify [--json] [--check NAME]... DIR...
+Usage: octet-host certify [--json] [--check NAME]... [--calls N] [--seed S] DIR...
        octet-host certify --matrix [--json] ROOT
 
 Runs the conformance checks (docs/conformance.md) against each extension directory: every
-check starts a fresh process, performs the handshake itself and answers the extension's
-requests deterministically. Checks that call the fixture tools run only against an
-extension named conformance-fixture; the others bind every extension.
+check starts a fresh process (a fresh scratch directory, the sanitised environment),
+performs the handshake itself and answers the extension's requests deterministically.
+Checks that call the fixture tools run only against an extension named
+conformance-fixture; the others bind every extension.
 
-The report lists each check with its tier, result and duration; a failure shows what was
-expected, the frames exchanged and the last lines of stderr. --json prints
-{"extension", "language", "checks": [{"name", "status", "detail"}], "passed", "failed",
-"skipped", "errored"} per extension (an array for several); status is pass, fail, skip,
-warn (a failed advisory check, which does not fail certification) or error (the check
-could not reach the state it tests: the extension exits before it answers an ordinary
-initialize; it fails certification).
+The tools.* checks call every tool the extension declares (and every tool of a dynamic
+catalog once published) with arguments generated from its parameters schema: valid ones on
+the schema's edges and invalid ones breaking one rule each, at most N of each per tool and
+check (--calls, default 12), chosen by the seed S (--seed, default 0: the same seed gives
+the same calls). The manifest's [certify] table adds example arguments per tool, or skips a
+tool (skip = true, reason = "..."); a skipped tool is reported skipped, never passed. A
+failed call prints its exact arguments, what came back, the frames, the last stderr lines
+and the octet-host call command line that replays it.
+
+The text report prints each check as it finishes, then each failure's evidence, one line
+per tool and the totals. --json prints {"extension", "language", "checks": [{"name",
+"status", "detail"}], "passed", "failed", "skipped", "errored", "tools": [{"name",
+"status", "reason", "calls", "passed", "failed", "checks", "failure"}]} per extension (an
+array for several); status is pass, fail, skip, warn (a failed advisory check, which does
+not fail certification) or error (the check could not reach the state it tests: the
+extension exits before it answers an ordinary initialize; it fails certification).
 
 --matrix certifies every ROOT/{go,python,typescript}/<name> and prints one table of
 checks × language fixtures and one of examples × status. A language that has examples
@@ -54,6 +64,8 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&only, "check", "run only the check `NAME` (repeatable)")
 	fs.Var(&passEnv, "pass-env", "grant the host variable `NAME` to extensions (repeatable)")
 	timeout := fs.Duration("answer-timeout", 10*time.Second, "bound for one answer that should come promptly")
+	calls := fs.Int("calls", conformance.DefaultCalls, "at most `N` generated valid and N invalid calls per tool and check")
+	seed := fs.Int64("seed", 0, "seed `S` of the generated tool arguments")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
 	}
@@ -69,18 +81,21 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout}
+	if *calls < 1 {
+		fmt.Fprintln(stderr, "octet-host certify: --calls must be at least 1")
+		return exitStartup
+	}
+	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout, Calls: *calls, Seed: *seed}
 	if *matrix {
 		return certifyMatrix(ctx, fs.Arg(0), opts, *asJSON, stdout)
 	}
 	var reports []*conformance.Report
 	failed := false
 	for _, dir := range fs.Args() {
-		rep := certifyDir(ctx, dir, opts)
+		rep := certifyDir(ctx, dir, opts, !*asJSON, stdout)
 		reports = append(reports, rep)
 		failed = failed || !rep.OK()
 		if !*asJSON {
-			_ = conformance.WriteText(stdout, rep)
 			fmt.Fprintln(stdout)
 		}
 	}
@@ -97,13 +112,25 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 }
 
 // certifyDir loads and certifies one directory; a manifest that does not load is a
-// failed report, not a usage error, so the other directories still run.
-func certifyDir(ctx context.Context, dir string, opts conformance.Options) *conformance.Report {
+// failed report, not a usage error, so the other directories still run. With text, each
+// check's line is printed as it finishes, then the failures, the tools and the totals.
+func certifyDir(ctx context.Context, dir string, opts conformance.Options, text bool, stdout io.Writer) *conformance.Report {
 	ext, err := conformance.LoadExtension(dir)
 	if err != nil {
-		return &conformance.Report{Extension: dir, Dir: dir, LoadError: err.Error()}
+		rep := &conformance.Report{Extension: dir, Dir: dir, LoadError: err.Error()}
+		if text {
+			_ = conformance.WriteText(stdout, rep)
+		}
+		return rep
 	}
-	return conformance.Certify(ctx, ext, opts)
+	if !text {
+		return conformance.Certify(ctx, ext, opts)
+	}
+	conformance.WriteHeader(stdout, &conformance.Report{Extension: ext.Manifest.Name, Language: ext.Language, Dir: ext.Dir})
+	opts.OnResult = func(r conformance.Result) { conformance.WriteResult(stdout, r) }
+	rep := conformance.Certify(ctx, ext, opts)
+	_ = conformance.WriteTail(stdout, rep)
+	return rep
 }
 
 func certifyMatrix(ctx context.Context, root string, opts conformance.Options, asJSON bool, stdout io.Writer) int {

@@ -50,6 +50,7 @@ func TestNewScaffoldsCertifyGreen(t *testing.T) {
 			if code != exitOK || rep.Failed != 0 || rep.Passed < 8 {
 				t.Fatalf("certify: exit %d, %d passed, %d failed: %+v", code, rep.Passed, rep.Failed, rep.Checks)
 			}
+			assertToolsCalled(t, out)
 		})
 	}
 }

@@ -115,11 +115,14 @@ class HostCalls:
         self.writer.send(data + b"\n")
 
     def request(self, method: str, params: dict[str, Any],
-                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS) -> dict[str, Any]:
+                timeout_ms: int | None = L.REQUEST_TIMEOUT_MS, *,
+                cancellable: bool = True) -> dict[str, Any]:
         """Send a request to the host and wait for its answer.
 
         ``timeout_ms=None`` waits for as long as the host takes (user-facing prompts); the
-        wait still ends on cancellation of the calling handler or loss of the transport.
+        wait still ends on cancellation of the calling handler or loss of the transport,
+        unless ``cancellable=False`` (catalog mutations: the host may commit the revision,
+        so the answer is awaited whatever the handler's cancellation).
         """
         if self._finished.is_set() or self.negotiated is None:
             raise UnavailableError(f"{method} needs an initialized, running extension")
@@ -134,7 +137,8 @@ class HostCalls:
             self._waiters.pop(rid, None)
             raise ProtocolError(f"transport closed before {method} could be sent")
         call = current_call.get()
-        remove = call.token.on_cancel(waiter.cancel) if call and not self.legacy else None
+        watch = call is not None and not self.legacy and cancellable
+        remove = call.token.on_cancel(waiter.cancel) if call and watch else None
         try:
             self.send(method, params, rid)
             self._work.nudge()  # queued requests need not wait for this answer

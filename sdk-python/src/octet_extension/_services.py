@@ -185,7 +185,9 @@ class ServicesMixin(Base):
                                     f"{L.MAX_CATALOG_TOOLS} limit", "tools")
             expected = catalogs.stage(staged)
             try:
-                result: dict[str, Any] = session.request(method, params)
+                # Awaited whatever the handler's cancellation: the host may commit the
+                # revision, and abandoning the answer would leave this side one behind.
+                result: dict[str, Any] = session.request(method, params, cancellable=False)
             except BaseException:
                 catalogs.abort()
                 raise

@@ -327,7 +327,7 @@ func (c *conn) cancel(params json.RawMessage) {
 	if cancel != nil {
 		cancel()
 	}
-	if finished && mode == modeDoubleAnswer {
+	if finished && mode == modeDoubleAnswer || (cancel != nil || finished) && mode == modeCancelTwice {
 		c.respond(p.ID, nil, &rpcError{Code: -32800, Message: "request cancelled"})
 	}
 }
@@ -476,8 +476,7 @@ func (c *conn) initialize(f frame) {
 			d["parameters"] = suiteArgsSchema
 		}
 		if n == "typed" {
-			d["parameters"] = map[string]any{"type": "object", "additionalProperties": false, "required": []string{"count", "label"},
-				"properties": map[string]any{"count": map[string]any{"type": "integer"}, "label": map[string]any{"type": "string"}}}
+			d["parameters"] = typedSchema
 			d["output_schema"] = map[string]any{"type": "object", "properties": map[string]any{"count": map[string]any{"type": "integer"}}}
 		}
 		defs = append(defs, d)
@@ -506,6 +505,10 @@ func (c *conn) shutdown(f frame) {
 		p.DeadlineMS = 5000
 	}
 	deadline := time.Now().Add(time.Duration(p.DeadlineMS) * time.Millisecond)
+	if mode == modeShutdownDrops {
+		c.respond(f.ID, map[string]any{}, nil)
+		os.Exit(0)
+	}
 	c.mu.Lock()
 	c.draining = true
 	armed := c.armed
@@ -744,6 +747,9 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		}
 		return nil, invalidParams("tool %q is not in catalog revision %d", name, rev)
 	}
+	if res, e, done := exerciseTool(name, args); done {
+		return res, e
+	}
 	parent := map[string]any{"parent_request_id": id}
 	switch name {
 	case "echo":
@@ -934,13 +940,16 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		var count int64
 		var label string
 		if mode != modeNoParamCheck {
-			if json.Unmarshal(args["count"], &count) != nil || json.Unmarshal(args["label"], &label) != nil || len(args) != 2 {
-				return nil, invalidParams("typed needs {count: integer, label: string}")
+			if e := judgeArgs(typedSchema, args); e != nil {
+				return nil, e
 			}
-		} else {
-			_ = json.Unmarshal(args["count"], &count)
-			_ = json.Unmarshal(args["label"], &label)
+			// On the wire an integer has no fraction or exponent (1.0 is not one).
+			if json.Unmarshal(args["count"], &count) != nil {
+				return nil, &rpcError{Code: -32602, Message: "invalid arguments: /count: not an integer", Data: json.RawMessage(`{"pointer":"/count","keyword":"type"}`)}
+			}
 		}
+		_ = json.Unmarshal(args["count"], &count)
+		_ = json.Unmarshal(args["label"], &label)
 		return withStructured(fmt.Sprintf("%s:%d", label, count), map[string]any{"count": count}), nil
 	}
 	_ = parent
