@@ -27,7 +27,7 @@ func (o Output) Paths() []string {
 // Generate runs every emitter.
 func Generate(m *ir.Model) (Output, error) {
 	out := Output{}
-	for _, e := range []func(*ir.Model, Output) error{emitGo, emitPython, emitTypeScript, emitMarkdown, emitFeatures} {
+	for _, e := range []func(*ir.Model, Output) error{emitGo, emitPython, emitTypeScript, emitMarkdown, emitFeatures, emitDispatch} {
 		if err := e(m, out); err != nil {
 			return nil, err
 		}

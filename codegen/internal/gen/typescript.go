@@ -17,6 +17,8 @@ func emitTypeScript(m *ir.Model, out Output) error {
 		"limits.ts":  tsLimits(m),
 		"errors.ts":  tsErrors(m),
 		"methods.ts": tsMethods(m),
+		TSRequestsFile: tsRequests(m),
+		TSDispatchFile: tsDispatch(m),
 	}
 	if m.Negotiation != nil {
 		files["features.ts"] = tsFeatures(m.Negotiation)

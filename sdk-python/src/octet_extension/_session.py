@@ -35,6 +35,15 @@ from ._errors import (
     error_from_wire,
 )
 from ._faults import WireFault, handler_exception, unknown_tool
+from ._generated.dispatch import (
+    DISPATCH_HANDSHAKE,
+    DISPATCH_SHUTDOWN,
+    HOST_ROUTES,
+    METHOD_TOOL_CALL,
+    WORK_METHODS,
+    HostHandler,
+    dispatch,
+)
 from ._log import log
 from ._models import METHODS
 from ._models import validate as validate_type
@@ -59,10 +68,6 @@ if TYPE_CHECKING:
 
     from ._extension import Extension
 
-_HOST_METHODS = frozenset({
-    "tool/call", "command/execute", "hook/run", "context/collect", "status/collect",
-    "tool/render",
-})
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
 # A success answer is these around the id and the encoded result (_encode_result).
 _RESULT_HEAD = '{"jsonrpc":"2.0","id":'
@@ -73,6 +78,12 @@ _UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
                                "call_id"})
 _OBSERVE = "observe"  # work item: drain the queued lifecycle observations, in order
+
+
+def _handler_context(call: Call) -> dict[str, Any]:
+    """The context dict a contribution handler gets."""
+    return {"request_id": call.id, "method": call.method, "resource_owner": call.resource_owner,
+            "cancellation": call.token}
 
 
 class _Waiter:
@@ -111,7 +122,11 @@ class _Waiter:
             self._gate.release()
 
 
-class Session:
+class Session(HostHandler):
+    """The connection's state; its on_* methods are the generated dispatch table's handlers
+    (``call`` is the request id for initialize and shutdown, the Call for work, the method
+    name for lifecycle events)."""
+
     def __init__(self, ext: Extension, in_fd: int, out_fd: int, api_version: str) -> None:
         self.ext = ext
         self.api = api_version
@@ -273,16 +288,15 @@ class Session:
         self._request(rid, method, params)
 
     def _request(self, rid: Id, method: str, params: dict[str, Any]) -> None:
-        if method == "initialize":
-            self._initialize(rid, params)
-            return
-        if method == "shutdown":  # also before initialize: a host may give up on a handshake
-            self._begin_shutdown(rid, params)
+        route = HOST_ROUTES.get(method)
+        # initialize, and shutdown also before initialize: a host may give up on a handshake
+        if route is not None and route.dispatch in (DISPATCH_HANDSHAKE, DISPATCH_SHUTDOWN):
+            dispatch(self, method, rid, params)
             return
         if self.negotiated is None:
             self._answer_error(rid, L.CODE_INVALID_REQUEST, "initialize has not completed")
             return
-        if method not in _HOST_METHODS:
+        if method not in WORK_METHODS:
             self._answer_error(rid, L.CODE_METHOD_NOT_FOUND, f"method {method!r} is not served",
                                {"method": method})
             return
@@ -306,19 +320,42 @@ class Session:
         self._work.put(call, defer=True)  # woken when the reader next blocks (LineReader)
 
     def _notification(self, method: Any, params: Any) -> None:
-        if method == "$/cancelRequest":
-            if self.legacy or not isinstance(params, dict) or not _valid_id(params.get("id")):
-                return
-            call = self.inflight.get(params["id"])
-            if call is None:
-                return  # unknown or finished: ignored (wire.md §1)
-            call.token.cancel()
-            if not call.started:
-                self._finish(call, self._error_frame(call.id, L.CODE_REQUEST_CANCELLED,
-                                                     "request cancelled"))
+        route = HOST_ROUTES.get(method) if isinstance(method, str) else None
+        if route is not None and route.notification and isinstance(params, dict):
+            dispatch(self, method, method, params)
+
+    def on_cancel_request(self, call: Any, params: dict[str, Any]) -> None:
+        if self.legacy or not _valid_id(params.get("id")):
             return
-        handlers = self.ext._lifecycle.get(method) if isinstance(method, str) else None
-        if handlers and self.negotiated is not None and isinstance(params, dict):
+        pending = self.inflight.get(params["id"])
+        if pending is None:
+            return  # unknown or finished: ignored (wire.md §1)
+        pending.token.cancel()
+        if not pending.started:
+            self._finish(pending, self._error_frame(pending.id, L.CODE_REQUEST_CANCELLED,
+                                                    "request cancelled"))
+
+    def on_session_started(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_session_settled(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_turn_started(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_turn_settled(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_tool_started(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_tool_settled(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def _enqueue_observation(self, method: str, params: dict[str, Any]) -> None:
+        handlers = self.ext._lifecycle.get(method)
+        if handlers and self.negotiated is not None:
             with self._lock:
                 self._observing += 1  # drained by shutdown like requests
                 self._observations.append((method, params, handlers))
@@ -425,61 +462,71 @@ class Session:
             if self.closing:
                 self._idle.notify_all()
 
+    def on_initialize(self, call: Any, params: dict[str, Any]) -> None:
+        self._initialize(call, params)
+
+    def on_shutdown(self, call: Any, params: dict[str, Any]) -> None:
+        self._begin_shutdown(call, params)
+
     def _dispatch(self, call: Call) -> Any:
         params = call.params
         method = call.method
-        owner = params.get("resource_owner")
-        call.resource_owner = owner
-        if method == "tool/call":
-            return self._tool_call(call, params, owner)
-        context: dict[str, Any] = {
-            "request_id": call.id, "method": method, "resource_owner": owner,
-            "cancellation": call.token,
-        }
-        ext = self.ext
-        # The other host methods are not on the hot path: check their params against the
-        # generated schema (unknown fields, types, enums), naming the first violation.
-        type_name = METHODS[method].params.get(self.api)
-        problems = validate_type(type_name, params) if type_name else []
-        if problems:
-            path, _, reason = problems[0].partition(": ")
-            raise InvalidParams(reason, path.replace("$", "", 1).lstrip(".") or "params")
-        if method == "command/execute":
-            name = params.get("name")
-            entry = ext._commands.get(name) if isinstance(name, str) else None
-            if entry is None:
-                raise InvalidParams(f"unknown command {name!r}", "name")
-            args = params.get("arguments", [])
-            if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-                raise InvalidParams("must be an array of strings", "arguments")
-            context["name"] = name
-            return command_result(entry[1](args, context))
-        if method == "hook/run":
-            hook_name = params.get("hook")
-            hook = ext._hooks.get(hook_name) if isinstance(hook_name, str) else None
-            if hook is None:
-                raise InvalidParams(f"hook {hook_name!r} is not registered", "hook")
-            payload = params.get("payload", {})
-            if not isinstance(payload, dict):
-                raise InvalidParams("must be an object", "payload")
-            context["hook"] = hook_name
-            return hook_result(hook(payload, context))
-        if method == "context/collect":
-            if ext._context is None:
-                raise InvalidParams("no context handler is registered")
-            return context_result(ext._context(params, context))
-        if method == "status/collect":
-            surface = params.get("surface", "status")
-            handler = ext._status.get(surface) if isinstance(surface, str) else None
-            if handler is None:
-                raise InvalidParams(f"no status handler for surface {surface!r}", "surface")
-            return status_result(handler(params, context), str(surface))
-        # tool/render
+        call.resource_owner = params.get("resource_owner")
+        if method != METHOD_TOOL_CALL:
+            # The other host methods are not on the hot path: check their params against the
+            # generated schema (unknown fields, types, enums), naming the first violation.
+            type_name = METHODS[method].params.get(self.api)
+            problems = validate_type(type_name, params) if type_name else []
+            if problems:
+                path, _, reason = problems[0].partition(": ")
+                raise InvalidParams(reason, path.replace("$", "", 1).lstrip(".") or "params")
+        return dispatch(self, method, call, params)
+
+    def on_tool_call(self, call: Any, params: dict[str, Any]) -> Any:
+        return self._tool_call(call, params, call.resource_owner)
+
+    def on_command_execute(self, call: Any, params: dict[str, Any]) -> Any:
+        context = _handler_context(call)
         name = params.get("name")
-        renderer = ext._renderers.get(name) if isinstance(name, str) else None
+        entry = self.ext._commands.get(name) if isinstance(name, str) else None
+        if entry is None:
+            raise InvalidParams(f"unknown command {name!r}", "name")
+        args = params.get("arguments", [])
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise InvalidParams("must be an array of strings", "arguments")
+        context["name"] = name
+        return command_result(entry[1](args, context))
+
+    def on_hook_run(self, call: Any, params: dict[str, Any]) -> Any:
+        context = _handler_context(call)
+        hook_name = params.get("hook")
+        hook = self.ext._hooks.get(hook_name) if isinstance(hook_name, str) else None
+        if hook is None:
+            raise InvalidParams(f"hook {hook_name!r} is not registered", "hook")
+        payload = params.get("payload", {})
+        if not isinstance(payload, dict):
+            raise InvalidParams("must be an object", "payload")
+        context["hook"] = hook_name
+        return hook_result(hook(payload, context))
+
+    def on_context_collect(self, call: Any, params: dict[str, Any]) -> Any:
+        if self.ext._context is None:
+            raise InvalidParams("no context handler is registered")
+        return context_result(self.ext._context(params, _handler_context(call)))
+
+    def on_status_collect(self, call: Any, params: dict[str, Any]) -> Any:
+        surface = params.get("surface", "status")
+        handler = self.ext._status.get(surface) if isinstance(surface, str) else None
+        if handler is None:
+            raise InvalidParams(f"no status handler for surface {surface!r}", "surface")
+        return status_result(handler(params, _handler_context(call)), str(surface))
+
+    def on_tool_render(self, call: Any, params: dict[str, Any]) -> Any:
+        name = params.get("name")
+        renderer = self.ext._renderers.get(name) if isinstance(name, str) else None
         if renderer is None:
             raise InvalidParams(f"no renderer for tool {name!r}", "name")
-        return render_result(renderer(params, context))
+        return render_result(renderer(params, _handler_context(call)))
 
     def _tool_call(self, call: Call, params: dict[str, Any], owner: Any) -> Any:
         if not _TOOL_CALL_FIELDS.issuperset(params):
