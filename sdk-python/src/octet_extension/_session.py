@@ -39,6 +39,7 @@ from ._generated.dispatch import (
     DISPATCH_HANDSHAKE,
     DISPATCH_SHUTDOWN,
     HOST_ROUTES,
+    METHOD_CANCEL_REQUEST,
     METHOD_TOOL_CALL,
     WORK_METHODS,
     HostHandler,
@@ -432,7 +433,7 @@ class Session(HostHandler):
             current_call.reset(token)
         if frame is None:
             self._write_answer(call, self._encode_result(
-                rid, result, call.method == "tool/call" and not self.legacy))
+                rid, result, call.method == METHOD_TOOL_CALL and not self.legacy))
         else:
             self._finish(call, frame)
 
@@ -554,7 +555,7 @@ class Session(HostHandler):
         try:
             if spec.uses_context:
                 value = spec.handler(args, {
-                    "request_id": call.id, "method": "tool/call", "resource_owner": owner,
+                    "request_id": call.id, "method": METHOD_TOOL_CALL, "resource_owner": owner,
                     "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
                     "catalog_revision": revision,
                 })
@@ -565,7 +566,7 @@ class Session(HostHandler):
         except Exception as exc:
             if call.token.is_cancelled():
                 raise
-            log.exception("handler failed", method="tool/call", id=call.id, tool=name)
+            log.exception("handler failed", method=METHOD_TOOL_CALL, id=call.id, tool=name)
             raise handler_exception(name, exc) from None
         if self.legacy:
             return tool_result_01(value, spec)
@@ -688,7 +689,7 @@ class Session(HostHandler):
         if not answered or waiter.cancelled:
             self._waiters.pop(rid, None)
             if not self.legacy and not self.writer.broken:
-                self.send("$/cancelRequest", {"id": rid})
+                self.send(METHOD_CANCEL_REQUEST, {"id": rid})
             if waiter.cancelled:
                 raise Cancelled()
             raise OctetError(f"{method} got no answer within {timeout_ms} ms")

@@ -26,6 +26,29 @@ from typing import Any
 from ._errors import RemoteError, error_from_wire
 from ._extension import Extension
 from ._features import FEATURE_RULES
+from ._generated.dispatch import (
+    METHOD_AGENT_FOLLOW_UP,
+    METHOD_AGENT_INTERRUPT,
+    METHOD_AGENT_LIST,
+    METHOD_AGENT_MESSAGE,
+    METHOD_AGENT_MODELS,
+    METHOD_AGENT_SPAWN,
+    METHOD_AGENT_WAIT,
+    METHOD_ARTIFACT_PUBLISH,
+    METHOD_CANCEL_REQUEST,
+    METHOD_CONFIRMATION_REQUEST,
+    METHOD_INITIALIZE,
+    METHOD_INPUT_REQUEST,
+    METHOD_KV_COMMIT,
+    METHOD_KV_GET,
+    METHOD_KV_LIST,
+    METHOD_POLICY_EVALUATE,
+    METHOD_SECRET_GET,
+    METHOD_SHUTDOWN,
+    METHOD_TOOL_CALL,
+    METHOD_TOOLS_REGISTER,
+    METHOD_TOOLS_UNREGISTER,
+)
 
 __all__ = ["NO_REPLY", "HostError", "LoopbackHost", "ProcessHost", "Response", "manifest_for"]
 
@@ -225,12 +248,12 @@ class _ScriptedHost:
         self._write(msg)
 
     def cancel(self, rid: int | str) -> None:
-        self.notify("$/cancelRequest", {"id": rid})
+        self.notify(METHOD_CANCEL_REQUEST, {"id": rid})
 
     def initialize(self, **overrides: Any) -> Response:
         params = self.initialize_params()
         params.update(overrides)
-        response = self.request("initialize", params)
+        response = self.request(METHOD_INITIALIZE, params)
         if response.error is None:
             self.initialize_result = response.result
             # Epoch 0 of the host's catalog is what initialize declared.
@@ -267,7 +290,7 @@ class _ScriptedHost:
                   **extra: Any) -> Any:
         """Call a tool; returns its result or raises RemoteError with the exact error."""
         params = {"name": name, "arguments": arguments if arguments is not None else {}, **extra}
-        response = self.request("tool/call", params)
+        response = self.request(METHOD_TOOL_CALL, params)
         if response.error is not None:
             err = response.error
             raise error_from_wire(err)
@@ -276,13 +299,13 @@ class _ScriptedHost:
     def start_tool(self, name: str, arguments: dict[str, Any] | None = None,
                    **extra: Any) -> _Pending:
         params = {"name": name, "arguments": arguments if arguments is not None else {}, **extra}
-        return self.start_request("tool/call", params)
+        return self.start_request(METHOD_TOOL_CALL, params)
 
     def shutdown(self, deadline_ms: int | None = None) -> Response:
         params = {"reason": "host_exit"}
         if deadline_ms is not None:
             params["deadline_ms"] = deadline_ms  # type: ignore[assignment]
-        return self.request("shutdown", params)
+        return self.request(METHOD_SHUTDOWN, params)
 
     def close_stdin(self) -> None:
         """Give the extension EOF."""
@@ -488,23 +511,23 @@ class _ScriptedHost:
 
 
 _BUILTIN: dict[str, Callable[[_ScriptedHost, dict[str, Any]], Any]] = {
-    "confirmation/request": _ScriptedHost._confirm,
-    "input/request": _ScriptedHost._input,
-    "secret/get": _ScriptedHost._secret,
-    "policy/evaluate": _ScriptedHost._policy,
-    "artifact/publish": _ScriptedHost._artifact,
-    "tools/register": _ScriptedHost._register,
-    "tools/unregister": _ScriptedHost._unregister,
-    "kv.get": _ScriptedHost._kv_get,
-    "kv.list": _ScriptedHost._kv_list,
-    "kv.commit": _ScriptedHost._kv_commit,
-    "agent/spawn": _ScriptedHost._agent_spawn,
-    "agent/message": _ScriptedHost._agent_message,
-    "agent/follow_up": _ScriptedHost._agent_message,
-    "agent/list": _ScriptedHost._agent_list,
-    "agent/wait": _ScriptedHost._agent_wait,
-    "agent/interrupt": _ScriptedHost._agent_interrupt,
-    "agent/models": _ScriptedHost._agent_models,
+    METHOD_CONFIRMATION_REQUEST: _ScriptedHost._confirm,
+    METHOD_INPUT_REQUEST: _ScriptedHost._input,
+    METHOD_SECRET_GET: _ScriptedHost._secret,
+    METHOD_POLICY_EVALUATE: _ScriptedHost._policy,
+    METHOD_ARTIFACT_PUBLISH: _ScriptedHost._artifact,
+    METHOD_TOOLS_REGISTER: _ScriptedHost._register,
+    METHOD_TOOLS_UNREGISTER: _ScriptedHost._unregister,
+    METHOD_KV_GET: _ScriptedHost._kv_get,
+    METHOD_KV_LIST: _ScriptedHost._kv_list,
+    METHOD_KV_COMMIT: _ScriptedHost._kv_commit,
+    METHOD_AGENT_SPAWN: _ScriptedHost._agent_spawn,
+    METHOD_AGENT_MESSAGE: _ScriptedHost._agent_message,
+    METHOD_AGENT_FOLLOW_UP: _ScriptedHost._agent_message,
+    METHOD_AGENT_LIST: _ScriptedHost._agent_list,
+    METHOD_AGENT_WAIT: _ScriptedHost._agent_wait,
+    METHOD_AGENT_INTERRUPT: _ScriptedHost._agent_interrupt,
+    METHOD_AGENT_MODELS: _ScriptedHost._agent_models,
 }
 
 
