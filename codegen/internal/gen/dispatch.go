@@ -263,7 +263,9 @@ func reqVar(me ir.Method) string {
 // ---- Python -----------------------------------------------------------------------------
 
 // pyHandler is the generated handler method name of a received method (tool/call -> on_tool_call).
-func pyHandler(name string) string { return "on_" + strings.ToLower(strings.Join(splitWords(snake(name)), "_")) }
+func pyHandler(name string) string {
+	return "on_" + strings.ToLower(strings.Join(splitWords(snake(name)), "_"))
+}
 
 func pyDispatch(m *ir.Model, hash string) string {
 	var b bytes.Buffer

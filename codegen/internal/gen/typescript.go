@@ -14,9 +14,9 @@ const TSDir = "sdk-typescript/src/generated/"
 
 func emitTypeScript(m *ir.Model, out Output) error {
 	files := map[string]string{
-		"limits.ts":  tsLimits(m),
-		"errors.ts":  tsErrors(m),
-		"methods.ts": tsMethods(m),
+		"limits.ts":    tsLimits(m),
+		"errors.ts":    tsErrors(m),
+		"methods.ts":   tsMethods(m),
 		TSRequestsFile: tsRequests(m),
 		TSDispatchFile: tsDispatch(m),
 	}
