@@ -11,6 +11,7 @@ import * as L from "./limits.js";
 import { Logger } from "./log.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import { Connection } from "./rpc.js";
+import { Dispatch, EVENT_METHODS, FeatureName, HOST_ROUTES, Method, dispatchHost, type HostHandlers } from "./generated/index.js";
 import { checkWire, requestParamsType, reverseResultType } from "./wirecheck.js";
 import { compileToolSchema, invalidArguments, wireFloat, type CompiledSchema, type Infer, type JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
@@ -83,7 +84,14 @@ export interface ServeResult {
   detail: string;
 }
 
-const LIFECYCLE: ReadonlySet<string> = new Set(["session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"]);
+const LIFECYCLE: ReadonlySet<string> = EVENT_METHODS;
+
+/** What a generated dispatch table handler gets: the request id (absent for a notification) and params. */
+interface HostCall {
+  readonly id: Id;
+  readonly method: string;
+  readonly params: JsonObject;
+}
 const EMPTY_SCHEMA: JsonSchema = { type: "object", properties: {} };
 const SHUTDOWN_HOOK_FLOOR_MS = 100;
 
@@ -311,10 +319,10 @@ export class Extension extends HostServices {
 
   /** Register or replace several tools in one transactional request. */
   async registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
-    this.require("dynamic_tools", "registerTools");
+    this.require(FeatureName.DYNAMIC_TOOLS, "registerTools");
     if (tools.length < 1 || tools.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`registerTools takes 1..${L.MAX_TOOLS_PER_REQUEST} tools, got ${tools.length}`);
     const entries = tools.map((t) => this.makeEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
-    return this.mutateCatalog("tools/register", { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
+    return this.mutateCatalog(Method.TOOLS_REGISTER, { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
       for (const e of entries) next.set(e.def.name, e);
     });
   }
@@ -325,9 +333,9 @@ export class Extension extends HostServices {
 
   /** Remove tools in one request; absent names are harmless. */
   async unregisterTools(...names: string[]): Promise<CatalogUpdate> {
-    this.require("dynamic_tools", "unregisterTools");
+    this.require(FeatureName.DYNAMIC_TOOLS, "unregisterTools");
     if (names.length < 1 || names.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`unregisterTools takes 1..${L.MAX_TOOLS_PER_REQUEST} names, got ${names.length}`);
-    return this.mutateCatalog("tools/unregister", { names }, (next) => {
+    return this.mutateCatalog(Method.TOOLS_UNREGISTER, { names }, (next) => {
       for (const n of names) next.delete(n);
     });
   }
@@ -407,7 +415,8 @@ export class Extension extends HostServices {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: `request id ${JSON.stringify(id)} is already in flight` });
       return;
     }
-    if (method === "initialize") return this.initialize(id, params);
+    const route = Object.hasOwn(HOST_ROUTES, method) ? HOST_ROUTES[method] : undefined;
+    if (route?.dispatch === Dispatch.HANDSHAKE) return this.initialize(id, params);
     if (this.session === undefined) {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: `${method} before initialize: the first request must be initialize` });
       return;
@@ -425,30 +434,11 @@ export class Extension extends HostServices {
         return;
       }
     }
-    if (method === "shutdown") return this.shutdown(id, p);
-    let job: Job | WireError;
-    switch (method) {
-      case "tool/call":
-        job = this.toolJob(id, p);
-        break;
-      case "command/execute":
-        job = this.commandJob(id, p);
-        break;
-      case "hook/run":
-        job = this.hookJob(id, p);
-        break;
-      case "context/collect":
-        job = this.contextJob(id, p);
-        break;
-      case "status/collect":
-        job = this.statusJob(id, p);
-        break;
-      case "tool/render":
-        job = this.renderJob(id, p);
-        break;
-      default:
-        job = { code: L.ErrorCode.METHOD_NOT_FOUND, message: `method not found: ${method}`, data: { method } };
-    }
+    if (route?.dispatch === Dispatch.SHUTDOWN) return this.shutdown(id, p);
+    const routed = route?.dispatch === Dispatch.WORK ? dispatchHost(this.hostHandlers, method, { id, method, params: p }) : undefined;
+    const job = routed !== undefined
+      ? (routed.value as Job | WireError)
+      : { code: L.ErrorCode.METHOD_NOT_FOUND, message: `method not found: ${method}`, data: { method } };
     if (!("ctx" in job)) {
       conn.writeError(id, job);
       return;
@@ -467,9 +457,31 @@ export class Extension extends HostServices {
     },
     log: ext.log,
     sendProgress: (parent: Id, sequence: number, event: ProgressEvent) => {
-      ext.conn?.notify("$/progress", progressParams(parent, sequence, event));
+      ext.conn?.notify(Method.PROGRESS, progressParams(parent, sequence, event));
     },
   }))(this);
+
+  /**
+   * The generated dispatch table's handlers: one member per method the schema says an
+   * extension receives, so a method added to schema/methods.json without one fails to compile.
+   */
+  private readonly hostHandlers: HostHandlers<HostCall> = {
+    initialize: (c) => this.initialize(c.id, c.params),
+    shutdown: (c) => this.shutdown(c.id, c.params),
+    cancelRequest: (c) => this.cancelFromHost(c.params),
+    toolCall: (c) => this.toolJob(c.id, c.params),
+    commandExecute: (c) => this.commandJob(c.id, c.params),
+    hookRun: (c) => this.hookJob(c.id, c.params),
+    contextCollect: (c) => this.contextJob(c.id, c.params),
+    statusCollect: (c) => this.statusJob(c.id, c.params),
+    toolRender: (c) => this.renderJob(c.id, c.params),
+    sessionStarted: (c) => this.observe(c.method, c.params),
+    sessionSettled: (c) => this.observe(c.method, c.params),
+    turnStarted: (c) => this.observe(c.method, c.params),
+    turnSettled: (c) => this.observe(c.method, c.params),
+    toolStarted: (c) => this.observe(c.method, c.params),
+    toolSettled: (c) => this.observe(c.method, c.params),
+  };
 
   private toolJob(id: Id, p: JsonObject): Job | WireError {
     const name = p["name"];
@@ -495,7 +507,7 @@ export class Extension extends HostServices {
     const fault = entry.params.check(args, wireFloat);
     if (fault !== null) return invalidArguments(fault);
     const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
-    const ctx = this.newContext(id, "tool/call", p, rev as number | undefined, callId);
+    const ctx = this.newContext(id, Method.TOOL_CALL, p, rev as number | undefined, callId);
     const handler = entry.handler;
     const schema = entry.def.output_schema;
     const v01 = this.session!.api === "0.1";
@@ -534,7 +546,7 @@ export class Extension extends HostServices {
     if (!Array.isArray(args) || !args.every((a) => typeof a === "string")) return invalidParams("command/execute 'arguments' must be an array of strings", "/arguments");
     const cmd = this.commands.get(name);
     if (cmd === undefined) return invalidParams(`unknown command '${name}'`, "/name");
-    const ctx = this.newContext(id, "command/execute", p);
+    const ctx = this.newContext(id, Method.COMMAND_EXECUTE, p);
     return {
       id,
       ctx,
@@ -555,7 +567,7 @@ export class Extension extends HostServices {
     if (!isObject(payload)) return invalidParams("hook/run 'payload' must be an object", "/payload");
     const handler = this.hooks.get(hook);
     if (handler === undefined) return invalidParams(`no handler for hook '${hook}'`, "/hook");
-    const ctx = this.newContext(id, "hook/run", p);
+    const ctx = this.newContext(id, Method.HOOK_RUN, p);
     return {
       id,
       ctx,
@@ -572,7 +584,7 @@ export class Extension extends HostServices {
   private contextJob(id: Id, p: JsonObject): Job | WireError {
     const handler = this.contextHandler;
     if (handler === undefined) return invalidParams("no context handler is registered");
-    const ctx = this.newContext(id, "context/collect", p);
+    const ctx = this.newContext(id, Method.CONTEXT_COLLECT, p);
     return {
       id,
       ctx,
@@ -591,7 +603,7 @@ export class Extension extends HostServices {
     if (typeof surface !== "string") return invalidParams("status/collect needs a string 'surface'", "/surface");
     const handler = this.statuses.get(surface);
     if (handler === undefined) return invalidParams(`no status handler for surface '${surface}'`, "/surface");
-    const ctx = this.newContext(id, "status/collect", p);
+    const ctx = this.newContext(id, Method.STATUS_COLLECT, p);
     return {
       id,
       ctx,
@@ -610,7 +622,7 @@ export class Extension extends HostServices {
     if (typeof name !== "string") return invalidParams("tool/render needs a string 'name'", "/name");
     const handler = this.renderers.get(name);
     if (handler === undefined) return invalidParams(`no renderer for tool '${name}'`, "/name");
-    const ctx = this.newContext(id, "tool/render", p);
+    const ctx = this.newContext(id, Method.TOOL_RENDER, p);
     return {
       id,
       ctx,
@@ -704,6 +716,20 @@ export class Extension extends HostServices {
     }
   }
 
+  private cancelFromHost(params: JsonObject): void {
+    if (this.session?.api === "0.1") return;
+    const id = params["id"];
+    if (typeof id === "number" || typeof id === "string") this.cancel(id, "request cancelled by the host");
+  }
+
+  private observe(method: string, params: JsonObject): void {
+    const handlers = this.lifecycle.get(method as LifecycleMethod);
+    if (handlers === undefined || !this.negotiated.has(FeatureName.LIFECYCLE_EVENTS)) return;
+    const event = params as unknown as LifecycleEvent;
+    for (const h of handlers) this.lifecycleQueue.push(() => h(event, method as LifecycleMethod));
+    if (!this.lifecycleRunning) this.drainLifecycle();
+  }
+
   private cancel(id: Id, reason: string): void {
     const job = this.inflight.get(id);
     if (job === undefined || job.ctx.settled) return; // unknown or finished: ignored
@@ -722,18 +748,9 @@ export class Extension extends HostServices {
 
   private onNotification(method: string, params: JsonObject | undefined): void {
     if (this.session === undefined) return;
-    if (method === "$/cancelRequest") {
-      if (this.session.api === "0.1") return;
-      const id = params?.["id"];
-      if (typeof id === "number" || typeof id === "string") this.cancel(id, "request cancelled by the host");
-      return;
-    }
-    if (LIFECYCLE.has(method)) {
-      const handlers = this.lifecycle.get(method as LifecycleMethod);
-      if (handlers === undefined || !this.negotiated.has("lifecycle_events")) return;
-      const event = (params ?? {}) as unknown as LifecycleEvent;
-      for (const h of handlers) this.lifecycleQueue.push(() => h(event, method as LifecycleMethod));
-      if (!this.lifecycleRunning) this.drainLifecycle();
+    const route = Object.hasOwn(HOST_ROUTES, method) ? HOST_ROUTES[method] : undefined;
+    if (route?.notification === true) {
+      dispatchHost(this.hostHandlers, method, { id: 0, method, params: params ?? {} });
       return;
     }
     this.log.debug("ignored a notification", { method });
@@ -802,7 +819,7 @@ export class Extension extends HostServices {
     if (session.maxMessageBytes !== undefined) conn.setMaxBytes(session.maxMessageBytes);
     conn.idStyle = session.api === "0.1" ? "integer" : "string";
     conn.canCancel = session.api !== "0.1";
-    if (session.features.has("dynamic_tools")) this.catalogs = new CatalogHistory(new Map(this.tools));
+    if (session.features.has(FeatureName.DYNAMIC_TOOLS)) this.catalogs = new CatalogHistory(new Map(this.tools));
     conn.respond(id, session.result);
   }
 

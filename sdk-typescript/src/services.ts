@@ -10,6 +10,8 @@ import type {
   AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KvCommitResult, KvGetResult,
   KvListResult, KvPrecondition, KvWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,
 } from "./types.js";
+import { FeatureName } from "./generated/dispatch.js";
+import { Method } from "./generated/methods.js";
 
 export interface ParentOption {
   /** The request this call belongs to; defaults to the handler currently running. */
@@ -106,7 +108,7 @@ export abstract class HostServices {
     if ([...message].length > 4096) throw new ValidationError("notification message is longer than 4096 chars", "/message");
     const params: JsonObject = { message, level: options.level ?? "info" };
     if (options.title !== undefined) params["title"] = options.title;
-    this.send("notification", params);
+    this.send(Method.NOTIFICATION, params);
   }
 
   /** Ask the user to confirm; resolves to their answer (denied when no UI can answer). */
@@ -120,8 +122,8 @@ export abstract class HostServices {
       if (parent.id !== undefined) params["parent_request_id"] = parent.id;
       signal = parent.signal;
     }
-    const result = expectObject(await this.call("confirmation/request", params, signal), "confirmation/request");
-    return expectField<boolean>(result, "confirmed", isBool, "confirmation/request");
+    const result = expectObject(await this.call(Method.CONFIRMATION_REQUEST, params, signal), Method.CONFIRMATION_REQUEST);
+    return expectField<boolean>(result, "confirmed", isBool, Method.CONFIRMATION_REQUEST);
   }
 
   /** Ask for typed input; null means cancelled or no input available (API 0.2+). */
@@ -130,8 +132,8 @@ export abstract class HostServices {
     C.checkPrompt(prompt);
     const parent = this.parentOf(options, "requestInput", true);
     const result = expectObject(
-      await this.call("input/request", { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal),
-      "input/request",
+      await this.call(Method.INPUT_REQUEST, { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal),
+      Method.INPUT_REQUEST,
     );
     const value = result["value"];
     if (value === null) return null;
@@ -144,7 +146,7 @@ export abstract class HostServices {
 
   /** Publish an artifact from bytes (≤ 256 KiB) or from a file under OCTET_EXTENSION_SCRATCH. */
   async publishArtifact(source: ArtifactSource, options: ParentOption = {}): Promise<ArtifactRef> {
-    this.require("artifacts", "publishArtifact");
+    this.require(FeatureName.ARTIFACTS, "publishArtifact");
     if (typeof source.mimeType !== "string" || source.mimeType === "") throw new ValidationError("mimeType must be a non-empty string", "/mime_type");
     const parent = this.parentOf(options, "publishArtifact", true);
     const params: JsonObject = { parent_request_id: parent.id!, mime_type: source.mimeType };
@@ -161,29 +163,29 @@ export abstract class HostServices {
       if (!C.isSha256(source.sha256)) throw new ValidationError("sha256 must be 64 lowercase hex digits", "/sha256");
       params["sha256"] = source.sha256;
     }
-    const r = expectObject(await this.call("artifact/publish", params, parent.signal), "artifact/publish");
+    const r = expectObject(await this.call(Method.ARTIFACT_PUBLISH, params, parent.signal), Method.ARTIFACT_PUBLISH);
     return {
-      artifact_id: expectField<string>(r, "artifact_id", isString, "artifact/publish"),
-      size: expectField<number>(r, "size", isNat, "artifact/publish"),
-      sha256: expectField<string>(r, "sha256", C.isSha256, "artifact/publish"),
+      artifact_id: expectField<string>(r, "artifact_id", isString, Method.ARTIFACT_PUBLISH),
+      size: expectField<number>(r, "size", isNat, Method.ARTIFACT_PUBLISH),
+      sha256: expectField<string>(r, "sha256", C.isSha256, Method.ARTIFACT_PUBLISH),
     };
   }
 
   /** Ask the host's policy about an intent; an `ask` may carry a one-use approval token. */
   async evaluatePolicy(intent: PolicyIntent, options: ParentOption & { approvalToken?: string } = {}): Promise<PolicyDecision> {
-    this.require("policy_intents", "evaluatePolicy");
+    this.require(FeatureName.POLICY_INTENTS, "evaluatePolicy");
     if (!isObject(intent) || typeof intent.kind !== "string" || typeof intent.operation !== "string") {
       throw new ValidationError("intent needs string 'kind' and 'operation'", "/intent");
     }
     const parent = this.parentOf(options, "evaluatePolicy", true);
     const params: JsonObject = { parent_request_id: parent.id!, intent: intent as unknown as JsonObject };
     if (options.approvalToken !== undefined) {
-      this.require("approvals", "an approval token");
+      this.require(FeatureName.APPROVALS, "an approval token");
       if (!C.isSha256(options.approvalToken)) throw new ValidationError("approval token must be 64 lowercase hex digits", "/approval_token");
       params["approval_token"] = options.approvalToken;
     }
-    const r = expectObject(await this.call("policy/evaluate", params, parent.signal), "policy/evaluate");
-    const decision = expectField<PolicyDecision["decision"]>(r, "decision", (v) => v === "allow" || v === "ask" || v === "deny", "policy/evaluate");
+    const r = expectObject(await this.call(Method.POLICY_EVALUATE, params, parent.signal), Method.POLICY_EVALUATE);
+    const decision = expectField<PolicyDecision["decision"]>(r, "decision", (v) => v === "allow" || v === "ask" || v === "deny", Method.POLICY_EVALUATE);
     const out: PolicyDecision = { decision };
     if (typeof r["reason"] === "string") out.reason = r["reason"];
     if (r["approval_token"] !== undefined) {
@@ -196,11 +198,11 @@ export abstract class HostServices {
 
   /** Read a brokered secret named in the manifest's [capabilities].secrets. Never log it. */
   async getSecret(name: string, options: ParentOption = {}): Promise<string> {
-    this.require("secrets", "getSecret");
+    this.require(FeatureName.SECRETS, "getSecret");
     C.checkSecretName(name);
     const parent = this.parentOf(options, "getSecret", true);
-    const r = expectObject(await this.call("secret/get", { parent_request_id: parent.id!, name }, parent.signal), "secret/get");
-    const value = expectField<string>(r, "value", isString, "secret/get");
+    const r = expectObject(await this.call(Method.SECRET_GET, { parent_request_id: parent.id!, name }, parent.signal), Method.SECRET_GET);
+    const value = expectField<string>(r, "value", isString, Method.SECRET_GET);
     if (Buffer.byteLength(value) > L.SECRET_VALUE_MAX_BYTES) throw new ProtocolError(`secret value exceeds ${L.SECRET_VALUE_MAX_BYTES} bytes`);
     return value;
   }
@@ -208,7 +210,7 @@ export abstract class HostServices {
   // ---- child sessions
 
   async spawnAgent(options: SpawnAgentOptions): Promise<AgentSpawnResult> {
-    this.require("agent_sessions", "spawnAgent");
+    this.require(FeatureName.AGENT_SESSIONS, "spawnAgent");
     const policy: AgentPolicy = {
       tools: options.tools,
       max_depth: options.maxDepth ?? 1,
@@ -236,16 +238,16 @@ export abstract class HostServices {
     if (options.profile !== undefined) params["profile"] = options.profile;
     if (options.fingerprint !== undefined) params["fingerprint"] = options.fingerprint;
     if (options.modelSelection !== undefined) params["model_selection"] = options.modelSelection as JsonObject;
-    const r = expectObject(await this.call("agent/spawn", params, parent.signal), "agent/spawn");
-    expectField(r, "agent_id", isString, "agent/spawn");
-    expectField(r, "session", isString, "agent/spawn");
-    expectField(r, "state", isString, "agent/spawn");
-    expectField(r, "created", isBool, "agent/spawn");
+    const r = expectObject(await this.call(Method.AGENT_SPAWN, params, parent.signal), Method.AGENT_SPAWN);
+    expectField(r, "agent_id", isString, Method.AGENT_SPAWN);
+    expectField(r, "session", isString, Method.AGENT_SPAWN);
+    expectField(r, "state", isString, Method.AGENT_SPAWN);
+    expectField(r, "created", isBool, Method.AGENT_SPAWN);
     return r as unknown as AgentSpawnResult;
   }
 
-  private async steer(method: "agent/message" | "agent/follow_up", target: string, message: string, options: ParentOption): Promise<boolean> {
-    this.require("agent_sessions", method);
+  private async steer(method: typeof Method.AGENT_MESSAGE | typeof Method.AGENT_FOLLOW_UP, target: string, message: string, options: ParentOption): Promise<boolean> {
+    this.require(FeatureName.AGENT_SESSIONS, method);
     C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
     C.checkAgentMessage(message);
     const parent = this.parentOf(options, method, true);
@@ -255,48 +257,48 @@ export abstract class HostServices {
 
   /** Steer a running child. */
   sendAgentMessage(target: string, message: string, options: ParentOption = {}): Promise<boolean> {
-    return this.steer("agent/message", target, message, options);
+    return this.steer(Method.AGENT_MESSAGE, target, message, options);
   }
 
   /** Resume a settled child with a follow-up. */
   followUpAgent(target: string, message: string, options: ParentOption = {}): Promise<boolean> {
-    return this.steer("agent/follow_up", target, message, options);
+    return this.steer(Method.AGENT_FOLLOW_UP, target, message, options);
   }
 
   async listAgentModels(options: ParentOption & { query?: string; limit?: number } = {}): Promise<AgentModel[]> {
-    this.require("agent_sessions", "listAgentModels");
+    this.require(FeatureName.AGENT_SESSIONS, "listAgentModels");
     const limit = C.checkInt(options.limit ?? 50, "limit", 1, 200);
     const parent = this.parentOf(options, "listAgentModels", true);
     const params: JsonObject = { parent_request_id: parent.id!, limit };
     if (options.query !== undefined) params["query"] = options.query;
-    const r = expectObject(await this.call("agent/models", params, parent.signal), "agent/models");
-    return expectField<AgentModel[]>(r, "models", isArray, "agent/models");
+    const r = expectObject(await this.call(Method.AGENT_MODELS, params, parent.signal), Method.AGENT_MODELS);
+    return expectField<AgentModel[]>(r, "models", isArray, Method.AGENT_MODELS);
   }
 
   async listAgents(options: ParentOption = {}): Promise<AgentRecord[]> {
-    this.require("agent_sessions", "listAgents");
+    this.require(FeatureName.AGENT_SESSIONS, "listAgents");
     const parent = this.parentOf(options, "listAgents", true);
-    const r = expectObject(await this.call("agent/list", { parent_request_id: parent.id! }, parent.signal), "agent/list");
-    return expectField<AgentRecord[]>(r, "agents", isArray, "agent/list");
+    const r = expectObject(await this.call(Method.AGENT_LIST, { parent_request_id: parent.id! }, parent.signal), Method.AGENT_LIST);
+    return expectField<AgentRecord[]>(r, "agents", isArray, Method.AGENT_LIST);
   }
 
   async waitAgents(options: ParentOption & { timeoutMs?: number } = {}): Promise<{ timed_out: boolean; agents: AgentRecord[] }> {
-    this.require("agent_sessions", "waitAgents");
+    this.require(FeatureName.AGENT_SESSIONS, "waitAgents");
     const timeout = C.checkInt(options.timeoutMs ?? L.AGENT_WAIT_DEFAULT_MS, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS);
     const parent = this.parentOf(options, "waitAgents", true);
-    const r = expectObject(await this.call("agent/wait", { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal), "agent/wait");
+    const r = expectObject(await this.call(Method.AGENT_WAIT, { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal), Method.AGENT_WAIT);
     return {
-      timed_out: expectField<boolean>(r, "timed_out", isBool, "agent/wait"),
-      agents: expectField<AgentRecord[]>(r, "agents", isArray, "agent/wait"),
+      timed_out: expectField<boolean>(r, "timed_out", isBool, Method.AGENT_WAIT),
+      agents: expectField<AgentRecord[]>(r, "agents", isArray, Method.AGENT_WAIT),
     };
   }
 
   async interruptAgent(target: string, options: ParentOption = {}): Promise<boolean> {
-    this.require("agent_sessions", "interruptAgent");
+    this.require(FeatureName.AGENT_SESSIONS, "interruptAgent");
     C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
     const parent = this.parentOf(options, "interruptAgent", true);
-    const r = expectObject(await this.call("agent/interrupt", { parent_request_id: parent.id!, target }, parent.signal), "agent/interrupt");
-    return expectField<boolean>(r, "interrupted", isBool, "agent/interrupt");
+    const r = expectObject(await this.call(Method.AGENT_INTERRUPT, { parent_request_id: parent.id!, target }, parent.signal), Method.AGENT_INTERRUPT);
+    return expectField<boolean>(r, "interrupted", isBool, Method.AGENT_INTERRUPT);
   }
 
   // ---- presentation and contributions
@@ -319,19 +321,19 @@ export abstract class HostServices {
       const parent = this.parentOf(options, "publishPresentation", false);
       if (parent.id !== undefined) params["parent_request_id"] = parent.id;
     }
-    this.send("presentation/update", params);
+    this.send(Method.PRESENTATION_UPDATE, params);
     this.lastPresentationRevision = snapshot.revision;
   }
 
   /** Push context items unprompted (manifest `context = true`). */
   contributeContext(items: ContextItem[]): void {
-    this.send("context/contribution", { items: items as unknown as JsonValue[] });
+    this.send(Method.CONTEXT_CONTRIBUTION, { items: items as unknown as JsonValue[] });
   }
 
   /** Push a status/header/footer line unprompted (manifest ui). */
   contributeStatus(status: StatusResult): void {
     if ([...status.text].length > 1024) throw new ValidationError("status text is longer than 1024 chars", "/text");
-    this.send("status/contribution", status as unknown as JsonObject);
+    this.send(Method.STATUS_CONTRIBUTION, status as unknown as JsonObject);
   }
 
   // ---- kv (API 0.4)
@@ -343,27 +345,27 @@ export abstract class HostServices {
   };
 
   private async kvGet(namespace: string, key: string): Promise<KvGetResult> {
-    this.require("kv", "kv.get");
+    this.require(FeatureName.KV, Method.KV_GET);
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
     C.checkKvKey(key, "/key");
-    const r = expectObject(await this.call("kv.get", { namespace, key }), "kv.get");
-    expectField(r, "found", isBool, "kv.get");
+    const r = expectObject(await this.call(Method.KV_GET, { namespace, key }), Method.KV_GET);
+    expectField(r, "found", isBool, Method.KV_GET);
     return r as unknown as KvGetResult;
   }
 
   private async kvList(options: KvListOptions): Promise<KvListResult> {
-    this.require("kv", "kv.list");
+    this.require(FeatureName.KV, Method.KV_LIST);
     C.checkNamespace(options.namespace, this.extensionName(), "/namespace");
     const params: JsonObject = { namespace: options.namespace, prefix: options.prefix ?? "" };
     if (options.cursor !== undefined) params["cursor"] = options.cursor;
     if (options.limit !== undefined) params["limit"] = C.checkInt(options.limit, "limit", 1, L.KV_LIST_MAX);
-    const r = expectObject(await this.call("kv.list", params), "kv.list");
-    expectField(r, "entries", isArray, "kv.list");
+    const r = expectObject(await this.call(Method.KV_LIST, params), Method.KV_LIST);
+    expectField(r, "entries", isArray, Method.KV_LIST);
     return r as unknown as KvListResult;
   }
 
   private async kvCommit(batch: KvCommitBatch): Promise<KvCommitResult> {
-    this.require("kv", "kv.commit");
+    this.require(FeatureName.KV, Method.KV_COMMIT);
     const own = this.extensionName();
     const pre = batch.preconditions ?? [];
     if (!Array.isArray(pre) || pre.length > L.KV_MAX_BATCH) throw new ValidationError(`at most ${L.KV_MAX_BATCH} preconditions`, "/preconditions");
@@ -380,8 +382,8 @@ export abstract class HostServices {
       if (w.op === "put") C.checkKvValue(w.value, `/writes/${i}/value`);
       else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
     });
-    const r = expectObject(await this.call("kv.commit", { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] }), "kv.commit");
-    expectField(r, "versions", isArray, "kv.commit");
+    const r = expectObject(await this.call(Method.KV_COMMIT, { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] }), Method.KV_COMMIT);
+    expectField(r, "versions", isArray, Method.KV_COMMIT);
     return r as unknown as KvCommitResult;
   }
 }

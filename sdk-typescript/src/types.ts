@@ -2,6 +2,7 @@
 // when the generated interfaces land, these become re-exports of them.
 import type { JsonObject, JsonValue, Id } from "./json.js";
 import type { JsonSchema } from "./schema.js";
+import type { LifecycleEvent as GeneratedLifecycleEvent, Outcome as GeneratedOutcome } from "./generated/index.js";
 
 export type ApiVersion = "0.1" | "0.2" | "0.4";
 
@@ -96,8 +97,10 @@ export interface RenderResult {
   segments: { text: string; style_role: string | null }[];
 }
 
-export type Outcome = "completed" | "failed" | "cancelled" | "interrupted" | "disconnected" | "shutdown" | "limit";
-export type LifecycleMethod = "session/started" | "session/settled" | "turn/started" | "turn/settled" | "tool/started" | "tool/settled";
+/** How a session, turn or tool settled (generated from the schema). */
+export type Outcome = GeneratedOutcome;
+/** A lifecycle event name (generated from the schema). */
+export type LifecycleMethod = GeneratedLifecycleEvent;
 export interface LifecycleEvent {
   session_id: string;
   turn_id?: string;

@@ -303,7 +303,17 @@ if TYPE_CHECKING:
 			b.WriteString("}\n")
 		}
 	}
-	b.WriteString("\n# -- Derived sets --\n\n")
+	b.WriteString("\n\nclass Method:\n    \"\"\"Method names as attributes, for authors: Method.TOOL_CALL.\"\"\"\n\n")
+	for _, me := range m.Methods {
+		fmt.Fprintf(&b, "    %s: Final = METHOD_%s\n", upperSnake(snake(me.Name)), upperSnake(snake(me.Name)))
+	}
+	if n := m.Negotiation; n != nil {
+		b.WriteString("\n\nclass FeatureName:\n    \"\"\"Feature names as attributes, for authors: FeatureName.KV.\"\"\"\n\n")
+		for _, f := range n.Features {
+			fmt.Fprintf(&b, "    %s: Final = FEATURE_%s\n", upperSnake(f.Name), upperSnake(f.Name))
+		}
+	}
+	b.WriteString("\n\n# -- Derived sets --\n\n")
 	for _, r := range []string{ir.DispatchWork, ir.DispatchEvent} {
 		fmt.Fprintf(&b, "%s_METHODS: Final = frozenset(%s)\n", upperSnake(r), pyTuple(roleMethods(m, r)))
 	}

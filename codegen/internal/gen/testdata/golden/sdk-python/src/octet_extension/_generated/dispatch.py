@@ -45,6 +45,24 @@ CONDITIONAL_FEATURES: Final[dict[str, tuple[str, ...]]] = {
     "2.0": ("gated",),
 }
 
+
+class Method:
+    """Method names as attributes, for authors: Method.TOOL_CALL."""
+
+    WIDGET_MAKE: Final = METHOD_WIDGET_MAKE
+    WIDGET_CHANGED: Final = METHOD_WIDGET_CHANGED
+
+
+class FeatureName:
+    """Feature names as attributes, for authors: FeatureName.KV."""
+
+    CORE: Final = FEATURE_CORE
+    EXTRA: Final = FEATURE_EXTRA
+    WATCH: Final = FEATURE_WATCH
+    GATED: Final = FEATURE_GATED
+    LEGACY: Final = FEATURE_LEGACY
+
+
 # -- Derived sets --
 
 WORK_METHODS: Final = frozenset(("widget/make",))
