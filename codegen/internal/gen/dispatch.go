@@ -28,9 +28,6 @@ const (
 	TSDispatchTest     = "sdk-typescript/test/dispatch-gen.test.ts"
 )
 
-// regenerate is the line every generated header carries after the hash line.
-const regenerate = "Regenerate with: go run mage.go generate"
-
 // received lists the methods an extension receives (host_to_extension and both), in schema order.
 func received(m *ir.Model) []ir.Method {
 	var out []ir.Method
@@ -108,7 +105,7 @@ func emitDispatch(m *ir.Model, out Output) error {
 		out[name] = b
 	}
 	out[PythonDispatchFile] = []byte(pyDispatch(m, hash))
-	out[PythonGenInit] = []byte(header("#", hash) + "# ruff: noqa: E501\n# " + regenerate + ".\n\"\"\"Code generated from schema/: never edit; change the schema or codegen.\"\"\"\n")
+	out[PythonGenInit] = []byte(header("#", hash) + "# ruff: noqa: E501\n\"\"\"Code generated from schema/: never edit; change the schema or codegen.\"\"\"\n")
 	out[PythonDispatchTest] = []byte(pyDispatchTest(m, hash))
 	out[TSDispatchTest] = []byte(tsDispatchTest(m, hash))
 	return nil
@@ -119,7 +116,7 @@ func emitDispatch(m *ir.Model, out Output) error {
 func goDispatch(m *ir.Model, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("//", hash))
-	fmt.Fprintf(&b, "// %s (source: schema/methods.json, schema/initialize.schema.json x-octet-features).\n\n", regenerate)
+	b.WriteString("// Source: schema/methods.json, schema/initialize.schema.json x-octet-features.\n\n")
 	b.WriteString("package protocol\n\nimport (\n\t\"context\"\n\n\t\"github.com/octet-kit/octet/sdk-go/protocol/strictjson\"\n)\n\n")
 	b.WriteString("// Dispatch roles: how an SDK routes a method it receives (methods.json `dispatch`).\nconst (\n")
 	for _, r := range ir.DispatchRoles {
@@ -215,7 +212,7 @@ func goVersionMap(vs []ir.VersionedType) string {
 func goRequests(m *ir.Model, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("//", hash))
-	fmt.Fprintf(&b, "// %s (source: schema/methods.json).\n\n", regenerate)
+	b.WriteString("// Source: schema/methods.json.\n\n")
 	b.WriteString(`package protocol
 
 // RequestType binds an extension-to-host request to its params and result types, the way
@@ -270,7 +267,7 @@ func pyHandler(name string) string {
 func pyDispatch(m *ir.Model, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("#", hash))
-	fmt.Fprintf(&b, "# ruff: noqa: E501\n# %s (source: schema/methods.json, schema/initialize.schema.json x-octet-features).\n", regenerate)
+	fmt.Fprintf(&b, "# ruff: noqa: E501\n# Source: schema/methods.json, schema/initialize.schema.json x-octet-features.\n")
 	b.WriteString(`"""Method and feature names, derived sets, the host handler base and its dispatch table."""
 
 from __future__ import annotations
@@ -385,7 +382,7 @@ func pyBool(v bool) string {
 func pyDispatchTest(m *ir.Model, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("#", hash))
-	fmt.Fprintf(&b, "# ruff: noqa: E501\n# %s (source: schema/methods.json).\n", regenerate)
+	fmt.Fprintf(&b, "# ruff: noqa: E501\n# Source: schema/methods.json.\n")
 	b.WriteString(`"""Completeness: every HostHandler subclass in the SDK implements every received method."""
 
 from __future__ import annotations
@@ -437,7 +434,7 @@ func tsDispatch(m *ir.Model) string {
 	hash := fingerprint(true, m.Methods, m.Negotiation)
 	var b bytes.Buffer
 	b.WriteString(header("//", hash))
-	fmt.Fprintf(&b, "// %s (source: schema/methods.json, schema/initialize.schema.json x-octet-features).\n", regenerate)
+	fmt.Fprintf(&b, "// Source: schema/methods.json, schema/initialize.schema.json x-octet-features.\n")
 	b.WriteString("// The host handler interface, its dispatch table and the derived method and feature sets.\n\n")
 	b.WriteString("/** Dispatch roles: how an SDK routes a method it receives. */\nexport const Dispatch = {\n")
 	for _, r := range ir.DispatchRoles {
@@ -515,7 +512,7 @@ func tsRequests(m *ir.Model) string {
 	hash := fingerprint(true, m.Methods)
 	var b bytes.Buffer
 	b.WriteString(header("//", hash))
-	fmt.Fprintf(&b, "// %s (source: schema/methods.json).\n", regenerate)
+	fmt.Fprintf(&b, "// Source: schema/methods.json.\n")
 	imports := map[string]bool{}
 	for _, me := range sent(m) {
 		if p := singleType(me.Params); p != "" {
@@ -587,7 +584,7 @@ export interface NotificationType<P> {
 func tsDispatchTest(m *ir.Model, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("//", hash))
-	fmt.Fprintf(&b, "// %s (source: schema/methods.json).\n", regenerate)
+	fmt.Fprintf(&b, "// Source: schema/methods.json.\n")
 	b.WriteString(`// The dispatch table covers exactly the received methods of the registry; the compiler checks
 // that the SDK implements HostHandlers (a missing member fails the build).
 import { test } from "node:test";

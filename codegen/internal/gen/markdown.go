@@ -23,7 +23,7 @@ func emitMarkdown(m *ir.Model, out Output) error {
 	for _, f := range m.Files {
 		pages = append(pages, f.Stem, f.Title, f.Description)
 	}
-	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, m.Methods, m.Limits, m.Errors, pages)), " "), "\n") + " -->\n\n")
+	b.WriteString(mdHeader(fingerprint(true, m.Methods, m.Limits, m.Errors, pages)) + "\n")
 	b.WriteString("# Octet wire reference\n\nGenerated from `schema/`; the schema is the authority. One page per schema file:\n\n")
 	for _, f := range m.Files {
 		if len(f.Types) > 0 {
@@ -175,7 +175,7 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 			}
 		}
 	}
-	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, f.Title, f.Description, f.Types, ex)), " "), "\n") + " -->\n\n")
+	b.WriteString(mdHeader(fingerprint(true, f.Title, f.Description, f.Types, ex)) + "\n")
 	fmt.Fprintf(&b, "# %s\n\n%s\n\nSource: `schema/%s`. [All files](index.md).\n", f.Title, f.Description, f.Path)
 	for _, n := range f.Types {
 		t := n.Type

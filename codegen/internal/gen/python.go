@@ -16,7 +16,7 @@ func emitPython(m *ir.Model, out Output) error {
 	var b bytes.Buffer
 	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors, pyRuntime, m.Types, m.Methods)))
 	b.WriteString(`# ruff: noqa: E501
-# Regenerate with: go run mage.go generate (source: schema/*.schema.json, schema/methods.json).
+# Source: schema/*.schema.json, schema/methods.json.
 """Wire limits, error codes, typed models and validators of the octet extension protocol."""
 
 from __future__ import annotations
