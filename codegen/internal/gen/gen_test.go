@@ -117,7 +117,7 @@ func TestCompleteness(t *testing.T) {
 		stem := strings.ReplaceAll(f.Stem, "-", "_")
 		for _, n := range f.Types {
 			for _, fl := range n.Type.Fields {
-				for _, p := range []string{gen.GoDir + stem + "_types_gen.go", gen.GoDir + stem + "_validate_gen.go", gen.DocsDir + f.Stem + ".md", gen.PythonFile, gen.TSDir + f.Stem + ".types.ts", gen.TSDir + f.Stem + ".check.ts"} {
+				for _, p := range []string{gen.GoDir + stem + "_types_gen.go", gen.GoDir + stem + "_validate_gen.go", gen.DocsDir + f.Stem + ".md", gen.PythonGenDir + stem + ".py", gen.TSDir + f.Stem + ".types.ts", gen.TSDir + f.Stem + ".check.ts"} {
 					if _, ok := out[p]; !ok {
 						continue
 					}
@@ -140,20 +140,20 @@ func TestRegistriesComplete(t *testing.T) {
 	want := map[string][]string{}
 	for _, l := range m.Limits {
 		v := fmt.Sprint(l.Value)
-		for _, p := range []string{gen.GoDir + "limits_gen.go", gen.PythonFile, gen.TSDir + "limits.ts", gen.DocsDir + "index.md"} {
+		for _, p := range []string{gen.GoDir + "limits_gen.go", gen.PythonGenDir + "limits.py", gen.TSDir + "limits.ts", gen.DocsDir + "index.md"} {
 			want[p] = append(want[p], v)
 		}
-		for _, p := range []string{gen.PythonFile, gen.TSDir + "limits.ts", gen.DocsDir + "index.md"} {
+		for _, p := range []string{gen.PythonGenDir + "limits.py", gen.PythonFile, gen.TSDir + "limits.ts", gen.DocsDir + "index.md"} {
 			want[p] = append(want[p], l.Name)
 		}
 	}
 	for _, e := range m.Errors {
-		for _, p := range []string{gen.GoDir + "errors_gen.go", gen.PythonFile, gen.TSDir + "errors.ts", gen.DocsDir + "index.md"} {
+		for _, p := range []string{gen.GoDir + "errors_gen.go", gen.PythonGenDir + "errors.py", gen.TSDir + "errors.ts", gen.DocsDir + "index.md"} {
 			want[p] = append(want[p], fmt.Sprint(e.Code), e.Name)
 		}
 	}
 	for _, me := range m.Methods {
-		for _, p := range []string{gen.GoDir + "methods_gen.go", gen.PythonFile, gen.TSDir + "methods.ts", gen.DocsDir + "index.md"} {
+		for _, p := range []string{gen.GoDir + "methods_gen.go", gen.PythonGenDir + "methods.py", gen.TSDir + "methods.ts", gen.DocsDir + "index.md"} {
 			want[p] = append(want[p], me.Name)
 		}
 	}
