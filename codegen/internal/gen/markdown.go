@@ -209,13 +209,13 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 	return b.Bytes()
 }
 
-// example returns the first valid vector of a type (hand-written ones sort before "minimal"
-// only by name; prefer "all-fields" as the richest).
+// example returns a valid vector of a type: the synthesized all-fields one (the richest), else
+// the synthesized minimal one, else the first by name (synthesized files start "synth-").
 func example(name string) string {
 	if Examples == nil {
 		return ""
 	}
-	for _, cand := range []string{"all-fields", "minimal"} {
+	for _, cand := range []string{"synth-all-fields", "synth-minimal"} {
 		if b, err := fs.ReadFile(Examples, name+"/valid/"+cand+".json"); err == nil && len(b) < 2000 {
 			return string(b)
 		}
