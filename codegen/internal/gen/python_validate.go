@@ -100,5 +100,3 @@ def type_names() -> list[str]:
 register(_SPECS)
 `)
 }
-
-
