@@ -116,7 +116,7 @@ func (e *Extension) SpawnAgent(ctx context.Context, a AgentSpawn) (protocol.Agen
 }
 
 func (e *Extension) agentParent(ctx context.Context, what string) (*callState, error) {
-	if _, err := e.need(what, "agent_sessions"); err != nil {
+	if _, err := e.need(what, protocol.FeatureAgentSessions); err != nil {
 		return nil, err
 	}
 	return e.parent(ctx, what)

@@ -37,7 +37,7 @@ type ArtifactInfo struct {
 // PublishArtifact publishes bytes to the host for the ambient request. Needs
 // negotiated artifacts. Absolute and parent-traversing paths are refused locally.
 func (e *Extension) PublishArtifact(ctx context.Context, a Artifact) (ArtifactInfo, error) {
-	if _, err := e.need("PublishArtifact", "artifacts"); err != nil {
+	if _, err := e.need("PublishArtifact", protocol.FeatureArtifacts); err != nil {
 		return ArtifactInfo{}, err
 	}
 	if a.MIMEType == "" {

@@ -113,12 +113,12 @@ func (e *Extension) ready(what string) (*session, error) {
 }
 
 // need returns the session when feature was negotiated.
-func (e *Extension) need(what, feature string) (*session, error) {
+func (e *Extension) need(what string, feature protocol.Feature) (*session, error) {
 	s, err := e.ready(what)
 	if err != nil {
 		return nil, err
 	}
-	if !s.features[feature] {
+	if !s.features[string(feature)] {
 		return nil, featureError(what, feature)
 	}
 	return s, nil

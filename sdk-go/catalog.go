@@ -99,7 +99,7 @@ func (c *catalog) retainedLocked() string {
 // tools/register request. Needs the negotiated dynamic_tools feature. Rejection
 // leaves the local catalog unchanged.
 func (e *Extension) RegisterTools(ctx context.Context, tools ...*ToolDef) (CatalogUpdate, error) {
-	s, err := e.need("RegisterTools", "dynamic_tools")
+	s, err := e.need("RegisterTools", protocol.FeatureDynamicTools)
 	if err != nil {
 		return CatalogUpdate{}, err
 	}
@@ -124,7 +124,7 @@ func (e *Extension) RegisterTools(ctx context.Context, tools ...*ToolDef) (Catal
 // UnregisterTools removes tools by name in one tools/unregister request; absent
 // names are harmless.
 func (e *Extension) UnregisterTools(ctx context.Context, names ...string) (CatalogUpdate, error) {
-	if _, err := e.need("UnregisterTools", "dynamic_tools"); err != nil {
+	if _, err := e.need("UnregisterTools", protocol.FeatureDynamicTools); err != nil {
 		return CatalogUpdate{}, err
 	}
 	if len(names) == 0 || len(names) > protocol.MaxToolsPerRequest {

@@ -39,6 +39,6 @@ func localError(format string, args ...any) *Error {
 }
 
 // featureError reports a service used without its negotiated feature.
-func featureError(what, feature string) error {
+func featureError(what string, feature protocol.Feature) error {
 	return fmt.Errorf("octet: %s needs the negotiated feature %q (API 0.2+, offered by the host)", what, feature)
 }

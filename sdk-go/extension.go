@@ -51,7 +51,8 @@ type Extension struct {
 	shutdowns []func(ctx context.Context)
 
 	conn        *jsonrpc.Conn
-	connSet     chan struct{} // closed once conn is assigned (handlers start before that)
+	connSet     chan struct{}                                   // closed once conn is assigned (handlers start before that)
+	routes      map[string]protocol.HostRoute[*jsonrpc.Request] // generated dispatch table (hostmethods.go)
 	served      atomic.Bool
 	session     atomic.Pointer[session] // set by initialize
 	pool        *pool
@@ -111,6 +112,7 @@ func New(opts Options) *Extension {
 		connSet:   make(chan struct{}),
 	}
 	e.catalog = newCatalog(e)
+	e.routes = protocol.NewHostRoutes[*jsonrpc.Request](hostMethods{e})
 	e.parents.init()
 	e.arrivals.init()
 	e.presentRev.Store(-1)

@@ -11,7 +11,7 @@ import (
 // name or name + "." + suffix.
 func (e *Extension) KVGet(ctx context.Context, namespace, key string) (protocol.KVGetResult, error) {
 	var res protocol.KVGetResult
-	if _, err := e.need("KVGet", "kv"); err != nil {
+	if _, err := e.need("KVGet", protocol.FeatureKV); err != nil {
 		return res, err
 	}
 	if n := len(key); n == 0 || n > protocol.KVKeyMaxBytes {
@@ -24,7 +24,7 @@ func (e *Extension) KVGet(ctx context.Context, namespace, key string) (protocol.
 // KVList lists keys with a prefix, one page at a time (limit 1..1000; 0 = 100).
 func (e *Extension) KVList(ctx context.Context, namespace, prefix, cursor string, limit int) (protocol.KVListResult, error) {
 	var res protocol.KVListResult
-	if _, err := e.need("KVList", "kv"); err != nil {
+	if _, err := e.need("KVList", protocol.FeatureKV); err != nil {
 		return res, err
 	}
 	params := map[string]any{"namespace": namespace, "prefix": prefix}
@@ -45,7 +45,7 @@ func (e *Extension) KVList(ctx context.Context, namespace, prefix, cursor string
 // precondition is -32005 (kv_conflict) and applies nothing: re-read and retry.
 func (e *Extension) KVCommit(ctx context.Context, commit protocol.KVCommitParams) (protocol.KVCommitResult, error) {
 	var res protocol.KVCommitResult
-	if _, err := e.need("KVCommit", "kv"); err != nil {
+	if _, err := e.need("KVCommit", protocol.FeatureKV); err != nil {
 		return res, err
 	}
 	if n := len(commit.Writes); n == 0 || n > protocol.KVMaxBatch {
@@ -61,7 +61,7 @@ func (e *Extension) KVCommit(ctx context.Context, commit protocol.KVCommitParams
 // KVCommitRaw passes a kv.commit params object through unchanged (for callers that
 // already hold the wire JSON).
 func (e *Extension) KVCommitRaw(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-	if _, err := e.need("KVCommit", "kv"); err != nil {
+	if _, err := e.need("KVCommit", protocol.FeatureKV); err != nil {
 		return nil, err
 	}
 	var res json.RawMessage

@@ -106,7 +106,7 @@ func featureList(s *session) []string {
 func refusal(r *protocol.Refusal) error { return jsonrpc.NewError(r.Code, r.Message, r.Data) }
 
 // negotiate answers the protocol block (API 0.2/0.4) by the generated negotiation table.
-func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, manifest map[string]any, pending *int) (map[string]any, error) {
+func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, manifest map[string]any, pending *int) (any, error) {
 	if offer == nil {
 		return nil, invalidParams("/protocol", "API %s initialize needs a protocol block", s.apiVersion)
 	}
@@ -128,19 +128,20 @@ func (e *Extension) negotiate(s *session, offer *protocol.ProtocolOffer, manifes
 	if offer.Limits.MaxPendingRequests != nil && *offer.Limits.MaxPendingRequests >= 0 {
 		*pending = min(*pending, int(*offer.Limits.MaxPendingRequests))
 	}
-	block := map[string]any{
-		"version":  s.apiVersion,
-		"features": features,
-		"limits":   map[string]any{"max_concurrent_requests": s.concurrency},
+	block := protocol.ProtocolAnswer{
+		Version:  s.apiVersion,
+		Features: make([]protocol.Feature, len(features)),
+		Limits:   protocol.AnsweredLimits{MaxConcurrentRequests: int64(s.concurrency)},
 	}
-	if s.features["lifecycle_events"] {
-		var subs []string
+	for i, f := range features {
+		block.Features[i] = protocol.Feature(f)
+	}
+	if s.features[string(protocol.FeatureLifecycleEvents)] {
 		for _, m := range protocol.LifecycleEvents {
 			if len(e.lifecycle[m]) > 0 {
-				subs = append(subs, m)
+				block.LifecycleEvents = append(block.LifecycleEvents, protocol.LifecycleEvent(m))
 			}
 		}
-		block["lifecycle_events"] = subs
 	}
 	return block, nil
 }
@@ -161,7 +162,7 @@ func (e *Extension) checkManifest(s *session) error {
 			return invalidParams("", "tool %q declares an output_schema, which API 0.1 forbids", t.spec.Name)
 		}
 	}
-	if !s.features["dynamic_tools"] {
+	if !s.features[string(protocol.FeatureDynamicTools)] {
 		if err := sameSet("tool", tools, c.Tools, "contributes.tools"); err != nil {
 			return err
 		}

@@ -43,7 +43,7 @@ func (e *Extension) Progress(ctx context.Context, p ProgressStatus) error {
 	if p.Unit != "" {
 		ev["unit"] = p.Unit
 	}
-	return e.progress(ctx, "request_progress", ev)
+	return e.progress(ctx, protocol.FeatureRequestProgress, ev)
 }
 
 // ProgressOutput streams output text (stream "stdout" or "stderr"; utf8).
@@ -51,7 +51,7 @@ func (e *Extension) ProgressOutput(ctx context.Context, stream, data string) err
 	if stream != "stdout" && stream != "stderr" {
 		return localError("progress output stream %q is not stdout or stderr", stream)
 	}
-	return e.progress(ctx, "request_progress", map[string]any{"type": "output", "stream": stream, "encoding": "utf8", "data": data})
+	return e.progress(ctx, protocol.FeatureRequestProgress, map[string]any{"type": "output", "stream": stream, "encoding": "utf8", "data": data})
 }
 
 // ProgressDecoration labels the running call (needs progress_decoration as well).
@@ -62,17 +62,17 @@ func (e *Extension) ProgressDecoration(ctx context.Context, label, detail string
 	if utf8.RuneCountInString(detail) > 256 {
 		return localError("decoration detail exceeds 256 characters")
 	}
-	if _, err := e.need("ProgressDecoration", "progress_decoration"); err != nil {
+	if _, err := e.need("ProgressDecoration", protocol.FeatureProgressDecoration); err != nil {
 		return err
 	}
 	ev := map[string]any{"type": "decoration", "label": label}
 	if detail != "" {
 		ev["detail"] = detail
 	}
-	return e.progress(ctx, "request_progress", ev)
+	return e.progress(ctx, protocol.FeatureRequestProgress, ev)
 }
 
-func (e *Extension) progress(ctx context.Context, feature string, event map[string]any) error {
+func (e *Extension) progress(ctx context.Context, feature protocol.Feature, event map[string]any) error {
 	if _, err := e.need("Progress", feature); err != nil {
 		return err
 	}

@@ -135,11 +135,8 @@ type LifecycleEvent struct {
 // LifecycleHandler observes a lifecycle event; it cannot veto the transition.
 type LifecycleHandler func(ctx context.Context, event LifecycleEvent)
 
-var lifecycleMethods = []string{
-	protocol.MethodSessionStarted, protocol.MethodSessionSettled,
-	protocol.MethodTurnStarted, protocol.MethodTurnSettled,
-	protocol.MethodToolStarted, protocol.MethodToolSettled,
-}
+// lifecycleMethods are the lifecycle events, derived from the schema's dispatch roles.
+var lifecycleMethods = protocol.EventMethods
 
 // Command registers a slash command.
 func (e *Extension) Command(name, description string, fn CommandHandler) {

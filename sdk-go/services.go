@@ -128,7 +128,7 @@ type PolicyDecision struct {
 // the approval token from an earlier "ask" (needs negotiated approvals) to retry
 // the exact intent; "" otherwise. Only "allow" authorises the effect.
 func (e *Extension) EvaluatePolicy(ctx context.Context, intent protocol.PolicyIntent, approvalToken string) (PolicyDecision, error) {
-	s, err := e.need("EvaluatePolicy", "policy_intents")
+	s, err := e.need("EvaluatePolicy", protocol.FeaturePolicyIntents)
 	if err != nil {
 		return PolicyDecision{}, err
 	}
@@ -138,8 +138,8 @@ func (e *Extension) EvaluatePolicy(ctx context.Context, intent protocol.PolicyIn
 	}
 	params := map[string]any{"parent_request_id": st.id, "intent": intent}
 	if approvalToken != "" {
-		if !s.features["approvals"] {
-			return PolicyDecision{}, featureError("an approval token", "approvals")
+		if !s.features[string(protocol.FeatureApprovals)] {
+			return PolicyDecision{}, featureError("an approval token", protocol.FeatureApprovals)
 		}
 		if !approvalTokenPattern.MatchString(approvalToken) {
 			return PolicyDecision{}, localError("approval token must be 64 lowercase hex digits")
@@ -163,7 +163,7 @@ func (e *Extension) EvaluatePolicy(ctx context.Context, intent protocol.PolicyIn
 // missing value or broker failure is -32004. Keep the value short-lived and out of
 // logs, progress, results and storage.
 func (e *Extension) GetSecret(ctx context.Context, name string) (string, error) {
-	if _, err := e.need("GetSecret", "secrets"); err != nil {
+	if _, err := e.need("GetSecret", protocol.FeatureSecrets); err != nil {
 		return "", err
 	}
 	if !secretNamePattern.MatchString(name) {

@@ -22,8 +22,8 @@ func (e *Extension) shutdownRequest(ctx context.Context, req *jsonrpc.Request) (
 		DeadlineMS *int64 `json:"deadline_ms"`
 	}
 	if s := e.session.Load(); s != nil {
-		if err := checkParams(s.apiVersion, req); err != nil {
-			return nil, err
+		if err := e.routes[req.Method].CheckParams(s.apiVersion, req.Params); err != nil {
+			return nil, invalidParams("", "%s params: %v", req.Method, err)
 		}
 	}
 	if req.Params != nil {

@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 	"os"
 	"slices"
 	"strings"
@@ -148,7 +149,7 @@ func judgeValid(resp Response, d toolDef, api string) string {
 		}
 		return fmt.Sprintf("error %d for a valid call: %s", e.Code, e.Message)
 	}
-	if err := host.JudgeResult("tool/call", api, d.Name, resp.Result, d.OutputSchema); err != nil {
+	if err := host.JudgeResult(protocol.MethodToolCall, api, d.Name, resp.Result, d.OutputSchema); err != nil {
 		return "a result the host refuses: " + err.Error()
 	}
 	return ""

@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 	"time"
 
 	"github.com/octet-kit/octet/host/conformance/argsgen"
@@ -20,7 +21,7 @@ func init() {
 			Description: "every declared tool (and every tool of a published dynamic catalog) answers arguments generated from its parameters schema (each enum value, bounds, empty strings and arrays, optional members absent and present, [certify] examples) with a result the host passes on (wire schema, output_schema) or a tool error in the documented shape; never a crash, hang, -32603 or protocol error",
 			Requirement: req,
 			Tier:        Required,
-			Covers:      []string{"tool/call"},
+			Covers:      []string{protocol.MethodToolCall},
 			Run:         checkValidArguments,
 		},
 		&Check{
@@ -36,7 +37,7 @@ func init() {
 			Description: "a call of each tool cancelled right after it is sent ends exactly once, with -32800 or its result, and the extension keeps serving",
 			Requirement: "wire.md §7 cancellation; " + req,
 			Tier:        Required,
-			Features:    []string{"request_cancellation"},
+			Features:    []string{string(protocol.FeatureRequestCancellation)},
 			Covers:      []string{"tool/call cancellable", "tool/call error -32800"},
 			Run:         checkCancelMidFlight,
 		},
@@ -45,7 +46,7 @@ func init() {
 			Description: "as many calls of the declared tools as the negotiated max_concurrent_requests, sent at once, are all admitted and answered as valid calls (no -32001)",
 			Requirement: "wire.md §8 limits (max_concurrent_requests); " + req,
 			Tier:        Required,
-			Features:    []string{"request_cancellation"},
+			Features:    []string{string(protocol.FeatureRequestCancellation)},
 			Covers:      []string{"tool/call error -32001"},
 			Run:         checkConcurrentCalls,
 		},
@@ -54,7 +55,7 @@ func init() {
 			Description: "calls of the declared tools in flight when shutdown arrives are drained: each is answered (its result, a tool error, or -32800 at the deadline) before the shutdown is acknowledged and the process exits",
 			Requirement: "wire.md §9 shutdown and drain; " + req,
 			Tier:        Required,
-			Covers:      []string{"shutdown"},
+			Covers:      []string{protocol.MethodShutdown},
 			Run:         checkShutdownDrains,
 		},
 	)
@@ -82,7 +83,7 @@ func (t *T) exerciseCases(pick func(*argsgen.Plan) []argsgen.Case, judge func(Re
 				}
 			}
 			for _, c := range pick(e.plan) {
-				resp, err := s.Call(t.Ctx, t.Timeout(), "tool/call", callParams(e.def, c.Args))
+				resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, callParams(e.def, c.Args))
 				problem := ""
 				switch {
 				case errors.Is(err, ErrTransport):
@@ -160,7 +161,7 @@ func checkCancelMidFlight(t *T) error {
 				return err
 			}
 		}
-		id, ch, err := s.Send("tool/call", callParams(p.e.def, p.c.Args))
+		id, ch, err := s.Send(protocol.MethodToolCall, callParams(p.e.def, p.c.Args))
 		if err != nil {
 			return err
 		}
@@ -189,7 +190,7 @@ func checkCancelMidFlight(t *T) error {
 	// (written on reading the cancel) is on the stream before this one's.
 	if s != nil && len(probes(plans)) > 0 {
 		p := probes(plans)[0]
-		resp, err := s.Call(t.Ctx, t.Timeout(), "tool/call", callParams(p.e.def, p.c.Args))
+		resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, callParams(p.e.def, p.c.Args))
 		if err != nil {
 			return fail("the extension to serve after cancellations", "%v", err)
 		}
@@ -213,7 +214,7 @@ func burst(s *Session, plans []exercised, n int) ([]pending, error) {
 				continue
 			}
 			c := e.plan.Valid[round]
-			id, ch, err := s.Send("tool/call", callParams(e.def, c.Args))
+			id, ch, err := s.Send(protocol.MethodToolCall, callParams(e.def, c.Args))
 			if err != nil {
 				return out, err
 			}
@@ -284,7 +285,7 @@ func checkShutdownDrains(t *T) error {
 	if err != nil {
 		return err
 	}
-	shutID, shutCh, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
+	shutID, shutCh, err := s.Send(protocol.MethodShutdown, map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
 	if err != nil {
 		return err
 	}

@@ -137,7 +137,7 @@ func firstGeneration(frames []Frame) []Frame {
 		if f.Direction != recording.HostToExt && f.Direction != recording.ExtToHost {
 			continue
 		}
-		if f.Direction == recording.HostToExt && methodOf(f.Frame) == "initialize" {
+		if f.Direction == recording.HostToExt && methodOf(f.Frame) == protocol.MethodInitialize {
 			if inits++; inits > 1 {
 				break
 			}
@@ -162,7 +162,7 @@ func recordedPlaces(frames []Frame) (dir, workspace string) {
 				} `json:"workspace"`
 			} `json:"params"`
 		}
-		if f.Direction == recording.HostToExt && json.Unmarshal(f.Frame, &req) == nil && req.Method == "initialize" {
+		if f.Direction == recording.HostToExt && json.Unmarshal(f.Frame, &req) == nil && req.Method == protocol.MethodInitialize {
 			return req.Params.Extension.Dir, req.Params.Workspace.Root
 		}
 	}

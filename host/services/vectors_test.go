@@ -82,10 +82,10 @@ func TestSchemaInvalidVectorsRefused(t *testing.T) {
 // wire adds a rule the schema cannot express (listed, with the reason).
 func TestSchemaValidVectorsAccepted(t *testing.T) {
 	semantic := map[string]string{
-		"presentation/update/all-fields.json": "parent_request_id and resource_owner are mutually exclusive (wire.md §7)",
-		"artifact/publish/all-fields.json":    "mime_type must be a type/subtype MIME type; the schema allows any string (\"x\")",
-		"artifact/publish/minimal.json":       "mime_type must be a type/subtype MIME type; the schema allows any string (\"x\")",
-		"kv.list/all-fields.json":             "a cursor is opaque: only one this host issued is accepted",
+		"presentation/update/synth-all-fields.json": "parent_request_id and resource_owner are mutually exclusive (wire.md §7)",
+		"artifact/publish/synth-all-fields.json":    "mime_type must be a type/subtype MIME type; the schema allows any string (\"x\")",
+		"artifact/publish/synth-minimal.json":       "mime_type must be a type/subtype MIME type; the schema allows any string (\"x\")",
+		"kv.list/synth-all-fields.json":             "a cursor is opaque: only one this host issued is accepted",
 	}
 	root := filepath.Join("..", "..", "schema")
 	raw, err := os.ReadFile(filepath.Join(root, "methods.json"))

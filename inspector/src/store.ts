@@ -2,6 +2,7 @@
 // a reloaded page that replays the kept entries from seq 0 shows what the last one did.
 
 import type { Entry, JSONValue, Question, State } from "./api.js";
+import { Method } from "../../sdk-typescript/src/generated/methods.js";
 
 export interface FrameRow {
   seq: number;
@@ -150,7 +151,7 @@ export class Store {
         this.broker.push(b);
         this.brokerOpen.set(`${ext}/${gen}/${idKey}`, b);
       }
-    } else if (kind === "notification" && d.direction === "ext->host" && d.method === "presentation/update") {
+    } else if (kind === "notification" && d.direction === "ext->host" && d.method === Method.PRESENTATION_UPDATE) {
       this.presentationSent.set(ext, (this.presentationSent.get(ext) ?? 0) + 1);
     } else if (kind === "response" || kind === "error") {
       // Ids are per sender: a response going one way answers a request that went the other.

@@ -163,7 +163,7 @@ func (h *Host) stop() {
 	case <-h.conn.Done():
 	default:
 		ctx, cancel := context.WithTimeout(context.Background(), h.opts.Timeout)
-		_ = h.conn.Call(ctx, "shutdown", map[string]any{"reason": "host_exit"}, nil)
+		_ = h.conn.Call(ctx, protocol.MethodShutdown, map[string]any{"reason": "host_exit"}, nil)
 		cancel()
 	}
 	h.conn.Close()
@@ -208,7 +208,7 @@ func (h *Host) InitializeParams() map[string]any {
 // Initialize runs the handshake and returns the extension's answer.
 func (h *Host) Initialize() (map[string]any, error) {
 	var res map[string]any
-	err := h.Call(context.Background(), "initialize", h.InitializeParams(), &res)
+	err := h.Call(context.Background(), protocol.MethodInitialize, h.InitializeParams(), &res)
 	if tools, ok := res["tools"].([]any); ok {
 		// Epoch 0 is the initialize catalog; later mutations answer the whole catalog.
 		h.svc.mu.Lock()
@@ -266,7 +266,7 @@ func (h *Host) CallTool(ctx context.Context, name string, args any) (CallResult,
 	if args == nil {
 		args = map[string]any{}
 	}
-	err := h.Call(ctx, "tool/call", map[string]any{"name": name, "arguments": args}, &res)
+	err := h.Call(ctx, protocol.MethodToolCall, map[string]any{"name": name, "arguments": args}, &res)
 	return res, err
 }
 
@@ -297,7 +297,7 @@ func (h *Host) Received(method string) []map[string]any {
 
 // Shutdown sends shutdown and waits for the extension to end.
 func (h *Host) Shutdown(ctx context.Context) error {
-	if err := h.Call(ctx, "shutdown", map[string]any{"reason": "host_exit"}, nil); err != nil {
+	if err := h.Call(ctx, protocol.MethodShutdown, map[string]any{"reason": "host_exit"}, nil); err != nil {
 		return err
 	}
 	return h.Wait()

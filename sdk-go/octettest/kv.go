@@ -46,7 +46,7 @@ func (s *kvStore) handle(method string, params json.RawMessage, name string) (an
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch method {
-	case "kv.get":
+	case protocol.MethodKVGet:
 		var p struct{ Namespace, Key string }
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, invalid("kv.get params: %v", err)
@@ -60,7 +60,7 @@ func (s *kvStore) handle(method string, params json.RawMessage, name string) (an
 		}
 		_, ver := canonical(v)
 		return map[string]any{"found": true, "value": v, "version": ver}, nil
-	case "kv.list":
+	case protocol.MethodKVList:
 		var p struct {
 			Namespace, Prefix string
 			Limit             int
@@ -83,7 +83,7 @@ func (s *kvStore) handle(method string, params json.RawMessage, name string) (an
 			entries = append(entries, map[string]any{"key": k, "value": v, "version": ver})
 		}
 		return map[string]any{"entries": entries}, nil
-	case "kv.commit":
+	case protocol.MethodKVCommit:
 		var p struct {
 			Preconditions []struct {
 				Namespace, Key string

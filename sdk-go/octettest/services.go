@@ -84,11 +84,11 @@ func (s *services) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 		return nil, err
 	}
 	switch req.Method {
-	case "confirmation/request":
+	case protocol.MethodConfirmationRequest:
 		msg, _ := p["message"].(string)
 		ok := s.script.Confirm != nil && s.script.Confirm(msg)
 		return map[string]any{"confirmed": ok}, nil
-	case "input/request":
+	case protocol.MethodInputRequest:
 		prompt, _ := p["prompt"].(string)
 		secret, _ := p["secret"].(bool)
 		var v *string
@@ -96,26 +96,26 @@ func (s *services) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 			v = s.script.Input(prompt, secret)
 		}
 		return map[string]any{"value": v}, nil
-	case "secret/get":
+	case protocol.MethodSecretGet:
 		name, _ := p["name"].(string)
 		if v, ok := s.script.Secrets[name]; ok {
 			return map[string]any{"value": v}, nil
 		}
 		return nil, jsonrpc.NewError(protocol.CodeSecretUnavailable, "secret is unavailable", nil)
-	case "policy/evaluate":
+	case protocol.MethodPolicyEvaluate:
 		intent, _ := p["intent"].(map[string]any)
 		token, _ := p["approval_token"].(string)
 		if s.script.Policy != nil {
 			return s.script.Policy(intent, token), nil
 		}
 		return map[string]any{"decision": "allow"}, nil
-	case "artifact/publish":
+	case protocol.MethodArtifactPublish:
 		return s.publish(p)
-	case "tools/register", "tools/unregister":
+	case protocol.MethodToolsRegister, protocol.MethodToolsUnregister:
 		return s.mutateCatalog(req.Method, p)
-	case "agent/spawn", "agent/message", "agent/follow_up", "agent/models", "agent/list", "agent/wait", "agent/interrupt":
+	case protocol.MethodAgentSpawn, protocol.MethodAgentMessage, protocol.MethodAgentFollowUp, protocol.MethodAgentModels, protocol.MethodAgentList, protocol.MethodAgentWait, protocol.MethodAgentInterrupt:
 		return s.agent(req.Method, p)
-	case "kv.get", "kv.list", "kv.commit":
+	case protocol.MethodKVGet, protocol.MethodKVList, protocol.MethodKVCommit:
 		return s.kv.handle(req.Method, req.Params, s.host.opts.Manifest["name"].(string))
 	}
 	return nil, jsonrpc.NewError(protocol.CodeMethodNotFound, "method not found: "+req.Method, map[string]string{"method": req.Method})
@@ -163,7 +163,7 @@ func (s *services) publish(p map[string]any) (any, error) {
 func (s *services) mutateCatalog(method string, p map[string]any) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if method == "tools/register" {
+	if method == protocol.MethodToolsRegister {
 		tools, _ := p["tools"].([]any)
 		for _, t := range tools {
 			def, _ := t.(map[string]any)
@@ -190,7 +190,7 @@ func (s *services) agent(method string, p map[string]any) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch method {
-	case "agent/spawn":
+	case protocol.MethodAgentSpawn:
 		key, _ := p["idempotency_key"].(string)
 		for _, a := range s.agents {
 			if a["idempotency_key"] == key {
@@ -206,15 +206,15 @@ func (s *services) agent(method string, p map[string]any) (any, error) {
 		}
 		s.agents = append(s.agents, rec)
 		return map[string]any{"agent_id": id, "session": rec["session"], "state": "pending", "created": true}, nil
-	case "agent/message", "agent/follow_up":
+	case protocol.MethodAgentMessage, protocol.MethodAgentFollowUp:
 		return map[string]any{"accepted": true}, nil
-	case "agent/models":
+	case protocol.MethodAgentModels:
 		return map[string]any{"models": []any{map[string]any{"provider": "test", "model": "scripted"}}}, nil
-	case "agent/list":
+	case protocol.MethodAgentList:
 		return map[string]any{"agents": append([]map[string]any{}, s.agents...)}, nil
-	case "agent/wait":
+	case protocol.MethodAgentWait:
 		return map[string]any{"timed_out": false, "agents": append([]map[string]any{}, s.agents...)}, nil
-	case "agent/interrupt":
+	case protocol.MethodAgentInterrupt:
 		return map[string]any{"interrupted": false}, nil
 	}
 	return nil, invalid("unknown agent method %s", method)

@@ -8,6 +8,7 @@ import { ErrorCode, MAX_ID_BYTES } from "./limits.js";
 import type { Logger } from "./log.js";
 import type { Transport } from "./transport.js";
 import { parseFrame, WireRuleError } from "./wireparse.js";
+import { Method } from "./generated/methods.js";
 
 export interface InboundHandlers {
   request(id: Id, method: string, params: JsonObject | undefined): void;
@@ -316,7 +317,7 @@ export class Connection {
       if (signal !== undefined) {
         onAbort = () => {
           if (!this.pending.delete(id)) return;
-          if (this.canCancel && this.closedReason === undefined) this.writeLine(JSON.stringify({ jsonrpc: "2.0", method: "$/cancelRequest", params: { id } }) + "\n");
+          if (this.canCancel && this.closedReason === undefined) this.writeLine(JSON.stringify({ jsonrpc: "2.0", method: Method.CANCELREQUEST, params: { id } }) + "\n");
           reject(new CancelledError(`${method} cancelled`));
         };
         signal.addEventListener("abort", onAbort, { once: true });

@@ -4,6 +4,7 @@ import { CancelledError, FeatureUnavailableError, ValidationError } from "./erro
 import { codePoints, type Id, type JsonObject } from "./json.js";
 import type { Logger } from "./log.js";
 import type { ResourceOwner } from "./types.js";
+import { FeatureName } from "./generated/dispatch.js";
 
 export type ProgressEvent =
   | { type: "status"; message?: string; current?: number; total?: number; unit?: string }
@@ -115,7 +116,7 @@ export class RequestContext {
   progress(event: ProgressEvent | StatusProgress): boolean {
     const full: ProgressEvent = "type" in event ? (event as ProgressEvent) : { type: "status", ...(event as StatusProgress) };
     if (full.type === "decoration") {
-      if (!this.runtime.features.has("progress_decoration")) throw new FeatureUnavailableError("progress_decoration", "progress decoration");
+      if (!this.runtime.features.has(FeatureName.PROGRESS_DECORATION)) throw new FeatureUnavailableError(FeatureName.PROGRESS_DECORATION, "progress decoration");
       if (codePoints(full.label) > 64) throw new ValidationError("decoration label is longer than 64 chars", "/label");
       if (full.detail !== undefined && codePoints(full.detail) > 256) throw new ValidationError("decoration detail is longer than 256 chars", "/detail");
     } else if (full.type === "status") {
@@ -126,7 +127,7 @@ export class RequestContext {
         }
       }
     }
-    if (this.settled || this.parentRequestId === undefined || !this.runtime.features.has("request_progress")) return false;
+    if (this.settled || this.parentRequestId === undefined || !this.runtime.features.has(FeatureName.REQUEST_PROGRESS)) return false;
     this.sequence += 1;
     this.runtime.sendProgress(this.parentRequestId, this.sequence, full);
     return true;

@@ -13,6 +13,7 @@ import * as L from "./limits.js";
 import type { Logger } from "./log.js";
 import type { Registry, ToolEntry } from "./registry.js";
 import { invalidArguments, wireFloat } from "./schema.js";
+import { Dispatch, HOST_ROUTES, Method, dispatchHost, type HostHandlers, type HostRoute } from "./generated/index.js";
 import type { ApiVersion, ContextCollectParams, RenderParams, StatusCollectParams } from "./types.js";
 
 export interface Job {
@@ -30,8 +31,6 @@ export interface DispatchState {
   readonly api: ApiVersion;
   newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext;
 }
-
-type JobBuilder = (s: DispatchState, id: Id, p: JsonObject) => Job | WireError;
 
 export function invalidParams(message: string, path?: string): WireError {
   const data: JsonObject = { reason: message };
@@ -63,7 +62,7 @@ function toolJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   const fault = entry.params.check(args, wireFloat);
   if (fault !== null) return invalidArguments(fault);
   const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
-  const ctx = s.newContext(id, "tool/call", p, rev, callId);
+  const ctx = s.newContext(id, Method.TOOL_CALL, p, rev, callId);
   const handler = entry.handler;
   const schema = entry.def.output_schema;
   const v01 = s.api === "0.1";
@@ -96,7 +95,7 @@ function commandJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   const args = p["arguments"] as string[];
   const cmd = s.registry.commands.get(name);
   if (cmd === undefined) return invalidParams(`unknown command '${name}'`, "/name");
-  const ctx = s.newContext(id, "command/execute", p);
+  const ctx = s.newContext(id, Method.COMMAND_EXECUTE, p);
   return job(id, ctx, () => cmd.handler(args, ctx), (value) => {
     if (typeof value === "string") return { text: value };
     if (isObject(value) && typeof value["text"] === "string") return value;
@@ -110,7 +109,7 @@ function hookJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   const payload = p["payload"] as JsonObject;
   const handler = s.registry.hooks.get(hook);
   if (handler === undefined) return invalidParams(`no handler for hook '${hook}'`, "/hook");
-  const ctx = s.newContext(id, "hook/run", p);
+  const ctx = s.newContext(id, Method.HOOK_RUN, p);
   return job(id, ctx, () => handler(payload as never, ctx), (value) => {
     if (value === undefined || value === null) return {};
     if (!isObject(value)) throw new ValidationError(`hook '${hook}' must return an object or nothing`);
@@ -121,7 +120,7 @@ function hookJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
 function contextJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   const handler = s.registry.contextHandler;
   if (handler === undefined) return invalidParams("no context handler is registered");
-  const ctx = s.newContext(id, "context/collect", p);
+  const ctx = s.newContext(id, Method.CONTEXT_COLLECT, p);
   return job(id, ctx, () => handler(p as ContextCollectParams, ctx), (value) => {
     const items = Array.isArray(value) ? value : isObject(value) ? value["items"] : undefined;
     if (!Array.isArray(items)) throw new ValidationError("context handler must return an array of items or {items}");
@@ -134,7 +133,7 @@ function statusJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   if (typeof surface !== "string") return invalidParams("status/collect needs a string 'surface'", "/surface");
   const handler = s.registry.statuses.get(surface);
   if (handler === undefined) return invalidParams(`no status handler for surface '${surface}'`, "/surface");
-  const ctx = s.newContext(id, "status/collect", p);
+  const ctx = s.newContext(id, Method.STATUS_COLLECT, p);
   return job(id, ctx, () => handler(p as unknown as StatusCollectParams, ctx), (value) => {
     if (!isObject(value) || typeof value["text"] !== "string") throw new ValidationError("status handler must return {surface, text, priority}");
     if ([...value["text"]].length > 1024) throw new ValidationError("status text is longer than 1024 chars", "/text");
@@ -147,28 +146,62 @@ function renderJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   if (typeof name !== "string") return invalidParams("tool/render needs a string 'name'", "/name");
   const handler = s.registry.renderers.get(name);
   if (handler === undefined) return invalidParams(`no renderer for tool '${name}'`, "/name");
-  const ctx = s.newContext(id, "tool/render", p);
+  const ctx = s.newContext(id, Method.TOOL_RENDER, p);
   return job(id, ctx, () => handler(p as unknown as RenderParams, ctx), (value) => {
     if (!isObject(value) || !Array.isArray(value["segments"])) throw new ValidationError("renderer must return {segments}");
     return value;
   });
 }
 
-/** The host-to-extension methods this SDK serves as jobs (initialize and shutdown are the session's). */
-const HANDLERS: Readonly<Record<string, JobBuilder>> = {
-  "tool/call": toolJob,
-  "command/execute": commandJob,
-  "hook/run": hookJob,
-  "context/collect": contextJob,
-  "status/collect": statusJob,
-  "tool/render": renderJob,
-};
+/** What a handler of the generated dispatch table gets: the request id (0 for a notification), method and params. */
+export interface HostCall {
+  readonly id: Id;
+  readonly method: string;
+  readonly params: JsonObject;
+}
 
-/** The job for a host request whose params passed the schema, or the error that answers it. */
-export function dispatch(s: DispatchState, id: Id, method: string, params: JsonObject): Job | WireError {
-  const build = Object.hasOwn(HANDLERS, method) ? HANDLERS[method] : undefined;
-  if (build === undefined) return { code: L.ErrorCode.METHOD_NOT_FOUND, message: `method not found: ${method}`, data: { method } };
-  return build(s, id, params);
+/** What the session serves itself: the handshake, shutdown, cancellation and lifecycle events. */
+export interface SessionMethods {
+  initialize(id: Id, params: JsonObject): void;
+  shutdown(id: Id, params: JsonObject): void;
+  cancel(params: JsonObject): void;
+  observe(method: string, params: JsonObject): void;
+}
+
+/**
+ * The generated dispatch table's handlers: one member per method the schema says an extension
+ * receives, so a method added to schema/methods.json without one here fails to compile. Work
+ * methods become jobs; the rest go to the session.
+ */
+export function hostHandlers(s: DispatchState, session: SessionMethods): HostHandlers<HostCall> {
+  return {
+    initialize: (c) => session.initialize(c.id, c.params),
+    shutdown: (c) => session.shutdown(c.id, c.params),
+    cancelRequest: (c) => session.cancel(c.params),
+    toolCall: (c) => toolJob(s, c.id, c.params),
+    commandExecute: (c) => commandJob(s, c.id, c.params),
+    hookRun: (c) => hookJob(s, c.id, c.params),
+    contextCollect: (c) => contextJob(s, c.id, c.params),
+    statusCollect: (c) => statusJob(s, c.id, c.params),
+    toolRender: (c) => renderJob(s, c.id, c.params),
+    sessionStarted: (c) => session.observe(c.method, c.params),
+    sessionSettled: (c) => session.observe(c.method, c.params),
+    turnStarted: (c) => session.observe(c.method, c.params),
+    turnSettled: (c) => session.observe(c.method, c.params),
+    toolStarted: (c) => session.observe(c.method, c.params),
+    toolSettled: (c) => session.observe(c.method, c.params),
+  };
+}
+
+/** The generated route of a method the host sends, if the schema knows it. */
+export function routeOf(method: string): HostRoute | undefined {
+  return Object.hasOwn(HOST_ROUTES, method) ? HOST_ROUTES[method] : undefined;
+}
+
+/** The job for a host work request whose params passed the schema, or the error that answers it. */
+export function dispatch(handlers: HostHandlers<HostCall>, id: Id, method: string, params: JsonObject): Job | WireError {
+  if (routeOf(method)?.dispatch !== Dispatch.WORK) return { code: L.ErrorCode.METHOD_NOT_FOUND, message: `method not found: ${method}`, data: { method } };
+  return dispatchHost(handlers, method, { id, method, params })!.value as Job | WireError;
 }
 
 /**

@@ -8,7 +8,8 @@ import { Admission } from "./admission.js";
 import { CatalogHistory } from "./catalog.js";
 import { Connection } from "./connection.js";
 import { RequestContext, currentContext, progressParams, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
-import { LifecycleQueue, dispatch, invalidParams, type DispatchState } from "./dispatch.js";
+import { LifecycleQueue, dispatch, hostHandlers, invalidParams, routeOf, type DispatchState, type HostCall } from "./dispatch.js";
+import { Dispatch, FeatureName, Method, dispatchHost, type HostHandlers } from "./generated/index.js";
 import { ValidationError, toWireError } from "./errors.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
@@ -220,10 +221,10 @@ export class Extension extends HostServices {
 
   /** Register or replace several tools in one transactional request. */
   async registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
-    this.require("dynamic_tools", "registerTools");
+    this.require(FeatureName.DYNAMIC_TOOLS, "registerTools");
     if (tools.length < 1 || tools.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`registerTools takes 1..${L.MAX_TOOLS_PER_REQUEST} tools, got ${tools.length}`);
     const entries = tools.map((t) => toolEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
-    return this.mutateCatalog("tools/register", { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
+    return this.mutateCatalog(Method.TOOLS_REGISTER, { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
       for (const e of entries) next.set(e.def.name, e);
     });
   }
@@ -234,9 +235,9 @@ export class Extension extends HostServices {
 
   /** Remove tools in one request; absent names are harmless. */
   async unregisterTools(...names: string[]): Promise<CatalogUpdate> {
-    this.require("dynamic_tools", "unregisterTools");
+    this.require(FeatureName.DYNAMIC_TOOLS, "unregisterTools");
     if (names.length < 1 || names.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`unregisterTools takes 1..${L.MAX_TOOLS_PER_REQUEST} names, got ${names.length}`);
-    return this.mutateCatalog("tools/unregister", { names }, (next) => {
+    return this.mutateCatalog(Method.TOOLS_UNREGISTER, { names }, (next) => {
       for (const n of names) next.delete(n);
     });
   }
@@ -313,7 +314,8 @@ export class Extension extends HostServices {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: `request id ${JSON.stringify(id)} is already in flight` });
       return;
     }
-    if (method === "initialize") return this.initialize(id, params);
+    const route = routeOf(method);
+    if (route?.dispatch === Dispatch.HANDSHAKE) return this.initialize(id, params);
     if (this.session === undefined) {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: `${method} before initialize: the first request must be initialize` });
       return;
@@ -331,8 +333,8 @@ export class Extension extends HostServices {
         return;
       }
     }
-    if (method === "shutdown") return this.shutdown(id, p);
-    const job = dispatch(this.dispatchState, id, method, p);
+    if (route?.dispatch === Dispatch.SHUTDOWN) return this.shutdown(id, p);
+    const job = dispatch(this.handlers, id, method, p);
     if (!("ctx" in job)) {
       conn.writeError(id, job);
       return;
@@ -360,7 +362,7 @@ export class Extension extends HostServices {
     },
     log: ext.log,
     sendProgress: (parent: Id, sequence: number, event: ProgressEvent) => {
-      ext.conn?.notify("$/progress", progressParams(parent, sequence, event));
+      ext.conn?.notify(Method.PROGRESS, progressParams(parent, sequence, event));
     },
   }))(this);
 
@@ -368,21 +370,36 @@ export class Extension extends HostServices {
 
   private onNotification(method: string, params: JsonObject | undefined): void {
     if (this.session === undefined) return;
-    if (method === "$/cancelRequest") {
-      if (this.session.api === "0.1") return;
-      const id = params?.["id"];
-      if (typeof id === "number" || typeof id === "string") this.pool!.cancel(id, "request cancelled by the host");
-      return;
-    }
-    if (isLifecycle(method)) {
-      const handlers = this.registry.lifecycle.get(method);
-      if (handlers === undefined || !this.negotiated.has("lifecycle_events")) return;
-      const event = (params ?? {}) as unknown as LifecycleEvent;
-      this.observations.push(handlers.map((h) => () => h(event, method)));
+    if (routeOf(method)?.notification === true) {
+      dispatchHost(this.handlers, method, { id: 0, method, params: params ?? {} });
       return;
     }
     this.log.debug("ignored a notification", { method });
   }
+
+  /** $/cancelRequest: cancel the request it names (0.1 has no cancellation). */
+  private cancelFromHost(params: JsonObject): void {
+    if (this.session?.api === "0.1") return;
+    const id = params["id"];
+    if (typeof id === "number" || typeof id === "string") this.pool!.cancel(id, "request cancelled by the host");
+  }
+
+  /** A lifecycle event: its handlers queued in arrival order, when lifecycle_events was negotiated. */
+  private observe(method: string, params: JsonObject): void {
+    if (!isLifecycle(method)) return;
+    const handlers = this.registry.lifecycle.get(method);
+    if (handlers === undefined || !this.negotiated.has(FeatureName.LIFECYCLE_EVENTS)) return;
+    const event = params as unknown as LifecycleEvent;
+    this.observations.push(handlers.map((h) => () => h(event, method)));
+  }
+
+  /** Every method the host sends, by the generated table (dispatch.ts). */
+  private readonly handlers: HostHandlers<HostCall> = hostHandlers(this.dispatchState, {
+    initialize: (id, params) => this.initialize(id, params),
+    shutdown: (id, params) => this.shutdown(id, params),
+    cancel: (params) => this.cancelFromHost(params),
+    observe: (method, params) => this.observe(method, params),
+  });
 
   // ---- initialize, shutdown, EOF
 
@@ -411,7 +428,7 @@ export class Extension extends HostServices {
     if (session.maxMessageBytes !== undefined) conn.setMaxBytes(session.maxMessageBytes);
     conn.idStyle = session.api === "0.1" ? "integer" : "string";
     conn.canCancel = session.api !== "0.1";
-    if (session.features.has("dynamic_tools")) this.catalogs = new CatalogHistory(new Map(this.registry.tools));
+    if (session.features.has(FeatureName.DYNAMIC_TOOLS)) this.catalogs = new CatalogHistory(new Map(this.registry.tools));
     conn.respond(id, session.result);
   }
 

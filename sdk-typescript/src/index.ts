@@ -23,3 +23,5 @@ export type { Transport, InboundSink } from "./transport.js";
 export * from "./types.js";
 export * as limits from "./limits.js";
 export { ErrorCode } from "./limits.js";
+export { FeatureName } from "./generated/dispatch.js";
+export { Method } from "./generated/methods.js";

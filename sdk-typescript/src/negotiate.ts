@@ -6,6 +6,7 @@ import type { ApiVersion, ToolDefinition } from "./types.js";
 import type { WireError } from "./errors.js";
 import { checkWire } from "./wirecheck.js";
 import { DISTINCT_VERSIONS, FEATURE_RULES, LIFECYCLE_EVENTS, NegotiationMessage, SPOKEN_VERSIONS, type FeatureRule } from "./generated/features.js";
+import { FeatureName } from "./generated/dispatch.js";
 
 export const API_VERSIONS: readonly ApiVersion[] = SPOKEN_VERSIONS as readonly ApiVersion[];
 
@@ -203,7 +204,7 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
   }
 
   // The manifest is the contract the host validated; the code must match it.
-  if (!features.has("dynamic_tools")) {
+  if (!features.has(FeatureName.DYNAMIC_TOOLS)) {
     const diff = sameSet(reg.tools.map((t) => t.name), strings(contributes["tools"], "/manifest/contributes/tools"));
     if (diff !== undefined) throw invalid(`tool ${diff} [contributes].tools`);
   }
@@ -212,7 +213,7 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
   subset(reg.hooks, strings(contributes["hooks"], "/manifest/contributes/hooks"), "hook");
   subset(reg.ui, strings(contributes["ui"], "/manifest/contributes/ui"), "ui surface");
   if (reg.context && contributes["context"] !== true) throw invalid("a context handler is registered but the manifest does not declare [contributes] context = true");
-  if (!features.has("dynamic_tools")) subset(reg.renderers, strings(contributes["tool_renderers"], "/manifest/contributes/tool_renderers"), "tool renderer");
+  if (!features.has(FeatureName.DYNAMIC_TOOLS)) subset(reg.renderers, strings(contributes["tool_renderers"], "/manifest/contributes/tool_renderers"), "tool renderer");
 
   const result: JsonObject = {
     api_version: api,
@@ -227,7 +228,7 @@ export function negotiate(params: JsonObject | undefined, opts: NegotiateOptions
   if (reg.renderers.length > 0) result["tool_renderers"] = reg.renderers;
   if (api !== "0.1") {
     const proto: JsonObject = { version: api, features: [...features], limits: { max_concurrent_requests: concurrency } };
-    if (features.has("lifecycle_events")) proto["lifecycle_events"] = LIFECYCLE_EVENTS.filter((e) => reg.lifecycle.includes(e));
+    if (features.has(FeatureName.LIFECYCLE_EVENTS)) proto["lifecycle_events"] = LIFECYCLE_EVENTS.filter((e) => reg.lifecycle.includes(e));
     result["protocol"] = proto;
   }
   return { api, features, concurrency, maxMessageBytes, maxPending, manifest, name, result };

@@ -3,6 +3,7 @@
 // negotiation read it; nothing here talks to the host.
 import type { RequestContext } from "./context.js";
 import { ValidationError } from "./errors.js";
+import { EVENT_METHODS } from "./generated/index.js";
 import type { JsonObject } from "./json.js";
 import * as L from "./limits.js";
 // negotiate.ts calls this shape "Registry" (the declared names, not the handlers).
@@ -51,7 +52,7 @@ export interface CommandEntry {
   handler: CommandHandler;
 }
 
-const LIFECYCLE: ReadonlySet<string> = new Set(["session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"]);
+const LIFECYCLE: ReadonlySet<string> = EVENT_METHODS;
 const EMPTY_SCHEMA: JsonSchema = { type: "object", properties: {} };
 
 /** Whether `method` is a lifecycle notification. */

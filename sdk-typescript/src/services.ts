@@ -7,6 +7,7 @@ import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as C from "./checks.js";
 import type * as G from "./generated/index.js";
 import * as L from "./limits.js";
+import { FeatureName, Method } from "./generated/index.js";
 import type {
   AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KvCommitResult, KvGetResult,
   KvListResult, KvPrecondition, KvWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,
@@ -96,7 +97,7 @@ export abstract class HostServices {
     if ([...message].length > 4096) throw new ValidationError("notification message is longer than 4096 chars", "/message");
     const params: JsonObject = { message, level: options.level ?? "info" };
     if (options.title !== undefined) params["title"] = options.title;
-    this.send("notification", params);
+    this.send(Method.NOTIFICATION, params);
   }
 
   /** Ask the user to confirm; resolves to their answer (denied when no UI can answer). */
@@ -110,7 +111,7 @@ export abstract class HostServices {
       if (parent.id !== undefined) params["parent_request_id"] = parent.id;
       signal = parent.signal;
     }
-    const result = (await this.call("confirmation/request", params, signal)) as unknown as G.ConfirmationRequestResult;
+    const result = (await this.call(Method.CONFIRMATION_REQUEST, params, signal)) as unknown as G.ConfirmationRequestResult;
     return result.confirmed;
   }
 
@@ -119,7 +120,7 @@ export abstract class HostServices {
     this.requireApi02("requestInput");
     C.checkPrompt(prompt);
     const parent = this.parentOf(options, "requestInput", true);
-    const result = (await this.call("input/request", { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal)) as unknown as G.InputRequestResult;
+    const result = (await this.call(Method.INPUT_REQUEST, { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal)) as unknown as G.InputRequestResult;
     const value = result["value"];
     if (value === null) return null;
     if (Buffer.byteLength(value) > L.INPUT_VALUE_MAX_BYTES) throw new ProtocolError(`input value exceeds ${L.INPUT_VALUE_MAX_BYTES} bytes`);
@@ -130,7 +131,7 @@ export abstract class HostServices {
 
   /** Publish an artifact from bytes (≤ 256 KiB) or from a file under OCTET_EXTENSION_SCRATCH. */
   async publishArtifact(source: ArtifactSource, options: ParentOption = {}): Promise<ArtifactRef> {
-    this.require("artifacts", "publishArtifact");
+    this.require(FeatureName.ARTIFACTS, "publishArtifact");
     if (typeof source.mimeType !== "string" || source.mimeType === "") throw new ValidationError("mimeType must be a non-empty string", "/mime_type");
     const parent = this.parentOf(options, "publishArtifact", true);
     const params: JsonObject = { parent_request_id: parent.id!, mime_type: source.mimeType };
@@ -147,7 +148,7 @@ export abstract class HostServices {
       if (!C.isSha256(source.sha256)) throw new ValidationError("sha256 must be 64 lowercase hex digits", "/sha256");
       params["sha256"] = source.sha256;
     }
-    const r = (await this.call("artifact/publish", params, parent.signal)) as unknown as G.ArtifactPublishResult;
+    const r = (await this.call(Method.ARTIFACT_PUBLISH, params, parent.signal)) as unknown as G.ArtifactPublishResult;
     return {
       artifact_id: r.artifact_id,
       size: r.size,
@@ -157,18 +158,18 @@ export abstract class HostServices {
 
   /** Ask the host's policy about an intent; an `ask` may carry a one-use approval token. */
   async evaluatePolicy(intent: PolicyIntent, options: ParentOption & { approvalToken?: string } = {}): Promise<PolicyDecision> {
-    this.require("policy_intents", "evaluatePolicy");
+    this.require(FeatureName.POLICY_INTENTS, "evaluatePolicy");
     if (!isObject(intent) || typeof intent.kind !== "string" || typeof intent.operation !== "string") {
       throw new ValidationError("intent needs string 'kind' and 'operation'", "/intent");
     }
     const parent = this.parentOf(options, "evaluatePolicy", true);
     const params: JsonObject = { parent_request_id: parent.id!, intent: intent as unknown as JsonObject };
     if (options.approvalToken !== undefined) {
-      this.require("approvals", "an approval token");
+      this.require(FeatureName.APPROVALS, "an approval token");
       if (!C.isSha256(options.approvalToken)) throw new ValidationError("approval token must be 64 lowercase hex digits", "/approval_token");
       params["approval_token"] = options.approvalToken;
     }
-    const r = (await this.call("policy/evaluate", params, parent.signal)) as unknown as G.PolicyEvaluateResult;
+    const r = (await this.call(Method.POLICY_EVALUATE, params, parent.signal)) as unknown as G.PolicyEvaluateResult;
     const decision = r.decision;
     const out: PolicyDecision = { decision };
     if (r.reason !== undefined) out.reason = r.reason;
@@ -182,10 +183,10 @@ export abstract class HostServices {
 
   /** Read a brokered secret named in the manifest's [capabilities].secrets. Never log it. */
   async getSecret(name: string, options: ParentOption = {}): Promise<string> {
-    this.require("secrets", "getSecret");
+    this.require(FeatureName.SECRETS, "getSecret");
     C.checkSecretName(name);
     const parent = this.parentOf(options, "getSecret", true);
-    const r = (await this.call("secret/get", { parent_request_id: parent.id!, name }, parent.signal)) as unknown as G.SecretGetResult;
+    const r = (await this.call(Method.SECRET_GET, { parent_request_id: parent.id!, name }, parent.signal)) as unknown as G.SecretGetResult;
     const value = r.value;
     if (Buffer.byteLength(value) > L.SECRET_VALUE_MAX_BYTES) throw new ProtocolError(`secret value exceeds ${L.SECRET_VALUE_MAX_BYTES} bytes`);
     return value;
@@ -194,7 +195,7 @@ export abstract class HostServices {
   // ---- child sessions
 
   async spawnAgent(options: SpawnAgentOptions): Promise<AgentSpawnResult> {
-    this.require("agent_sessions", "spawnAgent");
+    this.require(FeatureName.AGENT_SESSIONS, "spawnAgent");
     const policy: AgentPolicy = {
       tools: options.tools,
       max_depth: options.maxDepth ?? 1,
@@ -222,12 +223,12 @@ export abstract class HostServices {
     if (options.profile !== undefined) params["profile"] = options.profile;
     if (options.fingerprint !== undefined) params["fingerprint"] = options.fingerprint;
     if (options.modelSelection !== undefined) params["model_selection"] = options.modelSelection as JsonObject;
-    const r = (await this.call("agent/spawn", params, parent.signal)) as unknown as G.AgentSpawnResult;
+    const r = (await this.call(Method.AGENT_SPAWN, params, parent.signal)) as unknown as G.AgentSpawnResult;
     return r as unknown as AgentSpawnResult;
   }
 
-  private async steer(method: "agent/message" | "agent/follow_up", target: string, message: string, options: ParentOption): Promise<boolean> {
-    this.require("agent_sessions", method);
+  private async steer(method: typeof Method.AGENT_MESSAGE | typeof Method.AGENT_FOLLOW_UP, target: string, message: string, options: ParentOption): Promise<boolean> {
+    this.require(FeatureName.AGENT_SESSIONS, method);
     C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
     C.checkAgentMessage(message);
     const parent = this.parentOf(options, method, true);
@@ -237,36 +238,36 @@ export abstract class HostServices {
 
   /** Steer a running child. */
   sendAgentMessage(target: string, message: string, options: ParentOption = {}): Promise<boolean> {
-    return this.steer("agent/message", target, message, options);
+    return this.steer(Method.AGENT_MESSAGE, target, message, options);
   }
 
   /** Resume a settled child with a follow-up. */
   followUpAgent(target: string, message: string, options: ParentOption = {}): Promise<boolean> {
-    return this.steer("agent/follow_up", target, message, options);
+    return this.steer(Method.AGENT_FOLLOW_UP, target, message, options);
   }
 
   async listAgentModels(options: ParentOption & { query?: string; limit?: number } = {}): Promise<AgentModel[]> {
-    this.require("agent_sessions", "listAgentModels");
+    this.require(FeatureName.AGENT_SESSIONS, "listAgentModels");
     const limit = C.checkInt(options.limit ?? 50, "limit", 1, 200);
     const parent = this.parentOf(options, "listAgentModels", true);
     const params: JsonObject = { parent_request_id: parent.id!, limit };
     if (options.query !== undefined) params["query"] = options.query;
-    const r = (await this.call("agent/models", params, parent.signal)) as unknown as G.AgentModelsResult;
+    const r = (await this.call(Method.AGENT_MODELS, params, parent.signal)) as unknown as G.AgentModelsResult;
     return r.models;
   }
 
   async listAgents(options: ParentOption = {}): Promise<AgentRecord[]> {
-    this.require("agent_sessions", "listAgents");
+    this.require(FeatureName.AGENT_SESSIONS, "listAgents");
     const parent = this.parentOf(options, "listAgents", true);
-    const r = (await this.call("agent/list", { parent_request_id: parent.id! }, parent.signal)) as unknown as G.AgentListResult;
+    const r = (await this.call(Method.AGENT_LIST, { parent_request_id: parent.id! }, parent.signal)) as unknown as G.AgentListResult;
     return r.agents;
   }
 
   async waitAgents(options: ParentOption & { timeoutMs?: number } = {}): Promise<{ timed_out: boolean; agents: AgentRecord[] }> {
-    this.require("agent_sessions", "waitAgents");
+    this.require(FeatureName.AGENT_SESSIONS, "waitAgents");
     const timeout = C.checkInt(options.timeoutMs ?? L.AGENT_WAIT_DEFAULT_MS, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS);
     const parent = this.parentOf(options, "waitAgents", true);
-    const r = (await this.call("agent/wait", { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal)) as unknown as G.AgentWaitResult;
+    const r = (await this.call(Method.AGENT_WAIT, { parent_request_id: parent.id!, timeout_ms: timeout }, parent.signal)) as unknown as G.AgentWaitResult;
     return {
       timed_out: r.timed_out,
       agents: r.agents,
@@ -274,10 +275,10 @@ export abstract class HostServices {
   }
 
   async interruptAgent(target: string, options: ParentOption = {}): Promise<boolean> {
-    this.require("agent_sessions", "interruptAgent");
+    this.require(FeatureName.AGENT_SESSIONS, "interruptAgent");
     C.checkBytes(target, "target", 1, Number.MAX_SAFE_INTEGER);
     const parent = this.parentOf(options, "interruptAgent", true);
-    const r = (await this.call("agent/interrupt", { parent_request_id: parent.id!, target }, parent.signal)) as unknown as G.AgentInterruptResult;
+    const r = (await this.call(Method.AGENT_INTERRUPT, { parent_request_id: parent.id!, target }, parent.signal)) as unknown as G.AgentInterruptResult;
     return r.interrupted;
   }
 
@@ -301,19 +302,19 @@ export abstract class HostServices {
       const parent = this.parentOf(options, "publishPresentation", false);
       if (parent.id !== undefined) params["parent_request_id"] = parent.id;
     }
-    this.send("presentation/update", params);
+    this.send(Method.PRESENTATION_UPDATE, params);
     this.lastPresentationRevision = snapshot.revision;
   }
 
   /** Push context items unprompted (manifest `context = true`). */
   contributeContext(items: ContextItem[]): void {
-    this.send("context/contribution", { items: items as unknown as JsonValue[] });
+    this.send(Method.CONTEXT_CONTRIBUTION, { items: items as unknown as JsonValue[] });
   }
 
   /** Push a status/header/footer line unprompted (manifest ui). */
   contributeStatus(status: StatusResult): void {
     if ([...status.text].length > 1024) throw new ValidationError("status text is longer than 1024 chars", "/text");
-    this.send("status/contribution", status as unknown as JsonObject);
+    this.send(Method.STATUS_CONTRIBUTION, status as unknown as JsonObject);
   }
 
   // ---- kv (API 0.4)
@@ -325,25 +326,25 @@ export abstract class HostServices {
   };
 
   private async kvGet(namespace: string, key: string): Promise<KvGetResult> {
-    this.require("kv", "kv.get");
+    this.require(FeatureName.KV, Method.KV_GET);
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
     C.checkKvKey(key, "/key");
-    const r = (await this.call("kv.get", { namespace, key })) as unknown as G.KVGetResult;
+    const r = (await this.call(Method.KV_GET, { namespace, key })) as unknown as G.KVGetResult;
     return r as unknown as KvGetResult;
   }
 
   private async kvList(options: KvListOptions): Promise<KvListResult> {
-    this.require("kv", "kv.list");
+    this.require(FeatureName.KV, Method.KV_LIST);
     C.checkNamespace(options.namespace, this.extensionName(), "/namespace");
     const params: JsonObject = { namespace: options.namespace, prefix: options.prefix ?? "" };
     if (options.cursor !== undefined) params["cursor"] = options.cursor;
     if (options.limit !== undefined) params["limit"] = C.checkInt(options.limit, "limit", 1, L.KV_LIST_MAX);
-    const r = (await this.call("kv.list", params)) as unknown as G.KVListResult;
+    const r = (await this.call(Method.KV_LIST, params)) as unknown as G.KVListResult;
     return r as unknown as KvListResult;
   }
 
   private async kvCommit(batch: KvCommitBatch): Promise<KvCommitResult> {
-    this.require("kv", "kv.commit");
+    this.require(FeatureName.KV, Method.KV_COMMIT);
     const own = this.extensionName();
     const pre = batch.preconditions ?? [];
     if (!Array.isArray(pre) || pre.length > L.KV_MAX_BATCH) throw new ValidationError(`at most ${L.KV_MAX_BATCH} preconditions`, "/preconditions");
@@ -360,7 +361,7 @@ export abstract class HostServices {
       if (w.op === "put") C.checkKvValue(w.value, `/writes/${i}/value`);
       else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
     });
-    const r = (await this.call("kv.commit", { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] })) as unknown as G.KVCommitResult;
+    const r = (await this.call(Method.KV_COMMIT, { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] })) as unknown as G.KVCommitResult;
     return r as unknown as KvCommitResult;
   }
 }

@@ -43,7 +43,8 @@ export type AgentTool = G.AgentPolicy["tools"][number];
 
 export type RenderParams = G.ToolRenderParams;
 
-export type LifecycleMethod = "session/started" | "session/settled" | "turn/started" | "turn/settled" | "tool/started" | "tool/settled";
+/** A lifecycle event name (generated from the schema). */
+export type LifecycleMethod = G.LifecycleEvent;
 /** One lifecycle notification's params, whichever of the six it is. */
 export interface LifecycleEvent {
   session_id: string;

@@ -4,7 +4,7 @@
 // stays the fast path; one pass over the text, jumping over strings with indexOf, decides
 // whether the generated strict scanner has to look at the frame too.
 import { MAX_JSON_DEPTH } from "./generated/limits.js";
-import { parseStrictWithContext, StrictJSONError, type Ctx } from "./generated/runtime.js";
+import { parseStrictWithContext, StrictJSONError, type Ctx } from "./strictjson.js";
 
 /**
  * Which numbers of decoded frames were written with a fraction or exponent, by parent object

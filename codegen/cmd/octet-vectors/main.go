@@ -1,5 +1,6 @@
 // Command octet-vectors writes the synthesized baseline vectors into schema/vectors/<Type>/
-// {valid,invalid}/<name>.json. Hand-written vectors in the same directories are kept.
+// {valid,invalid}/synth-<name>.json and removes synthesized files it no longer produces.
+// Hand-written vectors in the same directories (never named synth-*) are kept.
 package main
 
 import (
@@ -22,19 +23,26 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	want := map[string]bool{}
 	for _, v := range vs {
-		verdict := "invalid"
-		if v.Valid {
-			verdict = "valid"
-		}
-		dir := filepath.Join("schema", "vectors", v.Type, verdict)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		p := filepath.Join("schema", "vectors", filepath.FromSlash(v.Path()))
+		want[p] = true
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		if err := os.WriteFile(filepath.Join(dir, v.Name+".json"), v.JSON, 0o644); err != nil {
+		if err := os.WriteFile(p, v.JSON, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
+		}
+	}
+	stale, _ := filepath.Glob(filepath.Join("schema", "vectors", "*", "*", vectors.SynthPrefix+"*.json"))
+	for _, p := range stale {
+		if !want[p] {
+			if err := os.Remove(p); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
 		}
 	}
 	fmt.Printf("%d vectors\n", len(vs))

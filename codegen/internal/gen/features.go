@@ -39,7 +39,7 @@ func messageName(k string) string { return goName(k) }
 func goFeatures(n *ir.Negotiation, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("//", hash))
-	b.WriteString("// Regenerate with: go run mage.go generate (source: schema/initialize.schema.json x-octet-features).\n\npackage protocol\n\n")
+	b.WriteString("// Source: schema/initialize.schema.json x-octet-features.\n\npackage protocol\n\n")
 	goComment(&b, "", "Negotiation rules: "+n.Description)
 	b.WriteString("\n// FeatureOffer is how a host offers a feature in one API version.\ntype FeatureOffer string\n\n")
 	b.WriteString("const (\n\tOfferRequired    FeatureOffer = \"required\"\n\tOfferOptional    FeatureOffer = \"optional\"\n\tOfferConditional FeatureOffer = \"conditional\"\n)\n\n")
@@ -96,7 +96,7 @@ func goStrings(xs []string) string {
 func pyFeatures(n *ir.Negotiation, hash string) string {
 	var b bytes.Buffer
 	b.WriteString(header("#", hash))
-	b.WriteString("# ruff: noqa: E501\n# Regenerate with: go run mage.go generate (source: schema/initialize.schema.json x-octet-features).\n")
+	b.WriteString("# ruff: noqa: E501\n# Source: schema/initialize.schema.json x-octet-features.\n")
 	b.WriteString("\"\"\"The negotiation table: per feature how it is offered per API version and what it needs.\"\"\"\n\nfrom __future__ import annotations\n\n")
 	b.WriteString("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final, TypedDict\n\n    class FeatureRule(TypedDict):\n        offer: dict[str, str]\n        sdk: bool\n        handler: str | None\n        manifest: str | None\n        needs: tuple[str, ...]\n        condition: str | None\n\n")
 	pyComment(&b, "", "Negotiation rules: "+n.Description)
@@ -143,7 +143,7 @@ func pyFeatures(n *ir.Negotiation, hash string) string {
 func tsFeatures(n *ir.Negotiation) string {
 	var b bytes.Buffer
 	b.WriteString(header("//", fingerprint(true, n)))
-	b.WriteString("// Regenerate with: go run mage.go generate (source: schema/initialize.schema.json x-octet-features).\n")
+	b.WriteString("// Source: schema/initialize.schema.json x-octet-features.\n")
 	tsDoc(&b, "", "Negotiation rules: "+n.Description)
 	b.WriteString("\nexport type FeatureOffer = \"required\" | \"optional\" | \"conditional\";\n\n")
 	b.WriteString("export type HostCondition = ")
@@ -228,7 +228,7 @@ func tsFeatures(n *ir.Negotiation) string {
 
 func mdFeatures(n *ir.Negotiation, hash string) string {
 	var b bytes.Buffer
-	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", hash), " "), "\n") + " -->\n\n")
+	b.WriteString(mdHeader(hash) + "\n")
 	b.WriteString("# Negotiation\n\nGenerated from `x-octet-features` in `schema/initialize.schema.json`; every SDK's negotiation and the host's offer and check read this table. Vectors: `schema/vectors/negotiation/`.\n\n")
 	b.WriteString(oneLine(n.Description) + "\n\n")
 	fmt.Fprintf(&b, "Versions spoken: %s.", strings.Join(n.Versions, ", "))

@@ -23,7 +23,7 @@ func emitMarkdown(m *ir.Model, out Output) error {
 	for _, f := range m.Files {
 		pages = append(pages, f.Stem, f.Title, f.Description)
 	}
-	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, m.Methods, m.Limits, m.Errors, pages)), " "), "\n") + " -->\n\n")
+	b.WriteString(mdHeader(fingerprint(true, m.Methods, m.Limits, m.Errors, pages)) + "\n")
 	b.WriteString("# Octet wire reference\n\nGenerated from `schema/`; the schema is the authority. One page per schema file:\n\n")
 	for _, f := range m.Files {
 		if len(f.Types) > 0 {
@@ -175,7 +175,7 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 			}
 		}
 	}
-	b.WriteString("<!-- " + strings.TrimSuffix(strings.TrimPrefix(header("", fingerprint(true, f.Title, f.Description, f.Types, ex)), " "), "\n") + " -->\n\n")
+	b.WriteString(mdHeader(fingerprint(true, f.Title, f.Description, f.Types, ex)) + "\n")
 	fmt.Fprintf(&b, "# %s\n\n%s\n\nSource: `schema/%s`. [All files](index.md).\n", f.Title, f.Description, f.Path)
 	for _, n := range f.Types {
 		t := n.Type
@@ -209,13 +209,13 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 	return b.Bytes()
 }
 
-// example returns the first valid vector of a type (hand-written ones sort before "minimal"
-// only by name; prefer "all-fields" as the richest).
+// example returns a valid vector of a type: the synthesized all-fields one (the richest), else
+// the synthesized minimal one, else the first by name (synthesized files start "synth-").
 func example(name string) string {
 	if Examples == nil {
 		return ""
 	}
-	for _, cand := range []string{"all-fields", "minimal"} {
+	for _, cand := range []string{"synth-all-fields", "synth-minimal"} {
 		if b, err := fs.ReadFile(Examples, name+"/valid/"+cand+".json"); err == nil && len(b) < 2000 {
 			return string(b)
 		}

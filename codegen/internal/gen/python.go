@@ -3,41 +3,198 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// PythonFile is the one generated Python module.
+// PythonFile is the generated compatibility module: it re-exports the generated subpackage
+// (octet_extension._generated, one module per schema file) under its old name.
 const PythonFile = "sdk-python/src/octet_extension/_models.py"
 
-func emitPython(m *ir.Model, out Output) error {
-	var b bytes.Buffer
-	b.WriteString(header("#", fingerprint(true, m.Limits, m.Errors, pyRuntime, m.Types, m.Methods)))
-	b.WriteString(`# ruff: noqa: E501
-# Regenerate with: go run mage.go generate (source: schema/*.schema.json, schema/methods.json).
-"""Wire limits, error codes, typed models and validators of the octet extension protocol."""
+// pyModule is the module of a schema file's stem (extension-methods -> extension_methods).
+func pyModule(stem string) string { return strings.ReplaceAll(stem, "-", "_") }
 
-from __future__ import annotations
-
-import json
-import math
-import re
+const pyPrelude = `
 # typing.TYPE_CHECKING without importing typing (~3 ms of every extension's start): mypy treats
 # any name TYPE_CHECKING as true, so only type checkers read the typing imports.
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Final, Literal, NotRequired, TypeAlias, TypedDict
+`
 
-`)
-	pyLimits(&b, m)
-	pyErrors(&b, m)
-	pyValidators(&b, m)
-	pyTypes(&b, m)
-	pyMethods(&b, m)
-	out[PythonFile] = b.Bytes()
+func emitPython(m *ir.Model, out Output) error {
+	exports := map[string][]string{} // module -> public runtime names, for _models.py
+	typeExports := map[string][]string{}
+	files := map[string]*bytes.Buffer{}
+	start := func(mod, doc, imports string, parts ...any) *bytes.Buffer {
+		b := &bytes.Buffer{}
+		// The spec table shows no descriptions: its hash leaves them out.
+		b.WriteString(header("#", fingerprint(mod != "specs", parts...)))
+		b.WriteString("# ruff: noqa: E501\n")
+		fmt.Fprintf(b, "\"\"\"%s\"\"\"\n\nfrom __future__ import annotations\n", doc)
+		if imports != "" {
+			b.WriteString("\n" + imports + "\n")
+		}
+		b.WriteString(pyPrelude)
+		files[mod] = b
+		return b
+	}
+
+	b := start("limits", "Wire limits (schema/limits.schema.json).", "", m.Limits)
+	b.WriteString("if TYPE_CHECKING:\n    from typing import Final\n\n")
+	pyLimits(b, m)
+	for _, l := range m.Limits {
+		exports["limits"] = append(exports["limits"], l.Name)
+	}
+
+	// Types per schema file: TypedDicts for type checkers, a validator per type.
+	owner := map[string]string{}
+	for _, f := range m.Files {
+		for _, n := range f.Types {
+			owner[n.Name] = pyModule(f.Stem)
+		}
+	}
+	for _, f := range m.Files {
+		mod := pyModule(f.Stem)
+		if mod == "limits" && len(f.Types) == 0 {
+			continue
+		}
+		if len(f.Types) == 0 && mod != "errors" {
+			continue
+		}
+		doc := fmt.Sprintf("%s (schema/%s.schema.json): types and validators.", f.Title, f.Stem)
+		parts := []any{f.Title, f.Types}
+		if mod == "errors" {
+			doc = "Error codes, the error registry (schema/errors.schema.json), and its types and validators."
+			parts = append(parts, m.Errors)
+		}
+		b := start(mod, doc, "from .specs import validate", parts...)
+		var tb bytes.Buffer // the types first: the typing imports are the names they use
+		if mod == "errors" {
+			tb.WriteString("\n")
+			pyErrors(&tb, m)
+			for _, e := range m.Errors {
+				exports[mod] = append(exports[mod], "CODE_"+upperSnake(e.Name))
+				for _, msg := range e.Messages {
+					exports[mod] = append(exports[mod], "MESSAGE_"+upperSnake(msg.Name))
+				}
+			}
+			exports[mod] = append(exports[mod], "ERROR_REGISTRY", "ErrorInfo")
+		}
+		pyTypes(&tb, f.Types)
+		code := regexp.MustCompile(`(?m)^\s*#.*$`).ReplaceAll(tb.Bytes(), nil) // comments name no types
+		var typing []string
+		for _, w := range []string{"Any", "Final", "Literal", "NotRequired", "TypeAlias", "TypedDict"} {
+			if regexp.MustCompile(`\b` + w + `\b`).Match(code) {
+				typing = append(typing, w)
+			}
+		}
+		b.WriteString("if TYPE_CHECKING:\n    from typing import " + strings.Join(typing, ", ") + "\n")
+		refs := map[string][]string{}
+		for _, r := range pyRefs(f.Types) {
+			if o := owner[r]; o != "" && o != mod {
+				refs[o] = append(refs[o], r)
+			}
+		}
+		var mods []string
+		for o := range refs {
+			mods = append(mods, o)
+		}
+		sortStrings(mods)
+		for _, o := range mods {
+			names := refs[o]
+			sortStrings(names)
+			fmt.Fprintf(b, "\n    from .%s import %s", o, strings.Join(names, ", "))
+		}
+		b.WriteString("\n")
+		b.Write(tb.Bytes())
+		for _, n := range f.Types {
+			exports[mod] = append(exports[mod], "validate_"+snake(n.Name))
+			typeExports[mod] = append(typeExports[mod], n.Name)
+		}
+	}
+
+	b = start("specs", "The compact spec of every schema type, interpreted by octet_extension._strict.", "from .._strict import check, register", m.Types)
+	b.WriteString("if TYPE_CHECKING:\n    from typing import Any, Final\n")
+	pyValidators(b, m)
+	exports["specs"] = []string{"type_names", "validate"}
+
+	b = start("methods", "The method registry (schema/methods.json).", "", m.Methods)
+	b.WriteString("if TYPE_CHECKING:\n    from typing import Final\n")
+	pyMethods(b, m)
+	exports["methods"] = []string{"METHODS", "MethodInfo"}
+
+	for mod, b := range files {
+		out[PythonGenDir+mod+".py"] = b.Bytes()
+	}
+
+	// _models.py: the old single module's names, re-exported (explicitly, so mypy --strict
+	// sees them as exports).
+	var mb bytes.Buffer
+	mb.WriteString(header("#", fingerprint(true, exports, typeExports)))
+	mb.WriteString("# ruff: noqa: E501\n\"\"\"Wire limits, error codes, typed models and validators: the generated subpackage\n")
+	mb.WriteString("octet_extension._generated (one module per schema file) and the strict-JSON checker\n")
+	mb.WriteString("(octet_extension._strict), re-exported under the module's historical name.\"\"\"\n")
+	mb.WriteString("\nfrom __future__ import annotations\n")
+	mb.WriteString("\nfrom ._strict import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER\nfrom ._strict import NESTING as NESTING\nfrom ._strict import StrictJSONError as StrictJSONError\nfrom ._strict import nesting_offset as nesting_offset\nfrom ._strict import parse_strict as parse_strict\n")
+	var mods []string
+	for mod := range exports {
+		mods = append(mods, mod)
+	}
+	sortStrings(mods)
+	for _, mod := range mods {
+		names := exports[mod]
+		sortStrings(names)
+		for _, n := range names {
+			fmt.Fprintf(&mb, "from ._generated.%s import %s as %s\n", mod, n, n)
+		}
+	}
+	mb.WriteString(pyPrelude + "if TYPE_CHECKING:\n")
+	mods = mods[:0]
+	for mod := range typeExports {
+		mods = append(mods, mod)
+	}
+	sortStrings(mods)
+	for _, mod := range mods {
+		names := typeExports[mod]
+		sortStrings(names)
+		for _, n := range names {
+			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
+		}
+	}
+	out[PythonFile] = mb.Bytes()
 	return nil
+}
+
+// pyRefs lists the type names the given types refer to.
+func pyRefs(types []*ir.Named) []string {
+	seen := map[string]bool{}
+	var walk func(t *ir.Type)
+	walk = func(t *ir.Type) {
+		if t == nil {
+			return
+		}
+		if t.Ref != "" {
+			seen[t.Ref] = true
+		}
+		for _, o := range t.OneOf {
+			walk(o)
+		}
+		walk(t.Items)
+		for _, f := range t.Fields {
+			walk(f.Type)
+		}
+	}
+	for _, n := range types {
+		walk(n.Type)
+	}
+	var out []string
+	for r := range seen {
+		out = append(out, r)
+	}
+	sortStrings(out)
+	return out
 }
 
 // pyDoc writes a comment block, wrapped so ruff's line length (100) holds.
@@ -68,7 +225,6 @@ func wrap(text string, width int) []string {
 }
 
 func pyLimits(b *bytes.Buffer, m *ir.Model) {
-	b.WriteString("# -- Limits (schema/limits.schema.json) --\n\n")
 	for _, l := range m.Limits {
 		pyComment(b, "", fmt.Sprintf("%s (%s).", l.Description, l.Unit))
 		fmt.Fprintf(b, "%s: Final = %d\n", l.Name, l.Value)
@@ -77,7 +233,6 @@ func pyLimits(b *bytes.Buffer, m *ir.Model) {
 }
 
 func pyErrors(b *bytes.Buffer, m *ir.Model) {
-	b.WriteString("# -- Error codes (schema/errors.schema.json) --\n\n")
 	for _, e := range m.Errors {
 		pyComment(b, "", fmt.Sprintf("%s: %s", e.Name, e.Meaning))
 		fmt.Fprintf(b, "CODE_%s: Final = %d\n", upperSnake(e.Name), e.Code)

@@ -69,13 +69,16 @@ func pyType(t *ir.Type) string {
 // validate_<type> function per schema type for untrusted data. The TypedDicts and aliases are
 // defined for type checkers only (under TYPE_CHECKING): nothing reads them at run time, and
 // building ~170 TypedDict classes cost about 5 ms of every extension's start.
-func pyTypes(b *bytes.Buffer, m *ir.Model) {
+func pyTypes(b *bytes.Buffer, types []*ir.Named) {
+	if len(types) == 0 {
+		return
+	}
 	b.WriteString("\n# -- Types (TypedDict: plain dicts at run time, so defined for type checkers only; check\n")
 	b.WriteString("# untrusted data with validate_*) --\n\nif TYPE_CHECKING:\n")
 	const in = "    "
 	// Aliases of scalars and enums first, then classes, then unions (which name classes).
 	first := true
-	for _, n := range m.Types {
+	for _, n := range types {
 		t := n.Type
 		if (t.Has(ir.Object) && !t.Open) || len(t.OneOf) > 0 {
 			continue
@@ -87,7 +90,7 @@ func pyTypes(b *bytes.Buffer, m *ir.Model) {
 		pyComment(b, in, n.Name+": "+t.Description)
 		fmt.Fprintf(b, "%s%s: TypeAlias = %s\n", in, n.Name, pyType(t))
 	}
-	for _, n := range m.Types {
+	for _, n := range types {
 		t := n.Type
 		if !t.Has(ir.Object) || t.Open || len(t.OneOf) > 0 {
 			continue
@@ -117,7 +120,7 @@ func pyTypes(b *bytes.Buffer, m *ir.Model) {
 			fmt.Fprintf(b, "%s    %s: %s\n", in, f.Name, ann)
 		}
 	}
-	for _, n := range m.Types {
+	for _, n := range types {
 		if len(n.Type.OneOf) == 0 {
 			continue
 		}
@@ -126,7 +129,7 @@ func pyTypes(b *bytes.Buffer, m *ir.Model) {
 		fmt.Fprintf(b, "%s%s: TypeAlias = %s\n", in, n.Name, pyStr(pyType(n.Type)))
 	}
 	b.WriteString("\n# -- Validators, one per type: check a value (from parse_strict) and return the violations --\n")
-	for _, n := range m.Types {
+	for _, n := range types {
 		fmt.Fprintf(b, "\n\ndef validate_%s(value: object) -> list[str]:\n    return validate(%s, value)\n", snake(n.Name), pyStr(n.Name))
 	}
 }

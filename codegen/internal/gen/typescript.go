@@ -14,9 +14,11 @@ const TSDir = "sdk-typescript/src/generated/"
 
 func emitTypeScript(m *ir.Model, out Output) error {
 	files := map[string]string{
-		"limits.ts":  tsLimits(m),
-		"errors.ts":  tsErrors(m),
-		"methods.ts": tsMethods(m),
+		"limits.ts":    tsLimits(m),
+		"errors.ts":    tsErrors(m),
+		"methods.ts":   tsMethods(m),
+		TSRequestsFile: tsRequests(m),
+		TSDispatchFile: tsDispatch(m),
 	}
 	if m.Negotiation != nil {
 		files["features.ts"] = tsFeatures(m.Negotiation)
@@ -42,6 +44,9 @@ func emitTypeScript(m *ir.Model, out Output) error {
 	for _, n := range names {
 		fmt.Fprintf(&idx, "export * from \"./%s.js\";\n", strings.TrimSuffix(n, ".ts"))
 	}
+	// The strict-JSON scanner is hand-written SDK source (src/strictjson.ts); re-exported here
+	// so the generated module stays the one import for schema work.
+	idx.WriteString("export * from \"../strictjson.js\";\n")
 	files["index.ts"] = idx.String()
 	for name, src := range files {
 		out[TSDir+name] = []byte(src)

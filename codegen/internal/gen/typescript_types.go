@@ -9,11 +9,10 @@ import (
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// tsTypeFiles emits runtime.ts, one <stem>.ts per schema file (types, isX/validateX and the
+// tsTypeFiles emits one <stem>.ts per schema file (types, isX/validateX and the
 // low-level checkX used across files) and validate.ts (lookup by type name).
 func tsTypeFiles(m *ir.Model) map[string]string {
 	files := map[string]string{}
-	files["runtime.ts"] = header("//", fingerprint(true, tsRuntime)) + tsRuntime
 	var all []*ir.Named
 	for _, f := range m.Files {
 		if len(f.Types) == 0 {
@@ -134,7 +133,7 @@ func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
 			used = append(used, r)
 		}
 	}
-	fmt.Fprintf(&c, "import type { Ctx } from \"./runtime.js\";\nimport { %s } from \"./runtime.js\";\n", strings.Join(used, ", "))
+	fmt.Fprintf(&c, "import type { Ctx } from \"../strictjson.js\";\nimport { %s } from \"../strictjson.js\";\n", strings.Join(used, ", "))
 	fmt.Fprintf(&c, "import type { %s } from \"./%s.types.js\";\n", strings.Join(own, ", "), f.Stem)
 	checkRefs := map[string]bool{}
 	for name := range g.refs {
@@ -193,7 +192,7 @@ func tsValidateIndex(m *ir.Model, all []*ir.Named) string {
 	}
 	sort.Strings(names)
 	b.WriteString(header("//", fingerprint(false, names)))
-	b.WriteString("// Validation by schema type name.\nimport type { Ctx } from \"./runtime.js\";\nimport { parseStrictWithContext, plainCtx, StrictJSONError } from \"./runtime.js\";\n")
+	b.WriteString("// Validation by schema type name.\nimport type { Ctx } from \"../strictjson.js\";\nimport { parseStrictWithContext, plainCtx, StrictJSONError } from \"../strictjson.js\";\n")
 	byFile := map[string][]string{}
 	for _, n := range all {
 		byFile[n.File.Stem] = append(byFile[n.File.Stem], "check"+n.Name)

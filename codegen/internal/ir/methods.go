@@ -20,6 +20,8 @@ type methodJSON struct {
 	Versions     []string          `json:"versions"`
 	Feature      string            `json:"feature,omitempty"`
 	Contribution string            `json:"contribution,omitempty"`
+	Dispatch     string            `json:"dispatch,omitempty"`
+	OwnerBound   bool              `json:"owner_bound,omitempty"`
 	Cancellable  []string          `json:"cancellable,omitempty"`
 	Progress     []string          `json:"progress,omitempty"`
 	Errors       []int64           `json:"errors,omitempty"`
@@ -48,6 +50,12 @@ func (l *loader) methods(data []byte) error {
 	for _, e := range l.m.Errors {
 		known[e.Code] = true
 	}
+	// A registry older than the routing metadata (the release baseline) has no dispatch role
+	// at all; it is loaded for comparison only, so its routing is not checked.
+	routed := false
+	for _, mj := range doc.Methods {
+		routed = routed || mj.Dispatch != ""
+	}
 	seen := map[string]bool{}
 	for i, mj := range doc.Methods {
 		at := fmt.Sprintf("methods[%d] (%s)", i, mj.Name)
@@ -62,6 +70,9 @@ func (l *loader) methods(data []byte) error {
 		case "host_to_extension", "extension_to_host", "both":
 		default:
 			return fmt.Errorf("%s.direction: want host_to_extension, extension_to_host or both, got %q", at, mj.Direction)
+		}
+		if err := checkDispatch(mj); routed && err != nil {
+			return fmt.Errorf("%s: %w", at, err)
 		}
 		if mj.Description == "" {
 			return fmt.Errorf("%s.description: required", at)
@@ -79,10 +90,14 @@ func (l *loader) methods(data []byte) error {
 			}
 		}
 		m := Method{Name: mj.Name, Direction: mj.Direction, Kind: mj.Kind, Versions: mj.Versions, Feature: mj.Feature,
-			Contribution: mj.Contribution, Cancellable: mj.Cancellable, Progress: mj.Progress, Errors: mj.Errors, Description: mj.Description}
+			Contribution: mj.Contribution, Cancellable: mj.Cancellable, Progress: mj.Progress, Errors: mj.Errors, Description: mj.Description,
+			Dispatch: mj.Dispatch, OwnerBound: mj.OwnerBound}
 		ro := rawMethods[i].(*ordered.Object)
 		if m.Params, err = l.versioned(at+".params", mj.Params, ro.Vals["params"], mj.Versions); err != nil {
 			return err
+		}
+		if err := l.checkOwnerBound(m); routed && err != nil {
+			return fmt.Errorf("%s.owner_bound: %w", at, err)
 		}
 		if mj.Kind == "request" {
 			if m.Result, err = l.versioned(at+".result", mj.Result, ro.Vals["result"], mj.Versions); err != nil {
@@ -132,6 +147,81 @@ func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
+		}
+	}
+	return false
+}
+
+// Dispatch roles of a host-to-extension method: how an SDK's dispatch table routes it.
+const (
+	DispatchHandshake = "handshake" // initialize: answered before anything else is admitted
+	DispatchWork      = "work"      // a contribution request, admitted through the worker pool
+	DispatchEvent     = "event"     // a lifecycle notification, delivered to observers in order
+	DispatchShutdown  = "shutdown"  // stops admission and drains
+	DispatchCancel    = "cancel"    // $/cancelRequest: handled by the connection itself
+)
+
+// DispatchRoles lists the roles in the order the docs show them.
+var DispatchRoles = []string{DispatchHandshake, DispatchWork, DispatchEvent, DispatchShutdown, DispatchCancel}
+
+// checkDispatch says whether a method's dispatch role fits its direction and kind: every
+// method an extension receives has exactly one role, a method it only sends has none, and an
+// event is a notification (nobody answers an observation).
+func checkDispatch(mj methodJSON) error {
+	receives := mj.Direction != "extension_to_host"
+	switch {
+	case !receives && mj.Dispatch != "":
+		return fmt.Errorf("dispatch: an extension_to_host method has no dispatch role, got %q", mj.Dispatch)
+	case receives && !contains(DispatchRoles, mj.Dispatch):
+		return fmt.Errorf("dispatch: want one of %s for a method the extension receives, got %q", strings.Join(DispatchRoles, ", "), mj.Dispatch)
+	case mj.Dispatch == DispatchEvent && mj.Kind != "notification":
+		return fmt.Errorf("dispatch: an event is a notification, got kind %q", mj.Kind)
+	case mj.Dispatch == DispatchWork && mj.Kind != "request":
+		return fmt.Errorf("dispatch: work is a request, got kind %q", mj.Kind)
+	}
+	return nil
+}
+
+// checkOwnerBound keeps owner_bound honest against the params types: a host request the host
+// binds to an owner carries resource_owner in every version's params (every variant of a
+// union), an extension request the host binds names its parent_request_id (required), and a
+// method not marked owner-bound carries neither in that role.
+func (l *loader) checkOwnerBound(m Method) error {
+	field, required := "resource_owner", false
+	if m.Direction == "extension_to_host" {
+		field, required = "parent_request_id", true
+	}
+	for _, vt := range m.Params {
+		has := l.everyVariantHas(vt.Type, field, required)
+		switch {
+		case m.OwnerBound && !has:
+			return fmt.Errorf("params %s (API %s) lack %s, so the host cannot bind the call to an owner", vt.Type, strings.Join(vt.Versions, ","), field)
+		case !m.OwnerBound && has && m.Direction != "both":
+			return fmt.Errorf("params %s (API %s) carry %s: mark the method owner_bound", vt.Type, strings.Join(vt.Versions, ","), field)
+		}
+	}
+	return nil
+}
+
+// everyVariantHas says whether the named object type (or every variant of its union) has the
+// field, required when required is set.
+func (l *loader) everyVariantHas(name, field string, required bool) bool {
+	n := l.m.byName[name]
+	if n == nil {
+		return false
+	}
+	t := n.Type
+	if len(t.OneOf) > 0 {
+		for _, v := range t.OneOf {
+			if !l.everyVariantHas(v.Ref, field, required) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, f := range t.Fields {
+		if f.Name == field {
+			return f.Required || !required
 		}
 	}
 	return false

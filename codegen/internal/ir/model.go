@@ -158,12 +158,19 @@ type Method struct {
 	Versions     []string
 	Feature      string // negotiated feature that enables it, "" if none
 	Contribution string // manifest contribution that enables it, "" if none
-	Cancellable  []string
-	Progress     []string
-	Errors       []int64
-	Params       []VersionedType
-	Result       []VersionedType
-	Description  string
+	// Dispatch is how an SDK routes a method it receives (DispatchWork, ...); "" for a method
+	// only the extension sends.
+	Dispatch string
+	// OwnerBound says the host binds the call to a resource owner: a host request's params
+	// carry the caller's resource_owner; an extension request names the parent host request
+	// whose owner the host applies (parent_request_id).
+	OwnerBound  bool
+	Cancellable []string
+	Progress    []string
+	Errors      []int64
+	Params      []VersionedType
+	Result      []VersionedType
+	Description string
 }
 
 // VersionedType maps API versions to a named type.

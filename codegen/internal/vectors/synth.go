@@ -16,9 +16,22 @@ import (
 // Vector is one instance with its expected verdict.
 type Vector struct {
 	Type  string
-	Name  string // file stem, says which rule it breaks
+	Name  string // says which rule it breaks
 	Valid bool
 	JSON  []byte
+}
+
+// SynthPrefix starts the file name of every synthesized vector, so the path tells it from a
+// hand-written one (which never starts so) and a stale one can be found and removed.
+const SynthPrefix = "synth-"
+
+// Path is where the vector lives under schema/vectors: <Type>/<valid|invalid>/synth-<Name>.json.
+func (v Vector) Path() string {
+	verdict := "invalid"
+	if v.Valid {
+		verdict = "valid"
+	}
+	return v.Type + "/" + verdict + "/" + SynthPrefix + v.Name + ".json"
 }
 
 // patternSamples gives a value matching each schema pattern (the lint keeps patterns few).

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 const namespace = "conformance-fixture"
@@ -73,7 +74,7 @@ func registerBasics(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			MS int64 `json:"ms" jsonschema:"minimum=0"`
 		}) (octet.Result, error) {
-			if slices.Contains(ext.NegotiatedFeatures(), "request_progress") {
+			if slices.Contains(ext.NegotiatedFeatures(), string(protocol.FeatureRequestProgress)) {
 				if err := ext.Progress(ctx, octet.Steps("ignoring cancellation", 1, 1, "")); err != nil {
 					return octet.Result{}, err
 				}

@@ -9,6 +9,7 @@ import time
 from octet_extension import (
     Cancelled,
     Extension,
+    FeatureName,
     ToolError,
     current_cancellation,
     text_content,
@@ -66,7 +67,7 @@ def slow(args):
           description="Report progress once, then block ms ignoring cancellation",
           parameters=obj({"ms": {"type": "integer", "minimum": 0}}, ["ms"]))
 def ignore_cancel(args):
-    if "request_progress" in ext.negotiated_features:
+    if FeatureName.REQUEST_PROGRESS in ext.negotiated_features:
         ext.progress(message="ignoring cancellation", current=1, total=1)
     time.sleep(args["ms"] / 1000)  # deliberately deaf to the cancellation token
     return "ignored"

@@ -8,7 +8,7 @@ the count leaves zero and stop it when it returns to zero.
 import threading
 from collections import Counter
 
-from octet_extension import Extension
+from octet_extension import Extension, Method
 
 ext = Extension()
 lock = threading.Lock()
@@ -36,7 +36,7 @@ def turn_settled(event):
     )
 
 
-@ext.on_lifecycle("session/settled")
+@ext.on_lifecycle(Method.SESSION_SETTLED)
 def session_settled(event):
     with lock:
         active.pop(event["session_id"], None)

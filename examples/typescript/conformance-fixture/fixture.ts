@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, FeatureName, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -52,7 +52,7 @@ export function buildFixture(): Extension {
   ext.tool(
     { name: "ignore_cancel", description: "Report progress once, then block ms ignoring cancellation", parameters: { type: "object", properties: { ms: { type: "integer", minimum: 0 } }, required: ["ms"] } },
     (args, ctx) => {
-      if (ext.negotiatedFeatures.has("request_progress")) ctx.progress({ message: "ignoring cancellation", current: 1, total: 1 });
+      if (ext.negotiatedFeatures.has(FeatureName.REQUEST_PROGRESS)) ctx.progress({ message: "ignoring cancellation", current: 1, total: 1 });
       // Block the thread itself, so not even $/cancelRequest is read: a non-cooperative extension.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, args.ms);
       return "ignored";

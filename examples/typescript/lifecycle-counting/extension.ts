@@ -1,6 +1,6 @@
 // lifecycle-counting: reference-count running turns per session from lifecycle observations
 // (the caffeinate pattern without the macOS helper), report it as status, clean up on shutdown.
-import { Extension } from "octet-extension-sdk";
+import { Extension, Method } from "octet-extension-sdk";
 
 const ext = new Extension({ apiVersion: "0.4" });
 const running = new Map<string, Set<string>>();
@@ -18,7 +18,7 @@ ext.onLifecycle("turn_started", (event) => {
   ext.log.info("turn started", { session_id: event.session_id, running: total() });
 });
 
-ext.onLifecycle("turn/settled", (event) => {
+ext.onLifecycle(Method.TURN_SETTLED, (event) => {
   running.get(event.session_id)?.delete(event.turn_id ?? "");
   ext.log.info("turn settled", { turn_id: event.turn_id, outcome: event.outcome, running: total() });
 });

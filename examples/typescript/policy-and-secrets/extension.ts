@@ -1,7 +1,7 @@
 // policy-and-secrets: structured policy intents (with one-use approval retry), a brokered
 // secret that never reaches results or logs, and a cooperative confirmation.
 import { createHash } from "node:crypto";
-import { Extension, textContent, toolResult, type PolicyIntent } from "octet-extension-sdk";
+import { Extension, FeatureName, textContent, toolResult, type PolicyIntent } from "octet-extension-sdk";
 
 const ext = new Extension({ apiVersion: "0.4" });
 
@@ -20,7 +20,7 @@ ext.tool(
       adapter_hints: { read_only: false, destructive: false },
     };
     let policy = await ext.evaluatePolicy(intent);
-    if (policy.decision === "ask" && policy.approval_token !== undefined && ext.negotiatedFeatures.has("approvals")) {
+    if (policy.decision === "ask" && policy.approval_token !== undefined && ext.negotiatedFeatures.has(FeatureName.APPROVALS)) {
       policy = await ext.evaluatePolicy(intent, { approvalToken: policy.approval_token });
     }
     if (policy.decision !== "allow") return toolResult(textContent(`The host denied the action: ${policy.reason ?? policy.decision}.`), { isError: true });

@@ -562,6 +562,47 @@ function row(e) {
   return [tr, json];
 }
 
+// ../sdk-typescript/src/generated/methods.ts
+var Method = {
+  INITIALIZE: "initialize",
+  TOOL_CALL: "tool/call",
+  COMMAND_EXECUTE: "command/execute",
+  HOOK_RUN: "hook/run",
+  CONTEXT_COLLECT: "context/collect",
+  STATUS_COLLECT: "status/collect",
+  TOOL_RENDER: "tool/render",
+  SHUTDOWN: "shutdown",
+  CANCELREQUEST: "$/cancelRequest",
+  SESSION_STARTED: "session/started",
+  SESSION_SETTLED: "session/settled",
+  TURN_STARTED: "turn/started",
+  TURN_SETTLED: "turn/settled",
+  TOOL_STARTED: "tool/started",
+  TOOL_SETTLED: "tool/settled",
+  NOTIFICATION: "notification",
+  CONFIRMATION_REQUEST: "confirmation/request",
+  INPUT_REQUEST: "input/request",
+  CONTEXT_CONTRIBUTION: "context/contribution",
+  STATUS_CONTRIBUTION: "status/contribution",
+  PRESENTATION_UPDATE: "presentation/update",
+  PROGRESS: "$/progress",
+  ARTIFACT_PUBLISH: "artifact/publish",
+  POLICY_EVALUATE: "policy/evaluate",
+  SECRET_GET: "secret/get",
+  TOOLS_REGISTER: "tools/register",
+  TOOLS_UNREGISTER: "tools/unregister",
+  AGENT_SPAWN: "agent/spawn",
+  AGENT_MESSAGE: "agent/message",
+  AGENT_FOLLOW_UP: "agent/follow_up",
+  AGENT_MODELS: "agent/models",
+  AGENT_LIST: "agent/list",
+  AGENT_WAIT: "agent/wait",
+  AGENT_INTERRUPT: "agent/interrupt",
+  KV_GET: "kv.get",
+  KV_LIST: "kv.list",
+  KV_COMMIT: "kv.commit"
+};
+
 // src/store.ts
 var keepRows = 5e4;
 function capped(rows) {
@@ -635,7 +676,7 @@ var Store = class {
         this.broker.push(b);
         this.brokerOpen.set(`${ext}/${gen}/${idKey}`, b);
       }
-    } else if (kind === "notification" && d.direction === "ext->host" && d.method === "presentation/update") {
+    } else if (kind === "notification" && d.direction === "ext->host" && d.method === Method.PRESENTATION_UPDATE) {
       this.presentationSent.set(ext, (this.presentationSent.get(ext) ?? 0) + 1);
     } else if (kind === "response" || kind === "error") {
       const reqDir = d.direction === "host->ext" ? "ext->host" : "host->ext";

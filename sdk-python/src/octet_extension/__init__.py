@@ -26,6 +26,7 @@ from ._errors import (
     UnavailableError,
 )
 from ._extension import Extension
+from ._generated.dispatch import FeatureName, Method
 from ._log import Logger, log
 from ._typecheck import TYPE_CHECKING
 
@@ -38,6 +39,7 @@ __all__ = [
     "CancellationToken",
     "Cancelled",
     "Extension",
+    "FeatureName",
     "InvalidParams",
     "Kv",
     "KvConflict",
@@ -45,6 +47,7 @@ __all__ = [
     "KvPage",
     "KvTransaction",
     "Logger",
+    "Method",
     "OctetError",
     "ProtocolError",
     "RemoteError",

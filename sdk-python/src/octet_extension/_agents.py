@@ -8,6 +8,16 @@ from . import _limits as L
 from ._base import Base, ParentId
 from ._checks import AGENT_TOOLS, NAME48, SHA256_HEX, require_int, require_str
 from ._errors import InvalidParams
+from ._generated.dispatch import (
+    FEATURE_AGENT_SESSIONS,
+    METHOD_AGENT_FOLLOW_UP,
+    METHOD_AGENT_INTERRUPT,
+    METHOD_AGENT_LIST,
+    METHOD_AGENT_MESSAGE,
+    METHOD_AGENT_MODELS,
+    METHOD_AGENT_SPAWN,
+    METHOD_AGENT_WAIT,
+)
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -26,7 +36,7 @@ class AgentsMixin(Base):
     def _agent_call(self, method: str, params: dict[str, Any], parent_request_id: ParentId,
                     timeout_ms: int = L.REQUEST_TIMEOUT_MS) -> dict[str, Any]:
         what = method.replace("agent/", "agent ") + " request"
-        session = self._require("agent_sessions", what)
+        session = self._require(FEATURE_AGENT_SESSIONS, what)
         params = {"parent_request_id": self._parent(session, parent_request_id, what), **params}
         return session.request(method, params, timeout_ms)
 
@@ -76,19 +86,19 @@ class AgentsMixin(Base):
             if not isinstance(model_selection, dict):
                 raise InvalidParams("must be an object", "model_selection")
             params["model_selection"] = model_selection
-        return self._agent_call("agent/spawn", params, parent_request_id)
+        return self._agent_call(METHOD_AGENT_SPAWN, params, parent_request_id)
 
     def send_agent_message(self, target: str, message: str, *,
                            parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Steer a running child with an extra message."""
-        return self._agent_call("agent/message",
+        return self._agent_call(METHOD_AGENT_MESSAGE,
                                 {"target": _target(target), "message": _message(message)},
                                 parent_request_id)
 
     def follow_up_agent(self, target: str, message: str, *,
                         parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Resume a settled child with a follow-up message."""
-        return self._agent_call("agent/follow_up",
+        return self._agent_call(METHOD_AGENT_FOLLOW_UP,
                                 {"target": _target(target), "message": _message(message)},
                                 parent_request_id)
 
@@ -98,21 +108,21 @@ class AgentsMixin(Base):
         params: dict[str, Any] = {"limit": require_int(limit, "limit", 1, 200)}
         if query is not None:
             params["query"] = require_str(query, "query")
-        return self._agent_call("agent/models", params, parent_request_id)
+        return self._agent_call(METHOD_AGENT_MODELS, params, parent_request_id)
 
     def list_agents(self, *, parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Every child this owner has, with state, usage and output."""
-        return self._agent_call("agent/list", {}, parent_request_id)
+        return self._agent_call(METHOD_AGENT_LIST, {}, parent_request_id)
 
     def wait_agents(self, *, timeout_ms: int = L.AGENT_WAIT_DEFAULT_MS,
                     parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Wait up to ``timeout_ms`` (1..60000) for children to settle."""
         require_int(timeout_ms, "timeout_ms", L.AGENT_WAIT_MIN_MS, L.AGENT_WAIT_MAX_MS)
-        return self._agent_call("agent/wait", {"timeout_ms": timeout_ms},
+        return self._agent_call(METHOD_AGENT_WAIT, {"timeout_ms": timeout_ms},
                                 parent_request_id, timeout_ms + L.REQUEST_TIMEOUT_MS)
 
     def interrupt_agent(self, target: str, *,
                         parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Stop a child."""
-        return self._agent_call("agent/interrupt", {"target": _target(target)},
+        return self._agent_call(METHOD_AGENT_INTERRUPT, {"target": _target(target)},
                                 parent_request_id)

@@ -20,6 +20,9 @@ from ._codec import loads as _loads
 from ._codec import valid_id as _valid_id
 from ._errors import Cancelled, InvalidParams, RemoteError, ToolError
 from ._faults import WireFault
+from ._generated.dispatch import (
+    METHOD_TOOL_CALL,
+)
 from ._hostcall import HostCalls
 from ._log import log
 from ._negotiate import Negotiated
@@ -267,7 +270,7 @@ class Connection(HostCalls):
             current_call.reset(token)
         if frame is None:
             self._write_answer(call, self._encode_result(
-                rid, result, call.method == "tool/call" and not self.legacy))
+                rid, result, call.method == METHOD_TOOL_CALL and not self.legacy))
         else:
             self._finish(call, frame)
 

@@ -1,19 +1,19 @@
 """Dispatch: the table of host-to-extension methods and the handler behind each.
 
-Everything that decides what a host request means lives here: which methods are served, how
-their params are checked and which declared handler answers. The connection admits a call,
-the session runs it through ``Dispatcher.dispatch`` on a worker and writes what it returns.
+Everything that decides what a host request means lives here: how its params are checked and
+which declared handler answers. Which methods are served is the generated table
+(``_generated/dispatch.py``, HOST_ROUTES): the session routes each work method to its on_*
+handler, which calls the dispatcher's method here on a worker.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from ._cancel import Call
 from ._catalog import CatalogHistory
 from ._checks import check_resource_owner, is_int
 from ._errors import InvalidParams, OctetError
 from ._faults import handler_exception, unknown_tool
+from ._generated.dispatch import METHOD_TOOL_CALL
 from ._log import log
 from ._models import METHODS
 from ._models import validate as validate_type
@@ -50,24 +50,25 @@ class Dispatcher:
         self.legacy = api == "0.1"
         self.catalogs = catalogs
 
-    def dispatch(self, call: Call) -> Any:
+    def check(self, call: Call) -> None:
+        """Bind the call's owner and judge its params: tool/call field by field on its fast
+        path (tool_call), the other host methods, not on the hot path, against the generated
+        schema (unknown fields, types, enums), naming the first violation."""
         params = call.params
-        owner = params.get("resource_owner")
-        call.resource_owner = owner
-        if call.method == "tool/call":
-            return self.tool_call(call, params, owner)
-        # The other host methods are not on the hot path: check their params against the
-        # generated schema (unknown fields, types, enums), naming the first violation.
+        call.resource_owner = params.get("resource_owner")
+        if call.method == METHOD_TOOL_CALL:
+            return
         type_name = METHODS[call.method].params.get(self.api)
         problems = validate_type(type_name, params) if type_name else []
         if problems:
             path, _, reason = problems[0].partition(": ")
             raise InvalidParams(reason, path.replace("$", "", 1).lstrip(".") or "params")
-        context: dict[str, Any] = {
-            "request_id": call.id, "method": call.method, "resource_owner": owner,
-            "cancellation": call.token,
-        }
-        return HANDLERS[call.method](self, params, context)
+
+    @staticmethod
+    def context(call: Call) -> dict[str, Any]:
+        """What a command, hook, context, status or render handler is passed."""
+        return {"request_id": call.id, "method": call.method,
+                "resource_owner": call.resource_owner, "cancellation": call.token}
 
     # ---- the host methods after the schema check (tool/call has its own fast path) ------
 
@@ -135,7 +136,7 @@ class Dispatcher:
         try:
             if spec.uses_context:
                 value = spec.handler(args, {
-                    "request_id": call.id, "method": "tool/call", "resource_owner": owner,
+                    "request_id": call.id, "method": METHOD_TOOL_CALL, "resource_owner": owner,
                     "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
                     "catalog_revision": revision,
                 })
@@ -146,20 +147,8 @@ class Dispatcher:
         except Exception as exc:
             if call.token.is_cancelled():
                 raise
-            log.exception("handler failed", method="tool/call", id=call.id, tool=name)
+            log.exception("handler failed", method=METHOD_TOOL_CALL, id=call.id, tool=name)
             raise handler_exception(name, exc) from None
         if self.legacy:
             return tool_result_01(value, spec)
         return tool_result_02(value, spec)
-
-
-# The host-to-extension methods this SDK serves, each to its handler (tool/call is routed
-# before the table, on its fast path). A method not here is -32601.
-HANDLERS: dict[str, Callable[[Dispatcher, dict[str, Any], dict[str, Any]], Any]] = {
-    "command/execute": Dispatcher.command_execute,
-    "hook/run": Dispatcher.hook_run,
-    "context/collect": Dispatcher.context_collect,
-    "status/collect": Dispatcher.status_collect,
-    "tool/render": Dispatcher.tool_render,
-}
-HOST_METHODS = frozenset({"tool/call", *HANDLERS})

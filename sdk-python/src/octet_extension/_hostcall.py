@@ -23,6 +23,9 @@ from ._errors import (
     UnavailableError,
     error_from_wire,
 )
+from ._generated.dispatch import (
+    METHOD_CANCEL_REQUEST,
+)
 from ._models import METHODS
 from ._models import validate as validate_type
 from ._negotiate import Negotiated
@@ -152,7 +155,7 @@ class HostCalls:
         if not answered or waiter.cancelled:
             self._waiters.pop(rid, None)
             if not self.legacy and not self.writer.broken:
-                self.send("$/cancelRequest", {"id": rid})
+                self.send(METHOD_CANCEL_REQUEST, {"id": rid})
             if waiter.cancelled:
                 raise Cancelled()
             raise OctetError(f"{method} got no answer within {timeout_ms} ms")

@@ -7,6 +7,17 @@ from ._base import Base, ParentId
 from ._cancel import current_call
 from ._checks import check_label, check_snapshot, require_int, require_str, utf8_len
 from ._errors import InvalidParams, ProtocolError, UnavailableError
+from ._generated.dispatch import (
+    FEATURE_PROGRESS_DECORATION,
+    FEATURE_REQUEST_PROGRESS,
+    METHOD_CONFIRMATION_REQUEST,
+    METHOD_CONTEXT_CONTRIBUTION,
+    METHOD_INPUT_REQUEST,
+    METHOD_NOTIFICATION,
+    METHOD_PRESENTATION_UPDATE,
+    METHOD_PROGRESS,
+    METHOD_STATUS_CONTRIBUTION,
+)
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,7 +40,7 @@ class InteractMixin(Base):
         params: dict[str, Any] = {"message": message, "level": level}
         if title is not None:
             params["title"] = require_str(title, "title")
-        session.send("notification", params)
+        session.send(METHOD_NOTIFICATION, params)
 
     def contribute_context(self, items: list[dict[str, Any]]) -> None:
         """Push context items unprompted (``context/contribution``; manifest ``context``)."""
@@ -43,7 +54,7 @@ class InteractMixin(Base):
                                     f"{sorted(_PLACEMENTS)}", f"items[{index}]")
             require_str(item.get("label"), f"items[{index}].label")
             require_str(item.get("content"), f"items[{index}].content")
-        session.send("context/contribution", {"items": items})
+        session.send(METHOD_CONTEXT_CONTRIBUTION, {"items": items})
 
     def contribute_status(self, surface: str, text: str, *, priority: int = 0,
                           style_role: str | None = None) -> None:
@@ -57,7 +68,7 @@ class InteractMixin(Base):
         params: dict[str, Any] = {"surface": surface, "text": text, "priority": priority}
         if style_role is not None:
             params["style_role"] = require_str(style_role, "style_role")
-        session.send("status/contribution", params)
+        session.send(METHOD_STATUS_CONTRIBUTION, params)
 
     def confirm(self, message: str, *, title: str | None = None, destructive: bool = False,
                 parent_request_id: ParentId = ...) -> bool:
@@ -73,7 +84,7 @@ class InteractMixin(Base):
         if not session.legacy:
             params["parent_request_id"] = self._parent(session, parent_request_id, "confirm()")
         # A person answers: no SDK timeout (cancellation and transport loss still end it).
-        result = session.request("confirmation/request", params, None)
+        result = session.request(METHOD_CONFIRMATION_REQUEST, params, None)
         return bool(result["confirmed"])
 
     def request_input(self, prompt: str, secret: bool = False, *,
@@ -88,7 +99,7 @@ class InteractMixin(Base):
             "prompt": prompt,
             "secret": bool(secret),
         }
-        result = session.request("input/request", params, None)
+        result = session.request(METHOD_INPUT_REQUEST, params, None)
         value = result.get("value")
         if value is None:
             return None
@@ -103,7 +114,7 @@ class InteractMixin(Base):
                  current: float | None = None, total: float | None = None,
                  unit: str | None = None, parent_request_id: ParentId = ...) -> None:
         """Emit ``$/progress``: status keywords, or one complete event dict."""
-        session = self._require("request_progress", "progress()")
+        session = self._require(FEATURE_REQUEST_PROGRESS, "progress()")
         if event is None:
             event = {"type": "status"}
             for key, value in (("message", message), ("current", current), ("total", total),
@@ -122,8 +133,8 @@ class InteractMixin(Base):
     def progress_decoration(self, label: str, detail: str | None = None, *,
                             parent_request_id: ParentId = ...) -> None:
         """Decorate the running call's progress row (needs ``progress_decoration``)."""
-        session = self._require("progress_decoration", "progress_decoration()")
-        self._require("request_progress", "progress_decoration()")
+        session = self._require(FEATURE_PROGRESS_DECORATION, "progress_decoration()")
+        self._require(FEATURE_REQUEST_PROGRESS, "progress_decoration()")
         check_label(label, "label", 64)
         event: dict[str, Any] = {"type": "decoration", "label": label}
         if detail is not None:
@@ -140,7 +151,7 @@ class InteractMixin(Base):
         with session._lock:
             call.sequence += 1
             sequence = call.sequence
-        session.send("$/progress",
+        session.send(METHOD_PROGRESS,
                      {"parent_request_id": parent, "sequence": sequence, "event": event})
 
     def publish_presentation(self, snapshot: dict[str, Any], *,
@@ -176,7 +187,7 @@ class InteractMixin(Base):
                     f"revision {revision} does not increase on {session.presentation_revision}",
                     "snapshot.revision",
                 )
-            session.send("presentation/update", params)
+            session.send(METHOD_PRESENTATION_UPDATE, params)
             session.presentation_revision = revision
 
     presentation = publish_presentation

@@ -9,6 +9,12 @@ from dataclasses import dataclass, field
 from . import _limits as L
 from ._checks import encoded_size, require_int, require_str
 from ._errors import InvalidParams, ProtocolError
+from ._generated.dispatch import (
+    FEATURE_KV,
+    METHOD_KV_COMMIT,
+    METHOD_KV_GET,
+    METHOD_KV_LIST,
+)
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -59,19 +65,19 @@ class Kv:
         self._ext = ext
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        session = self._ext._require("kv", method)
+        session = self._ext._require(FEATURE_KV, method)
         return session.request(method, params)
 
     def _ns(self, namespace: str | None) -> str:
         if namespace is None:
-            _, negotiated = self._ext._negotiated("kv")
+            _, negotiated = self._ext._negotiated(FEATURE_KV)
             return negotiated.name
         return require_str(namespace, "namespace", non_blank=True)
 
     def get(self, key: str, *, namespace: str | None = None) -> KvEntry | None:
         """The entry under ``key``, or None when absent."""
         ns = self._ns(namespace)
-        result = self._call("kv.get", {"namespace": ns, "key": _key(key)})
+        result = self._call(METHOD_KV_GET, {"namespace": ns, "key": _key(key)})
         if not result["found"]:
             return None
         if not isinstance(result.get("version"), str):
@@ -86,7 +92,7 @@ class Kv:
                                   "limit": require_int(limit, "limit", 1, L.KV_LIST_MAX)}
         if cursor is not None:
             params["cursor"] = require_str(cursor, "cursor")
-        result = self._call("kv.list", params)
+        result = self._call(METHOD_KV_LIST, params)
         entries: builtins.list[KvEntry] = []
         for item in result["entries"]:
             entries.append(KvEntry(ns, item["key"], item.get("value"), item["version"]))
@@ -123,7 +129,7 @@ class Kv:
                 _key(write["key"])
             if write.get("op") == "put":
                 _value(write.get("value"))
-        return self._call("kv.commit", {"preconditions": preconditions, "writes": writes})
+        return self._call(METHOD_KV_COMMIT, {"preconditions": preconditions, "writes": writes})
 
     def transaction(self, *, namespace: str | None = None) -> KvTransaction:
         """``with ext.kv.transaction() as tx: tx.expect(...); tx.put(...)`` commits on exit."""

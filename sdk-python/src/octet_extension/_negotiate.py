@@ -18,6 +18,9 @@ from ._features import (
     MSG_VERSION_UNSUPPORTED,
     SPOKEN_VERSIONS,
 )
+from ._generated.dispatch import (
+    FEATURE_LIFECYCLE_EVENTS,
+)
 from ._models import validate_initialize_params, validate_initialize_params01
 from ._typecheck import TYPE_CHECKING
 
@@ -267,6 +270,6 @@ def _features(declared: Declared, api: str, protocol: Any, manifest: dict[str, A
         "features": features,
         "limits": {"max_concurrent_requests": concurrency},
     }
-    if "lifecycle_events" in features:
+    if FEATURE_LIFECYCLE_EVENTS in features:
         block["lifecycle_events"] = [e for e in LIFECYCLE_EVENTS if e in declared.lifecycle]
     return (frozenset(features), concurrency, max_pending, max_bytes), block

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from types import FunctionType
 
 from ._checks import TOOL_NAME
+from ._generated.dispatch import EVENT_METHODS
 from ._jsonschema._values import json_string
 from ._schema import SchemaError, compile_schema
 from ._typecheck import TYPE_CHECKING
@@ -23,10 +24,7 @@ HOOKS = frozenset({
     "before_persistence", "post_mutation",
 })
 SURFACES = frozenset({"status", "header", "footer"})
-LIFECYCLE = frozenset({
-    "session/started", "session/settled", "turn/started", "turn/settled",
-    "tool/started", "tool/settled",
-})
+LIFECYCLE = EVENT_METHODS
 DEFAULT_PARAMETERS: dict[str, Any] = {"type": "object"}
 
 

@@ -14,6 +14,18 @@ from ._checks import (
     require_str,
 )
 from ._errors import InvalidParams, ProtocolError, UnavailableError
+from ._generated.dispatch import (
+    FEATURE_APPROVALS,
+    FEATURE_ARTIFACTS,
+    FEATURE_DYNAMIC_TOOLS,
+    FEATURE_POLICY_INTENTS,
+    FEATURE_SECRETS,
+    METHOD_ARTIFACT_PUBLISH,
+    METHOD_POLICY_EVALUATE,
+    METHOD_SECRET_GET,
+    METHOD_TOOLS_REGISTER,
+    METHOD_TOOLS_UNREGISTER,
+)
 from ._registry import ToolSpec, make_tool
 from ._typecheck import TYPE_CHECKING
 
@@ -31,7 +43,7 @@ class ServicesMixin(Base):
                          sha256: str | None = None, name: str | None = None,
                          parent_request_id: ParentId = ...) -> str:
         """Publish inline bytes or a scratch-relative file; returns the host's artifact id."""
-        session = self._require("artifacts", "publish_artifact()")
+        session = self._require(FEATURE_ARTIFACTS, "publish_artifact()")
         require_str(mime_type, "mime_type", non_blank=True)
         params: dict[str, Any] = {
             "parent_request_id": self._parent(session, parent_request_id, "publish_artifact()"),
@@ -60,7 +72,7 @@ class ServicesMixin(Base):
             if not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
                 raise InvalidParams("must be 64 lowercase hexadecimal characters", "sha256")
             params["sha256"] = sha256
-        result = session.request("artifact/publish", params)
+        result = session.request(METHOD_ARTIFACT_PUBLISH, params)
         artifact_id: str = result["artifact_id"]
         return artifact_id
 
@@ -69,7 +81,7 @@ class ServicesMixin(Base):
     def evaluate_policy(self, intent: dict[str, Any], *, approval_token: str | None = None,
                         parent_request_id: ParentId = ...) -> dict[str, Any]:
         """Ask the host to decide allow/ask/deny for a structured intent."""
-        session = self._require("policy_intents", "evaluate_policy()")
+        session = self._require(FEATURE_POLICY_INTENTS, "evaluate_policy()")
         if not isinstance(intent, dict):
             raise InvalidParams("must be an object", "intent")
         for key in ("kind", "operation"):
@@ -79,14 +91,14 @@ class ServicesMixin(Base):
             "intent": intent,
         }
         if approval_token is not None:
-            self._require("approvals", "evaluate_policy(approval_token=)")
+            self._require(FEATURE_APPROVALS, "evaluate_policy(approval_token=)")
             if not isinstance(approval_token, str) or not SHA256_HEX.fullmatch(approval_token):
                 raise InvalidParams("must be 64 lowercase hexadecimal characters",
                                     "approval_token")
             params["approval_token"] = approval_token
         # The schema checked the decision enum and the token's form; that a token comes
         # only with "ask" is a rule across fields it cannot state.
-        result = session.request("policy/evaluate", params)
+        result = session.request(METHOD_POLICY_EVALUATE, params)
         if "approval_token" in result and result["decision"] != "ask":
             raise ProtocolError("policy/evaluate: an approval_token may only come with 'ask'")
         return result
@@ -94,7 +106,7 @@ class ServicesMixin(Base):
     def get_secret(self, name: str, *, parent_request_id: ParentId = ...) -> str:
         """Fetch a brokered secret declared in ``[capabilities] secrets``. Keep it short-lived."""
         session, negotiated = self._negotiated("get_secret()")
-        self._require("secrets", "get_secret()")
+        self._require(FEATURE_SECRETS, "get_secret()")
         check_secret_name(name)
         capabilities = negotiated.manifest.get("capabilities") or {}
         allowed = capabilities.get("secrets") or [] if isinstance(capabilities, dict) else []
@@ -106,7 +118,7 @@ class ServicesMixin(Base):
             "name": name,
         }
         # The schema checked the value's type and byte bound (its message gives only sizes).
-        value: str = session.request("secret/get", params)["value"]
+        value: str = session.request(METHOD_SECRET_GET, params)["value"]
         return value
 
     # ---- dynamic tools ---------------------------------------------------------------------
@@ -130,7 +142,7 @@ class ServicesMixin(Base):
 
     def register_tools(self, definitions: Iterable[dict[str, Any]]) -> dict[str, Any]:
         """Add or replace several tools in one transactional request."""
-        session = self._require("dynamic_tools", "register_tools()")
+        session = self._require(FEATURE_DYNAMIC_TOOLS, "register_tools()")
         specs: list[ToolSpec] = []
         for index, definition in enumerate(definitions):
             if not isinstance(definition, dict):
@@ -154,7 +166,7 @@ class ServicesMixin(Base):
             raise InvalidParams(f"send 1..{L.MAX_TOOLS_PER_REQUEST} tools per request", "tools")
         if len(set(names)) != len(names):
             raise InvalidParams("a tool name appears twice in one request", "tools")
-        return self._mutate(session, "tools/register",
+        return self._mutate(session, METHOD_TOOLS_REGISTER,
                             {"tools": [s.definition() for s in specs]},
                             lambda current: {**current, **{s.name: s for s in specs}})
 
@@ -164,13 +176,13 @@ class ServicesMixin(Base):
 
     def unregister_tools(self, *names: str) -> dict[str, Any]:
         """Remove several tools in one request."""
-        session = self._require("dynamic_tools", "unregister_tools()")
+        session = self._require(FEATURE_DYNAMIC_TOOLS, "unregister_tools()")
         if not names or len(names) > L.MAX_TOOLS_PER_REQUEST:
             raise InvalidParams(f"name 1..{L.MAX_TOOLS_PER_REQUEST} tools", "names")
         for name in names:
             require_str(name, "names")
         gone = set(names)
-        return self._mutate(session, "tools/unregister", {"names": list(names)},
+        return self._mutate(session, METHOD_TOOLS_UNREGISTER, {"names": list(names)},
                             lambda current: {k: v for k, v in current.items() if k not in gone})
 
     def _mutate(self, session: Any, method: str, params: dict[str, Any],

@@ -19,8 +19,16 @@ from ._cancel import Call, Id
 from ._catalog import CatalogHistory
 from ._checks import is_int
 from ._connection import Connection, error_frame
-from ._dispatch import HOST_METHODS, Dispatcher
+from ._dispatch import Dispatcher
 from ._errors import InvalidParams, RemoteError
+from ._generated.dispatch import (
+    DISPATCH_HANDSHAKE,
+    DISPATCH_SHUTDOWN,
+    HOST_ROUTES,
+    WORK_METHODS,
+    HostHandler,
+    dispatch,
+)
 from ._log import log
 from ._negotiate import negotiate
 from ._registry import Declared
@@ -33,7 +41,11 @@ if TYPE_CHECKING:
 _OBSERVE = "observe"  # work item: drain the queued lifecycle observations, in order
 
 
-class Session(Connection):
+class Session(Connection, HostHandler):
+    """Routes every method the host sends through the generated table (HOST_ROUTES): the
+    handshake, shutdown, cancellation and lifecycle events here, the work methods to the
+    dispatcher. The generated completeness test fails when an on_* handler is missing."""
+
     def __init__(self, declared: Declared, in_fd: int, out_fd: int, api_version: str) -> None:
         super().__init__(in_fd, out_fd, api_version)
         self.declared = declared
@@ -52,26 +64,54 @@ class Session(Connection):
     # ---- requests and notifications ------------------------------------------------------
 
     def _request(self, rid: Id, method: str, params: dict[str, Any]) -> None:
-        if method == "initialize":
-            self._initialize(rid, params)
-            return
-        if method == "shutdown":  # also before initialize: a host may give up on a handshake
-            self._begin_shutdown(rid, params)
+        route = HOST_ROUTES.get(method)
+        # initialize, and shutdown also before initialize: a host may give up on a handshake
+        if route is not None and route.dispatch in (DISPATCH_HANDSHAKE, DISPATCH_SHUTDOWN):
+            dispatch(self, method, rid, params)
             return
         if self.negotiated is None:
             self._answer_error(rid, L.CODE_INVALID_REQUEST, "initialize has not completed")
             return
-        if method not in HOST_METHODS:
+        if method not in WORK_METHODS:
             self._answer_error(rid, L.CODE_METHOD_NOT_FOUND, f"method {method!r} is not served",
                                {"method": method})
             return
         self._admit(rid, method, params)
 
     def _notification(self, method: Any, params: Any) -> None:
-        if method == "$/cancelRequest":
-            self._cancel_request(params)
-            return
-        handlers = self.declared.lifecycle.get(method) if isinstance(method, str) else None
+        route = HOST_ROUTES.get(method) if isinstance(method, str) else None
+        if route is not None and route.notification:
+            dispatch(self, method, method, params)
+
+    def on_initialize(self, call: Any, params: dict[str, Any]) -> None:
+        self._initialize(call, params)
+
+    def on_shutdown(self, call: Any, params: dict[str, Any]) -> None:
+        self._begin_shutdown(call, params)
+
+    def on_cancel_request(self, call: Any, params: dict[str, Any]) -> None:
+        self._cancel_request(params)
+
+    def on_session_started(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_session_settled(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_turn_started(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_turn_settled(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_tool_started(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def on_tool_settled(self, call: Any, params: dict[str, Any]) -> None:
+        self._enqueue_observation(call, params)
+
+    def _enqueue_observation(self, method: str, params: Any) -> None:
+        handlers = self.declared.lifecycle.get(method)
         if handlers and self.negotiated is not None and isinstance(params, dict):
             with self._lock:
                 self._observing += 1  # drained by shutdown like requests
@@ -121,7 +161,34 @@ class Session(Connection):
 
     def _dispatch(self, call: Call) -> Any:
         assert self._dispatcher is not None  # admitted only after initialize
-        return self._dispatcher.dispatch(call)
+        self._dispatcher.check(call)
+        return dispatch(self, call.method, call, call.params)
+
+    # The work methods, each to the dispatcher's handler (_dispatch.py).
+
+    def on_tool_call(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.tool_call(call, params, call.resource_owner)
+
+    def on_command_execute(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.command_execute(params, self._dispatcher.context(call))
+
+    def on_hook_run(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.hook_run(params, self._dispatcher.context(call))
+
+    def on_context_collect(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.context_collect(params, self._dispatcher.context(call))
+
+    def on_status_collect(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.status_collect(params, self._dispatcher.context(call))
+
+    def on_tool_render(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.tool_render(params, self._dispatcher.context(call))
 
     def _observe_in_order(self) -> None:
         """Run the queued lifecycle observations in arrival order until none is left.

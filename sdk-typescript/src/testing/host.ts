@@ -7,6 +7,7 @@ import type { ApiVersion } from "../types.js";
 import { FEATURE_RULES } from "../generated/features.js";
 import { inProcessLink, processLink, type Exit, type Link, type ProcessLinkOptions } from "./links.js";
 import { ReverseServices, type HostScript } from "./services.js";
+import { Method } from "../generated/methods.js";
 
 export interface Frame {
   /** "in": host → extension; "out": extension → host. */
@@ -163,7 +164,7 @@ export class ScriptedHost {
   }
 
   cancel(id: Id): void {
-    this.notify("$/cancelRequest", { id });
+    this.notify(Method.CANCELREQUEST, { id });
   }
 
   /** The initialize params this host sends (override any top-level field). */
@@ -196,7 +197,7 @@ export class ScriptedHost {
 
   /** Send initialize; on success the host's catalog starts as the epoch-0 tools. */
   async initialize(overrides: JsonObject = {}): Promise<Response> {
-    const response = await this.request("initialize", this.initializeParams(overrides));
+    const response = await this.request(Method.INITIALIZE, this.initializeParams(overrides));
     const tools = isObject(response.result) ? response.result["tools"] : undefined;
     if (Array.isArray(tools)) this.services.catalog = new Set(tools.map((t) => String(isObject(t) ? t["name"] : t)));
     return response;
@@ -204,11 +205,11 @@ export class ScriptedHost {
 
   /** Call a tool; `extra` adds catalog_revision, resource_owner, call_id. */
   callTool(name: string, args: JsonObject = {}, extra: JsonObject = {}, id?: Id): Promise<Response> {
-    return this.request("tool/call", { name, arguments: args, ...extra }, id);
+    return this.request(Method.TOOL_CALL, { name, arguments: args, ...extra }, id);
   }
 
   shutdown(params: JsonObject = {}): Promise<Response> {
-    return this.request("shutdown", params);
+    return this.request(Method.SHUTDOWN, params);
   }
 
   /** Close the extension's stdin. */

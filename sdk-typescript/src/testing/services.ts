@@ -8,6 +8,7 @@ import { ErrorCode } from "../limits.js";
 import { canonicalJson } from "../services.js";
 import type { WireError } from "../errors.js";
 import type { AgentRecord, PolicyDecision } from "../types.js";
+import { Method } from "../generated/methods.js";
 
 /** A scripted reply: a result, or an error to send back. */
 export type HostReply = { result: JsonValue } | { error: WireError };
@@ -51,45 +52,45 @@ export class ReverseServices {
     const custom = await this.script.respond?.(method, p);
     if (custom !== undefined) return custom;
     switch (method) {
-      case "confirmation/request":
+      case Method.CONFIRMATION_REQUEST:
         return { result: { confirmed: (await this.script.confirm?.(p)) ?? false } };
-      case "input/request":
+      case Method.INPUT_REQUEST:
         return { result: { value: (await this.script.input?.(p)) ?? null } };
-      case "secret/get": {
+      case Method.SECRET_GET: {
         const value = this.script.secrets?.[String(p["name"])];
         return value === undefined ? fail(ErrorCode.SECRET_UNAVAILABLE, "secret is unavailable") : { result: { value } };
       }
-      case "policy/evaluate":
+      case Method.POLICY_EVALUATE:
         return { result: ((await this.script.policy?.(p)) ?? { decision: "deny", reason: "scripted host denies by default" }) as unknown as JsonValue };
-      case "artifact/publish":
+      case Method.ARTIFACT_PUBLISH:
         return this.publish(p);
-      case "tools/register":
+      case Method.TOOLS_REGISTER:
         for (const t of (p["tools"] as JsonObject[]) ?? []) this.catalog.add(String(t["name"]));
         return { result: { revision: ++this.revision, tools: [...this.catalog] } };
-      case "tools/unregister":
+      case Method.TOOLS_UNREGISTER:
         for (const n of (p["names"] as string[]) ?? []) this.catalog.delete(n);
         return { result: { revision: ++this.revision, tools: [...this.catalog] } };
-      case "agent/spawn":
+      case Method.AGENT_SPAWN:
         return this.spawn(p);
-      case "agent/message":
-      case "agent/follow_up":
+      case Method.AGENT_MESSAGE:
+      case Method.AGENT_FOLLOW_UP:
         return this.agents.some((a) => a.agent_id === p["target"]) ? { result: { accepted: true } } : fail(ErrorCode.SERVICE_UNAVAILABLE, `unknown agent ${String(p["target"])}`);
-      case "agent/models":
+      case Method.AGENT_MODELS:
         return { result: { models: [{ provider: "scripted", model: "echo", label: "Scripted echo" }] } };
-      case "agent/list":
+      case Method.AGENT_LIST:
         return { result: { agents: this.agents as unknown as JsonValue[] } };
-      case "agent/wait":
+      case Method.AGENT_WAIT:
         if (this.script.agentWait) return { result: this.script.agentWait(p) as unknown as JsonValue };
         for (const a of this.agents) {
           a.state = "settled";
           a.output = `scripted output for ${a.task_name}`;
         }
         return { result: { timed_out: false, agents: this.agents as unknown as JsonValue[] } };
-      case "agent/interrupt":
+      case Method.AGENT_INTERRUPT:
         return { result: { interrupted: this.agents.some((a) => a.agent_id === p["target"]) } };
-      case "kv.get":
-      case "kv.list":
-      case "kv.commit":
+      case Method.KV_GET:
+      case Method.KV_LIST:
+      case Method.KV_COMMIT:
         return this.kvCall(method, p);
       default:
         return fail(ErrorCode.METHOD_NOT_FOUND, `method not found: ${method}`, { method });
@@ -141,12 +142,12 @@ export class ReverseServices {
   }
 
   private kvCall(method: string, p: JsonObject): HostReply {
-    if (method === "kv.get") {
+    if (method === Method.KV_GET) {
       if (!this.ownNamespace(p["namespace"])) return fail(ErrorCode.INVALID_PARAMS, `foreign namespace ${String(p["namespace"])}`, { path: "/namespace" });
       const e = this.kv.get(`${String(p["namespace"])}\u0000${String(p["key"])}`);
       return { result: e ? { found: true, value: e.value, version: e.version } : { found: false } };
     }
-    if (method === "kv.list") {
+    if (method === Method.KV_LIST) {
       const prefix = `${String(p["namespace"])}\u0000${String(p["prefix"] ?? "")}`;
       const entries = [...this.kv.entries()]
         .filter(([k]) => k.startsWith(prefix))

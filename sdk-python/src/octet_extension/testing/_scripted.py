@@ -14,6 +14,12 @@ from typing import Any
 from .._errors import error_from_wire
 from .._extension import Extension
 from .._features import FEATURE_RULES
+from .._generated.dispatch import (
+    METHOD_CANCEL_REQUEST,
+    METHOD_INITIALIZE,
+    METHOD_SHUTDOWN,
+    METHOD_TOOL_CALL,
+)
 from ._services import Script, ScriptedServices
 
 # The offer of a host where every condition holds, from the schema's negotiation table (every
@@ -196,12 +202,12 @@ class _ScriptedHost(ScriptedServices):
         self._write(msg)
 
     def cancel(self, rid: int | str) -> None:
-        self.notify("$/cancelRequest", {"id": rid})
+        self.notify(METHOD_CANCEL_REQUEST, {"id": rid})
 
     def initialize(self, **overrides: Any) -> Response:
         params = self.initialize_params()
         params.update(overrides)
-        response = self.request("initialize", params)
+        response = self.request(METHOD_INITIALIZE, params)
         if response.error is None:
             self.initialize_result = response.result
             # Epoch 0 of the host's catalog is what initialize declared.
@@ -238,7 +244,7 @@ class _ScriptedHost(ScriptedServices):
                   **extra: Any) -> Any:
         """Call a tool; returns its result or raises RemoteError with the exact error."""
         params = {"name": name, "arguments": arguments if arguments is not None else {}, **extra}
-        response = self.request("tool/call", params)
+        response = self.request(METHOD_TOOL_CALL, params)
         if response.error is not None:
             err = response.error
             raise error_from_wire(err)
@@ -247,13 +253,13 @@ class _ScriptedHost(ScriptedServices):
     def start_tool(self, name: str, arguments: dict[str, Any] | None = None,
                    **extra: Any) -> _Pending:
         params = {"name": name, "arguments": arguments if arguments is not None else {}, **extra}
-        return self.start_request("tool/call", params)
+        return self.start_request(METHOD_TOOL_CALL, params)
 
     def shutdown(self, deadline_ms: int | None = None) -> Response:
         params = {"reason": "host_exit"}
         if deadline_ms is not None:
             params["deadline_ms"] = deadline_ms  # type: ignore[assignment]
-        return self.request("shutdown", params)
+        return self.request(METHOD_SHUTDOWN, params)
 
     def close_stdin(self) -> None:
         """Give the extension EOF."""

@@ -10,6 +10,26 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .._generated.dispatch import (
+    METHOD_AGENT_FOLLOW_UP,
+    METHOD_AGENT_INTERRUPT,
+    METHOD_AGENT_LIST,
+    METHOD_AGENT_MESSAGE,
+    METHOD_AGENT_MODELS,
+    METHOD_AGENT_SPAWN,
+    METHOD_AGENT_WAIT,
+    METHOD_ARTIFACT_PUBLISH,
+    METHOD_CONFIRMATION_REQUEST,
+    METHOD_INPUT_REQUEST,
+    METHOD_KV_COMMIT,
+    METHOD_KV_GET,
+    METHOD_KV_LIST,
+    METHOD_POLICY_EVALUATE,
+    METHOD_SECRET_GET,
+    METHOD_TOOLS_REGISTER,
+    METHOD_TOOLS_UNREGISTER,
+)
+
 NO_REPLY = object()
 """Return this from a scripted service to leave the extension's request unanswered."""
 Script = Callable[[dict[str, Any]], Any]
@@ -216,21 +236,21 @@ class ScriptedServices:
 
 
 _BUILTIN: dict[str, Callable[[ScriptedServices, dict[str, Any]], Any]] = {
-    "confirmation/request": ScriptedServices._confirm,
-    "input/request": ScriptedServices._input,
-    "secret/get": ScriptedServices._secret,
-    "policy/evaluate": ScriptedServices._policy,
-    "artifact/publish": ScriptedServices._artifact,
-    "tools/register": ScriptedServices._register,
-    "tools/unregister": ScriptedServices._unregister,
-    "kv.get": ScriptedServices._kv_get,
-    "kv.list": ScriptedServices._kv_list,
-    "kv.commit": ScriptedServices._kv_commit,
-    "agent/spawn": ScriptedServices._agent_spawn,
-    "agent/message": ScriptedServices._agent_message,
-    "agent/follow_up": ScriptedServices._agent_message,
-    "agent/list": ScriptedServices._agent_list,
-    "agent/wait": ScriptedServices._agent_wait,
-    "agent/interrupt": ScriptedServices._agent_interrupt,
-    "agent/models": ScriptedServices._agent_models,
+    METHOD_CONFIRMATION_REQUEST: ScriptedServices._confirm,
+    METHOD_INPUT_REQUEST: ScriptedServices._input,
+    METHOD_SECRET_GET: ScriptedServices._secret,
+    METHOD_POLICY_EVALUATE: ScriptedServices._policy,
+    METHOD_ARTIFACT_PUBLISH: ScriptedServices._artifact,
+    METHOD_TOOLS_REGISTER: ScriptedServices._register,
+    METHOD_TOOLS_UNREGISTER: ScriptedServices._unregister,
+    METHOD_KV_GET: ScriptedServices._kv_get,
+    METHOD_KV_LIST: ScriptedServices._kv_list,
+    METHOD_KV_COMMIT: ScriptedServices._kv_commit,
+    METHOD_AGENT_SPAWN: ScriptedServices._agent_spawn,
+    METHOD_AGENT_MESSAGE: ScriptedServices._agent_message,
+    METHOD_AGENT_FOLLOW_UP: ScriptedServices._agent_message,
+    METHOD_AGENT_LIST: ScriptedServices._agent_list,
+    METHOD_AGENT_WAIT: ScriptedServices._agent_wait,
+    METHOD_AGENT_INTERRUPT: ScriptedServices._agent_interrupt,
+    METHOD_AGENT_MODELS: ScriptedServices._agent_models,
 }

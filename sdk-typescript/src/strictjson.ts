@@ -1,9 +1,9 @@
-package gen
-
-// tsRuntime is the generated helper module: a strict JSON scanner (duplicate keys, lone
-// surrogates and NaN refused; numbers written with a fraction or exponent remembered so
-// `1.0` is not an integer, as in Go and Python) and the small checks the validators share.
-const tsRuntime = `import { MAX_JSON_DEPTH } from "./limits.js";
+// Strict JSON for the octet wire: a scanner that refuses duplicate keys, lone surrogates and
+// NaN, and remembers which numbers were written with a fraction or exponent (so `1.0` is not
+// an integer, as in Go and Python), plus the small checks the generated validators share.
+// Hand-written: the generated *.check.ts modules import it; nothing here is schema-derived
+// except MAX_JSON_DEPTH, which comes from the generated limits.
+import { MAX_JSON_DEPTH } from "./generated/limits.js";
 
 /** Thrown when text is not acceptable JSON on the octet wire. */
 export class StrictJSONError extends Error {
@@ -265,4 +265,3 @@ export function hasDuplicate(a: readonly unknown[]): boolean {
   }
   return false;
 }
-`
