@@ -27,6 +27,9 @@ type Options struct {
 	// Drain bounds the wait for an exit after EOF or a protocol error (default
 	// SHUTDOWN_DRAIN_MS, 5 s); tests shorten it.
 	Drain time.Duration
+	// FaultSeed seeds the fault-injecting transport of the framing checks (cut places,
+	// pauses, garbage); each check mixes in its name. The report notes each check's seed.
+	FaultSeed uint64
 }
 
 // FixtureSecret is the value the default broker serves for the fixture's secret.

@@ -28,10 +28,15 @@ type Plan struct {
 	// MaxPiece cuts the frames after those into pieces of 1..MaxPiece bytes at seeded
 	// places; 0 writes them whole.
 	MaxPiece int
-	// MaxPause pauses 0..MaxPause (seeded) before each piece after a frame's first, so
-	// pieces arrive in separate reads; 0 never pauses.
+	// MaxPause pauses 0..MaxPause (seeded) before a seeded one in pauseOdds of the
+	// pieces after a frame's first, so those arrive in separate reads; 0 never pauses.
+	// Byte-by-byte frames are not paused (a thousand sleeps would be seconds).
 	MaxPause time.Duration
 }
+
+// pauseOdds: one piece in pauseOdds is paused before (a sleep costs far more than its
+// length on a loaded machine; a few pauses already separate the reads).
+const pauseOdds = 8
 
 // Rand returns the plan's generator: the same Seed, the same sequence.
 func (p Plan) Rand() *rand.Rand { return rand.New(rand.NewPCG(p.Seed, p.Seed^0x9e3779b97f4a7c15)) }
@@ -59,15 +64,15 @@ func NewWriter(w io.Writer, plan Plan) *Writer {
 func (w *Writer) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	max := w.plan.MaxPiece
+	max, pause := w.plan.MaxPiece, w.plan.MaxPause
 	if w.frames < w.plan.ByteFrames {
-		max = 1
+		max, pause = 1, 0
 	}
 	w.frames++
 	written := 0
 	for i, piece := range Cut(w.rng, b, max) {
-		if i > 0 && w.plan.MaxPause > 0 {
-			time.Sleep(time.Duration(w.rng.Int64N(int64(w.plan.MaxPause) + 1)))
+		if i > 0 && pause > 0 && w.rng.IntN(pauseOdds) == 0 {
+			time.Sleep(time.Duration(w.rng.Int64N(int64(pause) + 1)))
 		}
 		n, err := w.w.Write(piece)
 		written += n

@@ -50,7 +50,7 @@ from ._results import (
     tool_result_01,
     tool_result_02,
 )
-from ._transport import LineReader, Writer
+from ._transport import LineReader, PartialFrameError, Writer
 from ._typecheck import TYPE_CHECKING
 from ._workers import WorkerPool
 
@@ -174,6 +174,13 @@ class Session:
                     self._protocol_failure(
                         L.CODE_INVALID_REQUEST,
                         f"frame longer than {self.max_bytes} bytes",
+                        bytes(exc.args[0]),
+                    )
+                    return
+                except PartialFrameError as exc:
+                    self._protocol_failure(
+                        L.CODE_INVALID_REQUEST,
+                        "stream ended inside a frame (no terminating newline)",
                         bytes(exc.args[0]),
                     )
                     return
