@@ -30,6 +30,8 @@ type Reader struct {
 	mu      sync.Mutex
 	stopped bool
 	resume  chan struct{} // closed by Resume
+	hangup  bool          // after the next newline, reads end (HangUp)
+	ended   bool
 	read    int64
 	crs     int64
 }
@@ -49,7 +51,15 @@ func (r *Reader) Read(p []byte) (int, error) {
 		<-ch
 		r.mu.Lock()
 	}
+	if r.ended {
+		r.mu.Unlock()
+		return 0, io.EOF
+	}
+	hangup := r.hangup
 	r.mu.Unlock()
+	if hangup {
+		return r.readToLineEnd(p)
+	}
 	if r.plan.MaxPause > 0 {
 		time.Sleep(time.Duration(r.rng.Int64N(int64(r.plan.MaxPause) + 1)))
 	}
@@ -57,11 +67,46 @@ func (r *Reader) Read(p []byte) (int, error) {
 		p = p[:1+r.rng.IntN(min(r.plan.MaxRead, len(p)))]
 	}
 	n, err := r.r.Read(p)
-	r.mu.Lock()
-	r.read += int64(n)
-	r.crs += int64(bytes.Count(p[:n], []byte{'\r'}))
-	r.mu.Unlock()
+	r.count(p[:n])
 	return n, err
+}
+
+// readToLineEnd reads up to the end of the line under way, byte by byte, and ends.
+func (r *Reader) readToLineEnd(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k, err := r.r.Read(p[n : n+1])
+		n += k
+		if err != nil {
+			r.count(p[:n])
+			return n, err
+		}
+		if k == 1 && p[n-1] == '\n' {
+			r.mu.Lock()
+			r.ended = true
+			r.mu.Unlock()
+			break
+		}
+	}
+	r.count(p[:n])
+	return n, nil
+}
+
+func (r *Reader) count(b []byte) {
+	r.mu.Lock()
+	r.read += int64(len(b))
+	r.crs += int64(bytes.Count(b, []byte{'\r'}))
+	r.mu.Unlock()
+}
+
+// HangUp makes the Reader end (io.EOF) at the end of the line under way, so the
+// reader above it sees whole frames only, and lets a stopped Reader go on to get there:
+// the host giving up on a backlog it will not read.
+func (r *Reader) HangUp() {
+	r.mu.Lock()
+	r.hangup = true
+	r.mu.Unlock()
+	r.Resume()
 }
 
 // Stop makes reads wait until Resume: the extension's output piles up in the pipe and

@@ -84,3 +84,24 @@ func TestReaderStopAndResume(t *testing.T) {
 	r.Stop()
 	r.Resume()
 }
+
+// HangUp ends reading at the end of the line under way: what was read is whole lines.
+func TestReaderHangUpEndsAtALineEnd(t *testing.T) {
+	text := strings.Repeat("frame one\n", 100)
+	r := faultx.NewReader(strings.NewReader(text), faultx.ReadPlan{Seed: 9, MaxRead: 7})
+	buf := make([]byte, 4)
+	got, _ := r.Read(buf) // mid-line
+	r.Stop()
+	r.HangUp()
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := string(buf[:got]) + string(rest)
+	if !strings.HasSuffix(all, "\n") || strings.Count(all, "\n") != 1 || !strings.HasPrefix(text, all) {
+		t.Fatalf("read %q after HangUp mid-line, want the rest of the first line only", all)
+	}
+	if n, _ := r.Read(buf); n != 0 {
+		t.Fatal("read after the hang-up")
+	}
+}
