@@ -41,6 +41,13 @@ func init() {
 			Run:         checkBOM,
 		},
 		&Check{
+			Name:        "frame.blank_line_refused",
+			Description: "a blank line after the handshake (\\n alone; on the fixture also \\r\\n alone) is a framing fault, not a frame to skip: the request after it is never answered, the extension exits 1",
+			Requirement: "wire.md §1 framing faults: a blank line is not JSON",
+			Tier:        Required,
+			Run:         checkBlankLine,
+		},
+		&Check{
 			Name:        "frame.garbage_refused",
 			Description: "a line of garbage before the handshake (another protocol's framing, typing, random bytes) is a framing fault: the initialize after it is never answered, the extension exits 1 and its stderr quotes the garbage",
 			Requirement: "wire.md §1 framing faults: invalid JSON closes the connection with a reason quoting the first bytes; exit 1",
@@ -256,6 +263,29 @@ func checkBOM(t *T) error {
 		return err
 	}
 	return expectFramingFault(t, s, "a byte order mark before a later frame", id)
+}
+
+func checkBlankLine(t *T) error {
+	blanks := []string{"\n", "\r\n"}
+	if !t.Ext.IsFixture() {
+		blanks = blanks[:1] // one process per example: the framing is its SDK's, proven on the fixture
+	}
+	for _, blank := range blanks {
+		s, _, err := t.Open(InitOptions{})
+		if err != nil {
+			return err
+		}
+		id, _, err := s.SendRaw(func(id int64) []byte {
+			return append([]byte(blank), append(requestLine(id, probeMethod, map[string]any{}), '\n')...)
+		})
+		if err != nil && !s.WaitExit(0) {
+			return err
+		}
+		if err := expectFramingFault(t, s, fmt.Sprintf("the blank line %q", blank), id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // alnumRun returns the longest run of ASCII letters and digits in b ("" under 4): a

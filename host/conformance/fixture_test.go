@@ -169,6 +169,7 @@ var brokenFor = map[string]string{
 	"frame.crlf_accepted":                "crlf-refused",
 	"frame.bom_refused":                  "bom-accepted",
 	"frame.garbage_refused":              "garbage-skipped",
+	"frame.blank_line_refused":           "blank-line-skipped",
 	"eof.mid_frame":                      "partial-frame-served",
 	"overload.burst":                     "no-overload",
 	"stdout.backpressure":                "unbounded-writer",

@@ -7,7 +7,7 @@ import (
 )
 
 // transportChecks are the checks that drive the fault-injecting transport.
-var transportChecks = []string{"frame.split_writes", "frame.crlf_accepted", "frame.bom_refused", "frame.garbage_refused",
+var transportChecks = []string{"frame.split_writes", "frame.crlf_accepted", "frame.bom_refused", "frame.garbage_refused", "frame.blank_line_refused",
 	"eof.mid_frame", "overload.burst", "stdout.backpressure"}
 
 // The raw fixture passes the transport checks for many seeds, not only the default one:

@@ -243,7 +243,10 @@ func (c *conn) serve(r *bufio.Reader) {
 			os.Exit(0)
 		}
 		if len(line) == 0 {
-			continue
+			if mode == modeBlankSkipped {
+				continue
+			}
+			fatal("protocol error: a blank line is not JSON")
 		}
 		if mode != modeUnboundedNesting {
 			if at := nestingAt(line); at >= 0 {

@@ -16,6 +16,7 @@ const (
 	modeGarbageSkipped = "garbage-skipped"      // skips a line that is not JSON instead of closing
 	modePartialServed  = "partial-frame-served" // serves the bytes after the last newline at EOF, exits 0
 	modeUnboundedQueue = "unbounded-writer"     // queues frames without bound while the host is not reading
+	modeBlankSkipped   = "blank-line-skipped"   // skips an empty line instead of refusing it
 )
 
 // stdinReader is the protocol input as the mode reads it.
