@@ -68,15 +68,17 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
 			Features:    []string{"request_cancellation"},
+			Covers:      []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800"},
 			Run:         checkBurst,
 		},
 		&Check{
 			Name:        "stdout.backpressure",
-			Description: "while the host stops reading, a handler emitting progress blocks instead of queueing without bound (its resident memory grows by at most 4 MiB while about 6 MiB of frames is owed); read slowly afterwards, every event arrives once, in order, before the result",
+			Description: "while the host stops reading, four handlers emitting progress wait instead of queueing without bound (the process group's resident memory grows by at most 16 MiB in 750 ms while 64 MiB is owed); on a fresh process read slowly, every event arrives once, in order, before its result",
 			Requirement: "wire.md §10 one writer; its queue is bounded: a sender waits while the host is not reading; §6 $/progress sequences",
 			Tier:        Conditional,
 			Tools:       []string{"progress_n", "echo"},
 			Features:    []string{"request_progress"},
+			Covers:      []string{"$/progress", "tool/call progress"},
 			Run:         checkBackpressure,
 		},
 	)
