@@ -25,7 +25,6 @@ const (
 
 func checkBackpressure(t *T) error {
 	seed := t.faultSeed("stdout.backpressure")
-	t.Note("fault seed %d", seed)
 	grew, measured, err := backpressureMemory(t, seed)
 	if err != nil {
 		return err

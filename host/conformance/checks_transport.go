@@ -24,14 +24,14 @@ func init() {
 			Description: "the handshake written one byte per write, then requests and a burst of joined frames cut at seeded places with pauses (splitting multi-byte characters), are all read as the frames they are and answered",
 			Requirement: "wire.md §1 framing faults: a frame is the bytes up to its \\n, however the writes that carry it are cut",
 			Tier:        Required,
-			Run:         checkSplitWrites,
+			Run:         seeded(checkSplitWrites),
 		},
 		&Check{
 			Name:        "frame.crlf_accepted",
 			Description: "frames ended by \\r\\n (the \\r is JSON whitespace) are served like frames ended by \\n, and the extension's own lines end in \\n alone",
 			Requirement: "wire.md §1 framing faults: CRLF is accepted, never written",
 			Tier:        Required,
-			Run:         checkCRLF,
+			Run:         seeded(checkCRLF),
 		},
 		&Check{
 			Name:        "frame.bom_refused",
@@ -52,14 +52,14 @@ func init() {
 			Description: "a line of garbage before the handshake (another protocol's framing, typing, random bytes) is a framing fault: the initialize after it is never answered, the extension exits 1 and its stderr quotes the garbage",
 			Requirement: "wire.md §1 framing faults: invalid JSON closes the connection with a reason quoting the first bytes; exit 1",
 			Tier:        Required,
-			Run:         checkGarbage,
+			Run:         seeded(checkGarbage),
 		},
 		&Check{
 			Name:        "eof.mid_frame",
 			Description: "stdin ending inside a frame (a prefix of a request, or a whole request without its \\n) is a framing fault: the partial frame is never served and the extension exits 1 within SHUTDOWN_DRAIN_MS",
 			Requirement: "wire.md §1 framing faults: bytes after the last \\n at EOF are not a frame; exit 1",
 			Tier:        Required,
-			Run:         checkEOFMidFrame,
+			Run:         seeded(checkEOFMidFrame),
 		},
 		&Check{
 			Name:        "overload.burst",
@@ -69,7 +69,7 @@ func init() {
 			Tools:       []string{"slow"},
 			Features:    []string{"request_cancellation"},
 			Covers:      []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800"},
-			Run:         checkBurst,
+			Run:         seeded(checkBurst),
 		},
 		&Check{
 			Name:        "stdout.backpressure",
@@ -79,7 +79,7 @@ func init() {
 			Tools:       []string{"progress_n", "echo"},
 			Features:    []string{"request_progress"},
 			Covers:      []string{"$/progress", "tool/call progress"},
-			Run:         checkBackpressure,
+			Run:         seeded(checkBackpressure),
 		},
 	)
 }
@@ -108,7 +108,6 @@ func requestLine(id int64, method string, params any) []byte {
 
 func checkSplitWrites(t *T) error {
 	seed := t.faultSeed("frame.split_writes")
-	t.Note("fault seed %d", seed)
 	s, _, err := t.openFaulty(InitOptions{}, Faults{
 		Write: faultx.Plan{Seed: seed, ByteFrames: 1, MaxPiece: 64, MaxPause: time.Millisecond},
 		Read:  faultx.ReadPlan{Seed: seed, MaxRead: 512},
@@ -313,7 +312,7 @@ func alnumRun(b []byte) string {
 func checkGarbage(t *T) error {
 	seed := t.faultSeed("frame.garbage_refused")
 	garbage := faultx.Garbage(faultx.Plan{Seed: seed}.Rand())
-	t.Note("fault seed %d: garbage %q", seed, garbage)
+	t.Note("garbage %q", garbage)
 	s, err := t.Start(StartOptions{})
 	if err != nil {
 		return err
@@ -337,7 +336,6 @@ func checkGarbage(t *T) error {
 
 func checkEOFMidFrame(t *T) error {
 	seed := t.faultSeed("eof.mid_frame")
-	t.Note("fault seed %d", seed)
 	rng := faultx.Plan{Seed: seed}.Rand()
 	variants := []bool{true, false} // a whole object without its newline first: the one a line reader serves
 	if !t.Ext.IsFixture() {
@@ -374,7 +372,6 @@ func checkEOFMidFrame(t *T) error {
 
 func checkBurst(t *T) error {
 	seed := t.faultSeed("overload.burst")
-	t.Note("fault seed %d", seed)
 	s, r, err := t.openFaulty(InitOptions{MaxConcurrent: 2, MaxPending: 8}, Faults{Write: faultx.Plan{Seed: seed, MaxPiece: 4096}})
 	if err != nil {
 		return err

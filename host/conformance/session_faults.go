@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -89,10 +90,12 @@ func (s *Session) Answered(id int64) bool {
 }
 
 // faultSeed is the seed one check's transport uses: Options.FaultSeed mixed with the
-// check's name, so checks draw different cuts and a report's seed replays one check.
+// check's name, so checks draw different cuts; the check's detail notes Options.FaultSeed
+// (certify --fault-seed), which replays it.
 func (t *T) faultSeed(check string) uint64 {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(check))
+	t.Note("fault seed %d", t.opts.FaultSeed)
 	return h.Sum64() ^ t.opts.FaultSeed
 }
 
@@ -151,4 +154,23 @@ func (s *Session) SendBurst(builds []func(id int64) []byte) ([]int64, []<-chan R
 		return nil, nil, err
 	}
 	return ids, chans, nil
+}
+
+// seeded runs a check that draws from the fault seed and names the seed in its failure,
+// so the report alone is enough to replay it (certify --fault-seed).
+func seeded(run func(*T) error) func(*T) error {
+	return func(t *T) error {
+		err := run(t)
+		if err == nil {
+			return nil
+		}
+		if _, ok := isSkip(err); ok {
+			return err
+		}
+		var f *Failure
+		if errors.As(err, &f) {
+			return &Failure{Expected: f.Expected, Got: fmt.Sprintf("%s (fault seed %d)", f.Got, t.opts.FaultSeed)}
+		}
+		return fmt.Errorf("%w (fault seed %d)", err, t.opts.FaultSeed)
+	}
 }

@@ -29,8 +29,8 @@ type Plan struct {
 	// places; 0 writes them whole.
 	MaxPiece int
 	// MaxPause pauses 0..MaxPause (seeded) before a seeded one in pauseOdds of the
-	// pieces after a frame's first, so those arrive in separate reads; 0 never pauses.
-	// Byte-by-byte frames are not paused (a thousand sleeps would be seconds).
+	// pieces after a frame's first, so those arrive in separate reads (a pipe joins
+	// pieces written faster than the other end reads); 0 never pauses.
 	MaxPause time.Duration
 }
 
@@ -66,7 +66,7 @@ func (w *Writer) Write(b []byte) (int, error) {
 	defer w.mu.Unlock()
 	max, pause := w.plan.MaxPiece, w.plan.MaxPause
 	if w.frames < w.plan.ByteFrames {
-		max, pause = 1, 0
+		max = 1
 	}
 	w.frames++
 	written := 0

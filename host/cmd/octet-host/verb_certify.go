@@ -54,6 +54,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&only, "check", "run only the check `NAME` (repeatable)")
 	fs.Var(&passEnv, "pass-env", "grant the host variable `NAME` to extensions (repeatable)")
 	timeout := fs.Duration("answer-timeout", 10*time.Second, "bound for one answer that should come promptly")
+	faultSeed := fs.Uint64("fault-seed", 0, "seed of the framing checks' fault-injecting transport (each check notes it; the same seed replays)")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
 	}
@@ -69,7 +70,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout}
+	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout, FaultSeed: *faultSeed}
 	if *matrix {
 		return certifyMatrix(ctx, fs.Arg(0), opts, *asJSON, stdout)
 	}
