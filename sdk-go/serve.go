@@ -12,7 +12,9 @@ import (
 )
 
 // Run serves the host on the process's stdin/stdout and exits: 0 after shutdown
-// or stdin EOF (each drained within its bound). Before serving it moves the
+// or stdin EOF (each drained within its bound), 1 when the connection ended any other
+// way (a framing fault such as invalid JSON, a byte order mark or stdin ending inside a
+// frame; a broken pipe), as the Python and TypeScript SDKs do. Before serving it moves the
 // protocol off fd 1 (see protectStdio), so fmt.Println and child processes write to
 // stderr and can never corrupt the stream.
 func (e *Extension) Run() {
@@ -23,6 +25,7 @@ func (e *Extension) Run() {
 	}
 	if err := e.Serve(context.Background(), in, out); err != nil {
 		e.log.Error("session ended", "err", err.Error())
+		os.Exit(1)
 	}
 	os.Exit(0)
 }

@@ -165,6 +165,14 @@ var brokenFor = map[string]string{
 	"results.checked_by_host":            "result-unknown-field",
 	"schema.suite_verdicts":              "suite-lenient",
 	"hooks.dispositions_applied":         "hook-ignore",
+	"frame.split_writes":                 "frame-per-read",
+	"frame.crlf_accepted":                "crlf-refused",
+	"frame.bom_refused":                  "bom-accepted",
+	"frame.garbage_refused":              "garbage-skipped",
+	"frame.blank_line_refused":           "blank-line-skipped",
+	"eof.mid_frame":                      "partial-frame-served",
+	"overload.burst":                     "no-overload",
+	"stdout.backpressure":                "unbounded-writer",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -33,6 +33,9 @@ type Options struct {
 	Seed  int64
 	// OnResult, when set, receives each check's result as it finishes (streaming reports).
 	OnResult func(Result)
+	// FaultSeed seeds the fault-injecting transport of the framing checks (cut places,
+	// pauses, garbage); each check mixes in its name. The report notes each check's seed.
+	FaultSeed uint64
 }
 
 // FixtureSecret is the value the default broker serves for the fixture's secret.

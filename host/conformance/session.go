@@ -49,6 +49,8 @@ type Session struct {
 	readerDone chan struct{}
 	scratchDir string // the check's temporary root (scratch, state, stderr log)
 	scratch    string // OCTET_EXTENSION_SCRATCH
+
+	faults *faultTaps // the fault-injecting transport, when StartOptions.Faults asked for it
 }
 
 // Notification is a notification the extension sent.
@@ -63,6 +65,9 @@ type StartOptions struct {
 	APIVersion string
 	// Secrets is the broker's contents for this session (name → value).
 	Secrets map[string]string
+	// Faults, when set, carries the session's stdio through the fault-injecting
+	// transport (host/faultx; see session_faults.go).
+	Faults *Faults
 }
 
 // startSession starts the extension's entrypoint through the host's process
@@ -99,7 +104,8 @@ func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []s
 	s.logPath = filepath.Join(scratch, "stderr.log")
 	s.pending, s.answered = map[int64]chan Response{}, map[int64]bool{}
 	s.readerDone, s.start = make(chan struct{}), time.Now()
-	go s.read(p.Stdout())
+	stdout := s.withFaults(opts.Faults, p.Stdout())
+	go s.read(stdout)
 	return s, nil
 }
 

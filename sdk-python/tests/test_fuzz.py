@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from octet_extension import _codec, _models
-from octet_extension._transport import LineReader
+from octet_extension._transport import LineReader, PartialFrameError
 
 _EXAMPLES = int(os.environ.get("OCTET_FUZZ_EXAMPLES", "150"))
 # Derandomized in the suite (the same examples every run); a long run explores afresh.
@@ -56,6 +56,9 @@ def _read_all(data: bytes, chunks: list[int], limit: int) -> list[bytes | str]:
             except OverflowError:
                 out.append("Overflow")
                 break
+            except PartialFrameError:
+                out.append("Partial")
+                break
             if line is None:
                 out.append("None")
                 break
@@ -70,9 +73,8 @@ def _read_all(data: bytes, chunks: list[int], limit: int) -> list[bytes | str]:
 
 
 def _model(data: bytes, limit: int) -> list[bytes | str]:
-    """The contract: whole lines in order; one over the limit ends reading; a final line
-    without a newline is still returned (the Python reader's rule; Go and TypeScript call it
-    a partial frame)."""
+    """The contract: whole lines in order; one over the limit ends reading; bytes after the
+    last newline are a partial frame, never a line (as in Go and TypeScript, wire.md §1)."""
     out: list[bytes | str] = []
     parts = data.split(b"\n")
     for i, part in enumerate(parts):
@@ -81,9 +83,7 @@ def _model(data: bytes, limit: int) -> list[bytes | str]:
             out.append("Overflow")
             return out
         if last:
-            if part:
-                out.append(part)
-            out.append("None")
+            out.append("Partial" if part else "None")
             return out
         out.append(part)
     return out

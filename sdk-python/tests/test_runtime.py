@@ -196,6 +196,39 @@ def test_malformed_frames_close_the_connection(raw, code, reason, capfd) -> None
     assert f'"code":{code}' in err and reason in err
 
 
+@pytest.mark.parametrize("raw,reason", [
+    (b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\n", "invalid JSON"),
+    (b"\n", "invalid JSON"),
+    (b"\r\n", "invalid JSON"),
+])
+def test_bom_and_blank_lines_are_framing_faults(raw, reason, capfd) -> None:
+    ext, _entered, _release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        host.send_raw(raw)
+        assert host.wait_exit() == 1
+    assert reason in capfd.readouterr().err
+
+
+def test_eof_inside_a_frame_is_a_framing_fault_never_served(capfd) -> None:
+    # A whole request without its newline: the host died before writing it out.
+    ext, _entered, _release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":9,"method":"tool/call","params":{"name":"quick"}}')
+        host.close_stdin()
+        assert host.wait_exit() == 1
+        assert not [m for d, m in host.frames if d == "out" and m.get("id") == 9]
+    assert "stream ended inside a frame" in capfd.readouterr().err
+
+
+def test_crlf_line_ends_are_served() -> None:
+    ext, _entered, _release = blocking_ext()
+    with LoopbackHost(ext) as host:
+        host.send_raw(b'{"jsonrpc":"2.0","id":300,"method":"tool/call","params":{"name":"quick"}}\r\n')
+        host.call_tool("quick")
+        answers = [m for d, m in host.frames if d == "out" and m.get("id") == 300]
+        assert answers and answers[0]["result"]["content"][0]["text"] == "quick"
+
+
 def typed_ext() -> Extension:
     ext = Extension()
 

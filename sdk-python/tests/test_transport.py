@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from octet_extension._transport import LineReader, Writer
+from octet_extension._transport import LineReader, PartialFrameError, Writer
 
 
 def drain(fd: int, into: bytearray) -> threading.Thread:
@@ -157,12 +157,14 @@ def test_line_reader_reports_timed_waits_without_input() -> None:
     os.close(read_end)
 
 
-def test_line_reader_returns_a_final_line_without_newline_then_eof() -> None:
+def test_line_reader_refuses_a_final_line_without_newline() -> None:
+    # The host died mid-write: the bytes after the last newline are not a frame.
     read_end, write_end = os.pipe()
     os.write(write_end, b"one\nlast")
     os.close(write_end)
     reader = LineReader(read_end, 10)
     assert reader.readline() == b"one"
-    assert reader.readline() == b"last"
-    assert reader.readline() is None
+    with pytest.raises(PartialFrameError) as info:
+        reader.readline()
+    assert info.value.args[0] == b"last"
     os.close(read_end)

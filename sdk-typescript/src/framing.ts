@@ -77,7 +77,8 @@ export class LineDecoder {
       this.sink.fault(`frame of ${line.length} bytes exceeds the limit of ${this.maxBytes} bytes`, excerptOf(line));
       return false;
     }
-    if (line.length === 0) return true;
+    // A blank line is passed on like any other: it is not JSON, so the frame parser
+    // refuses it (a framing fault, as in Go and Python; wire.md §1).
     if (!isUtf8(line)) {
       this.stopped = true;
       this.sink.fault("frame is not valid UTF-8", excerptOf(line));

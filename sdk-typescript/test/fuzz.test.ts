@@ -33,7 +33,7 @@ function decodeAll(chunks: Buffer[], max: number): Event[] {
   return out;
 }
 
-/** The contract: whole lines in order, blank ones skipped; a line over the bound, one not
+/** The contract: whole lines in order, blank ones too; a line over the bound, one not
  * UTF-8, or bytes left without a newline at the end stop reading with a fault. */
 function model(data: Buffer, max: number): string[] {
   const out: string[] = [];
@@ -43,10 +43,8 @@ function model(data: Buffer, max: number): string[] {
     const line = data.subarray(start, nl < 0 ? data.length : nl);
     if (line.length > max) return [...out, "limit"];
     if (nl < 0) return line.length > 0 ? [...out, "partial"] : out;
-    if (line.length > 0) {
-      if (!isUtf8(line)) return [...out, "utf8"];
-      out.push("line:" + line.toString("utf8"));
-    }
+    if (!isUtf8(line)) return [...out, "utf8"];
+    out.push("line:" + line.toString("utf8"));
     start = nl + 1;
   }
 }

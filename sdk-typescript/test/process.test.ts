@@ -56,6 +56,43 @@ describe("fixture as a child process", () => {
     assert.equal(host.sent().length, 1, "nothing but the initialize answer was written");
   });
 
+  // wire.md §1 framing faults, the same verdict as Go and Python: exit 1, nothing served.
+  for (const [name, raw] of [
+    ["a byte order mark", '\ufeff{"jsonrpc":"2.0","id":5,"method":"x"}\n'],
+    ["a blank line", '\n{"jsonrpc":"2.0","id":5,"method":"x"}\n'],
+    ["a blank CRLF line", '\r\n{"jsonrpc":"2.0","id":5,"method":"x"}\n'],
+  ] as const) {
+    it(`${name} is a framing fault: exit 1, the request after it never answered`, async () => {
+      const host = await startFixture("process");
+      await host.initialize();
+      host.sendRaw(raw);
+      const exit = await host.exited;
+      assert.equal(exit.code, 1);
+      assert.equal(host.sent().filter((f) => f["id"] === 5).length, 0);
+    });
+  }
+
+  it("EOF inside a frame is a framing fault: a whole request without its newline is never served", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    host.sendRaw('{"jsonrpc":"2.0","id":6,"method":"tool/call","params":{"name":"echo","arguments":{"value":1}}}');
+    host.end();
+    const exit = await host.exited;
+    assert.equal(exit.code, 1);
+    assert.equal(host.sent().filter((f) => f["id"] === 6).length, 0);
+    assert.ok(host.stderr.some((l) => /stream ended inside a frame/.test(l)));
+  });
+
+  it("CRLF line ends are served", async () => {
+    const host = await startFixture("process");
+    await host.initialize();
+    host.sendRaw('{"jsonrpc":"2.0","id":7,"method":"tool/call","params":{"name":"echo","arguments":{"value":"crlf"}}}\r\n');
+    const answer = await host.waitFor((f) => f["id"] === 7);
+    assert.deepEqual((answer["result"] as JsonObject)["structured_content"], { value: "crlf" });
+    host.end();
+    assert.equal((await host.exited).code, 0);
+  });
+
   it("an oversized line closes the connection naming the limit", async () => {
     const host = await startFixture("process");
     await host.initialize();

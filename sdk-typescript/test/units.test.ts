@@ -18,8 +18,8 @@ function decode(chunks: (string | Buffer)[], max = 32): { lines: string[]; fault
 }
 
 describe("LineDecoder", () => {
-  it("reassembles lines split across chunks and skips blank lines", () => {
-    assert.deepEqual(decode(['{"a":', '1}\n\n{"b"', ":2}\n"]), { lines: ['{"a":1}', '{"b":2}'], faults: [] });
+  it("reassembles lines split across chunks and passes blank lines on (the frame parser refuses them)", () => {
+    assert.deepEqual(decode(['{"a":', '1}\n\n{"b"', ":2}\n"]), { lines: ['{"a":1}', "", '{"b":2}'], faults: [] });
   });
   it("refuses a line over the bound before its newline arrives", () => {
     const r = decode(["x".repeat(20), "y".repeat(20)]);

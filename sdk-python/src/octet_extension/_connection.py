@@ -27,7 +27,7 @@ from ._hostcall import HostCalls
 from ._log import log
 from ._negotiate import Negotiated
 from ._results import ResultError, check_result_sizes
-from ._transport import LineReader, Writer
+from ._transport import LineReader, PartialFrameError, Writer
 from ._typecheck import TYPE_CHECKING
 from ._workers import WorkerPool
 
@@ -120,6 +120,13 @@ class Connection(HostCalls):
                     self._protocol_failure(
                         L.CODE_INVALID_REQUEST,
                         f"frame longer than {self.max_bytes} bytes",
+                        bytes(exc.args[0]),
+                    )
+                    return
+                except PartialFrameError as exc:
+                    self._protocol_failure(
+                        L.CODE_INVALID_REQUEST,
+                        "stream ended inside a frame (no terminating newline)",
                         bytes(exc.args[0]),
                     )
                     return

@@ -108,6 +108,10 @@ def _grow_pipe(fd: int) -> None:
             fcntl.fcntl(fd, setsize, _PIPE_BYTES)
 
 
+class PartialFrameError(Exception):
+    """The input ended inside a line; ``args[0]`` is its first bytes."""
+
+
 class LineReader:
     """Reads ``\\n``-terminated lines of at most ``limit`` bytes (excluding the newline).
 
@@ -132,7 +136,8 @@ class LineReader:
         self._poll: Any = None  # a select.poll, made on first use
 
     def readline(self) -> bytes | None:
-        """The next line without its newline; None at EOF; raises OverflowError if too long."""
+        """The next line without its newline; None at EOF; raises OverflowError if too long
+        and PartialFrameError when the input ends inside a line."""
         buf, start = self._buf, self._start
         end = buf.find(b"\n", start)
         if end < 0:
@@ -146,8 +151,11 @@ class LineReader:
                 data = os.read(self._fd, _READ_BYTES)
                 if not data:
                     self._buf, self._start = b"", 0
-                    # A final line without a newline (EOF right after it): still a frame.
-                    return b"".join(parts) if parts else None
+                    if parts:
+                        # Bytes after the last newline are not a frame (the host died
+                        # mid-write): never decoded, a framing fault (wire.md §1).
+                        raise PartialFrameError(b"".join(parts)[:64])
+                    return None
                 newline = data.find(b"\n")
                 parts.append(data)
                 if newline >= 0:

@@ -14,7 +14,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,9 +109,13 @@ func main() {
 		}
 		out = os.NewFile(uintptr(fd), "protocol")
 	}
-	c := &conn{out: out, calls: map[string]chan reply{}, running: map[string]context.CancelFunc{},
+	var w io.Writer = out
+	if mode == modeUnboundedQueue {
+		w = newQueuedOut(out)
+	}
+	c := &conn{out: w, calls: map[string]chan reply{}, running: map[string]context.CancelFunc{},
 		finished: map[string]bool{}, catalogs: map[int]map[string]string{0: {}}}
-	c.serve(bufio.NewReaderSize(os.Stdin, 64<<10))
+	c.serve(bufio.NewReaderSize(stdinReader(), 64<<10))
 }
 
 // hang blocks forever without Go's deadlock detector ending the process.
@@ -144,7 +150,7 @@ type frame struct {
 }
 
 type conn struct {
-	out *os.File
+	out io.Writer
 	wmu sync.Mutex
 
 	mu        sync.Mutex
@@ -218,6 +224,16 @@ func (c *conn) serve(r *bufio.Reader) {
 				}
 				fatal("protocol error: frame over 1048576 bytes")
 			}
+			var partial errPartial
+			if errors.As(err, &partial) {
+				if mode != modePartialServed {
+					fatal("protocol error: stdin ended inside a frame: %.64s", partial.first)
+				}
+				var f frame
+				if json.Unmarshal(partial.first, &f) == nil && f.ID != nil {
+					c.request(f)
+				}
+			}
 			if mode == modeIgnoreEOF {
 				hang()
 			}
@@ -227,7 +243,10 @@ func (c *conn) serve(r *bufio.Reader) {
 			os.Exit(0)
 		}
 		if len(line) == 0 {
-			continue
+			if mode == modeBlankSkipped {
+				continue
+			}
+			fatal("protocol error: a blank line is not JSON")
 		}
 		if mode != modeUnboundedNesting {
 			if at := nestingAt(line); at >= 0 {
@@ -238,9 +257,13 @@ func (c *conn) serve(r *bufio.Reader) {
 				continue
 			}
 		}
+		line = framingMode(line)
 		var f frame
 		if err := json.Unmarshal(line, &f); err != nil {
-			fatal("protocol error: invalid JSON: %.40s", line)
+			if mode == modeGarbageSkipped {
+				continue
+			}
+			fatal("protocol error: invalid JSON: %.64s", line)
 		}
 		if mode != modeLenientJSON && f.Method != "" && f.ID != nil && repeatsTopLevelKey(line) {
 			c.respond(f.ID, nil, &rpcError{Code: -32600, Message: "invalid request: a key is repeated in the envelope"})
@@ -305,12 +328,20 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
+		if err == io.EOF && len(line) > 0 {
+			return nil, errPartial{first: line}
+		}
 		if err != nil {
 			return nil, err
 		}
 		return line[:len(line)-1], nil
 	}
 }
+
+// errPartial is input that ended inside a line.
+type errPartial struct{ first []byte }
+
+func (e errPartial) Error() string { return "stdin ended inside a frame" }
 
 func (c *conn) cancel(params json.RawMessage) {
 	var p struct {
