@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The typed host→extension calls (wire.md §5). Each refuses locally, without a round trip,
@@ -11,7 +13,7 @@ import (
 
 // ExecuteCommand sends command/execute.
 func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []string) (json.RawMessage, error) {
-	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.result.Commands, name) }, "command", name); err != nil {
+	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.commands, name) }, "command", name); err != nil {
 		return nil, err
 	}
 	if args == nil {
@@ -23,7 +25,7 @@ func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []stri
 // RunHook sends hook/run with the hook's payload.
 func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return contains(orManifest(g.neg.result.Hooks, g.manifest.Contributes.Hooks), hook)
+		return contains(orManifest(g.neg.hooks, g.manifest.Contributes.Hooks), hook)
 	}, "hook", hook); err != nil {
 		return nil, err
 	}
@@ -33,7 +35,7 @@ func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json
 // CollectContext sends context/collect (params: session_id?, prompt?).
 func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return (g.neg.result.Context == nil && g.manifest.Contributes.Context) || (g.neg.result.Context != nil && *g.neg.result.Context)
+		return (g.neg.context == nil && g.manifest.Contributes.Context) || (g.neg.context != nil && *g.neg.context)
 	}, "context", "contribution"); err != nil {
 		return nil, err
 	}
@@ -43,7 +45,7 @@ func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (
 // CollectStatus sends status/collect for surface (status, header, footer).
 func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return contains(orManifest(g.neg.result.UI, g.manifest.Contributes.UI), surface)
+		return contains(orManifest(g.neg.ui, g.manifest.Contributes.UI), surface)
 	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
@@ -53,7 +55,7 @@ func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.Raw
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
 func (e *Extension) RenderTool(ctx context.Context, name string, args, result json.RawMessage) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return contains(orManifest(g.neg.result.ToolRenderers, g.manifest.Contributes.ToolRenderers), name)
+		return contains(orManifest(g.neg.renderers, g.manifest.Contributes.ToolRenderers), name)
 	}, "tool renderer", name); err != nil {
 		return nil, err
 	}
@@ -86,7 +88,7 @@ func (e *Extension) registered(ctx context.Context, ok func(*generation) bool, w
 	return nil
 }
 
-func containsDef(defs []commandDef, name string) bool {
+func containsDef(defs []protocol.CommandDefinition, name string) bool {
 	for _, d := range defs {
 		if d.Name == name {
 			return true

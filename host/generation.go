@@ -128,13 +128,13 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	}
 	go g.watch()
 
-	params := buildInitialize(e.entry, m, o)
+	params, offer := buildInitialize(e.entry, m, o)
 	hctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
 	var raw json.RawMessage
 	err = g.conn.Call(hctx, "initialize", params, &raw)
 	if err == nil {
-		g.neg, err = checkInitialize(raw, m, params.offer(o.MaxConcurrency))
+		g.neg, err = checkInitialize(raw, m, offer)
 	} else {
 		err = g.classifyStartFailure(hctx, err)
 	}
@@ -149,7 +149,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	g.sem = make(chan struct{}, g.neg.concurrency)
 	g.ready.Store(true) // publishes the negotiated features to handle()
 	close(g.readyCh)
-	if err := h.services.SeedCatalog(g.caller, g.neg.result.Tools); err != nil {
+	if err := h.services.SeedCatalog(g.caller, g.neg.tools); err != nil {
 		g.kill()
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}
 	}

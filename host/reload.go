@@ -18,11 +18,11 @@ type contributions struct {
 }
 
 func contributionsOf(g *generation) *contributions {
-	c := &contributions{dynamic: g.neg.features["dynamic_tools"], hooks: sorted(g.neg.result.Hooks), ui: sorted(g.neg.result.UI)}
-	for _, t := range g.neg.result.Tools {
+	c := &contributions{dynamic: g.neg.features["dynamic_tools"], hooks: sorted(g.neg.hooks), ui: sorted(g.neg.ui)}
+	for _, t := range g.neg.tools {
 		c.tools = append(c.tools, t.Name)
 	}
-	for _, cmd := range g.neg.result.Commands {
+	for _, cmd := range g.neg.commands {
 		c.commands = append(c.commands, cmd.Name)
 	}
 	c.tools, c.commands = sorted(c.tools), sorted(c.commands)

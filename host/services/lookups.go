@@ -15,7 +15,7 @@ func (r *Router) SeedCatalog(c *Caller, tools []ToolDefinition) error {
 	}
 	m := map[string]ToolDefinition{}
 	for i, t := range tools {
-		if err := validateTool(fmt.Sprintf("tools[%d]", i), t); err != nil {
+		if err := compileToolSchemas(fmt.Sprintf("tools[%d]", i), t); err != nil {
 			return err
 		}
 		if _, dup := m[t.Name]; dup {

@@ -171,7 +171,7 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 		}
 		return nil, methodNotFound(req.Method, why)
 	}
-	if m.notification != req.IsNotification() {
+	if m.notification() != req.IsNotification() {
 		if req.IsNotification() {
 			r.diagnose(c, req.Method, "sent as a notification but it is a request; ignored")
 			return nil, nil
@@ -311,11 +311,8 @@ func (r *Router) NotificationsDropped(c *Caller, n int) {
 // withParent resolves parent_request_id to the active owner and registers
 // the call so ParentSettled can cancel it. Call the returned done func when
 // the call finishes.
-func (r *Router) withParent(ctx context.Context, c *Caller, rawID json.RawMessage) (context.Context, Owner, jsonrpc.ID, func(), error) {
-	id, err := parseParentID(rawID)
-	if err != nil {
-		return nil, Owner{}, jsonrpc.ID{}, nil, err
-	}
+func (r *Router) withParent(ctx context.Context, c *Caller, parent protocol.RequestID) (context.Context, Owner, jsonrpc.ID, func(), error) {
+	id := requestID(parent)
 	owner, ok := r.activeParent(c, id)
 	if !ok {
 		return nil, Owner{}, id, nil, unavailable("parent_request_id %s is not a host request this process is serving", idText(id))
@@ -357,15 +354,16 @@ func (r *Router) activeParent(c *Caller, id jsonrpc.ID) (Owner, bool) {
 	return o, true
 }
 
-func parseParentID(raw json.RawMessage) (jsonrpc.ID, error) {
-	if len(raw) == 0 {
-		return jsonrpc.ID{}, invalidParams("parent_request_id", "is required")
+// requestID is the transport's id for a parent_request_id the schema already checked
+// (an integer ≥ 0 or a string of 1..MAX_ID_BYTES bytes).
+func requestID(p protocol.RequestID) jsonrpc.ID {
+	if p.Integer != nil {
+		return jsonrpc.IntID(*p.Integer)
 	}
-	var id jsonrpc.ID
-	if err := json.Unmarshal(raw, &id); err != nil || id.IsZero() {
-		return jsonrpc.ID{}, invalidParams("parent_request_id", "must be an integer ≥ 0 or a string of 1..%d bytes", maxIDBytes)
+	if p.String != nil {
+		return jsonrpc.StringID(*p.String)
 	}
-	return id, nil
+	return jsonrpc.ID{}
 }
 
 func idText(id jsonrpc.ID) string {
