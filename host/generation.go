@@ -65,7 +65,7 @@ var errShutdownCancel = errors.New("cancelled because the extension is shutting 
 
 // owner is the resource owner this generation's requests carry.
 func (g *generation) owner() Owner {
-	return Owner{SessionID: g.ext.host.opts.Session.SessionID, InstanceID: g.ext.instanceID, Generation: g.number}
+	return Owner{SessionID: g.ext.host.opts.Session.SessionID, ExtensionInstanceID: g.ext.instanceID, ProcessGeneration: g.number}
 }
 
 // issuedOwner reports whether the host issued o to this generation: o is the generation's

@@ -89,7 +89,7 @@ func (r *Router) ResolveArtifact(ctx context.Context, c *Caller, owner Owner, id
 		return ResolvedArtifact{}, false
 	}
 	if a.Principal != c.Principal || a.InstanceID != c.InstanceID || a.Generation != c.Generation ||
-		a.SessionID != owner.SessionID || (owner.InstanceID != "" && (owner.InstanceID != c.InstanceID || owner.Generation != c.Generation)) {
+		a.SessionID != owner.SessionID || (owner.ExtensionInstanceID != "" && (owner.ExtensionInstanceID != c.InstanceID || owner.ProcessGeneration != c.Generation)) {
 		return ResolvedArtifact{}, false
 	}
 	return ResolvedArtifact{ID: a.ID, MIMEType: a.MIMEType, Size: a.Size, SHA256: a.SHA256, Path: r.store.BlobPath(a.SHA256)}, true

@@ -46,8 +46,8 @@ func (r *Router) presentation(_ context.Context, c *Caller, raw json.RawMessage)
 		}
 		owner = &o
 	case p.ResourceOwner != nil:
-		o := ownerOf(*p.ResourceOwner)
-		if o.InstanceID != c.InstanceID || o.Generation != c.Generation || o.SessionID == "" ||
+		o := *p.ResourceOwner
+		if o.ExtensionInstanceID != c.InstanceID || o.ProcessGeneration != c.Generation || o.SessionID == "" ||
 			(c.IssuedOwner != nil && !c.IssuedOwner(o)) {
 			return nil, unavailable("resource_owner was not issued to this process generation; snapshot dropped")
 		}
@@ -75,11 +75,6 @@ func encodedSnapshot(raw json.RawMessage) ([]byte, error) {
 		return nil, invalidParams("snapshot", "is %d bytes encoded; the limit is %d", compact.Len(), presentationMaxBytes)
 	}
 	return compact.Bytes(), nil
-}
-
-// ownerOf is the host's Owner for a wire resource_owner.
-func ownerOf(o protocol.ResourceOwner) Owner {
-	return Owner{SessionID: o.SessionID, InstanceID: o.ExtensionInstanceID, Generation: o.ProcessGeneration}
 }
 
 // snapshotRules are the presentation rules the schema cannot state: ids unique within their

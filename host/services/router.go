@@ -348,7 +348,7 @@ func (r *Router) activeParent(c *Caller, id jsonrpc.ID) (Owner, bool) {
 	}
 	// The owner's generation fence must be this process's: a parent from
 	// another generation cannot authorise anything here.
-	if o.InstanceID != "" && (o.InstanceID != c.InstanceID || o.Generation != c.Generation) {
+	if o.ExtensionInstanceID != "" && (o.ExtensionInstanceID != c.InstanceID || o.ProcessGeneration != c.Generation) {
 		return Owner{}, false
 	}
 	return o, true
