@@ -19,7 +19,7 @@ func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []stri
 	if args == nil {
 		args = []string{}
 	}
-	return e.checkedRequest(ctx, "command/execute", name, map[string]any{"name": name, "arguments": args})
+	return e.checkedRequest(ctx, protocol.MethodCommandExecute, name, map[string]any{"name": name, "arguments": args})
 }
 
 // RunHook sends hook/run with the hook's payload.
@@ -29,7 +29,7 @@ func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json
 	}, "hook", hook); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "hook/run", hook, map[string]any{"hook": hook, "payload": payload})
+	return e.checkedRequest(ctx, protocol.MethodHookRun, hook, map[string]any{"hook": hook, "payload": payload})
 }
 
 // CollectContext sends context/collect (params: session_id?, prompt?).
@@ -39,7 +39,7 @@ func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (
 	}, "context", "contribution"); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "context/collect", "context", params)
+	return e.checkedRequest(ctx, protocol.MethodContextCollect, "context", params)
 }
 
 // CollectStatus sends status/collect for surface (status, header, footer).
@@ -49,7 +49,7 @@ func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.Raw
 	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "status/collect", surface, map[string]any{"surface": surface})
+	return e.checkedRequest(ctx, protocol.MethodStatusCollect, surface, map[string]any{"surface": surface})
 }
 
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
@@ -59,7 +59,7 @@ func (e *Extension) RenderTool(ctx context.Context, name string, args, result js
 	}, "tool renderer", name); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "tool/render", name, map[string]any{"name": name, "arguments": args, "result": result})
+	return e.checkedRequest(ctx, protocol.MethodToolRender, name, map[string]any{"name": name, "arguments": args, "result": result})
 }
 
 // checkedRequest sends a typed request and judges the answer against the method's result

@@ -20,7 +20,11 @@ import (
 
 // ownerMethods are the host requests that carry a resource owner and may therefore be the
 // parent of reverse requests (wire.md §5, §6).
-var ownerMethods = map[string]bool{"tool/call": true, "command/execute": true, "hook/run": true, "context/collect": true}
+//
+// h-codegen's per-method metadata (owner-bound methods in schema/methods.json) replaces this
+// list; until it lands it names the methods by the generated constants.
+var ownerMethods = map[string]bool{protocol.MethodToolCall: true, protocol.MethodCommandExecute: true,
+	protocol.MethodHookRun: true, protocol.MethodContextCollect: true}
 
 // generation is one process of an extension: started, handshaken, serving, stopped. It
 // never restarts; supervision replaces it with a new generation.
@@ -132,7 +136,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	hctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
 	var raw json.RawMessage
-	err = g.conn.Call(hctx, "initialize", params, &raw)
+	err = g.conn.Call(hctx, protocol.MethodInitialize, params, &raw)
 	if err == nil {
 		g.neg, err = checkInitialize(raw, m, offer)
 	} else {

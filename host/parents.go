@@ -62,7 +62,7 @@ func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
 			g.parents[idKey(*f.ID)] = *f.ID
 			g.mu.Unlock()
 		}
-	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == "$/cancelRequest" && f.Params.ID != nil:
+	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == protocol.MethodCancelRequest && f.Params.ID != nil:
 		g.settle(*f.Params.ID)
 		g.armCancelGrace(*f.Params.ID)
 	case dir == jsonrpc.Inbound && f.Method == nil && f.ID != nil:

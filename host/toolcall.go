@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ToolCall is one tool/call as the host plans it.
@@ -52,7 +54,7 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 	}
 	var out json.RawMessage
 	var judged *CatalogEntry // the entry the arguments were judged against (and the result will be)
-	err := e.requestOn(ctx, "tool/call", params, &out, func(g *generation, params map[string]any) error {
+	err := e.requestOn(ctx, protocol.MethodToolCall, params, &out, func(g *generation, params map[string]any) error {
 		planned := c.Planned
 		if planned != nil && planned.Generation != g.number {
 			if g.neg.features["dynamic_tools"] {

@@ -301,7 +301,7 @@ func (r *Router) diagnose(c *Caller, method, msg string) {
 // NotificationsDropped reports, as a diagnostic with the count, notifications of c the
 // host read and never handled (host.DropReporter).
 func (r *Router) NotificationsDropped(c *Caller, n int) {
-	d := Diagnostic{Method: "notification", Dropped: n,
+	d := Diagnostic{Method: protocol.MethodNotification, Dropped: n,
 		Message: fmt.Sprintf("%d notifications dropped: the connection closed before they were handled (NOTIFICATION_DRAIN_MS)", n)}
 	r.emit(c, EventDiagnostic, d)
 	b, _ := json.Marshal(d)
