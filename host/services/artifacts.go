@@ -64,16 +64,16 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	p := flatArtifact(u)
-	if !validMIME(p.MIMEType) {
-		return nil, invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", p.MIMEType, mimeMaxBytes)
+	parent, mimeType, name := artifactCommon(u)
+	if !validMIME(mimeType) {
+		return nil, invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", mimeType, mimeMaxBytes)
 	}
-	sig := signatureFor(p.MIMEType)
-	if len(p.Name) > 256 || hasControl(p.Name, false) {
+	sig := signatureFor(mimeType)
+	if len(name) > 256 || hasControl(name, false) {
 		return nil, invalidParams("name", "must be at most 256 bytes of plain text")
 	}
 	inline := u.ArtifactPublishInline != nil
-	_, owner, _, done, err := r.withParent(ctx, c, p.ParentRequestID)
+	_, owner, _, done, err := r.withParent(ctx, c, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 		return nil, internal("artifact id: %v", err)
 	}
 	a := store.Artifact{ID: "artifact:" + id, Extension: c.Extension, Principal: c.Principal, SessionID: owner.SessionID,
-		InstanceID: c.InstanceID, Generation: c.Generation, MIMEType: p.MIMEType, Name: p.Name, Size: size, SHA256: sum,
+		InstanceID: c.InstanceID, Generation: c.Generation, MIMEType: mimeType, Name: name, Size: size, SHA256: sum,
 		CreatedAtMS: r.now().UnixMilli()}
 	if err := r.store.PutArtifact(ctx, a, artifactGenerationMaxCount, artifactGenerationMaxBytes); err != nil {
 		// The blob stays: it is content-addressed and may be shared with
@@ -117,17 +117,12 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 }
 
 // artifactCommon is what both forms of artifact/publish carry.
-type artifactCommon struct {
-	ParentRequestID protocol.RequestID
-	MIMEType, Name  string
-}
-
-func flatArtifact(u protocol.ArtifactPublishParams) artifactCommon {
+func artifactCommon(u protocol.ArtifactPublishParams) (parent protocol.RequestID, mimeType, name string) {
 	if f := u.ArtifactPublishFile; f != nil {
-		return artifactCommon{f.ParentRequestID, f.MIMEType, deref(f.Name)}
+		return f.ParentRequestID, f.MIMEType, deref(f.Name)
 	}
 	i := u.ArtifactPublishInline
-	return artifactCommon{i.ParentRequestID, i.MIMEType, deref(i.Name)}
+	return i.ParentRequestID, i.MIMEType, deref(i.Name)
 }
 
 func (r *Router) ingestInline(bw *store.BlobWriter, data string, sig func([]byte) bool) error {
