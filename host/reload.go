@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // contributions are what a generation registered; a restart or reload must keep them
@@ -18,7 +20,7 @@ type contributions struct {
 }
 
 func contributionsOf(g *generation) *contributions {
-	c := &contributions{dynamic: g.neg.features["dynamic_tools"], hooks: sorted(g.neg.hooks), ui: sorted(g.neg.ui)}
+	c := &contributions{dynamic: g.neg.features[string(protocol.FeatureDynamicTools)], hooks: sorted(g.neg.hooks), ui: sorted(g.neg.ui)}
 	for _, t := range g.neg.tools {
 		c.tools = append(c.tools, t.Name)
 	}

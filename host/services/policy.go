@@ -61,7 +61,7 @@ func (r *Router) policyEvaluate(ctx context.Context, c *Caller, raw json.RawMess
 				continue
 			}
 			res = protocol.PolicyEvaluateResult{Decision: rule.Decision, Reason: optional(rule.Reason)}
-			if rule.Decision == "ask" && rule.Approve && c.Features["approvals"] {
+			if rule.Decision == "ask" && rule.Approve && c.Features[string(protocol.FeatureApprovals)] {
 				tok, err := r.randomHex(32)
 				if err != nil {
 					return nil, internal("approval token: %v", err)
