@@ -115,7 +115,7 @@ func (r *Router) agentList(ctx context.Context, c *Caller, raw json.RawMessage) 
 // agentWait settles what it can and, while children remain active, waits
 // up to timeout_ms (on the router's timers) for them to change.
 func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.AgentWaitParams](raw)
+	p, err := decodeWorded[protocol.AgentWaitParams](raw, agentWaitWording)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) 
 }
 
 func (r *Router) agentModels(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.AgentModelsParams](raw)
+	p, err := decodeWorded[protocol.AgentModelsParams](raw, agentModelsWording)
 	if err != nil {
 		return nil, err
 	}

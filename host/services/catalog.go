@@ -41,7 +41,7 @@ func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage
 	// The generated validator judges the shape; the tools are then read into the host's
 	// ToolDefinition, which keeps parameters and output_schema as the bytes sent (the
 	// generated type decodes them into maps, losing the author's key order).
-	if err := validateAs("ToolsRegisterParams", raw); err != nil {
+	if err := validateAs("ToolsRegisterParams", raw, catalogWording); err != nil {
 		return nil, err
 	}
 	var p struct{ Tools []ToolDefinition }
@@ -69,7 +69,7 @@ func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage
 
 // toolsUnregister removes tools; absent names are harmless.
 func (r *Router) toolsUnregister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.ToolsUnregisterParams](raw)
+	p, err := decodeWorded[protocol.ToolsUnregisterParams](raw, catalogWording)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,17 @@ import (
 // namespaceSuffix is what may follow "name." in a KV namespace.
 var namespaceSuffix = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
 
+// namespaceOf applies the namespace binding to the top-level namespace of kv.get and kv.list
+// params (decodeBinding calls it once their structure is known good).
+func namespaceOf(c *Caller, raw json.RawMessage) error {
+	var top map[string]json.RawMessage
+	var ns string
+	if json.Unmarshal(raw, &top) != nil || json.Unmarshal(top["namespace"], &ns) != nil {
+		return nil // unreachable after a good structure; the schema would say so
+	}
+	return checkNamespace(c, "namespace", ns)
+}
+
 // checkNamespace binds KV to the caller's identity: its own name or
 // name.<suffix>, never what the extension claims to be.
 func checkNamespace(c *Caller, path, ns string) error {
@@ -30,11 +41,8 @@ func checkNamespace(c *Caller, path, ns string) error {
 }
 
 func (r *Router) kvGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.KVGetParams](raw)
+	p, err := decodeBinding[protocol.KVGetParams](raw, kvWording, func() error { return namespaceOf(c, raw) })
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c, "namespace", p.Namespace); err != nil {
 		return nil, err
 	}
 	e, found, err := r.store.KVGet(ctx, p.Namespace, p.Key)
@@ -56,11 +64,8 @@ type listCursor struct {
 }
 
 func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.KVListParams](raw)
+	p, err := decodeBinding[protocol.KVListParams](raw, kvWording, func() error { return namespaceOf(c, raw) })
 	if err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c, "namespace", p.Namespace); err != nil {
 		return nil, err
 	}
 	if len(p.Prefix) > kvKeyMaxBytes {
@@ -102,7 +107,7 @@ func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (an
 // it all) and hands it to the store, which checks every precondition and
 // applies every write in one SQLite transaction.
 func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.KVCommitParams](raw)
+	p, err := decodeWorded[protocol.KVCommitParams](raw, kvWording)
 	if err != nil {
 		return nil, err
 	}

@@ -39,16 +39,42 @@ func decodeWorded[T any, PT interface {
 	return v, nil
 }
 
+// decodeBinding is decodeWorded for a service whose binding rule (the KV namespace) the host
+// judges between the params' structure and their values, the order it always has: a
+// missing, stray or mistyped member is reported first, then binding, then a value out of the
+// schema's range.
+func decodeBinding[T any, PT interface {
+	*T
+	protocol.Validated
+}](raw json.RawMessage, w wording, binding func() error) (T, error) {
+	var v T
+	err := protocol.Unmarshal(raw, PT(&v))
+	if err == nil {
+		return v, binding()
+	}
+	var list protocol.ValidationErrors
+	if errors.As(err, &list) && len(list) > 0 {
+		switch firstFault(list, w).Keyword {
+		case "required", "additionalProperties", "type":
+		default:
+			if berr := binding(); berr != nil {
+				return v, berr
+			}
+		}
+	}
+	return v, schemaRefusalWorded(err, w)
+}
+
 // validateAs checks raw against the named schema type with its generated validator, for a
 // message the host keeps in its own types (tools/register keeps each tool's schemas as the
 // raw JSON the extension sent: see host.ToolDefinition).
-func validateAs(typeName string, raw json.RawMessage) error {
+func validateAs(typeName string, raw json.RawMessage, w wording) error {
 	doc, err := strictjson.Parse(raw)
 	if err != nil {
 		return invalidParams("", "%v", err)
 	}
 	if err := protocol.Validate(typeName, doc); err != nil {
-		return schemaRefusal(err)
+		return schemaRefusalWorded(err, w)
 	}
 	return nil
 }
@@ -113,7 +139,7 @@ func schemaRefusalWorded(err error, w wording) error {
 		case want == "array":
 			return invalidParams(path, "must be an array")
 		}
-		return invalidParams(path, "must be %s, not %s", kindPhrase(want), got)
+		return invalidParams(path, "must be %s, not %s", kindPhrase(want), jsonKind(got))
 	}
 	return invalidParams(path, "%s", v.Msg)
 }
@@ -172,6 +198,18 @@ func quotedTail(msg string) string {
 		return msg[i:]
 	}
 	return name
+}
+
+// jsonKind is the validator's "got" kind as encoding/json has always named it in the host's
+// messages ("bool", "number").
+func jsonKind(got string) string {
+	switch got {
+	case "boolean":
+		return "bool"
+	case "integer":
+		return "number"
+	}
+	return got
 }
 
 // kindPhrase turns the validator's wanted kind into the host's "must be a string" wording.

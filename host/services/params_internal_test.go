@@ -17,9 +17,10 @@ func TestSchemaRefusalWording(t *testing.T) {
 		{`{"namespace":"demo","key":"a","extra":1}`, "invalid params: extra: is not a known field"},
 		{`{"Namespace":"demo","key":"a"}`, "invalid params: namespace: is required"},
 		{`{"namespace":"demo","key":null}`, "invalid params: key: must not be null"},
-		{`{"namespace":"demo","key":5}`, "invalid params: key: must be a string, not integer"},
+		{`{"namespace":"demo","key":5}`, "invalid params: key: must be a string, not number"},
 		{`[1]`, "invalid params: must be an object"},
 		{`{"namespace":"demo","key":""}`, "invalid params: key: want 1..512 UTF-8 bytes, got 0"},
+		{`{"namespace":"demo","key":1.5}`, "invalid params: key: must be a string, not number 1.5"},
 	}
 	for _, tc := range cases {
 		_, err := decode[protocol.KVGetParams](json.RawMessage(tc.params))

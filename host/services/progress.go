@@ -17,7 +17,7 @@ func (r *Router) progress(_ context.Context, c *Caller, raw json.RawMessage) (an
 	if err != nil {
 		return nil, err
 	}
-	p, err := decode[protocol.ProgressParams](raw)
+	p, err := decodeWorded[protocol.ProgressParams](raw, progressWording)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 // secretGet brokers a secret from the script's secrets. Errors name the
 // secret, never its value; the value is not logged, recorded or emitted.
 func (r *Router) secretGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.SecretGetParams](raw)
+	p, err := decodeWorded[protocol.SecretGetParams](raw, secretWording)
 	if err != nil {
 		return nil, err
 	}
