@@ -107,7 +107,7 @@ func (r *Router) saveAgent(ctx context.Context, a *storedAgent) error {
 }
 
 func (r *Router) agentSpawn(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.AgentSpawnParams](raw)
+	p, err := decodeWorded[protocol.AgentSpawnParams](raw, agentWording)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func (r *Router) agentFollowUp(ctx context.Context, c *Caller, raw json.RawMessa
 // steer is agent/message (steer a running child) and agent/follow_up
 // (resume a settled child with a new turn).
 func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, followUp bool) (any, error) {
-	p, err := decode[protocol.AgentMessageParams](raw)
+	p, err := decodeWorded[protocol.AgentMessageParams](raw, agentWording)
 	if err != nil {
 		return nil, err
 	}

@@ -33,6 +33,36 @@ var artifactWording = wording{
 	},
 }
 
+// artifactRules are the host's rules on artifact/publish params, judged once their structure
+// is good: a real MIME type (the schema allows any string), a plain-text name of at most 256
+// bytes, and the form (artifactForm).
+func artifactRules(raw json.RawMessage) error {
+	var p struct {
+		MIMEType string `json:"mime_type"`
+		Name     string `json:"name"`
+	}
+	_ = json.Unmarshal(raw, &p) // the structure is known good (decodeBinding)
+	if !validMIME(p.MIMEType) {
+		return invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", p.MIMEType, mimeMaxBytes)
+	}
+	if len(p.Name) > 256 || hasControl(p.Name, false) {
+		return invalidParams("name", "must be at most 256 bytes of plain text")
+	}
+	return artifactForm(raw)
+}
+
+// formMember reports a schema fault about which form the params take (a stray or missing
+// data, path, size or sha256): artifactForm words those, after the other host rules.
+func formMember(f protocol.ValidationError) bool {
+	if f.Keyword == "required" || f.Keyword == "additionalProperties" {
+		switch quotedTail(f.Msg) {
+		case "data", "path", "size", "sha256":
+			return f.Pointer == ""
+		}
+	}
+	return false
+}
+
 // artifactForm is the rule that picks the params' form, worded for the author: exactly one
 // of data (inline) or path, and size and sha256 exactly with path. The schema selects the
 // variant by the presence of path and would name only the first stray or missing member.
@@ -57,21 +87,12 @@ func artifactForm(raw json.RawMessage) error {
 // artifactPublish verifies and stores an artifact for the active owner of
 // the parent request and this generation.
 func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	if err := artifactForm(raw); err != nil {
-		return nil, err
-	}
-	u, err := decodeWorded[protocol.ArtifactPublishParams](raw, artifactWording)
+	u, err := decodeBinding[protocol.ArtifactPublishParams](raw, artifactWording, func() error { return artifactRules(raw) }, formMember)
 	if err != nil {
 		return nil, err
 	}
 	parent, mimeType, name := artifactCommon(u)
-	if !validMIME(mimeType) {
-		return nil, invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", mimeType, mimeMaxBytes)
-	}
 	sig := signatureFor(mimeType)
-	if len(name) > 256 || hasControl(name, false) {
-		return nil, invalidParams("name", "must be at most 256 bytes of plain text")
-	}
 	inline := u.ArtifactPublishInline != nil
 	_, owner, _, done, err := r.withParent(ctx, c, parent)
 	if err != nil {

@@ -72,7 +72,7 @@ func (r *Router) parentActive(c *Caller, parent protocol.RequestID) bool {
 // is cancelled: {"value": null}. A secret answer goes only into the
 // response (never an event, a record or a log) and into the redactor.
 func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.InputRequestParams](raw)
+	p, err := decodeWorded[protocol.InputRequestParams](raw, inputWording)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func checkNamespace(c *Caller, path, ns string) error {
 }
 
 func (r *Router) kvGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeBinding[protocol.KVGetParams](raw, kvWording, func() error { return namespaceOf(c, raw) })
+	p, err := decodeBinding[protocol.KVGetParams](raw, kvWording, func() error { return namespaceOf(c, raw) }, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ type listCursor struct {
 }
 
 func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeBinding[protocol.KVListParams](raw, kvWording, func() error { return namespaceOf(c, raw) })
+	p, err := decodeBinding[protocol.KVListParams](raw, kvWording, func() error { return namespaceOf(c, raw) }, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -35,12 +35,9 @@ func (r *Router) contextContribution(_ context.Context, c *Caller, raw json.RawM
 }
 
 func (r *Router) statusContribution(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.StatusContributionParams](raw)
+	p, err := decodeBinding[protocol.StatusContributionParams](raw, nil, func() error { return declaredSurface(c, raw) }, nil)
 	if err != nil {
 		return nil, err
-	}
-	if !slices.Contains(c.UI, string(p.Surface)) {
-		return nil, invalidParams("surface", "%q is not a surface the manifest declares (contributes.ui = %v)", p.Surface, c.UI)
 	}
 	if hasControl(p.Text, false) {
 		return nil, invalidParams("text", "contains control characters; status text is plain text")
@@ -51,4 +48,16 @@ func (r *Router) statusContribution(_ context.Context, c *Caller, raw json.RawMe
 	}
 	r.emit(c, EventStatus, s)
 	return nil, nil
+}
+
+// declaredSurface binds status/contribution to the manifest: only a surface it declares.
+func declaredSurface(c *Caller, raw json.RawMessage) error {
+	var p struct {
+		Surface string `json:"surface"`
+	}
+	_ = json.Unmarshal(raw, &p) // the structure is known good (decodeBinding)
+	if !slices.Contains(c.UI, p.Surface) {
+		return invalidParams("surface", "%q is not a surface the manifest declares (contributes.ui = %v)", p.Surface, c.UI)
+	}
+	return nil
 }

@@ -39,30 +39,46 @@ func decodeWorded[T any, PT interface {
 	return v, nil
 }
 
-// decodeBinding is decodeWorded for a service whose binding rule (the KV namespace) the host
-// judges between the params' structure and their values, the order it always has: a
-// missing, stray or mistyped member is reported first, then binding, then a value out of the
-// schema's range.
+// decodeBinding is decodeWorded for a service with host rules (a binding such as the KV
+// namespace or the manifest's surfaces, a cross-field rule) that the host judges between the
+// params' structure and their values, the order it always has: a missing, stray or mistyped
+// member is reported first, then the host rules, then a value out of the schema's range. A
+// fault late reports (and always parent_request_id's, which the host resolves last) waits
+// for the host rules too.
 func decodeBinding[T any, PT interface {
 	*T
 	protocol.Validated
-}](raw json.RawMessage, w wording, binding func() error) (T, error) {
+}](raw json.RawMessage, w wording, rules func() error, late func(protocol.ValidationError) bool) (T, error) {
 	var v T
 	err := protocol.Unmarshal(raw, PT(&v))
 	if err == nil {
-		return v, binding()
+		return v, rules()
 	}
 	var list protocol.ValidationErrors
 	if errors.As(err, &list) && len(list) > 0 {
-		switch firstFault(list, w).Keyword {
-		case "required", "additionalProperties", "type":
-		default:
-			if berr := binding(); berr != nil {
-				return v, berr
+		var early protocol.ValidationErrors
+		for _, f := range list {
+			if structural(f) && !lateFault(f, late) {
+				early = append(early, f)
 			}
+		}
+		if len(early) > 0 {
+			return v, schemaRefusalWorded(early, w)
+		}
+		if rerr := rules(); rerr != nil {
+			return v, rerr
 		}
 	}
 	return v, schemaRefusalWorded(err, w)
+}
+
+// structural reports a member missing, stray or of the wrong kind (not a value out of range).
+func structural(f protocol.ValidationError) bool {
+	return f.Keyword == "required" || f.Keyword == "additionalProperties" || f.Keyword == "type"
+}
+
+func lateFault(f protocol.ValidationError, late func(protocol.ValidationError) bool) bool {
+	return strings.HasPrefix(f.Pointer, "/parent_request_id") || (late != nil && late(f))
 }
 
 // validateAs checks raw against the named schema type with its generated validator, for a
@@ -100,6 +116,10 @@ func schemaRefusalWorded(err error, w wording) error {
 	if f := w[anyIndex(v.Pointer)+" "+v.Keyword]; f != nil {
 		return invalidParams(path, "%s", f(got))
 	}
+	if strings.HasPrefix(v.Pointer, "/parent_request_id") {
+		// The one wording of a bad parent id, whichever rule of RequestID it breaks.
+		return invalidParams("parent_request_id", "must be an integer ≥ 0 or a string of 1..%d bytes", maxIDBytes)
+	}
 	switch v.Keyword {
 	case "required":
 		return invalidParams(path, "is required")
@@ -122,6 +142,10 @@ func schemaRefusalWorded(err error, w wording) error {
 	case "minItems":
 		if rng, ok := strings.CutSuffix(want, " items"); ok && strings.Contains(rng, "..") {
 			return invalidParams(path, "has %s entries; send %s", got, rng)
+		}
+	case "enum":
+		if list, ok := strings.CutPrefix(want, "one of "); ok {
+			return invalidParams(path, "%s is not one of %s", got, list)
 		}
 	case "pattern":
 		if re, ok := strings.CutPrefix(want, "a match of "); ok {
@@ -146,16 +170,21 @@ func schemaRefusalWorded(err error, w wording) error {
 
 // firstFault is the violation the host reports: one it words itself, else a member's own
 // fault (missing, null, of the wrong kind, out of range) before a stray member of the same
-// document, the order the host has always judged in (a wrongly cased "Namespace" is
-// reported as namespace missing).
+// document, and a bad parent_request_id last, the order the host has always judged in (a
+// wrongly cased "Namespace" is reported as namespace missing).
 func firstFault(list protocol.ValidationErrors, w wording) protocol.ValidationError {
 	for _, v := range list {
-		if w[anyIndex(v.Pointer)+" "+v.Keyword] != nil {
+		if w[anyIndex(v.Pointer)+" "+v.Keyword] != nil && !lateFault(v, nil) {
 			return v
 		}
 	}
 	for _, v := range list {
-		if v.Keyword != "additionalProperties" {
+		if v.Keyword != "additionalProperties" && !lateFault(v, nil) {
+			return v
+		}
+	}
+	for _, v := range list {
+		if !lateFault(v, nil) {
 			return v
 		}
 	}
@@ -215,7 +244,7 @@ func jsonKind(got string) string {
 // kindPhrase turns the validator's wanted kind into the host's "must be a string" wording.
 func kindPhrase(want string) string {
 	switch {
-	case strings.HasPrefix(want, "an integer"):
+	case strings.HasPrefix(want, "an integer"), want == "integer":
 		return "an integer"
 	case want == "string", want == "boolean", want == "number":
 		return "a " + want

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -11,14 +12,11 @@ import (
 // secretGet brokers a secret from the script's secrets. Errors name the
 // secret, never its value; the value is not logged, recorded or emitted.
 func (r *Router) secretGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeWorded[protocol.SecretGetParams](raw, secretWording)
+	p, err := decodeBinding[protocol.SecretGetParams](raw, secretWording, func() error { return allowedSecret(c, raw) }, nil)
 	if err != nil {
 		return nil, err
 	}
-	name := string(p.Name)
-	if !slices.Contains(c.Secrets, name) {
-		return nil, invalidParams("name", "%q is not in the manifest's capabilities.secrets allowlist", name)
-	}
+	name := p.Name
 	_, _, _, done, err := r.withParent(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
@@ -32,4 +30,20 @@ func (r *Router) secretGet(ctx context.Context, c *Caller, raw json.RawMessage) 
 	// (AddSecretsFile) is redacted before it is handed out.
 	r.red.Add(v)
 	return protocol.SecretGetResult{Value: v}, nil
+}
+
+// allowedSecret binds secret/get to the manifest's capabilities.secrets allowlist; a name
+// that is not a secret name at all is worded as such first.
+func allowedSecret(c *Caller, raw json.RawMessage) error {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(raw, &p) // the structure is known good (decodeBinding)
+	if !protocol.Valid("SecretName", p.Name) {
+		return invalidParams("name", "%s", secretWording["/name pattern"](strconv.Quote(p.Name)))
+	}
+	if !slices.Contains(c.Secrets, p.Name) {
+		return invalidParams("name", "%q is not in the manifest's capabilities.secrets allowlist", p.Name)
+	}
+	return nil
 }

@@ -50,4 +50,17 @@ var secretWording = wording{
 
 var progressWording = wording{
 	"/sequence minimum": fixed("must be an integer from 1 to 2^53−1"),
+	"/event type":       fixed("must be an object with a type"),
+}
+
+var inputWording = wording{
+	"/prompt pattern": fixed("must contain a non-whitespace character"),
+}
+
+var agentMessageReason = fixed(fmt.Sprintf("must be 1..%d bytes", agentMessageMaxBytes))
+
+var agentWording = wording{
+	"/message minLength": agentMessageReason, "/message maxLength": agentMessageReason,
+	"/idempotency_key minLength": fixed("must be 1..256 bytes"), "/idempotency_key maxLength": fixed("must be 1..256 bytes"),
+	"/fingerprint pattern": fixed("must be 64 lowercase hex digits"),
 }
