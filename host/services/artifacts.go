@@ -87,7 +87,7 @@ func artifactForm(raw json.RawMessage) error {
 // artifactPublish verifies and stores an artifact for the active owner of
 // the parent request and this generation.
 func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	u, err := decodeBinding[protocol.ArtifactPublishParams](raw, artifactWording, func() error { return artifactRules(raw) }, formMember)
+	u, err := decodeBinding(raw, artifactWording, func(*protocol.ArtifactPublishParams) error { return artifactRules(raw) }, formMember)
 	if err != nil {
 		return nil, err
 	}

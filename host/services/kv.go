@@ -17,17 +17,6 @@ import (
 // namespaceSuffix is what may follow "name." in a KV namespace.
 var namespaceSuffix = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$`)
 
-// namespaceOf applies the namespace binding to the top-level namespace of kv.get and kv.list
-// params (decodeBinding calls it once their structure is known good).
-func namespaceOf(c *Caller, raw json.RawMessage) error {
-	var top map[string]json.RawMessage
-	var ns string
-	if json.Unmarshal(raw, &top) != nil || json.Unmarshal(top["namespace"], &ns) != nil {
-		return nil // unreachable after a good structure; the schema would say so
-	}
-	return checkNamespace(c, "namespace", ns)
-}
-
 // checkNamespace binds KV to the caller's identity: its own name or
 // name.<suffix>, never what the extension claims to be.
 func checkNamespace(c *Caller, path, ns string) error {
@@ -41,7 +30,7 @@ func checkNamespace(c *Caller, path, ns string) error {
 }
 
 func (r *Router) kvGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeBinding[protocol.KVGetParams](raw, kvWording, func() error { return namespaceOf(c, raw) }, nil)
+	p, err := decodeBinding(raw, kvWording, func(p *protocol.KVGetParams) error { return checkNamespace(c, "namespace", p.Namespace) }, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +53,7 @@ type listCursor struct {
 }
 
 func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeBinding[protocol.KVListParams](raw, kvWording, func() error { return namespaceOf(c, raw) }, nil)
+	p, err := decodeBinding(raw, kvWording, func(p *protocol.KVListParams) error { return checkNamespace(c, "namespace", p.Namespace) }, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func (r *Router) contextContribution(_ context.Context, c *Caller, raw json.RawM
 }
 
 func (r *Router) statusContribution(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeBinding[protocol.StatusContributionParams](raw, nil, func() error { return declaredSurface(c, raw) }, nil)
+	p, err := decodeBinding(raw, nil, func(p *protocol.StatusContributionParams) error { return declaredSurface(c, string(p.Surface)) }, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -51,13 +51,9 @@ func (r *Router) statusContribution(_ context.Context, c *Caller, raw json.RawMe
 }
 
 // declaredSurface binds status/contribution to the manifest: only a surface it declares.
-func declaredSurface(c *Caller, raw json.RawMessage) error {
-	var p struct {
-		Surface string `json:"surface"`
-	}
-	_ = json.Unmarshal(raw, &p) // the structure is known good (decodeBinding)
-	if !slices.Contains(c.UI, p.Surface) {
-		return invalidParams("surface", "%q is not a surface the manifest declares (contributes.ui = %v)", p.Surface, c.UI)
+func declaredSurface(c *Caller, surface string) error {
+	if !slices.Contains(c.UI, surface) {
+		return invalidParams("surface", "%q is not a surface the manifest declares (contributes.ui = %v)", surface, c.UI)
 	}
 	return nil
 }

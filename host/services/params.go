@@ -48,11 +48,11 @@ func decodeWorded[T any, PT interface {
 func decodeBinding[T any, PT interface {
 	*T
 	protocol.Validated
-}](raw json.RawMessage, w wording, rules func() error, late func(protocol.ValidationError) bool) (T, error) {
+}](raw json.RawMessage, w wording, rules func(*T) error, late func(protocol.ValidationError) bool) (T, error) {
 	var v T
 	err := protocol.Unmarshal(raw, PT(&v))
 	if err == nil {
-		return v, rules()
+		return v, rules(&v)
 	}
 	var list protocol.ValidationErrors
 	if errors.As(err, &list) && len(list) > 0 {
@@ -65,7 +65,10 @@ func decodeBinding[T any, PT interface {
 		if len(early) > 0 {
 			return v, schemaRefusalWorded(early, w)
 		}
-		if rerr := rules(); rerr != nil {
+		// The structure is good, so encoding/json reads every member the rules look at
+		// (values out of the schema's range included); the fault itself is reported below.
+		_ = json.Unmarshal(raw, &v)
+		if rerr := rules(&v); rerr != nil {
 			return v, rerr
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // secretGet brokers a secret from the script's secrets. Errors name the
 // secret, never its value; the value is not logged, recorded or emitted.
 func (r *Router) secretGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeBinding[protocol.SecretGetParams](raw, secretWording, func() error { return allowedSecret(c, raw) }, nil)
+	p, err := decodeBinding(raw, secretWording, func(p *protocol.SecretGetParams) error { return allowedSecret(c, p.Name) }, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -34,16 +34,12 @@ func (r *Router) secretGet(ctx context.Context, c *Caller, raw json.RawMessage) 
 
 // allowedSecret binds secret/get to the manifest's capabilities.secrets allowlist; a name
 // that is not a secret name at all is worded as such first.
-func allowedSecret(c *Caller, raw json.RawMessage) error {
-	var p struct {
-		Name string `json:"name"`
+func allowedSecret(c *Caller, name string) error {
+	if !protocol.Valid("SecretName", name) {
+		return invalidParams("name", "%s", secretWording["/name pattern"](strconv.Quote(name)))
 	}
-	_ = json.Unmarshal(raw, &p) // the structure is known good (decodeBinding)
-	if !protocol.Valid("SecretName", p.Name) {
-		return invalidParams("name", "%s", secretWording["/name pattern"](strconv.Quote(p.Name)))
-	}
-	if !slices.Contains(c.Secrets, p.Name) {
-		return invalidParams("name", "%q is not in the manifest's capabilities.secrets allowlist", p.Name)
+	if !slices.Contains(c.Secrets, name) {
+		return invalidParams("name", "%q is not in the manifest's capabilities.secrets allowlist", name)
 	}
 	return nil
 }
