@@ -29,20 +29,20 @@ var errNonCooperative = fmt.Errorf("cancelled because the extension ignored $/ca
 func (g *generation) sent(id jsonrpc.ID) {
 	g.mu.Lock()
 	if g.outstanding == nil {
-		g.outstanding = map[string]struct{}{}
+		g.outstanding = map[jsonrpc.ID]struct{}{}
 	}
-	g.outstanding[idKey(id)] = struct{}{}
+	g.outstanding[id] = struct{}{}
 	g.mu.Unlock()
 }
 
 // armCancelGrace starts the grace of a host request the host just cancelled.
 func (g *generation) armCancelGrace(id jsonrpc.ID) {
 	grace := g.ext.host.opts.CancelGrace
-	key := idKey(id)
+	key := id
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.cancelling == nil {
-		g.cancelling = map[string]*time.Timer{}
+		g.cancelling = map[jsonrpc.ID]*time.Timer{}
 	}
 	if _, open := g.outstanding[key]; !open {
 		return // answered already: the reply won the race with the cancel
@@ -56,7 +56,7 @@ func (g *generation) armCancelGrace(id jsonrpc.ID) {
 
 // answered ends the grace of a cancelled request once its response arrives.
 func (g *generation) answered(id jsonrpc.ID) {
-	key := idKey(id)
+	key := id
 	g.mu.Lock()
 	delete(g.outstanding, key)
 	if g.cancelPending.Load() == 0 {
@@ -84,7 +84,7 @@ func (g *generation) disarmCancelGraces() {
 
 // nonCooperative ends the generation: request key was not answered within grace of the
 // host's $/cancelRequest. A generation stopping on purpose is left to its own bounded stop.
-func (g *generation) nonCooperative(key string, grace time.Duration) {
+func (g *generation) nonCooperative(key jsonrpc.ID, grace time.Duration) {
 	g.mu.Lock()
 	if _, ok := g.cancelling[key]; !ok || g.terminated != "" || g.intentional.Load() {
 		g.mu.Unlock()
@@ -92,7 +92,7 @@ func (g *generation) nonCooperative(key string, grace time.Duration) {
 	}
 	delete(g.cancelling, key)
 	g.cancelPending.Add(-1)
-	g.terminated = fmt.Sprintf("%s: request %s was not answered within %s of $/cancelRequest; the host terminated the generation", ReasonNonCooperative, key, grace)
+	g.terminated = fmt.Sprintf("%s: request %s was not answered within %s of $/cancelRequest; the host terminated the generation", ReasonNonCooperative, idKey(key), grace)
 	calls := make([]*inflightCall, 0, len(g.inflight))
 	for c := range g.inflight {
 		calls = append(calls, c)

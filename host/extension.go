@@ -115,6 +115,13 @@ func (e *Extension) Status() Status {
 // current returns the ready generation, waiting (bounded by ctx) while a restart is in
 // progress. It never waits for a parked, failed or stopped extension.
 func (e *Extension) current(ctx context.Context) (*generation, error) {
+	// The common case, a ready and live generation, needs no timer.
+	e.mu.Lock()
+	g, s := e.cur, e.state
+	e.mu.Unlock()
+	if g != nil && s == StateReady && !g.dead() {
+		return g, nil
+	}
 	// Waiting for a restart is bounded by the request timeout too, so a caller without a
 	// deadline never waits through a long backoff.
 	ctx, cancel := context.WithTimeout(ctx, e.host.opts.RequestTimeout)

@@ -42,14 +42,14 @@ type generation struct {
 	mu       sync.Mutex
 	closing  bool                       // admission stopped (shutdown or reload)
 	inflight map[*inflightCall]struct{} // host calls in progress
-	parents  map[string]jsonrpc.ID      // active owner-carrying host requests by id text
+	parents  map[jsonrpc.ID]struct{}    // active owner-carrying host requests
 	idle     chan struct{}              // closed when inflight drops to zero while closing
 	sessions map[string]bool            // sessions this generation was told are open
 	readyAt  time.Time
 	// cancelling holds the grace timer of each host request cancelled but not yet answered
 	// (cancelgrace.go); terminated is set once the host ended the generation for it.
-	cancelling    map[string]*time.Timer
-	outstanding   map[string]struct{} // host requests written and not yet answered
+	cancelling    map[jsonrpc.ID]*time.Timer
+	outstanding   map[jsonrpc.ID]struct{} // host requests written and not yet answered
 	cancelPending atomic.Int64
 	terminated    string
 
@@ -85,7 +85,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	h := e.host
 	o := &h.opts
 	g := &generation{ext: e, number: number, manifest: m, inflight: map[*inflightCall]struct{}{},
-		parents: map[string]jsonrpc.ID{}, ended: make(chan struct{}), readyCh: make(chan struct{})}
+		parents: map[jsonrpc.ID]struct{}{}, ended: make(chan struct{}), readyCh: make(chan struct{})}
 	logPath := e.LogPath()
 	h.prepareProcesses()
 	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
@@ -111,7 +111,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		Handler:         g.handle,
 		MaxMessageBytes: o.MaxMessageBytes,
 		MaxInFlight:     protocol.MaxInFlight,
-		OnFrame:         g.onFrame,
+		OnMessage:       g.onMessage,
 		Logf:            func(f string, a ...any) { o.Logf("%s[%d]: "+f, append([]any{m.Name, number}, a...)...) },
 		// Notification delivery (docs/host.md): bounded queue, the reader pauses while it
 		// is full; paced per process; a response waits behind what was written before it,
@@ -126,6 +126,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		OnResponse:                 g.responded,
 		NotificationDrain:          o.NotificationDrain,
 		OnDropped:                  g.dropped,
+		OnFrame:                    g.frameTap(),
 	})
 	if m.APIVersion == "0.1" {
 		g.conn.SetCancellation(false) // API 0.1 has no $/cancelRequest

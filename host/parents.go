@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -36,37 +35,38 @@ func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, err
 	return g.ext.host.services.Handle(ctx, g.caller, req)
 }
 
-// onFrame feeds the recorder and tracks which host requests are active parents: an
-// outbound owner-carrying request becomes active before the extension can see it; our
+// frameTap is the connection's OnFrame: the host's frame tap (Options.OnFrame: recorder,
+// trace) for this generation, or nil when there is none, so that no frame is handed
+// anywhere for nothing.
+func (g *generation) frameTap() func(jsonrpc.Direction, []byte) {
+	tap := g.ext.host.opts.OnFrame
+	if tap == nil {
+		return nil
+	}
+	return func(dir jsonrpc.Direction, frame []byte) { tap(g.manifest.Name, g.number, dir, frame) }
+}
+
+// onMessage tracks which host requests are active parents, from the envelope the
+// connection already decoded (no second decode of the frame): an outbound
+// owner-carrying request becomes active before the extension can see it; our
 // $/cancelRequest for it settles it, and so does its response once delivered
 // (Options.OnResponse: after every notification the extension wrote before it). A
 // $/cancelRequest also starts the request's cancellation grace, which its response ends
 // as soon as it is read (cancelgrace.go).
-func (g *generation) onFrame(dir jsonrpc.Direction, frame []byte) {
-	if tap := g.ext.host.opts.OnFrame; tap != nil {
-		tap(g.manifest.Name, g.number, dir, frame)
-	}
-	var f struct {
-		ID     *jsonrpc.ID `json:"id"`
-		Method *string     `json:"method"`
-		Params struct {
-			ID *jsonrpc.ID `json:"id"`
-		} `json:"params"`
-	}
-	_ = json.Unmarshal(frame, &f) // partial decode is enough; the transport judges validity
+func (g *generation) onMessage(dir jsonrpc.Direction, env jsonrpc.Envelope) {
 	switch {
-	case dir == jsonrpc.Outbound && f.Method != nil && f.ID != nil:
-		g.sent(*f.ID)
-		if ownerMethods[*f.Method] {
+	case dir == jsonrpc.Outbound && env.IsRequest():
+		g.sent(env.ID)
+		if ownerMethods[env.Method] {
 			g.mu.Lock()
-			g.parents[idKey(*f.ID)] = *f.ID
+			g.parents[env.ID] = struct{}{}
 			g.mu.Unlock()
 		}
-	case dir == jsonrpc.Outbound && f.Method != nil && *f.Method == protocol.MethodCancelRequest && f.Params.ID != nil:
-		g.settle(*f.Params.ID)
-		g.armCancelGrace(*f.Params.ID)
-	case dir == jsonrpc.Inbound && f.Method == nil && f.ID != nil:
-		g.answered(*f.ID)
+	case dir == jsonrpc.Outbound && env.Method == protocol.MethodCancelRequest && !env.CancelID.IsZero():
+		g.settle(env.CancelID)
+		g.armCancelGrace(env.CancelID)
+	case dir == jsonrpc.Inbound && env.IsResponse():
+		g.answered(env.ID)
 	}
 }
 
@@ -88,8 +88,8 @@ func (g *generation) responded(id jsonrpc.ID) {
 
 func (g *generation) settle(id jsonrpc.ID) {
 	g.mu.Lock()
-	_, ok := g.parents[idKey(id)]
-	delete(g.parents, idKey(id))
+	_, ok := g.parents[id]
+	delete(g.parents, id)
 	g.mu.Unlock()
 	if ok {
 		g.ext.host.services.ParentSettled(g.caller, id)
@@ -102,7 +102,7 @@ func (g *generation) activeParent(id jsonrpc.ID) (Owner, bool) {
 		return Owner{}, false // host ids are integers
 	}
 	g.mu.Lock()
-	_, ok := g.parents[idKey(id)]
+	_, ok := g.parents[id]
 	g.mu.Unlock()
 	if !ok {
 		return Owner{}, false
@@ -110,7 +110,7 @@ func (g *generation) activeParent(id jsonrpc.ID) (Owner, bool) {
 	return g.owner(), true
 }
 
-// idKey is an id's JSON form, so the integer 5 and the string "5" never collide.
+// idKey is an id's JSON form, for messages (the integer 5 prints as 5, the string "5" as "5").
 func idKey(id jsonrpc.ID) string {
 	b, err := id.MarshalJSON()
 	if err != nil {

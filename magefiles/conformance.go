@@ -15,7 +15,8 @@ import (
 //
 // The heavy checks (2,000 echoes, 32×50, floods) run once per language fixture;
 // examples get the checks that bind every extension, which keeps this to about a
-// minute on two cores.
+// minute on two cores. Then it records one session per language and replays it
+// (ReplayDemo), which must find no difference.
 func Demo() error {
 	if !exists("host/conformance") {
 		return nil
@@ -24,7 +25,10 @@ func Demo() error {
 		mg.Deps(PythonEnv)
 	}
 	mg.Deps(BuildTypeScript, BuildGoExamples)
-	return run(".", nil, "go", "run", "./host/cmd/octet-host", "certify", "--matrix", "examples")
+	if err := run(".", nil, "go", "run", "./host/cmd/octet-host", "certify", "--matrix", "examples"); err != nil {
+		return err
+	}
+	return ReplayDemo()
 }
 
 // BuildGoExamples compiles every Go example into its .bin/extension, where its run

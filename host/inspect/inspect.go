@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
+	"unicode/utf8"
+
+	"github.com/octet-kit/octet/host/internal/columns"
 
 	"github.com/octet-kit/octet/host/recording"
 	"github.com/octet-kit/octet/host/store"
@@ -125,22 +127,32 @@ func WriteSessions(w io.Writer, sessions []Session, asJSON bool) error {
 		_, err := fmt.Fprintln(w, "no recorded sessions")
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tEXTENSION\tSTARTED\tFRAMES")
+	var tb columns.Table
+	tb.Row("SESSION", "EXTENSION", "STARTED", "FRAMES")
 	for _, s := range sessions {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", s.SessionID, s.Extension, s.StartedAt.Format(time.RFC3339), s.Frames)
+		tb.Row(s.SessionID, s.Extension, s.StartedAt.Format(time.RFC3339), fmt.Sprint(s.Frames))
 	}
-	return tw.Flush()
+	_, err := tb.WriteTo(w)
+	return err
 }
 
-// WriteExchange prints an exchange: one line per frame with time,
-// direction, kind, method, id, duration and error; verbose adds the frame.
+// WriteExchange prints an exchange: one line per frame with time, direction, kind,
+// method, id, duration and error, in columns aligned by display width (verbose adds the
+// frame on a line of its own under each, which widens no column); or (asJSON) one JSON
+// object per frame and line, an Entry, for jq and scripts.
 func WriteExchange(w io.Writer, entries []Entry, asJSON, verbose bool) error {
 	if asJSON {
-		return writeJSON(w, entries)
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, e := range entries {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tDIRECTION\tKIND\tMETHOD\tID\tDURATION\tERROR")
+	var tb columns.Table
+	tb.Row("TIME", "DIRECTION", "KIND", "METHOD", "ID", "DURATION", "ERROR")
 	for _, e := range entries {
 		dur := ""
 		if e.DurationMS != nil {
@@ -150,12 +162,13 @@ func WriteExchange(w io.Writer, entries []Entry, asJSON, verbose bool) error {
 		if e.Error != nil {
 			errText = fmt.Sprintf("%d %s", e.Error.Code, oneLine(e.Error.Message, 80))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.At.Format("15:04:05.000"), e.Direction, e.Kind, e.Method, string(e.ID), dur, errText)
+		tb.Row(e.At.Format("15:04:05.000"), e.Direction, e.Kind, e.Method, string(e.ID), dur, errText)
 		if verbose {
-			fmt.Fprintf(tw, "\t\t%s\n", oneLine(e.Frame, 400))
+			tb.Note(1, oneLine(e.Frame, 400))
 		}
 	}
-	return tw.Flush()
+	_, err := tb.WriteTo(w)
+	return err
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -167,7 +180,11 @@ func writeJSON(w io.Writer, v any) error {
 func oneLine(s string, max int) string {
 	s = strings.ReplaceAll(s, "\n", " ")
 	if len(s) > max {
-		return s[:max] + "…"
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) { // never split a character
+			cut--
+		}
+		return s[:cut] + "…"
 	}
 	return s
 }

@@ -87,17 +87,23 @@ func (r *Recorder) RecordClean(direction string, frame []byte) {
 	defer r.mu.Unlock()
 	clean := append([]byte(nil), bytes.TrimRight(frame, "\n")...)
 	r.seq++
-	err := r.st.AppendFrames(context.Background(), r.sessionID, []store.Frame{{Seq: r.seq, AtMS: r.opts.Clock().UnixMilli(), Direction: direction, Frame: clean}})
+	// Queued for the store's group commit, in seq order: a frame costs no transaction of
+	// its own on the session's reader or writer.
+	err := r.st.QueueFrames(r.sessionID, store.Frame{Seq: r.seq, AtMS: r.opts.Clock().UnixMilli(), Direction: direction, Frame: clean})
 	if err != nil && r.err == nil {
 		r.err = err
 	}
 }
 
-// Err is the first storage error, if any (recording never blocks the
-// session; the core reports this once at the end).
+// Err flushes the frames queued so far and returns the first storage error, if any
+// (recording never blocks the session; the core reports this once at the end).
 func (r *Recorder) Err() error {
+	flushErr := r.st.Flush(context.Background())
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = flushErr
+	}
 	return r.err
 }
 

@@ -3,6 +3,7 @@ package recording_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -103,8 +104,11 @@ func TestRecordRedactAndInspect(t *testing.T) {
 	if !strings.Contains(text.String(), "45ms") || !strings.Contains(text.String(), "-32602 bad arguments") || !strings.Contains(text.String(), "ext->host") {
 		t.Fatalf("text view:\n%s", text.String())
 	}
-	if !strings.Contains(js.String(), `"duration_ms": 45`) {
-		t.Fatalf("json view lacks duration:\n%s", js.String())
+	// --json is one Entry per line.
+	jl := strings.Split(strings.TrimSuffix(js.String(), "\n"), "\n")
+	var tenth inspect.Entry
+	if len(jl) != len(entries) || json.Unmarshal([]byte(jl[9]), &tenth) != nil || tenth.DurationMS == nil || *tenth.DurationMS != 45 {
+		t.Fatalf("json lines view (%d lines for %d entries):\n%s", len(jl), len(entries), js.String())
 	}
 	var list bytes.Buffer
 	inspect.WriteSessions(&list, sessions, false)

@@ -35,8 +35,8 @@ type Options struct {
 	// Record stores every frame of each extension, secrets redacted, as the recording
 	// RecordingID(extension), for `octet-host inspect`.
 	Record bool
-	// Trace, when set, receives every frame and every service event, one line each, secrets
-	// redacted.
+	// Trace, when set, receives every frame, every service event and every host note as
+	// JSON lines (TraceLine), secrets redacted.
 	Trace io.Writer
 	// Redactor is the one redactor of this host: it learns the script's broker values at
 	// Open and every secret input answer as the router hands it out, and redacts traces,
@@ -46,6 +46,9 @@ type Options struct {
 	// Warnf receives problems that do not stop the host (a recording that could not
 	// start, notifications dropped); nil discards them.
 	Warnf func(format string, args ...any)
+	// Asker, when set, answers the confirmations and input requests the Script does not
+	// (a person at a terminal); nil leaves them to the default policy.
+	Asker services.Asker
 	// Events, when set, also receives every service event (notifications, progress,
 	// presentation snapshots, diagnostics) as the router emits it, in order.
 	Events services.EventSink
@@ -65,6 +68,7 @@ type Host struct {
 	sessionID string
 	red       *redact.Redactor
 	trace     io.Writer
+	tracer    *tracer
 	warnf     func(format string, args ...any)
 	events    services.EventSink
 	closeOnce sync.Once
@@ -99,13 +103,14 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		opts.Trace = &syncWriter{w: opts.Trace}
 	}
 	h := &Host{store: st, ownStore: own, script: opts.Script, red: red,
-		trace: opts.Trace, warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
+		trace: opts.Trace, tracer: newTracer(), warnf: opts.Warnf, events: opts.Events, recorders: map[string]*recording.Recorder{}}
 	if h.warnf == nil {
 		h.warnf = func(string, ...any) {}
 	}
 	router, err := services.NewRouter(services.RouterConfig{
 		Store:    st,
 		Script:   opts.Script,
+		Asker:    opts.Asker,
 		Redactor: red,
 		Events:   services.EventSinkFunc(h.event),
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the

@@ -186,7 +186,7 @@ func TestTraceAndRecordRedactSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := trace.String()
-	if strings.Contains(tr, secret) || !strings.Contains(tr, "rec[1] -> ") || !strings.Contains(tr, "rec[1] <- ") || !strings.Contains(tr, recording.Redacted) {
+	if strings.Contains(tr, secret) || !strings.Contains(tr, `"direction":"host->ext","extension":"rec","generation":1`) || !strings.Contains(tr, `"direction":"ext->host","extension":"rec","generation":1`) || !strings.Contains(tr, recording.Redacted) {
 		t.Fatalf("trace leaks the secret or misses frames:\n%s", tr)
 	}
 	mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/services"
@@ -13,13 +14,16 @@ import (
 // Session drives the lifecycle notifications of the host's one session (wire.md §5), as
 // octet-host does: a `call` invocation or a console call is a turn, each tool call a tool
 // event. A script with [[lifecycle]] entries replaces these synthetic events with exactly
-// its own, sent in file order by BeginSession. A Session is used by one goroutine.
+// its own, sent in file order by BeginSession. A Session is safe for concurrent use (the
+// run console serves commands concurrently): turn and call ids are handed out under a lock.
 type Session struct {
 	h        *host.Host
 	id       string
 	scripted bool
-	turns    int
-	calls    int
+
+	mu    sync.Mutex
+	turns int
+	calls int
 }
 
 // BeginSession opens the session: session/started, or the script's lifecycle events.
@@ -47,8 +51,10 @@ func (s *Session) ID() string { return s.id }
 
 // TurnStarted opens the next turn ("turn-1", "turn-2", ...) and returns its id.
 func (s *Session) TurnStarted() string {
+	s.mu.Lock()
 	s.turns++
 	turn := fmt.Sprintf("turn-%d", s.turns)
+	s.mu.Unlock()
 	if !s.scripted {
 		s.h.Lifecycle("turn/started", map[string]any{"session_id": s.id, "turn_id": turn})
 	}
@@ -67,8 +73,10 @@ func (s *Session) TurnSettled(turn, outcome string) {
 // call id ("call-1", ...) is also sent in tool/call. Errors are the core's
 // (*jsonrpc.Error, *host.TimeoutError, *host.TransportError, ...).
 func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name string, args json.RawMessage) (json.RawMessage, error) {
+	s.mu.Lock()
 	s.calls++
 	callID := fmt.Sprintf("call-%d", s.calls)
+	s.mu.Unlock()
 	base := map[string]any{"session_id": s.id, "turn_id": turn, "call_id": callID, "name": name}
 	if !s.scripted {
 		s.h.Lifecycle("tool/started", base)

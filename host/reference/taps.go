@@ -1,10 +1,10 @@
 package reference
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/recording"
@@ -44,17 +44,24 @@ func (h *Host) record(ext string, dir jsonrpc.Direction, frame []byte) {
 	r.RecordClean(recording.DirectionOf(dir), frame)
 }
 
-// traceFrame prints one (redacted) frame: "ext[generation] -> frame" for host->extension,
-// "<-" back.
+// traceFrame prints one (redacted) frame as a TraceLine.
 func (h *Host) traceFrame(ext string, gen int64, dir jsonrpc.Direction, frame []byte) {
 	if h.trace == nil {
 		return
 	}
-	arrow := "->"
-	if dir == jsonrpc.Inbound {
-		arrow = "<-"
+	h.writeTrace(h.tracer.frameLine(ext, gen, dir, frame))
+}
+
+// writeTrace prints one TraceLine; each is a single write, whole on the synchronised writer.
+func (h *Host) writeTrace(l TraceLine) {
+	// Not HTML-escaped: "->" stays readable, and a frame's text is shown as it was sent.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(l) != nil {
+		return
 	}
-	fmt.Fprintf(h.trace, "%s[%d] %s %s\n", ext, gen, arrow, frame)
+	_, _ = h.trace.Write(b.Bytes())
 }
 
 // event receives every service event: a drop report goes to Warnf (the CLI's stderr) as
@@ -74,7 +81,10 @@ func (h *Host) traceEvent(ev services.Event) {
 	if h.trace == nil {
 		return
 	}
-	fmt.Fprintf(h.trace, "event %s[%d] %s: %s\n", ev.Extension, ev.Generation, ev.Kind, h.red.Text(fmt.Sprintf("%+v", ev.Payload)))
+	// The router redacted the payload already; the trace redacts again, since it is the one
+	// place where an event leaves the host as text.
+	b, _ := json.Marshal(ev.Payload)
+	h.writeTrace(h.tracer.eventLine(ev, h.red.Frame(b)))
 }
 
 // noteRejected puts a result or arguments the host refused into the trace and, when
@@ -83,7 +93,8 @@ func (h *Host) traceEvent(ev services.Event) {
 // error although the extension answered.
 func (h *Host) noteRejected(ext string, gen int64, err error, record bool) {
 	if h.trace != nil {
-		fmt.Fprintf(h.trace, "event %s[%d] rejected: %s\n", ext, gen, h.red.Text(err.Error()))
+		h.writeTrace(TraceLine{Time: h.tracer.stamp(), Direction: recording.HostNote, Extension: ext, Generation: gen,
+			Kind: "rejected", Message: h.red.Text(err.Error())})
 	}
 	if !record {
 		return

@@ -98,6 +98,12 @@ func defaultOwner() services.Owner {
 // caller with every feature negotiated and host request 7 active.
 func newEnv(t testing.TB, sc *script.Script) *env {
 	t.Helper()
+	return newEnvAsking(t, sc, nil)
+}
+
+// newEnvAsking is newEnv with an Asker for what the script leaves open.
+func newEnvAsking(t testing.TB, sc *script.Script, asker services.Asker) *env {
+	t.Helper()
 	st, err := store.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +128,7 @@ func newEnv(t testing.TB, sc *script.Script) *env {
 		},
 	}
 	r, err := services.NewRouter(services.RouterConfig{
-		Store: st, Script: sc, Clock: e.clock.Now, Timers: e.timers,
+		Store: st, Script: sc, Asker: asker, Clock: e.clock.Now, Timers: e.timers,
 		Events: services.EventSinkFunc(func(ev services.Event) {
 			e.mu.Lock()
 			e.events = append(e.events, ev)

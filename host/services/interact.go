@@ -37,7 +37,7 @@ type InputRequest struct {
 // confirmation answers from the script. Confirmations are cooperative UI,
 // not enforcement: anything outside an active parent (API 0.2+), or with no
 // scripted answer, is denied rather than implicitly accepted.
-func (r *Router) confirmation(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
+func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
 	p, err := decode[protocol.ConfirmationRequestParams](raw)
 	if err != nil {
 		return nil, err
@@ -50,12 +50,21 @@ func (r *Router) confirmation(_ context.Context, c *Caller, raw json.RawMessage)
 		ev.Reason = "denied: parent_request_id is not an active host request"
 	default:
 		ev.Confirmed, ev.Reason = false, "denied: no scripted answer (default policy)"
+		scripted := false
 		if r.cfg.Script != nil {
 			for _, a := range r.cfg.Script.Confirmations {
 				if (a.Extension == "" || a.Extension == c.Extension) && strings.Contains(p.Message, a.Match) {
-					ev.Confirmed, ev.Reason = a.Confirmed, "scripted"
+					ev.Confirmed, ev.Reason, scripted = a.Confirmed, "scripted", true
 					break
 				}
+			}
+		}
+		if !scripted && r.cfg.Asker != nil {
+			// From API 0.2 on, asked only inside an active parent (the cases above deny
+			// first), so the question belongs to a request the person sees running.
+			ev.Reason = ReasonNoAnswer
+			if yes, ok := r.cfg.Asker.Confirm(ctx, c.Extension, ev); ok {
+				ev.Confirmed, ev.Reason = yes, ReasonAsked
 			}
 		}
 	}
@@ -87,15 +96,22 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 	}
 	defer done()
 	var value *string
+	scripted := false
 	if r.cfg.Script != nil {
 		for _, a := range r.cfg.Script.Inputs {
 			if (a.Extension == "" || a.Extension == c.Extension) && strings.Contains(p.Prompt, a.Match) {
+				scripted = true
 				if !a.Cancel && len(a.Value) <= inputValueMaxBytes {
 					v := a.Value
 					value = &v
 				}
 				break
 			}
+		}
+	}
+	if !scripted && r.cfg.Asker != nil {
+		if v, ok := r.cfg.Asker.Input(ctx, c.Extension, InputRequest{Prompt: p.Prompt, Secret: p.Secret}); ok && len(v) <= inputValueMaxBytes {
+			value = &v
 		}
 	}
 	if value != nil && p.Secret {

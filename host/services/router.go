@@ -58,6 +58,9 @@ type RouterConfig struct {
 	Script *script.Script
 	// Events receives console events; nil discards them.
 	Events EventSink
+	// Asker answers the confirmations and input the Script does not; nil leaves them to
+	// the default policy.
+	Asker Asker
 	// Redactor is the host's one redactor. The router adds the script's
 	// broker values and every secret input answer to it before handing them
 	// out, and redacts with it every event and diagnostic it emits or stores.
@@ -206,10 +209,11 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 	return res, nil
 }
 
-// recordCall stores timing and outcome of a served request (never params or
-// results: they may hold secrets or user text).
+// recordCall queues timing and outcome of a served request for the store's group commit
+// (never params or results: they may hold secrets or user text). The answer does not wait
+// for the commit; what a kill can lose is stated in host/store/appendlog.go.
 func (r *Router) recordCall(c *Caller, method string, start time.Time, code *int64) {
-	_ = r.store.RecordCall(context.Background(), store.CallRecord{Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation,
+	_ = r.store.AppendCall(store.CallRecord{Extension: c.Extension, InstanceID: c.InstanceID, Generation: c.Generation,
 		Direction: "in", Method: method, StartedAtMS: start.UnixMilli(), DurationMS: r.now().Sub(start).Milliseconds(), ErrorCode: code})
 }
 

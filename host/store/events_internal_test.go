@@ -20,10 +20,10 @@ func openInternal(t *testing.T, dir string) *Store {
 // transactions (512 + 488), not 1,000.
 func TestEventsGroupCommitted(t *testing.T) {
 	s := openInternal(t, t.TempDir())
-	l := s.events
+	l := s.log
 	l.mu.Lock()
 	for i := range 1000 {
-		l.pending = append(l.pending, eventRow{atMS: int64(i), kind: "notification", extension: "x", payload: []byte(`{}`)})
+		l.pending = append(l.pending, row{event: &eventRow{atMS: int64(i), kind: "notification", extension: "x", payload: []byte(`{}`)}})
 	}
 	l.appended += 1000
 	l.cond.Broadcast()
@@ -43,10 +43,10 @@ func TestEventsGroupCommitted(t *testing.T) {
 // The table keeps only the newest rows: each batch prunes the oldest beyond the bound.
 func TestEventsPrunedToRetention(t *testing.T) {
 	s := openInternal(t, t.TempDir())
-	if err := s.events.close(); err != nil {
+	if err := s.log.close(); err != nil {
 		t.Fatal(err)
 	}
-	s.events = newEventLog(s, 5)
+	s.log = newAppendLog(s, 5)
 	ctx := context.Background()
 	for i := 1; i <= 12; i++ {
 		if err := s.AppendEvent(ctx, int64(i), "notification", "x", fmt.Appendf(nil, `{"i":%d}`, i)); err != nil {

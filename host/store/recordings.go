@@ -41,7 +41,7 @@ func (s *Store) AppendFrames(ctx context.Context, sessionID string, frames []Fra
 	if err != nil {
 		return fmt.Errorf("store: append frames: %w", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO frames (session_id, seq, at_ms, direction, frame) VALUES (?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, insertFrame)
 	if err != nil {
 		tx.Rollback()
 		return fmt.Errorf("store: append frames: %w", err)
@@ -59,8 +59,26 @@ func (s *Store) AppendFrames(ctx context.Context, sessionID string, frames []Fra
 	return nil
 }
 
-// Recordings lists recorded sessions, newest first.
+const insertFrame = `INSERT INTO frames (session_id, seq, at_ms, direction, frame) VALUES (?, ?, ?, ?, ?)`
+
+// QueueFrames queues frames of a recording for the next group commit (appendlog.go says
+// what a kill can lose); it never waits for the database, only for room in the queue.
+func (s *Store) QueueFrames(sessionID string, frames ...Frame) error {
+	rows := make([]row, len(frames))
+	for i, f := range frames {
+		rows[i] = row{frame: &frameRow{sessionID: sessionID, Frame: f}}
+	}
+	if err := s.log.append(rows...); err != nil {
+		return fmt.Errorf("store: append frames of %s: %w", sessionID, err)
+	}
+	return nil
+}
+
+// Recordings lists recorded sessions, newest first, after flushing the rows queued so far.
 func (s *Store) Recordings(ctx context.Context) ([]Recording, error) {
+	if err := s.Flush(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT r.session_id, r.extension, r.started_at_ms,
 		(SELECT count(*) FROM frames f WHERE f.session_id = r.session_id)
 		FROM recordings r ORDER BY r.started_at_ms DESC, r.session_id`)
@@ -79,9 +97,12 @@ func (s *Store) Recordings(ctx context.Context) ([]Recording, error) {
 	return out, rows.Err()
 }
 
-// Frames returns the frames of one recording in order; found is false for
-// an unknown session.
+// Frames returns the frames of one recording in order, after flushing the rows queued so
+// far; found is false for an unknown session.
 func (s *Store) Frames(ctx context.Context, sessionID string) (frames []Frame, found bool, err error) {
+	if err := s.Flush(ctx); err != nil {
+		return nil, false, err
+	}
 	var n int
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM recordings WHERE session_id = ?`, sessionID).Scan(&n); err != nil {
 		return nil, false, fmt.Errorf("store: recording %s: %w", sessionID, err)

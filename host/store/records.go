@@ -21,18 +21,33 @@ type CallRecord struct {
 	ErrorCode   *int64
 }
 
-// RecordCall appends a call record.
+const insertCall = `INSERT INTO calls (extension, instance_id, generation, direction, method, started_at_ms, duration_ms, error_code)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+
+// RecordCall appends a call record and waits for its commit.
 func (s *Store) RecordCall(ctx context.Context, c CallRecord) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO calls (extension, instance_id, generation, direction, method, started_at_ms, duration_ms, error_code)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.Extension, c.InstanceID, c.Generation, c.Direction, c.Method, c.StartedAtMS, c.DurationMS, c.ErrorCode)
+	_, err := s.db.ExecContext(ctx, insertCall, c.Extension, c.InstanceID, c.Generation, c.Direction, c.Method, c.StartedAtMS, c.DurationMS, c.ErrorCode)
 	if err != nil {
 		return fmt.Errorf("store: record call %s: %w", c.Method, err)
 	}
 	return nil
 }
 
-// Calls lists the call records of an extension, oldest first.
+// AppendCall queues a call record for the next group commit (appendlog.go says what a
+// kill can lose); it never waits for the database, only for room in the queue.
+func (s *Store) AppendCall(c CallRecord) error {
+	if err := s.log.append(row{call: &c}); err != nil {
+		return fmt.Errorf("store: record call %s: %w", c.Method, err)
+	}
+	return nil
+}
+
+// Calls lists the call records of an extension, oldest first, after flushing the rows
+// queued so far.
 func (s *Store) Calls(ctx context.Context, extension string) ([]CallRecord, error) {
+	if err := s.Flush(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT extension, instance_id, generation, direction, method, started_at_ms, duration_ms, error_code
 		FROM calls WHERE extension = ? ORDER BY id`, extension)
 	if err != nil {

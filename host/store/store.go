@@ -22,9 +22,9 @@ const busyTimeout = 5 * time.Second
 // Store is the host's state: one SQLite database plus the artifact blob dir.
 // It is safe for concurrent use.
 type Store struct {
-	db     *sql.DB
-	dir    string
-	events *eventLog // group-commits the events table (events.go)
+	db  *sql.DB
+	dir string
+	log *appendLog // group-commits events, call records and frames (appendlog.go)
 }
 
 // Open opens (creating if needed) the store in stateDir and applies pending
@@ -58,7 +58,7 @@ func Open(ctx context.Context, stateDir string) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	s.events = newEventLog(s, EventsRetained)
+	s.log = newAppendLog(s, EventsRetained)
 	return s, nil
 }
 
@@ -86,9 +86,10 @@ func private(abs string) error {
 	return nil
 }
 
-// Close commits the events still queued, then closes the database.
+// Close commits the rows still queued (events, call records, frames), then closes the
+// database.
 func (s *Store) Close() error {
-	return errors.Join(s.events.close(), s.db.Close())
+	return errors.Join(s.log.close(), s.db.Close())
 }
 
 // Dir is the absolute state directory.

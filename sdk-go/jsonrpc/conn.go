@@ -72,6 +72,12 @@ type Options struct {
 	// ones from the reader before decoding, outbound ones from the writer before
 	// writing. The slice is only valid during the call.
 	OnFrame func(dir Direction, frame []byte)
+	// OnMessage, if set, sees the envelope of every request and notification this
+	// side sends (before its frame is written) and of every valid message the peer
+	// sends (once decoded, before it is dispatched):
+	// what a tap needs to follow requests, answers and cancellations without decoding
+	// each frame a second time.
+	OnMessage func(dir Direction, env Envelope)
 	// Logf receives diagnostics (dropped notifications, handler panics).
 	Logf func(format string, args ...any)
 
@@ -379,6 +385,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	}
 	c.pending[id] = ch
 	c.mu.Unlock()
+	if c.opts.OnMessage != nil {
+		c.opts.OnMessage(Outbound, Envelope{ID: id, Method: method})
+	}
 	if err := c.out.send(frame); err != nil {
 		c.forget(id)
 		return err
@@ -412,6 +421,9 @@ func (c *Conn) forget(id ID) {
 func (c *Conn) sendCancel(id ID) {
 	b := append([]byte(`{"jsonrpc":"2.0","method":"`+protocol.MethodCancelRequest+`","params":{"id":`), nil...)
 	b, _ = id.appendJSON(b)
+	if c.opts.OnMessage != nil {
+		c.opts.OnMessage(Outbound, Envelope{Method: protocol.MethodCancelRequest, CancelID: id})
+	}
 	_ = c.out.sendAsync(append(b, "}}"...)) // best effort: the caller has already stopped waiting
 }
 
@@ -444,6 +456,13 @@ func (c *Conn) Notify(method string, params any) error {
 	}
 	if err := c.checkSize(frame, fmt.Sprintf("notification %q", method)); err != nil {
 		return err
+	}
+	if c.opts.OnMessage != nil {
+		env := Envelope{Method: method}
+		if method == protocol.MethodCancelRequest {
+			env.CancelID = cancelledID(raw)
+		}
+		c.opts.OnMessage(Outbound, env)
 	}
 	return c.out.send(frame)
 }

@@ -124,6 +124,13 @@ func (c *Conn) readFrom(turn readTurn) (serve func()) {
 			c.protocolError(protocol.CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
 			return nil
 		}
+		if c.opts.OnMessage != nil {
+			env := Envelope{ID: m.id, Method: m.method}
+			if m.method == protocol.MethodCancelRequest {
+				env.CancelID = cancelledID(m.params)
+			}
+			c.opts.OnMessage(Inbound, env)
+		}
 		serve, keep := c.dispatch(m)
 		if !keep {
 			return nil

@@ -38,7 +38,7 @@ func run() error {
 	out := flag.String("out", "results", "directory for latest.json and the SVG charts")
 	skipSetup := flag.Bool("skip-setup", false, "do not build or install the peers")
 	via := flag.String("via", "host", `how octet targets are driven: "host" (the reference host library, host overhead included) or "direct" (sdk-go/jsonrpc from the harness)`)
-	phases := flag.String("phases", "latency,cold,crash,scale", "phases to run, comma-separated")
+	phases := flag.String("phases", "latency,cold,crash,memory,scale", "phases to run, comma-separated")
 	extras := flag.Bool("extras", true, "in the latency phase, also run callback, artifact and cancel scenarios (off: echo only, e.g. to profile the hot path)")
 	render := flag.String("render", "", "only rewrite the page and charts from this results JSON (no measuring)")
 	// Overrides of the mode's counts, so one scenario can be repeated often enough for a
@@ -74,10 +74,10 @@ func run() error {
 	}
 
 	cfg := report.Config{Reps: 3, Warmup: 2000, Calls: 20000, InFlight: 32, TputCalls: 10000,
-		ColdStarts: 10, CallbackN: 1000, ScaleCalls: 1000, ScaleRounds: 3}
+		ColdStarts: 10, CallbackN: 1000, ScaleCalls: 1000, ScaleRounds: 3, MemoryCalls: 10000}
 	if *quick {
 		cfg = report.Config{Quick: true, Reps: 3, Warmup: 200, Calls: 2000, InFlight: 32, TputCalls: 2000,
-			ColdStarts: 5, CallbackN: 200, ScaleCalls: 1000, ScaleRounds: 1}
+			ColdStarts: 5, CallbackN: 200, ScaleCalls: 1000, ScaleRounds: 1, MemoryCalls: 10000}
 	}
 	for _, o := range []struct {
 		flag int
@@ -142,10 +142,12 @@ func run() error {
 			r.coldStarts(ctx)
 		case "crash":
 			r.crashes(ctx)
+		case "memory":
+			r.memory(ctx)
 		case "scale":
 			r.scale(ctx)
 		default:
-			return fmt.Errorf("unknown phase %q in -phases (known: latency, cold, crash, scale)", p)
+			return fmt.Errorf("unknown phase %q in -phases (known: latency, cold, crash, memory, scale)", p)
 		}
 	}
 	res.Machine.LoadAfter = loadavg()

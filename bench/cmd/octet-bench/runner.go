@@ -46,14 +46,25 @@ func (r *runner) latency(ctx context.Context) {
 		r.sampleLoad()
 		p50 := map[string]float64{}
 		tput := map[string]float64{}
+		p50d := map[string]float64{}
+		tputd := map[string]float64{}
 		for _, t := range rotated(r.targets, rep) {
 			r.logf("rep %d/%d %s: %d calls", rep+1, r.cfg.Reps, t.ID, r.cfg.Calls)
 			if err := r.latencyOne(ctx, t, p50, tput); err != nil {
 				r.logf("  %s: %v", t.ID, err)
 				r.res.Fail(t.ID, fmt.Errorf("rep %d: %w", rep+1, err))
 			}
+			if t.Direct == nil {
+				continue
+			}
+			r.logf("rep %d/%d %s direct: %d calls", rep+1, r.cfg.Reps, t.ID, r.cfg.Calls)
+			if err := r.directOne(ctx, t, p50d, tputd); err != nil {
+				r.logf("  %s: %v", t.ID, err)
+				r.res.Fail(t.ID, fmt.Errorf("rep %d: %w", rep+1, err))
+			}
 		}
 		r.ratios(p50, tput)
+		r.directRatios(p50, tput, p50d, tputd)
 	}
 	for _, t := range r.targets {
 		switch t.Kind {
@@ -256,9 +267,9 @@ func (r *runner) sampleLoad() {
 }
 
 // scaleSizes are how many extensions start at once.
-var scaleSizes = []int{1, 10, 50}
+var scaleSizes = []int{1, 10, 50, 200}
 
-// scale starts 1, 10 and 50 of each octet target (floors and SDKs) at once.
+// scale starts 1, 10, 50 and 200 of each octet target (floors and SDKs) at once.
 func (r *runner) scale(ctx context.Context) {
 	for round := 0; round < r.cfg.ScaleRounds; round++ {
 		r.sampleLoad()

@@ -24,7 +24,15 @@ type ScaleRun struct {
 	CallP50      time.Duration `json:"call_p50_ns"`
 	CallP99      time.Duration `json:"call_p99_ns"`
 	CallsPerSecs float64       `json:"calls_per_s"`
+	// OneCallP50 is the median of OneCalls sequential calls to the first extension
+	// after the concurrent ones, while all n stay connected: what one caller sees
+	// of a busy host (the same figure at n = 1 is its baseline).
+	OneCalls   int           `json:"one_calls"`
+	OneCallP50 time.Duration `json:"one_call_p50_ns"`
 }
+
+// oneCalls is how many sequential calls OneCallP50 is taken over.
+const oneCalls = 300
 
 // Scale starts n sessions of t at once, then makes calls concurrent echo calls
 // spread round-robin over them, then closes them all.
@@ -66,6 +74,11 @@ func Scale(ctx context.Context, t target.Target, n, calls int) (ScaleRun, error)
 	run.CallP50 = Percentile(ds, 50)
 	run.CallP99 = Percentile(ds, 99)
 	run.CallsPerSecs = float64(calls) / run.CallsTook.Seconds()
+	one, err := RoundTrip(ctx, sessions[0], 0, oneCalls)
+	if err != nil {
+		return run, fmt.Errorf("sequential calls to one of %d extensions: %w", n, err)
+	}
+	run.OneCalls, run.OneCallP50 = oneCalls, one.P50
 	return run, nil
 }
 

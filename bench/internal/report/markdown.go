@@ -53,6 +53,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 			w("\n%s: %s.\n", t.Name, t.Note)
 		}
 	}
+	hostCost(&b, r)
 	w("\n## Cold start to initialised\n\n")
 	w("Spawn to the initialize answer (MCP: `Connect` returned; go-plugin: client started and plugin\n")
 	w("dispensed), %d interleaved rounds, against the bare start of the runtime (`python3 -c pass`,\n", r.Config.ColdStarts)
@@ -100,6 +101,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	if len(notes) > 0 {
 		w("\nHow some cells were measured:\n\n%s", strings.Join(notes, ""))
 	}
+	memoryTable(&b, r)
 	w("\n## Host scale\n\n")
 	w("n extensions started at once (spawn of the first to the last initialised), the memory of the\n")
 	w("host process and of the extensions once all are ready, then %d concurrent echo calls spread\n", r.Config.ScaleCalls)
@@ -113,9 +115,11 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	} else {
 		w(" The harness is the host; host RSS is its process's.")
 	}
+	w(" `ready ÷ floor` divides by the same language's floor at the same n. `one caller p50` is\n")
+	w("the median of sequential calls to the first extension while all n stay connected.")
 	w(" %d round(s); cells are medians.\n\n", r.Config.ScaleRounds)
-	w("| lang | target | n | ready ms | ready ÷ single start | host RSS MiB | extensions' RSS MiB | calls/s | call p50 ms | call p99 ms |\n")
-	w("|---|---|---|---|---|---|---|---|---|---|\n")
+	w("| lang | target | n | ready ms | ready ÷ single start | ready ÷ floor | host RSS MiB | extensions' RSS MiB | calls/s | call p50 ms | call p99 ms | one caller p50 µs |\n")
+	w("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
 		for _, n := range sortedKeys(r.Scale[t.ID]) {
 			runs := r.Scale[t.ID][n]
@@ -124,12 +128,17 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 			if cs, ok := r.Get(ColdStart, t.ID); ok {
 				slow = fmt.Sprintf("%.2f×", ready/cs.Median)
 			}
-			w("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", langTitle[t.Lang], t.Name, n, num(ready), slow,
+			vsFloor := "–"
+			if f := readyMs(r, floor(t.Lang), n); f > 0 && t.Kind != "floor" {
+				vsFloor = fmt.Sprintf("%.2f×", ready/f)
+			}
+			w("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", langTitle[t.Lang], t.Name, n, num(ready), slow, vsFloor,
 				num(med(runs, func(s measure.ScaleRun) float64 { return float64(s.HostRSS) / 1024 })),
 				num(med(runs, func(s measure.ScaleRun) float64 { return float64(s.ChildRSS) / 1024 })),
 				num(med(runs, func(s measure.ScaleRun) float64 { return s.CallsPerSecs })),
 				num(med(runs, func(s measure.ScaleRun) float64 { return measure.Millis(s.CallP50) })),
-				num(med(runs, func(s measure.ScaleRun) float64 { return measure.Millis(s.CallP99) })))
+				num(med(runs, func(s measure.ScaleRun) float64 { return measure.Millis(s.CallP99) })),
+				num(med(runs, func(s measure.ScaleRun) float64 { return measure.Micros(s.OneCallP50) })))
 		}
 	}
 	if len(r.Errors) > 0 {
@@ -160,118 +169,6 @@ func machine(b *strings.Builder, r *Results) {
 	fmt.Fprintf(b, " (2 cores: above 2 means processes waited for a CPU)\n")
 	fmt.Fprintf(b, "- %s\n", strings.Join(m.Tools, ", "))
 	fmt.Fprintf(b, "- run started %s, took %s%s\n\n", r.Started.Format(time.RFC3339), r.Took, map[bool]string{true: ", **quick mode** (fewer calls and repetitions)", false: ""}[r.Config.Quick])
-}
-
-type goal struct {
-	text  string
-	check func(r *Results, lang string) (measured string, state string)
-}
-
-func goals(b *strings.Builder, r *Results) {
-	fmt.Fprintf(b, "| target | lang | measured (median) | status |\n|---|---|---|---|\n")
-	for _, g := range goalList {
-		for _, lang := range []string{"go", "python", "typescript"} {
-			m, st := g.check(r, lang)
-			if m == "" && st == "" {
-				continue
-			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", g.text, langTitle[lang], m, st)
-		}
-	}
-}
-
-func state(ok bool) string {
-	if ok {
-		return "met"
-	}
-	return "**not met**"
-}
-
-// na names why a goal has no number for lang.
-func na(r *Results, metric, lang string) string {
-	id := "octet-" + lang
-	for _, t := range r.Targets {
-		if t.ID == id && t.Missing != "" {
-			return "n/a: " + t.Missing
-		}
-	}
-	if why, ok := r.NA[metric][id]; ok {
-		return "n/a: " + why
-	}
-	if errs := r.Errors[id]; len(errs) > 0 {
-		return "n/a: failed (see Errors)"
-	}
-	return "n/a: not measured"
-}
-
-var goalList = []goal{
-	{"p50 within 1.5× of the floor (Go 1.25×)", func(r *Results, lang string) (string, string) {
-		limit := map[string]float64{"go": 1.25}[lang]
-		if limit == 0 {
-			limit = 1.5
-		}
-		s, ok := r.Get(RatioFloor, "octet-"+lang)
-		if !ok {
-			return "", na(r, RatioFloor, lang)
-		}
-		return ratio(s), state(s.Median <= limit)
-	}},
-	{"≥3× faster than the MCP SDK (p50)", func(r *Results, lang string) (string, string) {
-		s, ok := r.Get(RatioMCP, "octet-"+lang)
-		if !ok {
-			return "", na(r, RatioMCP, lang)
-		}
-		return ratio(s), state(s.Median >= 3)
-	}},
-	{"ahead of go-plugin (p50)", func(r *Results, lang string) (string, string) {
-		if lang != "go" {
-			return "", ""
-		}
-		ours, ok1 := r.Get(RTTP50, "octet-go")
-		gp, ok2 := r.Get(RTTP50, "go-plugin")
-		if !ok1 || !ok2 {
-			return "", na(r, RTTP50, lang)
-		}
-		return fmt.Sprintf("%s µs vs %s µs", num(ours.Median), num(gp.Median)), state(ours.Median < gp.Median)
-	}},
-	{"32 in flight: ≥70% of the floor's calls/s", func(r *Results, lang string) (string, string) {
-		s, ok := r.Get(ThroughFrac, "octet-"+lang)
-		if !ok {
-			return "", na(r, ThroughFrac, lang)
-		}
-		return percent(s), state(s.Median >= 0.7)
-	}},
-	{"cold start within 30 ms of bare start", func(r *Results, lang string) (string, string) {
-		s, ok := r.Get(ColdStart, "octet-"+lang)
-		bare, okb := r.Bare[lang]
-		if !ok || !okb {
-			return "", na(r, ColdStart, lang)
-		}
-		d := s.Median - bare.Median
-		return signedMs(d), state(d <= 30)
-	}},
-	{"16 MiB artifact ≥300 MiB/s (Go), ≥100 MiB/s (Python, TS)", func(r *Results, lang string) (string, string) {
-		want := map[string]float64{"go": 300}[lang]
-		if want == 0 {
-			want = 100
-		}
-		s, ok := r.Get(Artifact16, "octet-"+lang)
-		if !ok {
-			return "", na(r, Artifact16, lang)
-		}
-		return num(s.Median) + " MiB/s", state(s.Median >= want)
-	}},
-	{"50 extensions ready within 1.5× of a single start", func(r *Results, lang string) (string, string) {
-		id := "octet-" + lang
-		runs := r.Scale[id][50]
-		cs, ok := r.Get(ColdStart, id)
-		if len(runs) == 0 || !ok {
-			return "", na(r, ColdStart, lang)
-		}
-		ready := med(runs, func(s measure.ScaleRun) float64 { return measure.Millis(s.Ready) })
-		x := ready / cs.Median
-		return fmt.Sprintf("%s ms ÷ %s ms = %.2f×", num(ready), num(cs.Median), x), state(x <= 1.5)
-	}},
 }
 
 func cell(r *Results, metric, id string, f func(measure.Spread) string) string {

@@ -25,13 +25,28 @@ func TestMarkdownRendersRatiosGoalsAndGaps(t *testing.T) {
 	for _, v := range []float64{1.2, 1.25, 1.19} {
 		r.Add(report.RatioFloor, "octet-go", v)
 	}
+	for _, v := range []float64{1.2, 1.3, 1.1} {
+		r.Add(report.DirectOverFloor, "octet-go", v)
+	}
+	for _, v := range []float64{20, 22, 21} {
+		r.Add(report.RTTP50Direct, "floor-go", v)
+	}
+	for _, v := range []float64{1.5, 1.45, 1.48} {
+		r.Add(report.HostOverDirect, "floor-go", v)
+	}
+	for _, v := range []float64{9000, 9500} {
+		r.Add(report.IdleRSS, "octet-go", v)
+	}
 	r.NotAvailable(report.Cancel, "floor-go", "the floor has no slow tool")
 	r.Finish()
 	md := report.Markdown(r, "../bench/results", map[string]string{"rtt": "rtt-p50.svg"}, "## Reading these numbers\n\nby hand")
 	for _, want := range []string{
 		"| Go | octet SDK (Go) | host library | 37.0 (36.0–40.0) |",
 		"1.20× (1.19–1.25)",
-		"| p50 within 1.5× of the floor (Go 1.25×) | Go | 1.20× (1.19–1.25) | met |",
+		"| SDK p50 driven directly within 1.25× (Go), 1.5× (Python, TS) of its floor driven directly | Go | 1.20× (1.10–1.30) | met in the median |",
+		"| the floor through the host within 1.25× of the floor driven directly (p50) | Go | 1.48× (1.45–1.50) | **not met** |",
+		"| Go | floor (Go) | 21.0 (20.0–22.0) | 31.0 (30.0–32.0) | 1.48× (1.45–1.50) |",
+		"| Go | octet SDK (Go) | 9.03 (8.79–9.28) |",
 		"n/a: not built",
 		"n/a: the floor has no slow tool",
 		"![p50 round trip](../bench/results/rtt-p50.svg)",

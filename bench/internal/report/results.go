@@ -26,6 +26,23 @@ const (
 	RatioFloor  = "p50_over_floor"      // same-rep ratio to the language's floor
 	RatioMCP    = "mcp_p50_over_ours"   // same-rep: MCP p50 / our p50 (how many times faster)
 	ThroughFrac = "calls_per_s_of_floor"
+
+	// The same target driven directly over sdk-go/jsonrpc from the harness, measured in the
+	// same repetition right after it was driven through the host: the SDK's own cost
+	// (direct ÷ the floor direct) apart from the host's (through the host ÷ direct).
+	RTTP50Direct     = "direct_rtt_p50_us"
+	ThroughputDirect = "direct_calls_per_s_32"
+	HostOverDirect   = "host_p50_over_direct"        // same target, same rep
+	HostTputOfDirect = "host_calls_per_s_of_direct"  // same target, same rep
+	DirectOverFloor  = "direct_p50_over_floor"       // SDK direct ÷ floor direct, same rep
+	DirectTputFrac   = "direct_calls_per_s_of_floor" // SDK direct ÷ floor direct, same rep
+
+	// Memory of one extension process driven directly: resident set once initialised
+	// and warm, and after MemoryCalls more echo calls.
+	IdleRSS      = "idle_rss_kib"
+	RSSAfter     = "rss_after_calls_kib"
+	RSSGrowth    = "rss_growth_kib"
+	RSSOverFloor = "idle_rss_over_floor" // same rep
 )
 
 // Target describes one measured thing.
@@ -63,6 +80,7 @@ type Config struct {
 	CallbackN   int  `json:"callback_n"`
 	ScaleCalls  int  `json:"scale_calls"`
 	ScaleRounds int  `json:"scale_rounds"`
+	MemoryCalls int  `json:"memory_calls"`
 }
 
 // Results is one complete run.

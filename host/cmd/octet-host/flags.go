@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host/process"
+	"github.com/octet-kit/octet/host/services"
 )
 
 // multi is a repeatable string flag.
@@ -49,6 +50,9 @@ type hostFlags struct {
 	trace          bool
 	record         bool
 	model          string
+	ask            string
+	// asker, when set by the verb, answers what the script leaves open (--ask).
+	asker services.Asker
 }
 
 // flagSet builds a verb's flag set whose --help prints text (usage, flags, examples).
@@ -135,6 +139,7 @@ func (h *hostFlags) addRun(fs *flag.FlagSet) {
 	fs.StringVar(&h.workspace, "workspace", "", "workspace root: the extensions' cwd and OCTET_WORKSPACE (default: the current directory)")
 	fs.Var(&h.passEnv, "pass-env", "grant the host variable `NAME` to extensions (repeatable)")
 	fs.StringVar(&h.script, "script", "", "script `FILE` answering confirmations, input, policy, secrets and child sessions")
+	fs.StringVar(&h.ask, "ask", askAuto, "put confirmations and input the script does not answer to the user: `auto` (when stdin is a terminal), stdin (always, answers read from stdin) or never")
 	fs.DurationVar(&h.timeout, "timeout", 30*time.Second, "per-request timeout")
 	fs.BoolVar(&h.trace, "trace", false, "print every frame to stderr")
 	fs.BoolVar(&h.record, "record", false, "record every frame (secrets redacted) in the state store for 'inspect'")

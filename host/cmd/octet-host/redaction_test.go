@@ -169,7 +169,7 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 				strings.Count(string(log), "raw [redacted]") != 2*len(values) { // both tools gather
 				t.Errorf("redacted echoes missing:\nstdout:\n%s\nlog:\n%s", out, log)
 			}
-			if !strings.Contains(errOut, "leaky-"+lang+"[1] <- ") || !strings.Contains(errOut, "recorded session") {
+			if !strings.Contains(errOut, `"direction":"ext->host","extension":"leaky-`+lang+`","generation":1`) || !strings.Contains(errOut, "recorded session") {
 				t.Fatalf("trace or recording missing:\n%s", errOut)
 			}
 

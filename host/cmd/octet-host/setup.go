@@ -116,12 +116,19 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			Subreaper: true, // this process is the host and nothing else
 		},
 		Script:   sc,
+		Asker:    hf.asker,
 		Record:   hf.record,
 		Redactor: red,
 		Warnf:    func(format string, args ...any) { fmt.Fprintf(stderr, "octet-host: "+format+"\n", args...) },
 	}
 	if hf.trace {
 		opts.Trace = stderr
+	}
+	// Progress, notifications, confirmations, input and presentation snapshots, as text:
+	// on the console for `run`, on stderr for `call` (whose stdout is its JSON lines).
+	opts.Events = eventPrinter{w: stderr}
+	if events != nil {
+		opts.Events = eventPrinter{w: events}
 	}
 	if events != nil {
 		opts.Host.OnEvent = func(ev host.Event) {

@@ -41,6 +41,14 @@ tool's parameters schema forbids are arguments_refused and never sent. Every ext
 registered before_tool_call or after_tool_call hooks the call: a block is hook_blocked,
 a replace changes the arguments sent or the result printed.
 
+While a tool runs, what the extension sends is printed on stderr as text: progress (a bar
+and percentage with its message), notifications, presentation snapshots (activities, a
+list or tree, actions), confirmations and input requests with what answered them. A
+confirmation or input request the --script does not answer is asked on the terminal when
+stdin is one (--ask auto; secrets are typed without echo); --ask stdin reads the answers
+from stdin whatever it is, --ask never leaves them to the default policy (deny, cancel).
+--trace prints every frame and event on stderr as JSON lines.
+
 Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
 that cancelled it, the process died mid-call); 2 the extension could not start or was
 refused, or a usage error.
@@ -49,7 +57,11 @@ Examples:
   octet-host call examples/go/hello-world hello_world '{"name":"Ada"}'
   octet-host call --timeout 5s --trace ./my-ext search '{"q":"x"}' summarize
   octet-host call --record --script answers.toml ./my-ext ask '{"prompt":"sure?"}'
+  octet-host call --ask never ./my-ext ask '{"prompt":"sure?"}'   # denied by the default policy
 `
+
+// callStdin is where `call` reads answers to questions (--ask); tests replace it.
+var callStdin io.Reader = os.Stdin
 
 func init() {
 	register("call", verb{Summary: "start one extension, call tools in order, print JSON lines", Run: runCall})
@@ -138,6 +150,18 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	if d := sel.policy.Admit(entry); d.State != admission.Admitted {
 		fmt.Fprintf(stderr, "octet-host call: %s not started: %s: %s\n", entry.Name, d.State, d.Reason)
 		return exitStartup
+	}
+	pr, err := stdinAsker(hf.ask, callStdin, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	if pr != nil { // questions on stderr, answers from stdin (which call reads for nothing else)
+		lines := make(chan consoleLine)
+		go readConsole(callStdin, lines)
+		go pr.feed(lines)
+		defer pr.close()
+		hf.asker = pr
 	}
 	rt, err := hf.newRuntime(sel, stderr, nil, red)
 	if err != nil {
@@ -238,9 +262,9 @@ func describeError(err error) map[string]any {
 	case errors.As(err, &ue):
 		return map[string]any{"kind": "unavailable", "message": err.Error()}
 	case errors.Is(err, context.Canceled):
-		// SIGINT or SIGTERM cancelled the call: the host sent $/cancelRequest and stopped
+		// SIGINT, SIGTERM or the run console's cancel cancelled the call: the host sent $/cancelRequest and stopped
 		// waiting. Not a failure of the extension, so not "other".
-		return map[string]any{"kind": "cancelled", "message": "the call was cancelled by an interrupt or shutdown; the extension was sent $/cancelRequest"}
+		return map[string]any{"kind": "cancelled", "message": "the call was cancelled (an interrupt, a shutdown or the console's cancel); the extension was sent $/cancelRequest"}
 	}
 	return map[string]any{"kind": "other", "message": err.Error()}
 }

@@ -20,7 +20,7 @@ import (
 func TestCallAndRunDeliverEventsWrittenBeforeResult(t *testing.T) {
 	e := newEnv(t)
 	dir := testext.Write(t, e.exts, testext.Ext{Name: "burst", Args: []string{"-feature=request_progress"}})
-	accepted := regexp.MustCompile(`(?m)^event burst\[1\] progress: `)
+	accepted := regexp.MustCompile(`(?m)^\{"time":"[^"]+","direction":"event","extension":"burst","generation":1,"kind":"progress"`)
 	code, _, errOut := octetHost(t, "", "call", "--trace", "--state", e.state, "--config", e.config, dir, "burst", `{"n":200}`, "burst", `{"n":200}`)
 	if n := len(accepted.FindAllString(errOut, -1)); code != 0 || n != 400 || strings.Contains(errOut, "dropped") {
 		t.Fatalf("call: exit %d, %d of 400 progress events accepted\n%.2000s", code, n, errOut)

@@ -35,7 +35,7 @@ func TestCallRefusesBadResults(t *testing.T) {
 		if strings.Contains(out, `"content"`) {
 			t.Errorf("%s: the refused result was printed:\n%s", tc.tool, out)
 		}
-		if !strings.Contains(errOut, "event liar[1] rejected: ") {
+		if !strings.Contains(errOut, `"direction":"host","extension":"liar","generation":1,"kind":"rejected"`) {
 			t.Errorf("%s: the trace has no rejection event:\n%s", tc.tool, errOut)
 		}
 	}

@@ -13,8 +13,11 @@ const inspectHelp = `
 Usage: octet-host inspect [--state DIR] [--json] [--verbose] [SESSION]
 
 Without SESSION, lists the recorded sessions in the state store. With SESSION, prints that
-session's frame exchange (secrets were redacted when it was recorded). Sessions are
-recorded by 'call --record' and 'run --record'.
+session's frame exchange (secrets were redacted when it was recorded) in aligned columns:
+time, direction, kind, method, id, duration, error; --verbose adds each frame on a line of
+its own. --json prints the listing as a JSON array and a session as JSON lines (one frame
+per line: seq, at, direction, kind, id, method, duration_ms, error, frame). Sessions are
+recorded by 'call --record' and 'run --record'; 'octet-host replay' plays one again.
 
 Exit codes: 0 printed, 1 unknown session, 2 usage or store error.
 
@@ -32,7 +35,7 @@ func runInspect(args []string, stdout, stderr io.Writer) int {
 	var hf hostFlags
 	fs := flagSet("inspect", inspectHelp, stderr)
 	hf.addState(fs)
-	asJSON := fs.Bool("json", false, "print JSON")
+	asJSON := fs.Bool("json", false, "print JSON (a session: one frame per line)")
 	verbose := fs.Bool("verbose", false, "print whole frames")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code

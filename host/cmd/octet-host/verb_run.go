@@ -39,11 +39,21 @@ Console commands:
   status             show every extension's state, generation, pid, pending calls
   tools [NAME]       show the catalog, or one tool's definition and schemas as JSON
   logs NAME          show the last stderr lines of NAME's current process
+  cancel             cancel every command still running ($/cancelRequest for calls)
   command EXT NAME [ARG]...   command/execute on extension EXT
   hook EXT HOOK [JSON]        hook/run with the JSON payload (default {})
   context EXT [PROMPT]        context/collect
   collect EXT SURFACE         status/collect for status, header or footer
-  quit               shut down and exit
+  quit               wait for the commands still running, shut down and exit
+
+Commands run concurrently: a call that takes long (or hangs until its --timeout) does not
+hold up the next line; each prints its JSON line when it finishes, so results can come
+back in another order than the lines were typed. EOF and quit wait for running commands;
+'cancel' or SIGINT stops them. Progress, notifications, confirmations, input requests and
+presentation snapshots are printed as they arrive, each line prefixed with [extension].
+A confirmation or input request the --script does not answer is asked on the console when
+stdin is a terminal (--ask auto) or always (--ask stdin): the next line typed is the
+answer, not a command.
 
 Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
 or a usage error.
@@ -98,6 +108,15 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 		}
 	}
 	out := reference.SyncWriter(stdout)
+	// Questions the script leaves open go to the console and take the next line typed.
+	pr, err := stdinAsker(hf.ask, stdin, stdout)
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	if pr != nil {
+		hf.asker = pr
+	}
 	rt, err := hf.newRuntime(sel, stderr, out, red)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host run:", err)
@@ -143,36 +162,7 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 
 	lines := make(chan consoleLine)
 	go readConsole(stdin, lines)
-	for {
-		select {
-		case <-ctx.Done():
-			return interrupted(out, sess)
-		case line, ok := <-lines:
-			if !ok {
-				sess.End("completed")
-				return exitOK
-			}
-			if line.tooLong > 0 {
-				fmt.Fprintf(out, "console: a line of %d bytes is over the %d-byte limit; ignored\n", line.tooLong, maxConsoleLine)
-				continue
-			}
-			done := make(chan bool, 1)
-			go func() { done <- console(ctx, strings.TrimSpace(line.text), rt.Host, sess, out) }()
-			select {
-			case <-ctx.Done():
-				select { // every call honours ctx; the bound is for one that would not
-				case <-done:
-				case <-time.After(commandCancelWait):
-				}
-				return interrupted(out, sess)
-			case quit := <-done:
-				if quit {
-					sess.End("completed")
-					return exitOK
-				}
-			}
-		}
-	}
+	return serveConsole(ctx, lines, rt.Host, sess, out, pr)
 }
 
 // commandCancelWait bounds the wait for a cancelled console command before shutdown.
@@ -274,7 +264,7 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		buf.Write(raw)
 		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
 	default:
-		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | status | tools | logs NAME | quit")
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | status | tools | logs NAME | cancel | quit")
 	}
 	return false
 }

@@ -1,0 +1,206 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/octet-kit/octet/bench/internal/measure"
+)
+
+// The targets the page judges, one row per language. A verdict says whether the target
+// held in every repetition or only in the median, since the machine is shared and a
+// single noisy repetition should neither pass nor hide a miss.
+
+type goal struct {
+	text  string
+	check func(r *Results, lang string) (measured string, state string)
+}
+
+func goals(b *strings.Builder, r *Results) {
+	fmt.Fprintf(b, "| target | lang | measured (median, min–max) | status |\n|---|---|---|---|\n")
+	for _, g := range goalList {
+		for _, lang := range []string{"go", "python", "typescript"} {
+			m, st := g.check(r, lang)
+			if m == "" && st == "" {
+				continue
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s |\n", g.text, langTitle[lang], m, st)
+		}
+	}
+}
+
+// verdict judges a per-repetition metric against ok: met in every repetition, met in
+// the median only, or not met.
+func verdict(s measure.Spread, ok func(float64) bool) string {
+	if !ok(s.Median) {
+		return "**not met**"
+	}
+	for _, v := range s.Samples {
+		if !ok(v) {
+			return "met in the median"
+		}
+	}
+	return "met in every repetition"
+}
+
+func state(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "**not met**"
+}
+
+// na names why a goal has no number for the target id.
+func na(r *Results, metric, id string) string {
+	for _, t := range r.Targets {
+		if t.ID == id && t.Missing != "" {
+			return "n/a: " + t.Missing
+		}
+	}
+	if why, ok := r.NA[metric][id]; ok {
+		return "n/a: " + why
+	}
+	if errs := r.Errors[id]; len(errs) > 0 {
+		return "n/a: failed (see Errors)"
+	}
+	return "n/a: not measured"
+}
+
+// metricGoal is a goal on one per-repetition metric of octet-LANG (or another target
+// named by id), formatted by f and judged by ok.
+func metricGoal(metric string, id func(lang string) string, f func(measure.Spread) string, ok func(lang string, v float64) bool) func(*Results, string) (string, string) {
+	return func(r *Results, lang string) (string, string) {
+		s, has := r.Get(metric, id(lang))
+		if !has {
+			return "", na(r, metric, id(lang))
+		}
+		return f(s), verdict(s, func(v float64) bool { return ok(lang, v) })
+	}
+}
+
+func sdk(lang string) string   { return "octet-" + lang }
+func floor(lang string) string { return "floor-" + lang }
+
+var goalList = []goal{
+	{"SDK p50 driven directly within 1.25× (Go), 1.5× (Python, TS) of its floor driven directly",
+		metricGoal(DirectOverFloor, sdk, ratio, func(lang string, v float64) bool {
+			if lang == "go" {
+				return v <= 1.25
+			}
+			return v <= 1.5
+		})},
+	{"32 in flight, driven directly: ≥70% of the floor's calls/s",
+		metricGoal(DirectTputFrac, sdk, percent, func(_ string, v float64) bool { return v >= 0.7 })},
+	{"32 in flight, through the host: ≥70% of the floor's calls/s",
+		metricGoal(ThroughFrac, sdk, percent, func(_ string, v float64) bool { return v >= 0.7 })},
+	{"≥3× faster than the MCP SDK (p50, whole stack through the host)",
+		metricGoal(RatioMCP, sdk, ratio, func(_ string, v float64) bool { return v >= 3 })},
+	{"the floor through the host within 1.25× of the floor driven directly (p50)",
+		metricGoal(HostOverDirect, floor, ratio, func(_ string, v float64) bool { return v <= 1.25 })},
+	{"the floor through the host: ≥85% of its direct calls/s with 32 in flight",
+		metricGoal(HostTputOfDirect, floor, percent, func(_ string, v float64) bool { return v >= 0.85 })},
+	{"ahead of go-plugin (p50)", func(r *Results, lang string) (string, string) {
+		if lang != "go" {
+			return "", ""
+		}
+		ours, ok1 := r.Get(RTTP50, "octet-go")
+		gp, ok2 := r.Get(RTTP50, "go-plugin")
+		if !ok1 || !ok2 {
+			return "", na(r, RTTP50, "octet-go")
+		}
+		return fmt.Sprintf("%s µs vs %s µs", num(ours.Median), num(gp.Median)), state(ours.Median < gp.Median)
+	}},
+	{"idle RSS within 1.3× of the floor's",
+		metricGoal(RSSOverFloor, sdk, ratio, func(_ string, v float64) bool { return v <= 1.3 })},
+	{"RSS grows ≤1 MiB over the memory phase's calls",
+		metricGoal(RSSGrowth, sdk, func(s measure.Spread) string { return kib(s) }, func(_ string, v float64) bool { return v <= 1024 })},
+	{"cold start within 30 ms of bare start (Go: +3 ms of an empty binary)", func(r *Results, lang string) (string, string) {
+		s, ok := r.Get(ColdStart, sdk(lang))
+		bare, okb := r.Bare[lang]
+		if !ok || !okb {
+			return "", na(r, ColdStart, sdk(lang))
+		}
+		limit := 30.0
+		if lang == "go" {
+			limit = 3
+		}
+		d := s.Median - bare.Median
+		return signedMs(d), state(d <= limit)
+	}},
+	{"16 MiB artifact ≥300 MiB/s (Go), ≥100 MiB/s (Python, TS)",
+		metricGoal(Artifact16, sdk, func(s measure.Spread) string { return spread(s) + " MiB/s" }, func(lang string, v float64) bool {
+			if lang == "go" {
+				return v >= 300
+			}
+			return v >= 100
+		})},
+	{"n at once ready within 1.25× of the floor at the same n (n = 10, 50, 200)", scaleGoal},
+	{"one caller's p50 with 200 connected within 1.2× of with one connected", busyGoal},
+	{"host RSS below 1 MiB per idle extension (200 connected)", hostRSSGoal},
+}
+
+func kib(s measure.Spread) string {
+	mib := func(v float64) string { return num(v / 1024) }
+	if len(s.Samples) == 1 {
+		return mib(s.Median) + " MiB"
+	}
+	return fmt.Sprintf("%s (%s–%s) MiB", mib(s.Median), mib(s.Min), mib(s.Max))
+}
+
+// readyMs is the median ready time of id's scale runs at n (0 when not run).
+func readyMs(r *Results, id string, n int) float64 {
+	runs := r.Scale[id][n]
+	if len(runs) == 0 {
+		return 0
+	}
+	return med(runs, func(s measure.ScaleRun) float64 { return measure.Millis(s.Ready) })
+}
+
+func scaleGoal(r *Results, lang string) (string, string) {
+	var parts []string
+	all := true
+	for _, n := range []int{10, 50, 200} {
+		ours, fl := readyMs(r, sdk(lang), n), readyMs(r, floor(lang), n)
+		if ours == 0 || fl == 0 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("n=%d %.2f×", n, ours/fl))
+		all = all && ours/fl <= 1.25
+	}
+	if len(parts) == 0 {
+		return "", na(r, ColdStart, sdk(lang))
+	}
+	return strings.Join(parts, ", "), state(all)
+}
+
+func busyGoal(r *Results, lang string) (string, string) {
+	one := func(n int) float64 {
+		runs := r.Scale[sdk(lang)][n]
+		if len(runs) == 0 {
+			return 0
+		}
+		return med(runs, func(s measure.ScaleRun) float64 { return measure.Micros(s.OneCallP50) })
+	}
+	a, z := one(1), one(200)
+	if a == 0 || z == 0 {
+		return "", na(r, ColdStart, sdk(lang))
+	}
+	return fmt.Sprintf("%s µs vs %s µs = %.2f×", num(z), num(a), z/a), state(z/a <= 1.2)
+}
+
+// hostRSSGoal is (host RSS with 200 − with 1) ÷ 199, from the scale runs of the SDK.
+func hostRSSGoal(r *Results, lang string) (string, string) {
+	rss := func(n int) float64 {
+		runs := r.Scale[sdk(lang)][n]
+		if len(runs) == 0 {
+			return 0
+		}
+		return med(runs, func(s measure.ScaleRun) float64 { return float64(s.HostRSS) })
+	}
+	a, z := rss(1), rss(200)
+	if a == 0 || z == 0 {
+		return "", na(r, ColdStart, sdk(lang))
+	}
+	per := (z - a) / 199 / 1024
+	return fmt.Sprintf("%s MiB per extension", num(per)), state(per < 1)
+}
