@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The typed host→extension calls (wire.md §5). Each refuses locally, without a round trip,
@@ -11,53 +13,53 @@ import (
 
 // ExecuteCommand sends command/execute.
 func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []string) (json.RawMessage, error) {
-	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.result.Commands, name) }, "command", name); err != nil {
+	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.commands, name) }, "command", name); err != nil {
 		return nil, err
 	}
 	if args == nil {
 		args = []string{}
 	}
-	return e.checkedRequest(ctx, "command/execute", name, map[string]any{"name": name, "arguments": args})
+	return e.checkedRequest(ctx, protocol.MethodCommandExecute, name, map[string]any{"name": name, "arguments": args})
 }
 
 // RunHook sends hook/run with the hook's payload.
 func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return contains(orManifest(g.neg.result.Hooks, g.manifest.Contributes.Hooks), hook)
+		return contains(orManifest(g.neg.hooks, g.manifest.Contributes.Hooks), hook)
 	}, "hook", hook); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "hook/run", hook, map[string]any{"hook": hook, "payload": payload})
+	return e.checkedRequest(ctx, protocol.MethodHookRun, hook, map[string]any{"hook": hook, "payload": payload})
 }
 
 // CollectContext sends context/collect (params: session_id?, prompt?).
 func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return (g.neg.result.Context == nil && g.manifest.Contributes.Context) || (g.neg.result.Context != nil && *g.neg.result.Context)
+		return (g.neg.context == nil && g.manifest.Contributes.Context) || (g.neg.context != nil && *g.neg.context)
 	}, "context", "contribution"); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "context/collect", "context", params)
+	return e.checkedRequest(ctx, protocol.MethodContextCollect, "context", params)
 }
 
 // CollectStatus sends status/collect for surface (status, header, footer).
 func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return contains(orManifest(g.neg.result.UI, g.manifest.Contributes.UI), surface)
+		return contains(orManifest(g.neg.ui, g.manifest.Contributes.UI), surface)
 	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "status/collect", surface, map[string]any{"surface": surface})
+	return e.checkedRequest(ctx, protocol.MethodStatusCollect, surface, map[string]any{"surface": surface})
 }
 
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
 func (e *Extension) RenderTool(ctx context.Context, name string, args, result json.RawMessage) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {
-		return contains(orManifest(g.neg.result.ToolRenderers, g.manifest.Contributes.ToolRenderers), name)
+		return contains(orManifest(g.neg.renderers, g.manifest.Contributes.ToolRenderers), name)
 	}, "tool renderer", name); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, "tool/render", name, map[string]any{"name": name, "arguments": args, "result": result})
+	return e.checkedRequest(ctx, protocol.MethodToolRender, name, map[string]any{"name": name, "arguments": args, "result": result})
 }
 
 // checkedRequest sends a typed request and judges the answer against the method's result
@@ -86,7 +88,7 @@ func (e *Extension) registered(ctx context.Context, ok func(*generation) bool, w
 	return nil
 }
 
-func containsDef(defs []commandDef, name string) bool {
+func containsDef(defs []protocol.CommandDefinition, name string) bool {
 	for _, d := range defs {
 		if d.Name == name {
 			return true

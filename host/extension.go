@@ -107,7 +107,7 @@ func (e *Extension) Status() Status {
 		for f := range g.neg.features {
 			s.Features = append(s.Features, f)
 		}
-		for _, t := range g.neg.result.Tools {
+		for _, t := range g.neg.tools {
 			s.Tools = append(s.Tools, t.Name)
 		}
 		for _, c := range g.neg.result.Commands {
@@ -259,7 +259,7 @@ func (e *Extension) install(g *generation, update func()) error {
 		return g.transportError()
 	default:
 	}
-	if err := e.host.replaceTools(e.name, g.number, 0, g.neg.result.Tools); err != nil {
+	if err := e.host.replaceTools(e.name, g.number, 0, g.neg.tools); err != nil {
 		return err
 	}
 	e.mu.Lock()

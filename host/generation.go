@@ -20,7 +20,11 @@ import (
 
 // ownerMethods are the host requests that carry a resource owner and may therefore be the
 // parent of reverse requests (wire.md §5, §6).
-var ownerMethods = map[string]bool{"tool/call": true, "command/execute": true, "hook/run": true, "context/collect": true}
+//
+// h-codegen's per-method metadata (owner-bound methods in schema/methods.json) replaces this
+// list; until it lands it names the methods by the generated constants.
+var ownerMethods = map[string]bool{protocol.MethodToolCall: true, protocol.MethodCommandExecute: true,
+	protocol.MethodHookRun: true, protocol.MethodContextCollect: true}
 
 // generation is one process of an extension: started, handshaken, serving, stopped. It
 // never restarts; supervision replaces it with a new generation.
@@ -65,7 +69,7 @@ var errShutdownCancel = errors.New("cancelled because the extension is shutting 
 
 // owner is the resource owner this generation's requests carry.
 func (g *generation) owner() Owner {
-	return Owner{SessionID: g.ext.host.opts.Session.SessionID, InstanceID: g.ext.instanceID, Generation: g.number}
+	return Owner{SessionID: g.ext.host.opts.Session.SessionID, ExtensionInstanceID: g.ext.instanceID, ProcessGeneration: g.number}
 }
 
 // issuedOwner reports whether the host issued o to this generation: o is the generation's
@@ -129,13 +133,13 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	}
 	go g.watch()
 
-	params := buildInitialize(e.entry, m, o)
+	params, offer := buildInitialize(e.entry, m, o)
 	hctx, cancel := context.WithTimeout(ctx, o.StartTimeout)
 	defer cancel()
 	var raw json.RawMessage
-	err = g.conn.Call(hctx, "initialize", params, &raw)
+	err = g.conn.Call(hctx, protocol.MethodInitialize, params, &raw)
 	if err == nil {
-		g.neg, err = checkInitialize(raw, m, params.offer(o.MaxConcurrency))
+		g.neg, err = checkInitialize(raw, m, offer)
 	} else {
 		err = g.classifyStartFailure(hctx, err)
 	}
@@ -150,7 +154,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	g.sem = make(chan struct{}, g.neg.concurrency)
 	g.ready.Store(true) // publishes the negotiated features to handle()
 	close(g.readyCh)
-	if err := h.services.SeedCatalog(g.caller, g.neg.result.Tools); err != nil {
+	if err := h.services.SeedCatalog(g.caller, g.neg.tools); err != nil {
 		g.kill()
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}
 	}

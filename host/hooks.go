@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Hook dispositions (hooks.schema.json HookDisposition): the host runs a hook point on
@@ -49,13 +51,9 @@ func (e *HookError) Error() string {
 
 func (e *HookError) Unwrap() error { return e.Err }
 
-type disposition struct {
-	Action    string          `json:"action"`
-	Message   string          `json:"message"`
-	Prompt    *string         `json:"prompt"`
-	Arguments json.RawMessage `json:"arguments"`
-	Output    *string         `json:"output"`
-}
+// disposition is a hook's answer, the generated type (checkedRequest has already judged
+// the hook/run result against HookRunResult).
+type disposition = protocol.HookDisposition
 
 // runHook runs hook on every extension that registered it, handing each disposition to
 // apply, which returns the payload the next extension sees.
@@ -70,9 +68,7 @@ func (h *Host) runHook(ctx context.Context, hook string, payload map[string]any,
 		case err != nil:
 			return &HookError{Extension: e.name, Hook: hook, Err: err}
 		}
-		var res struct {
-			Disposition *disposition `json:"disposition"`
-		}
+		var res protocol.HookRunResult
 		if err := json.Unmarshal(raw, &res); err != nil {
 			return &HookError{Extension: e.name, Hook: hook, Err: err}
 		}
@@ -96,12 +92,16 @@ func (h *Host) BeforeToolCall(ctx context.Context, tool string, args json.RawMes
 	err := h.runHook(ctx, "before_tool_call", payload, func(ext string, d disposition) error {
 		switch d.Action {
 		case "block":
-			return &HookBlockedError{Extension: ext, Hook: "before_tool_call", Tool: tool, Message: d.Message}
+			return &HookBlockedError{Extension: ext, Hook: "before_tool_call", Tool: tool, Message: deref(d.Message)}
 		case "replace":
-			if len(d.Arguments) == 0 {
+			if d.Arguments == nil {
 				return &HookError{Extension: ext, Hook: "before_tool_call", Err: errors.New(`disposition replace carries no "arguments"`)}
 			}
-			args = d.Arguments
+			b, err := json.Marshal(d.Arguments)
+			if err != nil {
+				return &HookError{Extension: ext, Hook: "before_tool_call", Err: err}
+			}
+			args = b
 			payload["arguments"] = args
 		}
 		return nil
@@ -126,7 +126,7 @@ func (h *Host) AfterToolCall(ctx context.Context, tool string, args, result json
 	err := h.runHook(ctx, "after_tool_call", payload, func(ext string, d disposition) error {
 		switch d.Action {
 		case "block":
-			return &HookBlockedError{Extension: ext, Hook: "after_tool_call", Tool: tool, Message: d.Message}
+			return &HookBlockedError{Extension: ext, Hook: "after_tool_call", Tool: tool, Message: deref(d.Message)}
 		case "replace":
 			if d.Output == nil {
 				return &HookError{Extension: ext, Hook: "after_tool_call", Err: errors.New(`disposition replace carries no "output"`)}
@@ -153,7 +153,7 @@ func (h *Host) BeforePrompt(ctx context.Context, prompt string) (string, error) 
 	err := h.runHook(ctx, "before_prompt", payload, func(ext string, d disposition) error {
 		switch d.Action {
 		case "block":
-			return &HookBlockedError{Extension: ext, Hook: "before_prompt", Message: d.Message}
+			return &HookBlockedError{Extension: ext, Hook: "before_prompt", Message: deref(d.Message)}
 		case "replace":
 			if d.Prompt == nil {
 				return &HookError{Extension: ext, Hook: "before_prompt", Err: errors.New(`disposition replace carries no "prompt"`)}
@@ -185,4 +185,12 @@ func resultText(res map[string]json.RawMessage) (string, bool) {
 		}
 	}
 	return s, isError
+}
+
+// deref is *p, or "" for an absent optional string.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

@@ -45,12 +45,12 @@ func CheckInitialize(raw json.RawMessage, m *manifest.Manifest, offer Initialize
 	if err != nil {
 		return nil, err
 	}
-	out := &Negotiated{Concurrency: n.concurrency, LifecycleEvents: n.lifecycle, Tools: n.result.Tools}
+	out := &Negotiated{Concurrency: n.concurrency, LifecycleEvents: n.lifecycle, Tools: n.tools}
 	for f := range n.features {
 		out.Features = append(out.Features, f)
 	}
 	sort.Strings(out.Features)
-	for _, c := range n.result.Commands {
+	for _, c := range n.commands {
 		out.Commands = append(out.Commands, c.Name)
 	}
 	return out, nil

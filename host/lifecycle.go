@@ -3,6 +3,8 @@ package host
 import (
 	"sort"
 	"sync"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // lifecycleState remembers which host sessions are open, so a generation that starts later
@@ -20,9 +22,9 @@ func (h *Host) Lifecycle(method string, params map[string]any) {
 	sid, _ := params["session_id"].(string)
 	h.lc.mu.Lock()
 	switch method {
-	case "session/started":
+	case protocol.MethodSessionStarted:
 		h.lc.open[sid] = true
-	case "session/settled":
+	case protocol.MethodSessionSettled:
 		delete(h.lc.open, sid)
 	}
 	h.lc.mu.Unlock()
@@ -49,7 +51,7 @@ func (h *Host) openSessions() []string {
 
 // lifecycle sends one notification to g if it negotiated lifecycle_events and subscribed.
 func (g *generation) lifecycle(method string, params map[string]any) {
-	if g.neg == nil || !g.neg.features["lifecycle_events"] || !subscribed(g.neg.lifecycle, method) {
+	if g.neg == nil || !g.neg.features[string(protocol.FeatureLifecycleEvents)] || !subscribed(g.neg.lifecycle, method) {
 		return
 	}
 	sid, _ := params["session_id"].(string)
@@ -58,9 +60,9 @@ func (g *generation) lifecycle(method string, params map[string]any) {
 		g.sessions = map[string]bool{}
 	}
 	switch method {
-	case "session/started":
+	case protocol.MethodSessionStarted:
 		g.sessions[sid] = true
-	case "session/settled":
+	case protocol.MethodSessionSettled:
 		delete(g.sessions, sid)
 	}
 	g.mu.Unlock()
@@ -70,7 +72,7 @@ func (g *generation) lifecycle(method string, params map[string]any) {
 // seedLifecycle tells a newly installed generation about the sessions already open.
 func (g *generation) seedLifecycle() {
 	for _, sid := range g.ext.host.openSessions() {
-		g.lifecycle("session/started", map[string]any{"session_id": sid})
+		g.lifecycle(protocol.MethodSessionStarted, map[string]any{"session_id": sid})
 	}
 }
 
@@ -84,7 +86,7 @@ func (g *generation) settleLifecycle() {
 	g.mu.Unlock()
 	sort.Strings(open)
 	for _, sid := range open {
-		g.lifecycle("session/settled", map[string]any{"session_id": sid, "outcome": "shutdown"})
+		g.lifecycle(protocol.MethodSessionSettled, map[string]any{"session_id": sid, "outcome": string(protocol.OutcomeShutdown)})
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // contributions are what a generation registered; a restart or reload must keep them
@@ -18,11 +20,11 @@ type contributions struct {
 }
 
 func contributionsOf(g *generation) *contributions {
-	c := &contributions{dynamic: g.neg.features["dynamic_tools"], hooks: sorted(g.neg.result.Hooks), ui: sorted(g.neg.result.UI)}
-	for _, t := range g.neg.result.Tools {
+	c := &contributions{dynamic: g.neg.features[string(protocol.FeatureDynamicTools)], hooks: sorted(g.neg.hooks), ui: sorted(g.neg.ui)}
+	for _, t := range g.neg.tools {
 		c.tools = append(c.tools, t.Name)
 	}
-	for _, cmd := range g.neg.result.Commands {
+	for _, cmd := range g.neg.commands {
 		c.commands = append(c.commands, cmd.Name)
 	}
 	c.tools, c.commands = sorted(c.tools), sorted(c.commands)

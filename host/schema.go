@@ -5,65 +5,63 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
-	"github.com/octet-kit/octet/schema"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
-// initializeResultDef names the schema definition an initialize answer must satisfy.
-func initializeResultDef(api string) string {
+// initializeResultType names the schema type an initialize answer must satisfy.
+func initializeResultType(api string) string {
 	if api == "0.1" {
-		return "initialize.schema.json#/$defs/InitializeResult01"
+		return "InitializeResult01"
 	}
-	return "initialize.schema.json#/$defs/InitializeResult"
+	return "InitializeResult"
 }
 
-// initializeParamsDef names the schema definition of the host's initialize params.
-func initializeParamsDef(api string) string {
+// initializeParamsType names the schema type of the host's initialize params.
+func initializeParamsType(api string) string {
 	if api == "0.1" {
-		return "initialize.schema.json#/$defs/InitializeParams01"
+		return "InitializeParams01"
 	}
-	return "initialize.schema.json#/$defs/InitializeParams"
+	return "InitializeParams"
 }
 
-// validateSchema checks raw JSON against a schema definition (schema/ is the authority on
-// shapes; the host's own checks add the cross-field rules). The message names the first
-// failing location so a refusal says where the answer is wrong.
-func validateSchema(loc string, raw []byte) error {
-	doc, err := schema.Decode(raw)
+// validateInitializeResult checks an initialize answer with the generated validator of its
+// API version's schema type (schema/ is the authority on shapes; the host's own checks add
+// the cross-field rules). The message names the first failing location and the value there,
+// so a refusal says where the answer is wrong.
+func validateInitializeResult(api string, raw []byte) error {
+	return validateAs(initializeResultType(api), raw)
+}
+
+// validateAs checks raw JSON against the named schema type with its generated validator.
+func validateAs(typeName string, raw []byte) error {
+	doc, err := strictjson.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("not strict JSON: %v", err)
 	}
-	err = schema.Validate(loc, doc)
-	if err == nil {
+	err = protocol.Validate(typeName, doc)
+	var list protocol.ValidationErrors
+	if err == nil || !errors.As(err, &list) || len(list) == 0 {
+		return err
+	}
+	v := list[0]
+	tokens := pointerTokens(v.Pointer)
+	return fmt.Errorf("does not match the schema at /%s (%s): %s", strings.Join(tokens, "/"), valueAt(doc, tokens), v.Msg)
+}
+
+// pointerTokens splits an RFC 6901 JSON pointer into its unescaped tokens.
+func pointerTokens(pointer string) []string {
+	if pointer == "" {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
-		leaf := ve
-		for len(leaf.Causes) > 0 {
-			leaf = leaf.Causes[0]
-		}
-		return fmt.Errorf("does not match the schema at /%s (%s): %s", joinPointer(leaf.InstanceLocation), valueAt(doc, leaf.InstanceLocation), leaf.ErrorKind.LocalizedString(printer))
+	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
 	}
-	return err
+	return parts
 }
-
-func joinPointer(tokens []string) string {
-	out := ""
-	for i, t := range tokens {
-		if i > 0 {
-			out += "/"
-		}
-		out += t
-	}
-	return out
-}
-
-var printer = message.NewPrinter(language.English)
 
 // valueAt quotes the (shortened) JSON value at a pointer, so a refusal names what was sent.
 func valueAt(doc any, tokens []string) string {

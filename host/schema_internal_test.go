@@ -26,9 +26,9 @@ func TestInitializeParamsMatchTheSchema(t *testing.T) {
 				o.Services, o.SecretBroker = noServices{}, true
 			}
 			o.withDefaults()
-			p := buildInitialize(&discovery.Entry{Source: discovery.Explicit}, m, &o)
+			p, _ := buildInitialize(&discovery.Entry{Source: discovery.Explicit}, m, &o)
 			raw, _ := json.Marshal(p)
-			if err := validateSchema(initializeParamsDef(api), raw); err != nil {
+			if err := validateAs(initializeParamsType(api), raw); err != nil {
 				t.Errorf("API %s services=%v: %v\n%s", api, services, err, raw)
 			}
 		}
@@ -37,11 +37,11 @@ func TestInitializeParamsMatchTheSchema(t *testing.T) {
 
 func TestInitializeResultSchemaRefusesBadShapes(t *testing.T) {
 	good := `{"api_version":"0.4","name":"x","version":"1.0.0","tools":[{"name":"t","description":"d","parameters":{"type":"object"}}],"commands":[],"protocol":{"version":"0.4","features":["request_cancellation","content_parts"],"limits":{"max_concurrent_requests":2}}}`
-	if err := validateSchema(initializeResultDef("0.4"), []byte(good)); err != nil {
+	if err := validateInitializeResult("0.4", []byte(good)); err != nil {
 		t.Fatalf("good result refused: %v", err)
 	}
 	bad := `{"api_version":"0.4","name":"x","version":"1.0.0","tools":[{"name":"t","description":"d","parameters":"object"}],"commands":[],"protocol":{"version":"0.4","features":[],"limits":{"max_concurrent_requests":2}}}`
-	if err := validateSchema(initializeResultDef("0.4"), []byte(bad)); err == nil {
+	if err := validateInitializeResult("0.4", []byte(bad)); err == nil {
 		t.Fatalf("parameters as a string accepted")
 	}
 }

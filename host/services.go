@@ -8,12 +8,9 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// Owner is the host-derived resource owner of a request (wire.md §4).
-type Owner struct {
-	SessionID  string `json:"session_id"`
-	InstanceID string `json:"extension_instance_id"`
-	Generation int64  `json:"process_generation"`
-}
+// Owner is the host-derived resource owner of a request (wire.md §4): the wire type
+// ResourceOwner itself, so an owner the core issues is the one the extension echoes.
+type Owner = protocol.ResourceOwner
 
 // Caller is the identity a generation was started with. Reverse services bind to it and
 // never to anything the extension says about itself. host/services uses this very type, so

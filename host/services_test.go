@@ -36,11 +36,11 @@ func (s *recordingServices) Handle(ctx context.Context, c *host.Caller, req *jso
 	// another session, or another generation's fence, was not.
 	forgedSession, forgedGen := owner, owner
 	forgedSession.SessionID += "x"
-	forgedGen.Generation++
+	forgedGen.ProcessGeneration++
 	if !c.IssuedOwner(owner) || c.IssuedOwner(forgedSession) || c.IssuedOwner(forgedGen) {
 		return nil, jsonrpc.NewError(-32603, "IssuedOwner does not tell the issued owner from forged ones", nil)
 	}
-	return map[string]any{"value": owner.SessionID + "/" + owner.InstanceID + "/" + c.Principal}, nil
+	return map[string]any{"value": owner.SessionID + "/" + owner.ExtensionInstanceID + "/" + c.Principal}, nil
 }
 func (s *recordingServices) ParentSettled(c *host.Caller, id jsonrpc.ID) {
 	s.mu.Lock()

@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // stop ends g within bounds: stop admission, drain in-flight calls up to ShutdownDrain,
@@ -39,7 +41,7 @@ func (g *generation) stop(reason string) {
 		g.proc.Snapshot() // while the leader lives, its tree names every descendant
 		g.settleLifecycle()
 		ctx, cancel := context.WithTimeout(context.Background(), o.TermGrace)
-		_ = g.conn.Call(ctx, "shutdown", map[string]any{"reason": reason, "deadline_ms": o.TermGrace.Milliseconds()}, nil)
+		_ = g.conn.Call(ctx, protocol.MethodShutdown, map[string]any{"reason": reason, "deadline_ms": o.TermGrace.Milliseconds()}, nil)
 		cancel()
 		_ = g.conn.Close() // closes stdin: the SDKs exit on EOF
 		select {

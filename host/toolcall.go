@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ToolCall is one tool/call as the host plans it.
@@ -52,10 +54,10 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 	}
 	var out json.RawMessage
 	var judged *CatalogEntry // the entry the arguments were judged against (and the result will be)
-	err := e.requestOn(ctx, "tool/call", params, &out, func(g *generation, params map[string]any) error {
+	err := e.requestOn(ctx, protocol.MethodToolCall, params, &out, func(g *generation, params map[string]any) error {
 		planned := c.Planned
 		if planned != nil && planned.Generation != g.number {
-			if g.neg.features["dynamic_tools"] {
+			if g.neg.features[string(protocol.FeatureDynamicTools)] {
 				return &StaleCatalogError{Extension: e.name, Tool: c.Name, PlannedGeneration: planned.Generation, PlannedRevision: planned.Revision, Current: g.number}
 			}
 			planned = nil // a static catalog is the same in every generation: judge by the current one
@@ -72,7 +74,7 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 		if err := e.checkArguments(planned, args); err != nil {
 			return err
 		}
-		if planned != nil && g.neg.features["dynamic_tools"] {
+		if planned != nil && g.neg.features[string(protocol.FeatureDynamicTools)] {
 			params["catalog_revision"] = planned.Revision
 		}
 		return nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // toolSchemas are a catalog entry's parameters and output_schema, compiled once when the
@@ -226,3 +228,7 @@ func JudgeSchema(schema, instance json.RawMessage) (*Fault, error) {
 	}
 	return &Fault{Pointer: f.pointer, Keyword: f.keyword, Reason: f.reason}, nil
 }
+
+// printer words the jsonschema library's findings about an author's tool schema (those
+// schemas are the extension's, compiled at run time; the wire's own are generated).
+var printer = message.NewPrinter(language.English)

@@ -109,7 +109,7 @@ func (v *Services) initialized(api string, r *InitResult) {
 		v.s.mu.Lock()
 		_, serving := v.s.pending[n]
 		v.s.mu.Unlock()
-		return host.Owner{SessionID: conformanceSession, InstanceID: c.InstanceID, Generation: c.Generation}, serving
+		return host.Owner{SessionID: conformanceSession, ExtensionInstanceID: c.InstanceID, ProcessGeneration: c.Generation}, serving
 	}
 	var tools []host.ToolDefinition
 	for _, t := range r.Tools {

@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // MaxManifestBytes bounds how much of an extension.toml is read. A larger file is refused.
@@ -32,6 +34,8 @@ type Manifest struct {
 
 	// JSON is the validated manifest as JSON-compatible values, sent verbatim in initialize.
 	JSON map[string]any `json:"-"`
+	// Wire is the same manifest as the generated protocol type initialize carries.
+	Wire protocol.Manifest `json:"-"`
 	// Path is the manifest file; Dir the extension directory holding it.
 	Path string `json:"-"`
 	Dir  string `json:"-"`
@@ -164,6 +168,9 @@ func Parse(data []byte, file string, opts Options) (*Manifest, []Diagnostic) {
 	}
 	m := &Manifest{}
 	if err := json.Unmarshal(raw, m); err != nil {
+		return nil, []Diagnostic{{File: file, Rule: RuleType, Message: "manifest does not decode: " + err.Error()}}
+	}
+	if err := json.Unmarshal(raw, &m.Wire); err != nil {
 		return nil, []Diagnostic{{File: file, Rule: RuleType, Message: "manifest does not decode: " + err.Error()}}
 	}
 	if m.Runtime.Lifecycle == "" {

@@ -6,55 +6,49 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
-	"github.com/octet-kit/octet/schema"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
-// schemaCheck validates the parsed manifest against schema/manifest.schema.json, the
-// project's single source of truth. The hand-written rules in validate.go run first and give
+// schemaCheck validates the parsed manifest with the generated validator of
+// schema/manifest.schema.json (sdk-go/protocol), the project's single source of truth, with
+// nothing compiled at run time. The hand-written rules in validate.go run first and give
 // field-precise messages; the schema then catches anything they do not know about, so a
 // schema change that this file has not caught up with still refuses what it should.
 func schemaCheck(file string, doc map[string]any) []Diagnostic {
-	sch, err := schema.Manifest()
-	if err != nil {
-		return []Diagnostic{{File: file, Rule: RuleSchema, Message: "manifest schema does not compile: " + err.Error()}}
-	}
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return []Diagnostic{{File: file, Rule: RuleSchema, Message: err.Error()}}
 	}
-	inst, err := schema.Decode(raw)
+	inst, err := strictjson.Parse(raw)
 	if err != nil {
 		return []Diagnostic{{File: file, Rule: RuleSchema, Message: err.Error()}}
 	}
-	err = sch.Validate(inst)
-	var ve *jsonschema.ValidationError
-	if err == nil || !errors.As(err, &ve) {
+	err = protocol.Validate("Manifest", inst)
+	var list protocol.ValidationErrors
+	if err == nil || !errors.As(err, &list) {
 		if err != nil {
 			return []Diagnostic{{File: file, Rule: RuleSchema, Message: err.Error()}}
 		}
 		return nil
 	}
-	var out []Diagnostic
-	collectLeaves(ve, func(e *jsonschema.ValidationError) {
-		out = append(out, Diagnostic{File: file, Field: fieldPath(e.InstanceLocation), Rule: RuleSchema, Message: e.ErrorKind.LocalizedString(printer)})
-	})
+	out := make([]Diagnostic, 0, len(list))
+	for _, v := range list {
+		out = append(out, Diagnostic{File: file, Field: fieldPath(pointerTokens(v.Pointer)), Rule: RuleSchema, Message: v.Msg})
+	}
 	return out
 }
 
-var printer = message.NewPrinter(language.English)
-
-func collectLeaves(e *jsonschema.ValidationError, f func(*jsonschema.ValidationError)) {
-	if len(e.Causes) == 0 {
-		f(e)
-		return
+// pointerTokens splits an RFC 6901 JSON pointer into its unescaped tokens.
+func pointerTokens(pointer string) []string {
+	if pointer == "" {
+		return nil
 	}
-	for _, c := range e.Causes {
-		collectLeaves(c, f)
+	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
 	}
+	return parts
 }
 
 // fieldPath turns a JSON pointer's tokens into the dotted form used by diagnostics.

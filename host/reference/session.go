@@ -9,6 +9,7 @@ import (
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Session drives the lifecycle notifications of the host's one session (wire.md §5), as
@@ -42,7 +43,7 @@ func (h *Host) BeginSession() (*Session, error) {
 		}
 		return s, nil
 	}
-	h.Lifecycle("session/started", map[string]any{"session_id": s.id})
+	h.Lifecycle(protocol.MethodSessionStarted, map[string]any{"session_id": s.id})
 	return s, nil
 }
 
@@ -56,7 +57,7 @@ func (s *Session) TurnStarted() string {
 	turn := fmt.Sprintf("turn-%d", s.turns)
 	s.mu.Unlock()
 	if !s.scripted {
-		s.h.Lifecycle("turn/started", map[string]any{"session_id": s.id, "turn_id": turn})
+		s.h.Lifecycle(protocol.MethodTurnStarted, map[string]any{"session_id": s.id, "turn_id": turn})
 	}
 	return turn
 }
@@ -64,7 +65,7 @@ func (s *Session) TurnStarted() string {
 // TurnSettled closes turn with outcome ("completed", "failed", "interrupted", ...).
 func (s *Session) TurnSettled(turn, outcome string) {
 	if !s.scripted {
-		s.h.Lifecycle("turn/settled", map[string]any{"session_id": s.id, "turn_id": turn, "outcome": outcome})
+		s.h.Lifecycle(protocol.MethodTurnSettled, map[string]any{"session_id": s.id, "turn_id": turn, "outcome": outcome})
 	}
 }
 
@@ -79,7 +80,7 @@ func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name st
 	s.mu.Unlock()
 	base := map[string]any{"session_id": s.id, "turn_id": turn, "call_id": callID, "name": name}
 	if !s.scripted {
-		s.h.Lifecycle("tool/started", base)
+		s.h.Lifecycle(protocol.MethodToolStarted, base)
 	}
 	raw, err := s.callHooked(ctx, e, name, args, callID)
 	if !s.scripted {
@@ -87,7 +88,7 @@ func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name st
 		for k, v := range base {
 			settled[k] = v
 		}
-		s.h.Lifecycle("tool/settled", settled)
+		s.h.Lifecycle(protocol.MethodToolSettled, settled)
 	}
 	return raw, err
 }
@@ -110,7 +111,7 @@ func (s *Session) callHooked(ctx context.Context, e *host.Extension, name string
 // End closes the session with outcome ("completed", "interrupted", ...).
 func (s *Session) End(outcome string) {
 	if !s.scripted {
-		s.h.Lifecycle("session/settled", map[string]any{"session_id": s.id, "outcome": outcome})
+		s.h.Lifecycle(protocol.MethodSessionSettled, map[string]any{"session_id": s.id, "outcome": outcome})
 	}
 }
 

@@ -3,13 +3,11 @@ package services
 import (
 	"context"
 	"encoding/json"
-	"regexp"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/octet-kit/octet/host/script"
 	"github.com/octet-kit/octet/host/store"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The child-session service is scripted: no model runs. A spawned child is
@@ -20,62 +18,13 @@ import (
 // SQLite, scoped to principal plus durable owner (session and instance, not
 // generation), so a restarted generation sees and resumes its trees.
 
-var name48 = regexp.MustCompile(`^[a-z0-9_-]{1,48}$`)
-
-var agentTools = []string{"read", "search", "edit", "write", "bash"}
-
-type agentPolicy struct {
-	Tools                 []string `json:"tools"`
-	MaxDepth              int64    `json:"max_depth"`
-	MaxConcurrentChildren int64    `json:"max_concurrent_children"`
-	MaxTurns              int64    `json:"max_turns"`
-	MaxTokens             *int64   `json:"max_tokens" octet:"nullable"`
-	MaxCostMicrodollars   int64    `json:"max_cost_microdollars"`
-	MaxOutputBytes        int64    `json:"max_output_bytes"`
-	TimeoutMS             int64    `json:"timeout_ms"`
-}
-
-type modelSelection struct {
-	Provider string `json:"provider,omitempty"`
-	Model    string `json:"model,omitempty"`
-}
-
-type spawnParams struct {
-	Parent         json.RawMessage `json:"parent_request_id"`
-	TaskName       string          `json:"task_name"`
-	Profile        string          `json:"profile,omitempty"`
-	Fingerprint    string          `json:"fingerprint,omitempty"`
-	Message        string          `json:"message"`
-	IdempotencyKey string          `json:"idempotency_key"`
-	ModelSelection *modelSelection `json:"model_selection,omitempty"`
-	Policy         agentPolicy     `json:"policy"`
-}
-
-type agentUsage struct {
-	InputTokens      int64 `json:"input_tokens"`
-	OutputTokens     int64 `json:"output_tokens"`
-	CostMicrodollars int64 `json:"cost_microdollars"`
-}
-
-// agentRecord is the wire AgentRecord.
-type agentRecord struct {
-	AgentID        string      `json:"agent_id"`
-	Session        string      `json:"session"`
-	TaskName       string      `json:"task_name"`
-	Profile        string      `json:"profile,omitempty"`
-	Fingerprint    string      `json:"fingerprint,omitempty"`
-	IdempotencyKey string      `json:"idempotency_key"`
-	State          string      `json:"state"`
-	Policy         agentPolicy `json:"policy"`
-	CreatedAtMS    int64       `json:"created_at_ms"`
-	StartedAtMS    *int64      `json:"started_at_ms,omitempty"`
-	CompletedAtMS  *int64      `json:"completed_at_ms,omitempty"`
-	DeadlineMS     *int64      `json:"deadline_ms,omitempty"`
-	Turns          int64       `json:"turns"`
-	Usage          agentUsage  `json:"usage"`
-	Output         *string     `json:"output,omitempty"`
-	TimedOut       bool        `json:"timed_out"`
-}
+// The wire types of this service are the generated protocol ones; storedAgent adds the
+// host's bookkeeping to the record it persists.
+type (
+	agentPolicy    = protocol.AgentPolicy
+	modelSelection = protocol.ModelSelection
+	agentRecord    = protocol.AgentRecord
+)
 
 // storedAgent is what the store keeps: the wire record plus the host's own
 // bookkeeping.
@@ -86,33 +35,7 @@ type storedAgent struct {
 }
 
 func (a *storedAgent) active() bool {
-	return a.Record.State == "pending" || a.Record.State == "running"
-}
-
-type agentTarget struct {
-	Parent  json.RawMessage `json:"parent_request_id"`
-	Target  string          `json:"target"`
-	Message string          `json:"message"`
-}
-
-type parentOnly struct {
-	Parent json.RawMessage `json:"parent_request_id"`
-}
-
-type waitParams struct {
-	Parent    json.RawMessage `json:"parent_request_id"`
-	TimeoutMS int64           `json:"timeout_ms"`
-}
-
-type modelsParams struct {
-	Parent json.RawMessage `json:"parent_request_id"`
-	Query  string          `json:"query,omitempty"`
-	Limit  int64           `json:"limit"`
-}
-
-type interruptParams struct {
-	Parent json.RawMessage `json:"parent_request_id"`
-	Target string          `json:"target"`
+	return a.Record.State == protocol.AgentStatePending || a.Record.State == protocol.AgentStateRunning
 }
 
 // agentWake is closed and replaced whenever a child changes state, waking
@@ -140,62 +63,9 @@ func (w *agentWake) notify() {
 	}
 }
 
-func validateSpawn(p *spawnParams) error {
-	if !name48.MatchString(p.TaskName) {
-		return invalidParams("task_name", "%q must match %s", p.TaskName, name48)
-	}
-	if p.Profile != "" && !name48.MatchString(p.Profile) {
-		return invalidParams("profile", "%q must match %s", p.Profile, name48)
-	}
-	if p.Fingerprint != "" && !sha256Hex.MatchString(p.Fingerprint) {
-		return invalidParams("fingerprint", "must be 64 lowercase hex digits")
-	}
-	if err := checkAgentMessage("message", p.Message); err != nil {
-		return err
-	}
-	if len(p.IdempotencyKey) < 1 || len(p.IdempotencyKey) > 256 {
-		return invalidParams("idempotency_key", "must be 1..256 bytes")
-	}
-	pol := p.Policy
-	if len(pol.Tools) < 1 || len(pol.Tools) > len(agentTools) {
-		return invalidParams("policy.tools", "must list 1..5 of %s", strings.Join(agentTools, ", "))
-	}
-	seen := map[string]bool{}
-	for i, t := range pol.Tools {
-		if !slices.Contains(agentTools, t) || seen[t] {
-			return invalidParams("policy.tools["+itoa(i)+"]", "%q is unknown or repeated; tools are a subset of %s", t, strings.Join(agentTools, ", "))
-		}
-		seen[t] = true
-	}
-	switch {
-	case pol.MaxDepth != 1:
-		return invalidParams("policy.max_depth", "must be 1 (children cannot spawn children)")
-	case pol.MaxConcurrentChildren < 1 || pol.MaxConcurrentChildren > agentMaxActive:
-		return invalidParams("policy.max_concurrent_children", "must be 1..%d", agentMaxActive)
-	case pol.MaxTurns < 1 || pol.MaxTurns > maxSafeInteger:
-		return invalidParams("policy.max_turns", "must be ≥ 1")
-	case pol.MaxTokens != nil && (*pol.MaxTokens < agentMaxTokensMin || *pol.MaxTokens > agentMaxTokensMax):
-		return invalidParams("policy.max_tokens", "must be null or %d..%d", agentMaxTokensMin, agentMaxTokensMax)
-	case pol.MaxCostMicrodollars < 0 || pol.MaxCostMicrodollars > maxSafeInteger:
-		return invalidParams("policy.max_cost_microdollars", "must be ≥ 0")
-	case pol.MaxOutputBytes < 1 || pol.MaxOutputBytes > maxSafeInteger:
-		return invalidParams("policy.max_output_bytes", "must be ≥ 1")
-	case pol.TimeoutMS < 1 || pol.TimeoutMS > maxSafeInteger:
-		return invalidParams("policy.timeout_ms", "must be ≥ 1")
-	}
-	return nil
-}
-
-func checkAgentMessage(path, m string) error {
-	if m == "" || len(m) > agentMessageMaxBytes {
-		return invalidParams(path, "must be 1..%d bytes", agentMessageMaxBytes)
-	}
-	return nil
-}
-
 // agentOwner resolves the active parent and insists on a session owner:
 // child trees are owned by a session, so an ownerless parent cannot spawn.
-func (r *Router) agentOwner(ctx context.Context, c *Caller, parent json.RawMessage) (context.Context, Owner, func(), error) {
+func (r *Router) agentOwner(ctx context.Context, c *Caller, parent protocol.RequestID) (context.Context, Owner, func(), error) {
 	ctx, owner, _, done, err := r.withParent(ctx, c, parent)
 	if err != nil {
 		return nil, Owner{}, nil, err
@@ -237,26 +107,23 @@ func (r *Router) saveAgent(ctx context.Context, a *storedAgent) error {
 }
 
 func (r *Router) agentSpawn(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p spawnParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.AgentSpawnParams](raw, agentWording)
+	if err != nil {
 		return nil, err
 	}
-	if err := validateSpawn(&p); err != nil {
-		return nil, err
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	if p.ModelSelection != nil && !r.modelKnown(*p.ModelSelection) {
-		return nil, unavailable("model_selection %s/%s is not a model this host offers", p.ModelSelection.Provider, p.ModelSelection.Model)
+		return nil, unavailable("model_selection %s/%s is not a model this host offers", deref(p.ModelSelection.Provider), deref(p.ModelSelection.Model))
 	}
 	inputJSON, _ := json.Marshal(struct {
 		TaskName, Profile, Fingerprint, Message string
 		Model                                   *modelSelection
 		Policy                                  agentPolicy
-	}{p.TaskName, p.Profile, p.Fingerprint, p.Message, p.ModelSelection, p.Policy})
+	}{p.TaskName, deref(p.Profile), deref(p.Fingerprint), p.Message, p.ModelSelection, p.Policy})
 	canon, err := store.Canonical(inputJSON)
 	if err != nil {
 		return nil, internal("canonical spawn input: %v", err)
@@ -325,8 +192,8 @@ func (r *Router) agentSpawn(ctx context.Context, c *Caller, raw json.RawMessage)
 	return spawnResult(a, true), nil
 }
 
-func spawnResult(a *storedAgent, created bool) map[string]any {
-	return map[string]any{"agent_id": a.Record.AgentID, "session": a.Record.Session, "state": a.Record.State, "created": created}
+func spawnResult(a *storedAgent, created bool) protocol.AgentSpawnResult {
+	return protocol.AgentSpawnResult{AgentID: a.Record.AgentID, Session: a.Record.Session, State: a.Record.State, Created: created}
 }
 
 // agentReply is the script's reply for a task, or the stock one.
@@ -350,7 +217,7 @@ func (r *Router) models() []script.Model {
 
 func (r *Router) modelKnown(sel modelSelection) bool {
 	for _, m := range r.models() {
-		if (sel.Provider == "" || sel.Provider == m.Provider) && (sel.Model == "" || sel.Model == m.Model) {
+		if (deref(sel.Provider) == "" || deref(sel.Provider) == m.Provider) && (deref(sel.Model) == "" || deref(sel.Model) == m.Model) {
 			return true
 		}
 	}

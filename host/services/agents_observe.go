@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Observing children: agent/list, agent/wait and agent/models, and the
@@ -39,7 +41,7 @@ func (r *Router) advance(a *storedAgent, now int64) bool {
 	rec.Usage.OutputTokens += reply.OutputTokens
 	rec.Usage.CostMicrodollars += min(reply.CostMicrodollars, rec.Policy.MaxCostMicrodollars)
 	out := truncateUTF8(reply.Output, int(min(rec.Policy.MaxOutputBytes, 1<<30)))
-	rec.State, rec.Output, rec.CompletedAtMS = state, &out, &now
+	rec.State, rec.Output, rec.CompletedAtMS = protocol.AgentState(state), &out, &now
 	rec.TimedOut = state == "timed_out"
 	return true
 }
@@ -80,11 +82,11 @@ func (r *Router) snapshotAgents(ctx context.Context, c *Caller, owner Owner) ([]
 }
 
 func (r *Router) agentList(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p parentOnly
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decode[protocol.AgentListParams](raw)
+	if err != nil {
 		return nil, err
 	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -107,20 +109,17 @@ func (r *Router) agentList(ctx context.Context, c *Caller, raw json.RawMessage) 
 		}
 		out = append(out, a.Record)
 	}
-	return map[string]any{"agents": out}, nil
+	return protocol.AgentListResult{Agents: out}, nil
 }
 
 // agentWait settles what it can and, while children remain active, waits
 // up to timeout_ms (on the router's timers) for them to change.
 func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p waitParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.AgentWaitParams](raw, agentWaitWording)
+	if err != nil {
 		return nil, err
 	}
-	if p.TimeoutMS < agentWaitMinMS || p.TimeoutMS > agentWaitMaxMS {
-		return nil, invalidParams("timeout_ms", "%d is outside %d..%d", p.TimeoutMS, agentWaitMinMS, agentWaitMaxMS)
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +134,7 @@ func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) 
 			return nil, err
 		}
 		if !anyActive {
-			return map[string]any{"timed_out": false, "agents": recs}, nil
+			return protocol.AgentWaitResult{TimedOut: false, Agents: recs}, nil
 		}
 		select {
 		case <-woken:
@@ -144,7 +143,7 @@ func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) 
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"timed_out": anyActive, "agents": recs}, nil
+			return protocol.AgentWaitResult{TimedOut: anyActive, Agents: recs}, nil
 		case <-ctx.Done():
 			if context.Cause(ctx) == errParentSettled {
 				return nil, unavailable("the parent request settled while waiting")
@@ -155,32 +154,29 @@ func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) 
 }
 
 func (r *Router) agentModels(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p modelsParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.AgentModelsParams](raw, agentModelsWording)
+	if err != nil {
 		return nil, err
 	}
-	if p.Limit < 1 || p.Limit > agentModelsMaxLimit {
-		return nil, invalidParams("limit", "%d is outside 1..%d", p.Limit, agentModelsMaxLimit)
-	}
-	_, _, done, err := r.agentOwner(ctx, c, p.Parent)
+	_, _, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	q := strings.ToLower(p.Query)
-	out := []map[string]string{}
+	q := strings.ToLower(deref(p.Query))
+	out := []protocol.AgentModel{}
 	for _, m := range r.models() {
 		if q != "" && !strings.Contains(strings.ToLower(m.Provider+" "+m.Model+" "+m.Label), q) {
 			continue
 		}
-		e := map[string]string{"provider": m.Provider, "model": m.Model}
+		e := protocol.AgentModel{Provider: m.Provider, Model: m.Model}
 		if m.Label != "" {
-			e["label"] = m.Label
+			e.Label = &m.Label
 		}
 		out = append(out, e)
 		if int64(len(out)) == p.Limit {
 			break
 		}
 	}
-	return map[string]any{"models": out}, nil
+	return protocol.AgentModelsResult{Models: out}, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Steering and stopping children: agent/message, agent/follow_up and
@@ -30,17 +32,14 @@ func (r *Router) agentFollowUp(ctx context.Context, c *Caller, raw json.RawMessa
 // steer is agent/message (steer a running child) and agent/follow_up
 // (resume a settled child with a new turn).
 func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, followUp bool) (any, error) {
-	var p agentTarget
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.AgentMessageParams](raw, agentWording)
+	if err != nil {
 		return nil, err
 	}
-	if p.Target == "" {
-		return nil, invalidParams("target", "must be an agent_id or agent-session reference")
-	}
-	if err := checkAgentMessage("message", p.Message); err != nil {
+	if err := checkTarget(p.Target); err != nil {
 		return nil, err
 	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +58,7 @@ func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, foll
 		if !a.active() {
 			return nil, unavailable("target %s is %s; agent/message steers running children (use agent/follow_up to resume)", a.Record.AgentID, a.Record.State)
 		}
-		return map[string]bool{"accepted": true}, nil
+		return protocol.AgentMessageResult{Accepted: true}, nil
 	}
 	switch a.Record.State {
 	case "settled", "failed", "interrupted":
@@ -81,18 +80,18 @@ func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, foll
 	if err := r.saveAgent(ctx, a); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"accepted": true}, nil
+	return protocol.AgentMessageResult{Accepted: true}, nil
 }
 
 func (r *Router) agentInterrupt(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p interruptParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decode[protocol.AgentInterruptParams](raw)
+	if err != nil {
 		return nil, err
 	}
-	if p.Target == "" {
-		return nil, invalidParams("target", "must be an agent_id or agent-session reference")
+	if err := checkTarget(p.Target); err != nil {
+		return nil, err
 	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.Parent)
+	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -108,14 +107,14 @@ func (r *Router) agentInterrupt(ctx context.Context, c *Caller, raw json.RawMess
 		return nil, err
 	}
 	if !a.active() {
-		return map[string]bool{"interrupted": false}, nil
+		return protocol.AgentInterruptResult{Interrupted: false}, nil
 	}
 	now := r.now().UnixMilli()
 	a.Record.State, a.Record.CompletedAtMS = "interrupted", &now
 	if err := r.saveAgent(ctx, a); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"interrupted": true}, nil
+	return protocol.AgentInterruptResult{Interrupted: true}, nil
 }
 
 // StopChildren interrupts every active child of c's principal and instance
@@ -151,4 +150,13 @@ func (r *Router) StopChildren(ctx context.Context, c *Caller, sessionID string) 
 		stopped++
 	}
 	return stopped, nil
+}
+
+// checkTarget is the host rule that a target names a child: the schema types it as any
+// string, the empty one names nothing.
+func checkTarget(target string) error {
+	if target == "" {
+		return invalidParams("target", "must be an agent_id or agent-session reference")
+	}
+	return nil
 }

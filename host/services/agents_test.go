@@ -125,13 +125,13 @@ func TestAgentLifecycle(t *testing.T) {
 	}
 	// Records survive a new generation of the same instance (trees resume).
 	e.c.Generation = 2
-	e.setActive(parent, services.Owner{SessionID: "sess-1", InstanceID: "inst-1", Generation: 2}, true)
+	e.setActive(parent, services.Owner{SessionID: "sess-1", ExtensionInstanceID: "inst-1", ProcessGeneration: 2}, true)
 	e.ok("agent/list", map[string]any{"parent_request_id": 7}, &l)
 	if len(l.Agents) != 2 {
 		t.Fatalf("generation 2 sees %d records", len(l.Agents))
 	}
 	// Another session (owner) sees nothing, and cannot target them.
-	e.setActive(parent, services.Owner{SessionID: "sess-9", InstanceID: "inst-1", Generation: 2}, true)
+	e.setActive(parent, services.Owner{SessionID: "sess-9", ExtensionInstanceID: "inst-1", ProcessGeneration: 2}, true)
 	e.ok("agent/list", map[string]any{"parent_request_id": 7}, &l)
 	if len(l.Agents) != 0 {
 		t.Fatalf("foreign owner sees %d records", len(l.Agents))
@@ -293,7 +293,7 @@ func TestStopChildren(t *testing.T) {
 	e.ok("agent/spawn", spawnParams("inspect-catalog", "s2"), nil)
 	e.ok("agent/wait", map[string]any{"parent_request_id": 7, "timeout_ms": 1}, nil) // settles s2
 	e.ok("agent/spawn", spawnParams("slow", "s1"), nil)                              // hangs
-	other := services.Owner{SessionID: "sess-2", InstanceID: "inst-1", Generation: 1}
+	other := services.Owner{SessionID: "sess-2", ExtensionInstanceID: "inst-1", ProcessGeneration: 1}
 	e.setActive(jsonrpc.IntID(8), other, true)
 	p := spawnParams("slow", "s3")
 	p["parent_request_id"] = 8

@@ -11,64 +11,90 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 
 	"github.com/octet-kit/octet/host/store"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
-
-type artifactParams struct {
-	Parent   json.RawMessage `json:"parent_request_id"`
-	MIMEType string          `json:"mime_type"`
-	Name     string          `json:"name,omitempty"`
-	Data     *string         `json:"data,omitempty"`
-	Path     *string         `json:"path,omitempty"`
-	Size     *int64          `json:"size,omitempty"`
-	SHA256   *string         `json:"sha256,omitempty"`
+// artifactWording keeps the reasons artifact/publish has always given for faults the schema
+// now judges (the digest's pattern, the size's range, the inline data's alphabet and length).
+var artifactWording = wording{
+	"/sha256 pattern": func(string) string { return "must be 64 lowercase hex digits" },
+	"/size maximum":   func(got string) string { return fmt.Sprintf("%s is outside 0..%d bytes", got, artifactMaxBytes) },
+	"/size minimum":   func(got string) string { return fmt.Sprintf("%s is outside 0..%d bytes", got, artifactMaxBytes) },
+	"/data pattern":   func(string) string { return "is not valid base64" },
+	"/data maxLength": func(string) string {
+		return fmt.Sprintf("decodes to more than %d bytes; publish larger artifacts through the scratch path", artifactInlineMaxBytes)
+	},
+	"/path minLength": func(string) string {
+		return `"" must be a relative path inside the scratch directory (no .., not absolute)`
+	},
 }
 
-type artifactResult struct {
-	ArtifactID string `json:"artifact_id"`
-	Size       int64  `json:"size"`
-	SHA256     string `json:"sha256"`
+// artifactRules are the host's rules on artifact/publish params, judged once their structure
+// is good: a real MIME type (the schema allows any string), a plain-text name of at most 256
+// bytes, and the form (artifactForm).
+func artifactRules(raw json.RawMessage) error {
+	var p struct {
+		MIMEType string `json:"mime_type"`
+		Name     string `json:"name"`
+	}
+	_ = json.Unmarshal(raw, &p) // the structure is known good (decodeBinding)
+	if !validMIME(p.MIMEType) {
+		return invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", p.MIMEType, mimeMaxBytes)
+	}
+	if len(p.Name) > 256 || hasControl(p.Name, false) {
+		return invalidParams("name", "must be at most 256 bytes of plain text")
+	}
+	return artifactForm(raw)
+}
+
+// formMember reports a schema fault about which form the params take (a stray or missing
+// data, path, size or sha256): artifactForm words those, after the other host rules.
+func formMember(f protocol.ValidationError) bool {
+	if f.Keyword == "required" || f.Keyword == "additionalProperties" {
+		switch quotedTail(f.Msg) {
+		case "data", "path", "size", "sha256":
+			return f.Pointer == ""
+		}
+	}
+	return false
+}
+
+// artifactForm is the rule that picks the params' form, worded for the author: exactly one
+// of data (inline) or path, and size and sha256 exactly with path. The schema selects the
+// variant by the presence of path and would name only the first stray or missing member.
+func artifactForm(raw json.RawMessage) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return nil // not an object: the schema says so
+	}
+	has := func(k string) bool { _, ok := top[k]; return ok }
+	inline := has("data")
+	switch {
+	case inline == has("path"):
+		return invalidParams("data", "give exactly one of data (inline base64) or path (in the scratch directory)")
+	case inline && (has("size") || has("sha256")):
+		return invalidParams("size", "size and sha256 belong to the path form; inline data is measured by the host")
+	case !inline && (!has("size") || !has("sha256")):
+		return invalidParams("size", "the path form needs both size and sha256")
+	}
+	return nil
 }
 
 // artifactPublish verifies and stores an artifact for the active owner of
 // the parent request and this generation.
 func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p artifactParams
-	if err := decodeParams(raw, &p); err != nil {
+	u, err := decodeBinding(raw, artifactWording, func(*protocol.ArtifactPublishParams) error { return artifactRules(raw) }, formMember)
+	if err != nil {
 		return nil, err
 	}
-	if !validMIME(p.MIMEType) {
-		return nil, invalidParams("mime_type", "%q is not a MIME type: want lowercase type/subtype (e.g. application/octet-stream), at most %d bytes, no parameters", p.MIMEType, mimeMaxBytes)
-	}
-	sig := signatureFor(p.MIMEType)
-	if len(p.Name) > 256 || hasControl(p.Name, false) {
-		return nil, invalidParams("name", "must be at most 256 bytes of plain text")
-	}
-	inline := p.Data != nil
-	if inline == (p.Path != nil) {
-		return nil, invalidParams("data", "give exactly one of data (inline base64) or path (in the scratch directory)")
-	}
-	if inline && (p.Size != nil || p.SHA256 != nil) {
-		return nil, invalidParams("size", "size and sha256 belong to the path form; inline data is measured by the host")
-	}
-	if !inline {
-		if p.Size == nil || p.SHA256 == nil {
-			return nil, invalidParams("size", "the path form needs both size and sha256")
-		}
-		if *p.Size < 0 || *p.Size > artifactMaxBytes {
-			return nil, invalidParams("size", "%d is outside 0..%d bytes", *p.Size, artifactMaxBytes)
-		}
-		if !sha256Hex.MatchString(*p.SHA256) {
-			return nil, invalidParams("sha256", "must be 64 lowercase hex digits")
-		}
-	}
-	_, owner, _, done, err := r.withParent(ctx, c, p.Parent)
+	parent, mimeType, name := artifactCommon(u)
+	sig := signatureFor(mimeType)
+	inline := u.ArtifactPublishInline != nil
+	_, owner, _, done, err := r.withParent(ctx, c, parent)
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +105,10 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 		return nil, internal("artifact storage: %v", err)
 	}
 	if inline {
-		err = r.ingestInline(bw, *p.Data, sig)
+		err = r.ingestInline(bw, deref(u.ArtifactPublishInline.Data), sig)
 	} else {
-		err = r.ingestScratch(bw, c.ScratchDir, *p.Path, *p.Size, *p.SHA256, sig)
+		f := u.ArtifactPublishFile
+		err = r.ingestScratch(bw, c.ScratchDir, f.Path, f.Size, f.SHA256, sig)
 	}
 	if err != nil {
 		bw.Abort()
@@ -97,7 +124,7 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 		return nil, internal("artifact id: %v", err)
 	}
 	a := store.Artifact{ID: "artifact:" + id, Extension: c.Extension, Principal: c.Principal, SessionID: owner.SessionID,
-		InstanceID: c.InstanceID, Generation: c.Generation, MIMEType: p.MIMEType, Name: p.Name, Size: size, SHA256: sum,
+		InstanceID: c.InstanceID, Generation: c.Generation, MIMEType: mimeType, Name: name, Size: size, SHA256: sum,
 		CreatedAtMS: r.now().UnixMilli()}
 	if err := r.store.PutArtifact(ctx, a, artifactGenerationMaxCount, artifactGenerationMaxBytes); err != nil {
 		// The blob stays: it is content-addressed and may be shared with
@@ -107,7 +134,16 @@ func (r *Router) artifactPublish(ctx context.Context, c *Caller, raw json.RawMes
 		}
 		return nil, internal("record artifact: %v", err)
 	}
-	return artifactResult{ArtifactID: a.ID, Size: size, SHA256: sum}, nil
+	return protocol.ArtifactPublishResult{ArtifactID: a.ID, Size: size, SHA256: sum}, nil
+}
+
+// artifactCommon is what both forms of artifact/publish carry.
+func artifactCommon(u protocol.ArtifactPublishParams) (parent protocol.RequestID, mimeType, name string) {
+	if f := u.ArtifactPublishFile; f != nil {
+		return f.ParentRequestID, f.MIMEType, deref(f.Name)
+	}
+	i := u.ArtifactPublishInline
+	return i.ParentRequestID, i.MIMEType, deref(i.Name)
 }
 
 func (r *Router) ingestInline(bw *store.BlobWriter, data string, sig func([]byte) bool) error {

@@ -72,7 +72,7 @@ func TestArtifactInlineAndResolve(t *testing.T) {
 	}
 	next := *e.c
 	next.Generation = 2
-	if _, ok := e.r.ResolveArtifact(ctx, &next, services.Owner{SessionID: "sess-1", InstanceID: "inst-1", Generation: 2}, res.ArtifactID); ok {
+	if _, ok := e.r.ResolveArtifact(ctx, &next, services.Owner{SessionID: "sess-1", ExtensionInstanceID: "inst-1", ProcessGeneration: 2}, res.ArtifactID); ok {
 		t.Error("resolved in a later generation")
 	}
 	foreign := *e.c
@@ -231,7 +231,7 @@ func TestArtifactQuotas(t *testing.T) {
 	}
 	// The next generation has its own quota.
 	e.c.Generation = 2
-	e.setActive(parent, services.Owner{SessionID: "sess-1", InstanceID: "inst-1", Generation: 2}, true)
+	e.setActive(parent, services.Owner{SessionID: "sess-1", ExtensionInstanceID: "inst-1", ProcessGeneration: 2}, true)
 	e.ok("artifact/publish", map[string]any{"parent_request_id": 7, "mime_type": "image/png", "data": data}, nil)
 	// A parent whose owner belongs to another generation is not active here.
 	e.setActive(jsonrpc.IntID(8), defaultOwner(), true)

@@ -27,7 +27,7 @@ func BenchmarkArtifactScratch16MiB(b *testing.B) {
 		// A fresh generation per iteration keeps the per-generation quota
 		// (64 MiB) out of the measurement.
 		e.c.Generation = int64(i + 1)
-		e.setActive(parent, services.Owner{SessionID: "sess-1", InstanceID: "inst-1", Generation: e.c.Generation}, true)
+		e.setActive(parent, services.Owner{SessionID: "sess-1", ExtensionInstanceID: "inst-1", ProcessGeneration: e.c.Generation}, true)
 		if _, err := e.r.Handle(context.Background(), e.c, &jsonrpc.Request{ID: jsonrpc.IntID(1), Method: "artifact/publish", Params: params}); err != nil {
 			b.Fatal(err)
 		}

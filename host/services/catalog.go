@@ -5,14 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-)
 
-var toolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
 
 // catalogState is one generation's live tool catalog: the current revision
 // and the last retainedCatalogs committed revisions, so calls pinned to a
@@ -23,19 +22,6 @@ type catalogState struct {
 	current  map[string]ToolDefinition
 	history  map[int64]map[string]ToolDefinition
 	order    []int64 // retained revisions, oldest first
-}
-
-type registerParams struct {
-	Tools []json.RawMessage `json:"tools"`
-}
-
-type unregisterParams struct {
-	Names []string `json:"names"`
-}
-
-type catalogResult struct {
-	Revision int64    `json:"revision"`
-	Tools    []string `json:"tools"`
 }
 
 func (r *Router) catalog(c *Caller) *catalogState {
@@ -52,21 +38,21 @@ func (r *Router) catalog(c *Caller) *catalogState {
 // offered to OnCatalog before anything changes, so a refusal leaves the
 // previous catalog intact.
 func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p registerParams
-	if err := decodeParams(raw, &p); err != nil {
+	// The generated validator judges the shape; the tools are then read into the host's
+	// ToolDefinition, which keeps parameters and output_schema as the bytes sent (the
+	// generated type decodes them into maps, losing the author's key order).
+	if err := validateAs("ToolsRegisterParams", raw, catalogWording); err != nil {
 		return nil, err
 	}
-	if len(p.Tools) < 1 || len(p.Tools) > maxToolsPerRequest {
-		return nil, invalidParams("tools", "has %d entries; send 1..%d", len(p.Tools), maxToolsPerRequest)
+	var p struct{ Tools []ToolDefinition }
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, invalidParams("tools", "%v", err)
 	}
-	defs := make([]ToolDefinition, len(p.Tools))
+	defs := p.Tools
 	seen := map[string]bool{}
-	for i, rawTool := range p.Tools {
+	for i := range defs {
 		path := fmt.Sprintf("tools[%d]", i)
-		if err := decodeAt(rawTool, &defs[i], path); err != nil {
-			return nil, err
-		}
-		if err := validateTool(path, defs[i]); err != nil {
+		if err := compileToolSchemas(path, defs[i]); err != nil {
 			return nil, err
 		}
 		if seen[defs[i].Name] {
@@ -83,17 +69,9 @@ func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage
 
 // toolsUnregister removes tools; absent names are harmless.
 func (r *Router) toolsUnregister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p unregisterParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.ToolsUnregisterParams](raw, catalogWording)
+	if err != nil {
 		return nil, err
-	}
-	if len(p.Names) < 1 || len(p.Names) > maxToolsPerRequest {
-		return nil, invalidParams("names", "has %d entries; send 1..%d", len(p.Names), maxToolsPerRequest)
-	}
-	for i, n := range p.Names {
-		if !toolName.MatchString(n) {
-			return nil, invalidParams(fmt.Sprintf("names[%d]", i), "%q is not a tool name", n)
-		}
 	}
 	return r.mutateCatalog(c, func(next map[string]ToolDefinition) {
 		for _, n := range p.Names {
@@ -126,7 +104,7 @@ func (r *Router) mutateCatalog(c *Caller, apply func(map[string]ToolDefinition))
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	return catalogResult{Revision: rev, Tools: names}, nil
+	return protocol.ToolsCatalogResult{Revision: rev, Tools: names}, nil
 }
 
 func (cs *catalogState) commit(rev int64, tools map[string]ToolDefinition) {
@@ -148,17 +126,10 @@ func sortedTools(m map[string]ToolDefinition) []ToolDefinition {
 	return out
 }
 
-// validateTool checks a definition: name, description, and that parameters
-// and output_schema are objects that compile as JSON Schemas. References
-// are not loaded (no files, no network): a tool schema must be
-// self-contained.
-func validateTool(path string, d ToolDefinition) error {
-	if !toolName.MatchString(d.Name) {
-		return invalidParams(path+".name", "%q must match %s", d.Name, toolName)
-	}
-	if chars(d.Description) > maxToolDescChars {
-		return invalidParams(path+".description", "is %d characters; the limit is %d", chars(d.Description), maxToolDescChars)
-	}
+// compileToolSchemas is the rule the schema cannot state: parameters and output_schema
+// compile as JSON Schemas. References are not loaded (no files, no network): a tool schema
+// must be self-contained.
+func compileToolSchemas(path string, d ToolDefinition) error {
 	if err := compileSchema(d.Parameters); err != nil {
 		return invalidParams(path+".parameters", "%v", err)
 	}

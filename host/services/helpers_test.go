@@ -91,7 +91,7 @@ type env struct {
 var parent = jsonrpc.IntID(7)
 
 func defaultOwner() services.Owner {
-	return services.Owner{SessionID: "sess-1", InstanceID: "inst-1", Generation: 1}
+	return services.Owner{SessionID: "sess-1", ExtensionInstanceID: "inst-1", ProcessGeneration: 1}
 }
 
 // newEnv builds a Router over a temp store, a fake clock and timers, and a

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Event kinds for scripted interactions (the console shows what was asked
@@ -32,26 +34,19 @@ type InputRequest struct {
 	Answered bool   `json:"answered"`
 }
 
-type confirmationParams struct {
-	Message     string          `json:"message"`
-	Title       string          `json:"title,omitempty"`
-	Destructive bool            `json:"destructive,omitempty"`
-	Parent      json.RawMessage `json:"parent_request_id,omitempty"`
-}
-
 // confirmation answers from the script. Confirmations are cooperative UI,
 // not enforcement: anything outside an active parent (API 0.2+), or with no
 // scripted answer, is denied rather than implicitly accepted.
 func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p confirmationParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decode[protocol.ConfirmationRequestParams](raw)
+	if err != nil {
 		return nil, err
 	}
-	ev := Confirmation{Message: p.Message, Title: p.Title, Destructive: p.Destructive}
+	ev := Confirmation{Message: p.Message, Title: deref(p.Title), Destructive: p.Destructive != nil && *p.Destructive}
 	switch {
-	case apiAtLeast(c.APIVersion, "0.2") && len(p.Parent) == 0:
+	case c.APIVersion != "0.1" && p.ParentRequestID == nil:
 		ev.Reason = "denied: no parent_request_id (outside an active request)"
-	case len(p.Parent) > 0 && !r.parentActive(c, p.Parent):
+	case p.ParentRequestID != nil && !r.parentActive(c, *p.ParentRequestID):
 		ev.Reason = "denied: parent_request_id is not an active host request"
 	default:
 		ev.Confirmed, ev.Reason = false, "denied: no scripted answer (default policy)"
@@ -77,36 +72,25 @@ func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessag
 	return map[string]bool{"confirmed": ev.Confirmed}, nil
 }
 
-func (r *Router) parentActive(c *Caller, raw json.RawMessage) bool {
-	id, err := parseParentID(raw)
-	if err != nil {
-		return false
-	}
-	_, ok := r.activeParent(c, id)
+func (r *Router) parentActive(c *Caller, parent protocol.RequestID) bool {
+	_, ok := r.activeParent(c, requestID(parent))
 	return ok
-}
-
-type inputParams struct {
-	Parent json.RawMessage `json:"parent_request_id"`
-	Prompt string          `json:"prompt"`
-	Secret bool            `json:"secret"`
 }
 
 // input answers input/request from the script; unanswered (headless) input
 // is cancelled: {"value": null}. A secret answer goes only into the
 // response (never an event, a record or a log) and into the redactor.
 func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p inputParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.InputRequestParams](raw, inputWording)
+	if err != nil {
 		return nil, err
 	}
 	if strings.TrimFunc(p.Prompt, unicode.IsSpace) == "" {
+		// The schema's pattern asks for one non-blank ASCII character; a prompt of only
+		// Unicode spaces (U+00A0, U+3000, …) is still blank to the user.
 		return nil, invalidParams("prompt", "must contain a non-whitespace character")
 	}
-	if len(p.Prompt) > inputPromptMaxBytes {
-		return nil, invalidParams("prompt", "is %d bytes; the limit is %d", len(p.Prompt), inputPromptMaxBytes)
-	}
-	_, _, _, done, err := r.withParent(ctx, c, p.Parent)
+	_, _, _, done, err := r.withParent(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}

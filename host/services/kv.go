@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/octet-kit/octet/host/store"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
@@ -30,33 +29,9 @@ func checkNamespace(c *Caller, path, ns string) error {
 	return invalidParams(path, "namespace %q is not %q or %q.<suffix>; an extension may only address its own namespaces", ns, c.Extension, c.Extension)
 }
 
-func checkKey(path, key string) error {
-	if len(key) < 1 || len(key) > kvKeyMaxBytes || !utf8.ValidString(key) {
-		return invalidParams(path, "must be 1..%d bytes of UTF-8", kvKeyMaxBytes)
-	}
-	return nil
-}
-
-type kvGetParams struct {
-	Namespace string `json:"namespace"`
-	Key       string `json:"key"`
-}
-
-type kvGetResult struct {
-	Found   bool            `json:"found"`
-	Value   json.RawMessage `json:"value,omitempty"`
-	Version string          `json:"version,omitempty"`
-}
-
 func (r *Router) kvGet(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p kvGetParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c, "namespace", p.Namespace); err != nil {
-		return nil, err
-	}
-	if err := checkKey("key", p.Key); err != nil {
+	p, err := decodeBinding(raw, kvWording, func(p *protocol.KVGetParams) error { return checkNamespace(c, "namespace", p.Namespace) }, nil)
+	if err != nil {
 		return nil, err
 	}
 	e, found, err := r.store.KVGet(ctx, p.Namespace, p.Key)
@@ -64,27 +39,9 @@ func (r *Router) kvGet(ctx context.Context, c *Caller, raw json.RawMessage) (any
 		return nil, internal("kv.get: %v", err)
 	}
 	if !found {
-		return kvGetResult{Found: false}, nil
+		return protocol.KVGetResult{Found: false}, nil
 	}
-	return kvGetResult{Found: true, Value: e.Value, Version: e.Version}, nil
-}
-
-type kvListParams struct {
-	Namespace string `json:"namespace"`
-	Prefix    string `json:"prefix"`
-	Cursor    string `json:"cursor,omitempty"`
-	Limit     *int64 `json:"limit,omitempty"`
-}
-
-type kvListEntry struct {
-	Key     string          `json:"key"`
-	Value   json.RawMessage `json:"value"`
-	Version string          `json:"version"`
-}
-
-type kvListResult struct {
-	Entries    []kvListEntry `json:"entries"`
-	NextCursor string        `json:"next_cursor,omitempty"`
+	return protocol.KVGetResult{Found: true, Value: e.Value, Version: &e.Version}, nil
 }
 
 // listCursor is what the opaque cursor encodes: the last key returned, tied
@@ -96,11 +53,8 @@ type listCursor struct {
 }
 
 func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p kvListParams
-	if err := decodeParams(raw, &p); err != nil {
-		return nil, err
-	}
-	if err := checkNamespace(c, "namespace", p.Namespace); err != nil {
+	p, err := decodeBinding(raw, kvWording, func(p *protocol.KVListParams) error { return checkNamespace(c, "namespace", p.Namespace) }, nil)
+	if err != nil {
 		return nil, err
 	}
 	if len(p.Prefix) > kvKeyMaxBytes {
@@ -108,14 +62,11 @@ func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (an
 	}
 	limit := int64(kvListDefault)
 	if p.Limit != nil {
-		if *p.Limit < 1 || *p.Limit > kvListMax {
-			return nil, invalidParams("limit", "%d is outside 1..%d", *p.Limit, kvListMax)
-		}
 		limit = *p.Limit
 	}
 	after := ""
-	if p.Cursor != "" {
-		b, err := base64.RawURLEncoding.DecodeString(p.Cursor)
+	if cursor := deref(p.Cursor); cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
 		var cur listCursor
 		if err != nil || json.Unmarshal(b, &cur) != nil {
 			return nil, invalidParams("cursor", "is not a cursor this host issued")
@@ -129,113 +80,58 @@ func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (an
 	if err != nil {
 		return nil, internal("kv.list: %v", err)
 	}
-	res := kvListResult{Entries: make([]kvListEntry, len(entries))}
+	res := protocol.KVListResult{Entries: make([]protocol.KVEntry, len(entries))}
 	for i, e := range entries {
-		res.Entries[i] = kvListEntry{Key: e.Key, Value: e.Value, Version: e.Version}
+		res.Entries[i] = protocol.KVEntry{Key: e.Key, Value: e.Value, Version: e.Version}
 	}
 	if more {
 		b, _ := json.Marshal(listCursor{p.Namespace, p.Prefix, entries[len(entries)-1].Key})
-		res.NextCursor = base64.RawURLEncoding.EncodeToString(b)
+		next := base64.RawURLEncoding.EncodeToString(b)
+		res.NextCursor = &next
 	}
 	return res, nil
-}
-
-type kvPrecondition struct {
-	Namespace string  `json:"namespace"`
-	Key       string  `json:"key"`
-	Version   *string `json:"version,omitempty"`
-	Absent    *bool   `json:"absent,omitempty"`
-}
-
-type kvWrite struct {
-	Op        string          `json:"op"`
-	Namespace string          `json:"namespace"`
-	Key       string          `json:"key"`
-	Value     json.RawMessage `json:"value,omitempty"`
-}
-
-type kvCommitParams struct {
-	Preconditions []kvPrecondition  `json:"preconditions"`
-	Writes        []json.RawMessage `json:"writes"`
-}
-
-type kvVersion struct {
-	Namespace string  `json:"namespace"`
-	Key       string  `json:"key"`
-	Version   *string `json:"version"`
 }
 
 // kvCommit validates the whole batch (a foreign namespace anywhere refuses
 // it all) and hands it to the store, which checks every precondition and
 // applies every write in one SQLite transaction.
 func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p kvCommitParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.KVCommitParams](raw, kvWording)
+	if err != nil {
 		return nil, err
-	}
-	if len(p.Preconditions) > kvMaxBatch {
-		return nil, invalidParams("preconditions", "has %d entries; the limit is %d", len(p.Preconditions), kvMaxBatch)
-	}
-	if len(p.Writes) < 1 || len(p.Writes) > kvMaxBatch {
-		return nil, invalidParams("writes", "has %d entries; send 1..%d", len(p.Writes), kvMaxBatch)
 	}
 	pre := make([]store.KVPrecondition, len(p.Preconditions))
 	for i, pc := range p.Preconditions {
 		path := fmt.Sprintf("preconditions[%d]", i)
-		if err := checkNamespace(c, path+".namespace", pc.Namespace); err != nil {
-			return nil, err
+		if v := pc.KVExpectVersion; v != nil {
+			pre[i] = store.KVPrecondition{Namespace: v.Namespace, Key: v.Key, Version: v.Version}
+		} else {
+			pre[i] = store.KVPrecondition{Namespace: pc.KVExpectAbsent.Namespace, Key: pc.KVExpectAbsent.Key, Absent: true}
 		}
-		if err := checkKey(path+".key", pc.Key); err != nil {
+		if err := checkNamespace(c, path+".namespace", pre[i].Namespace); err != nil {
 			return nil, err
-		}
-		switch {
-		case pc.Version != nil && pc.Absent == nil:
-			if !sha256Hex.MatchString(*pc.Version) {
-				return nil, invalidParams(path+".version", "must be 64 lowercase hex digits")
-			}
-			pre[i] = store.KVPrecondition{Namespace: pc.Namespace, Key: pc.Key, Version: *pc.Version}
-		case pc.Absent != nil && pc.Version == nil:
-			if !*pc.Absent {
-				return nil, invalidParams(path+".absent", "must be true (omit the precondition instead)")
-			}
-			pre[i] = store.KVPrecondition{Namespace: pc.Namespace, Key: pc.Key, Absent: true}
-		default:
-			return nil, invalidParams(path, "needs exactly one of version or absent")
 		}
 	}
 	writes := make([]store.KVWrite, len(p.Writes))
-	for i, rawW := range p.Writes {
+	for i, w := range p.Writes {
 		path := fmt.Sprintf("writes[%d]", i)
-		var w kvWrite
-		if err := decodeAt(rawW, &w, path); err != nil {
-			return nil, err
-		}
-		if err := checkNamespace(c, path+".namespace", w.Namespace); err != nil {
-			return nil, err
-		}
-		if err := checkKey(path+".key", w.Key); err != nil {
-			return nil, err
-		}
-		switch w.Op {
-		case "put":
-			if len(w.Value) == 0 {
-				return nil, invalidParams(path+".value", "is required for put")
-			}
-			canon, err := store.Canonical(w.Value)
+		if d := w.KVDelete; d != nil {
+			writes[i] = store.KVWrite{Namespace: d.Namespace, Key: d.Key, Delete: true}
+		} else {
+			put := w.KVPut
+			canon, err := store.Canonical(put.Value)
 			if err != nil {
 				return nil, invalidParams(path+".value", "%v", err)
 			}
+			// KV_VALUE_MAX_BYTES bounds the canonical encoding the store keeps, which the
+			// schema cannot measure.
 			if len(canon) > kvValueMaxBytes {
 				return nil, invalidParams(path+".value", "is %d bytes encoded; the limit is %d", len(canon), kvValueMaxBytes)
 			}
-			writes[i] = store.KVWrite{Namespace: w.Namespace, Key: w.Key, Value: canon, Canonical: true}
-		case "delete":
-			if len(w.Value) != 0 {
-				return nil, invalidParams(path+".value", "is not a field of a delete")
-			}
-			writes[i] = store.KVWrite{Namespace: w.Namespace, Key: w.Key, Delete: true}
-		default:
-			return nil, invalidParams(path+".op", "%q is not put or delete", w.Op)
+			writes[i] = store.KVWrite{Namespace: put.Namespace, Key: put.Key, Value: canon, Canonical: true}
+		}
+		if err := checkNamespace(c, path+".namespace", writes[i].Namespace); err != nil {
+			return nil, err
 		}
 	}
 	versions, err := r.store.KVCommit(ctx, pre, writes)
@@ -247,9 +143,12 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 	if err != nil {
 		return nil, internal("kv.commit: %v", err)
 	}
-	out := make([]kvVersion, len(writes))
+	out := make([]protocol.KVWriteVersion, len(writes))
 	for i, w := range writes {
-		out[i] = kvVersion{Namespace: w.Namespace, Key: w.Key, Version: versions[i]}
+		out[i] = protocol.KVWriteVersion{Namespace: w.Namespace, Key: w.Key}
+		if versions[i] != nil {
+			out[i].Version = protocol.NullableOf(*versions[i])
+		}
 	}
-	return map[string]any{"versions": out}, nil
+	return protocol.KVCommitResult{Versions: out}, nil
 }

@@ -1,21 +1,17 @@
 package services
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/octet-kit/octet/host/script"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
-// Lifecycle notification methods (wire.md §5), in the order a session runs.
-var LifecycleMethods = []string{
-	"session/started", "turn/started", "tool/started",
-	"tool/settled", "turn/settled", "session/settled",
-}
-
-var outcomes = map[string]bool{
-	"completed": true, "failed": true, "cancelled": true, "interrupted": true,
-	"disconnected": true, "shutdown": true, "limit": true,
-}
+// LifecycleMethods are the lifecycle notification methods (wire.md §5), in schema order.
+var LifecycleMethods = protocol.LifecycleEvents
 
 // LifecycleEvent is one lifecycle observation the core sends to subscribed
 // extensions with lifecycle_events negotiated.
@@ -29,53 +25,64 @@ type LifecycleEvent struct {
 	IsError   bool
 }
 
-// Params validates e and returns its wire params: exactly the fields its
-// method carries, so a turn event never leaks a tool name and so on.
+// Params returns e's wire params, the generated params type of its method, checked by that
+// type's generated validator: exactly the fields its method carries, so a turn event never
+// leaks a tool name and so on.
 func (e LifecycleEvent) Params() (map[string]any, error) {
-	need := func(field, v string) error {
-		if v == "" {
-			return fmt.Errorf("lifecycle %s: %s is required", e.Method, field)
-		}
-		return nil
-	}
-	p := map[string]any{}
-	if err := need("session_id", e.SessionID); err != nil {
-		return nil, err
-	}
-	p["session_id"] = e.SessionID
-	settled := false
+	out := protocol.Outcome(e.Outcome)
+	var p any
+	var ids [][2]string // the ids the method carries, each a non-empty string (host rule)
 	switch e.Method {
-	case "session/started":
-	case "session/settled":
-		settled = true
-	case "turn/started", "turn/settled":
-		if err := need("turn_id", e.TurnID); err != nil {
-			return nil, err
-		}
-		p["turn_id"] = e.TurnID
-		settled = e.Method == "turn/settled"
-	case "tool/started", "tool/settled":
-		for _, f := range [][2]string{{"turn_id", e.TurnID}, {"call_id", e.CallID}, {"name", e.Name}} {
-			if err := need(f[0], f[1]); err != nil {
-				return nil, err
-			}
-			p[f[0]] = f[1]
-		}
-		if e.Method == "tool/settled" {
-			settled = true
-			p["is_error"] = e.IsError
-		}
+	case protocol.MethodSessionStarted:
+		p = protocol.SessionStartedParams{SessionID: e.SessionID}
+	case protocol.MethodSessionSettled:
+		p = protocol.SessionSettledParams{SessionID: e.SessionID, Outcome: out}
+	case protocol.MethodTurnStarted:
+		p, ids = protocol.TurnStartedParams{SessionID: e.SessionID, TurnID: e.TurnID}, [][2]string{{"turn_id", e.TurnID}}
+	case protocol.MethodTurnSettled:
+		p, ids = protocol.TurnSettledParams{SessionID: e.SessionID, TurnID: e.TurnID, Outcome: out}, [][2]string{{"turn_id", e.TurnID}}
+	case protocol.MethodToolStarted:
+		p = protocol.ToolStartedParams{SessionID: e.SessionID, TurnID: e.TurnID, CallID: e.CallID, Name: e.Name}
+		ids = [][2]string{{"turn_id", e.TurnID}, {"call_id", e.CallID}, {"name", e.Name}}
+	case protocol.MethodToolSettled:
+		p = protocol.ToolSettledParams{SessionID: e.SessionID, TurnID: e.TurnID, CallID: e.CallID, Name: e.Name, Outcome: out, IsError: e.IsError}
+		ids = [][2]string{{"turn_id", e.TurnID}, {"call_id", e.CallID}, {"name", e.Name}}
 	default:
 		return nil, fmt.Errorf("lifecycle: unknown method %q (want one of %v)", e.Method, LifecycleMethods)
 	}
-	if settled {
-		if !outcomes[e.Outcome] {
-			return nil, fmt.Errorf("lifecycle %s: outcome %q is not one of completed, failed, cancelled, interrupted, disconnected, shutdown, limit", e.Method, e.Outcome)
+	for _, f := range append([][2]string{{"session_id", e.SessionID}}, ids...) {
+		if f[1] == "" {
+			return nil, fmt.Errorf("lifecycle %s: %s is required", e.Method, f[0])
 		}
-		p["outcome"] = e.Outcome
 	}
-	return p, nil
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("lifecycle %s: %v", e.Method, err)
+	}
+	doc, err := strictjson.Parse(b)
+	if err == nil {
+		err = protocol.Validate(lifecycleParamsType[e.Method], doc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lifecycle %s: %v", e.Method, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("lifecycle %s: %v", e.Method, err)
+	}
+	return m, nil
 }
+
+// lifecycleParamsType names each lifecycle method's params type, from the method registry.
+var lifecycleParamsType = func() map[string]string {
+	out := map[string]string{}
+	for _, m := range protocol.Methods {
+		if slices.Contains(protocol.LifecycleEvents, m.Name) {
+			out[m.Name] = m.Params[m.Versions[len(m.Versions)-1]]
+		}
+	}
+	return out
+}()
 
 // Subscribed reports whether an extension whose initialize result listed
 // subscription should receive method; an omitted or empty subscription

@@ -15,7 +15,7 @@ func (r *Router) SeedCatalog(c *Caller, tools []ToolDefinition) error {
 	}
 	m := map[string]ToolDefinition{}
 	for i, t := range tools {
-		if err := validateTool(fmt.Sprintf("tools[%d]", i), t); err != nil {
+		if err := compileToolSchemas(fmt.Sprintf("tools[%d]", i), t); err != nil {
 			return err
 		}
 		if _, dup := m[t.Name]; dup {
@@ -89,7 +89,7 @@ func (r *Router) ResolveArtifact(ctx context.Context, c *Caller, owner Owner, id
 		return ResolvedArtifact{}, false
 	}
 	if a.Principal != c.Principal || a.InstanceID != c.InstanceID || a.Generation != c.Generation ||
-		a.SessionID != owner.SessionID || (owner.InstanceID != "" && (owner.InstanceID != c.InstanceID || owner.Generation != c.Generation)) {
+		a.SessionID != owner.SessionID || (owner.ExtensionInstanceID != "" && (owner.ExtensionInstanceID != c.InstanceID || owner.ProcessGeneration != c.Generation)) {
 		return ResolvedArtifact{}, false
 	}
 	return ResolvedArtifact{ID: a.ID, MIMEType: a.MIMEType, Size: a.Size, SHA256: a.SHA256, Path: r.store.BlobPath(a.SHA256)}, true

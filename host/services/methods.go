@@ -4,75 +4,108 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// method describes how one extension->host method is gated and served.
+// method is how one extension->host method is gated and served. Everything but serve comes
+// from the schema's method registry (protocol.Methods, from schema/methods.json).
 type method struct {
-	notification bool
-	minAPI       string // lowest api_version that has it
-	exactAPI     string // only this api_version (kv is 0.4 only)
-	feature      string // negotiated feature it needs ("" = none)
-	manifest     func(*Caller) bool
-	manifestWhy  string
-	serve        func(r *Router, ctx context.Context, c *Caller, params json.RawMessage) (any, error)
+	protocol.MethodInfo
+	serve func(r *Router, ctx context.Context, c *Caller, params json.RawMessage) (any, error)
 }
 
-// methods is the extension->host method table (wire.md §6).
-var methods = map[string]method{
-	"notification": {notification: true, minAPI: "0.1",
-		manifest: func(c *Caller) bool { return c.Notifications }, manifestWhy: "the manifest does not declare contributes.notifications",
-		serve: (*Router).notification},
-	"confirmation/request": {minAPI: "0.1",
-		manifest: func(c *Caller) bool { return c.Confirmations }, manifestWhy: "the manifest does not declare contributes.confirmations",
-		serve: (*Router).confirmation},
-	"input/request": {minAPI: "0.2", serve: (*Router).input},
-	"context/contribution": {notification: true, minAPI: "0.1",
-		manifest: func(c *Caller) bool { return c.Context }, manifestWhy: "the manifest does not declare contributes.context",
-		serve: (*Router).contextContribution},
-	"status/contribution": {notification: true, minAPI: "0.1",
-		manifest: func(c *Caller) bool { return len(c.UI) > 0 }, manifestWhy: "the manifest declares no contributes.ui surface",
-		serve: (*Router).statusContribution},
-	"presentation/update": {notification: true, minAPI: "0.2",
-		manifest: func(c *Caller) bool { return c.Presentation }, manifestWhy: "the manifest does not declare contributes.presentation",
-		serve: (*Router).presentation},
-	"$/progress":       {notification: true, minAPI: "0.2", feature: "request_progress", serve: (*Router).progress},
-	"artifact/publish": {minAPI: "0.2", feature: "artifacts", serve: (*Router).artifactPublish},
-	"policy/evaluate":  {minAPI: "0.2", feature: "policy_intents", serve: (*Router).policyEvaluate},
-	"secret/get":       {minAPI: "0.2", feature: "secrets", serve: (*Router).secretGet},
-	"tools/register":   {minAPI: "0.2", feature: "dynamic_tools", serve: (*Router).toolsRegister},
-	"tools/unregister": {minAPI: "0.2", feature: "dynamic_tools", serve: (*Router).toolsUnregister},
-	"agent/spawn":      {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentSpawn},
-	"agent/message":    {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentMessage},
-	"agent/follow_up":  {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentFollowUp},
-	"agent/models":     {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentModels},
-	"agent/list":       {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentList},
-	"agent/wait":       {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentWait},
-	"agent/interrupt":  {minAPI: "0.2", feature: "agent_sessions", serve: (*Router).agentInterrupt},
-	"kv.get":           {exactAPI: "0.4", feature: "kv", serve: (*Router).kvGet},
-	"kv.list":          {exactAPI: "0.4", feature: "kv", serve: (*Router).kvList},
-	"kv.commit":        {exactAPI: "0.4", feature: "kv", serve: (*Router).kvCommit},
+// handlers serves each extension->host method of the registry; methodTable refuses a
+// registry method without a handler and a handler the registry does not know.
+var handlers = map[string]func(r *Router, ctx context.Context, c *Caller, params json.RawMessage) (any, error){
+	protocol.MethodNotification:        (*Router).notification,
+	protocol.MethodConfirmationRequest: (*Router).confirmation,
+	protocol.MethodInputRequest:        (*Router).input,
+	protocol.MethodContextContribution: (*Router).contextContribution,
+	protocol.MethodStatusContribution:  (*Router).statusContribution,
+	protocol.MethodPresentationUpdate:  (*Router).presentation,
+	protocol.MethodProgress:            (*Router).progress,
+	protocol.MethodArtifactPublish:     (*Router).artifactPublish,
+	protocol.MethodPolicyEvaluate:      (*Router).policyEvaluate,
+	protocol.MethodSecretGet:           (*Router).secretGet,
+	protocol.MethodToolsRegister:       (*Router).toolsRegister,
+	protocol.MethodToolsUnregister:     (*Router).toolsUnregister,
+	protocol.MethodAgentSpawn:          (*Router).agentSpawn,
+	protocol.MethodAgentMessage:        (*Router).agentMessage,
+	protocol.MethodAgentFollowUp:       (*Router).agentFollowUp,
+	protocol.MethodAgentModels:         (*Router).agentModels,
+	protocol.MethodAgentList:           (*Router).agentList,
+	protocol.MethodAgentWait:           (*Router).agentWait,
+	protocol.MethodAgentInterrupt:      (*Router).agentInterrupt,
+	protocol.MethodKVGet:               (*Router).kvGet,
+	protocol.MethodKVList:              (*Router).kvList,
+	protocol.MethodKVCommit:            (*Router).kvCommit,
 }
+
+// methods is the extension->host method table (wire.md §6), built from the registry.
+var methods = methodTable(protocol.Methods, handlers)
+
+// methodTable joins the registry's extension->host methods with their handlers. A missing
+// or unknown handler is a programming error caught by the package's first test run.
+func methodTable(reg []protocol.MethodInfo, serve map[string]func(*Router, context.Context, *Caller, json.RawMessage) (any, error)) map[string]method {
+	out := map[string]method{}
+	for _, m := range reg {
+		if m.Direction != "extension_to_host" {
+			continue // $/cancelRequest ("both") is the transport's, never a service
+		}
+		f := serve[m.Name]
+		if f == nil {
+			panic("services: no handler for extension->host method " + m.Name)
+		}
+		out[m.Name] = method{MethodInfo: m, serve: f}
+	}
+	for name := range serve {
+		if _, ok := out[name]; !ok {
+			panic("services: handler for " + name + ", which the method registry does not list as extension->host")
+		}
+	}
+	return out
+}
+
+func (m method) notification() bool { return m.Kind == "notification" }
 
 // unavailableFor says why c may not use m ("" = it may). Gated methods are
 // method_not_found for that connection: seed 003's rule that a method the
 // manifest or negotiation does not enable does not exist for the process.
 func (m method) unavailableFor(c *Caller) string {
-	if m.exactAPI != "" && c.APIVersion != m.exactAPI {
-		return fmt.Sprintf("it needs API %s; this process speaks %s", m.exactAPI, c.APIVersion)
+	if !slices.Contains(m.Versions, c.APIVersion) {
+		if len(m.Versions) == 1 {
+			return fmt.Sprintf("it needs API %s; this process speaks %s", m.Versions[0], c.APIVersion)
+		}
+		return fmt.Sprintf("it needs API %s or later; this process speaks %s", m.Versions[0], c.APIVersion)
 	}
-	if m.minAPI != "" && !apiAtLeast(c.APIVersion, m.minAPI) {
-		return fmt.Sprintf("it needs API %s or later; this process speaks %s", m.minAPI, c.APIVersion)
+	if m.Feature != "" && !c.Features[m.Feature] {
+		return fmt.Sprintf("feature %q was not negotiated", m.Feature)
 	}
-	if m.feature != "" && !c.Features[m.feature] {
-		return fmt.Sprintf("feature %q was not negotiated", m.feature)
-	}
-	if m.manifest != nil && !m.manifest(c) {
-		return m.manifestWhy
+	if m.Contribution != "" && !declares(c, m.Contribution) {
+		if m.Contribution == "ui" {
+			return "the manifest declares no contributes.ui surface"
+		}
+		return "the manifest does not declare contributes." + m.Contribution
 	}
 	return ""
 }
 
-func apiAtLeast(have, want string) bool {
-	order := map[string]int{"0.1": 1, "0.2": 2, "0.4": 4}
-	return order[have] >= order[want] && order[have] > 0
+// declares is the binding of a registry contribution name to what the host core recorded
+// of the caller's manifest (the schema names the contribution, not where the core keeps it).
+func declares(c *Caller, contribution string) bool {
+	switch contribution {
+	case "notifications":
+		return c.Notifications
+	case "confirmations":
+		return c.Confirmations
+	case "context":
+		return c.Context
+	case "ui":
+		return len(c.UI) > 0
+	case "presentation":
+		return c.Presentation
+	}
+	return false // a contribution this host does not know gates its method off
 }

@@ -42,7 +42,7 @@ func TestNoSecretLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	owner := services.Owner{SessionID: "s", InstanceID: "i", Generation: 1}
+	owner := services.Owner{SessionID: "s", ExtensionInstanceID: "i", ProcessGeneration: 1}
 	c := &services.Caller{Extension: "demo", Principal: "demo@x", APIVersion: "0.4", InstanceID: "i", Generation: 1,
 		Features: map[string]bool{"secrets": true, "kv": true, "request_progress": true}, Secrets: []string{"api.token", "absent.token"},
 		Presentation: true, Notifications: true,

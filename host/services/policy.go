@@ -4,36 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"path"
-	"regexp"
 
 	"github.com/octet-kit/octet/host/store"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-var tokenPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-
-type policyParams struct {
-	Parent json.RawMessage `json:"parent_request_id"`
-	Intent intent          `json:"intent"`
-	Token  *string         `json:"approval_token,omitempty"`
-}
-
-type intent struct {
-	Kind         string          `json:"kind"`
-	Operation    string          `json:"operation"`
-	Target       json.RawMessage `json:"target,omitempty"`
-	DataClasses  []string        `json:"data_classes,omitempty"`
-	AdapterHints *adapterHints   `json:"adapter_hints,omitempty"`
-}
-
-type adapterHints struct {
-	ReadOnly    *bool `json:"read_only,omitempty"`
-	Destructive *bool `json:"destructive,omitempty"`
-}
-
-type policyResult struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason,omitempty"`
-	Token    string `json:"approval_token,omitempty"`
+// policyWording keeps the reason policy/evaluate has always given for a malformed token.
+var policyWording = wording{
+	"/approval_token pattern": func(string) string { return "must be 64 lowercase hex digits" },
 }
 
 // policyEvaluate decides an intent with the script's rules (first match
@@ -43,25 +21,18 @@ type policyResult struct {
 // presenting it again with the identical intent under the same parent is
 // the only way to turn it into "allow".
 func (r *Router) policyEvaluate(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p policyParams
-	if err := decodeParams(raw, &p); err != nil {
+	p, err := decodeWorded[protocol.PolicyEvaluateParams](raw, policyWording)
+	if err != nil {
 		return nil, err
 	}
+	// The schema lets kind and operation be any string; an empty one names no intent.
 	if p.Intent.Kind == "" || p.Intent.Operation == "" {
 		return nil, invalidParams("intent", "kind and operation must be non-empty")
 	}
-	if len(p.Intent.Target) > 0 && !isObject(p.Intent.Target) {
-		return nil, invalidParams("intent.target", "must be an object")
+	if p.ApprovalToken != nil && !c.Features[string(protocol.FeatureApprovals)] {
+		return nil, invalidParams("approval_token", "the approvals feature was not negotiated")
 	}
-	if p.Token != nil {
-		if !c.Features["approvals"] {
-			return nil, invalidParams("approval_token", "the approvals feature was not negotiated")
-		}
-		if !tokenPattern.MatchString(*p.Token) {
-			return nil, invalidParams("approval_token", "must be 64 lowercase hex digits")
-		}
-	}
-	_, owner, parent, done, err := r.withParent(ctx, c, p.Parent)
+	_, owner, parent, done, err := r.withParent(ctx, c, p.ParentRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -70,17 +41,17 @@ func (r *Router) policyEvaluate(ctx context.Context, c *Caller, raw json.RawMess
 	if err != nil {
 		return nil, invalidParams("intent", "%v", err)
 	}
-	if p.Token != nil {
-		ok, err := r.store.RedeemApproval(ctx, store.Digest([]byte(*p.Token)), binding, r.now().UnixMilli())
+	if p.ApprovalToken != nil {
+		ok, err := r.store.RedeemApproval(ctx, store.Digest([]byte(*p.ApprovalToken)), binding, r.now().UnixMilli())
 		if err != nil {
 			return nil, internal("approval: %v", err)
 		}
 		if ok {
-			return policyResult{Decision: "allow", Reason: "approved"}, nil
+			return protocol.PolicyEvaluateResult{Decision: "allow", Reason: optional("approved")}, nil
 		}
-		return policyResult{Decision: "deny", Reason: "the approval token is unknown, expired, already used, or bound to another intent, parent or generation"}, nil
+		return protocol.PolicyEvaluateResult{Decision: "deny", Reason: optional("the approval token is unknown, expired, already used, or bound to another intent, parent or generation")}, nil
 	}
-	res := policyResult{Decision: "deny", Reason: "no policy rule matches (default deny)"}
+	res := protocol.PolicyEvaluateResult{Decision: "deny", Reason: optional("no policy rule matches (default deny)")}
 	if r.cfg.Script != nil {
 		for _, rule := range r.cfg.Script.Policy {
 			if rule.Extension != "" && rule.Extension != c.Extension {
@@ -89,8 +60,8 @@ func (r *Router) policyEvaluate(ctx context.Context, c *Caller, raw json.RawMess
 			if !globMatch(rule.Kind, p.Intent.Kind) || !globMatch(rule.Operation, p.Intent.Operation) {
 				continue
 			}
-			res = policyResult{Decision: rule.Decision, Reason: rule.Reason}
-			if rule.Decision == "ask" && rule.Approve && c.Features["approvals"] {
+			res = protocol.PolicyEvaluateResult{Decision: rule.Decision, Reason: optional(rule.Reason)}
+			if rule.Decision == "ask" && rule.Approve && c.Features[string(protocol.FeatureApprovals)] {
 				tok, err := r.randomHex(32)
 				if err != nil {
 					return nil, internal("approval token: %v", err)
@@ -99,7 +70,7 @@ func (r *Router) policyEvaluate(ctx context.Context, c *Caller, raw json.RawMess
 				if err := r.store.PutApproval(ctx, store.Digest([]byte(tok)), binding, exp); err != nil {
 					return nil, internal("approval: %v", err)
 				}
-				res.Token = tok
+				res.ApprovalToken = &tok
 			}
 			break
 		}
@@ -110,14 +81,14 @@ func (r *Router) policyEvaluate(ctx context.Context, c *Caller, raw json.RawMess
 // approvalBinding digests everything a token is bound to. The intent is
 // canonicalised so key order or number spelling do not matter, while any
 // change of meaning does.
-func approvalBinding(c *Caller, owner Owner, parent string, in intent) (string, error) {
+func approvalBinding(c *Caller, owner Owner, parent string, in protocol.PolicyIntent) (string, error) {
 	b, err := json.Marshal(struct {
-		Principal string `json:"principal"`
-		Owner     Owner  `json:"owner"`
-		Instance  string `json:"instance"`
-		Gen       int64  `json:"generation"`
-		Parent    string `json:"parent"`
-		Intent    intent `json:"intent"`
+		Principal string                `json:"principal"`
+		Owner     Owner                 `json:"owner"`
+		Instance  string                `json:"instance"`
+		Gen       int64                 `json:"generation"`
+		Parent    string                `json:"parent"`
+		Intent    protocol.PolicyIntent `json:"intent"`
 	}{c.Principal, owner, c.InstanceID, c.Generation, parent, in})
 	if err != nil {
 		return "", err

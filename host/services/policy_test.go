@@ -127,7 +127,7 @@ func TestApprovalTokens(t *testing.T) {
 	// Another generation denies.
 	tok = ask()
 	e.c.Generation = 2
-	e.setActive(parent, services.Owner{SessionID: "sess-1", InstanceID: "inst-1", Generation: 2}, true)
+	e.setActive(parent, services.Owner{SessionID: "sess-1", ExtensionInstanceID: "inst-1", ProcessGeneration: 2}, true)
 	if got := redeem(7, submitIntent, tok); got != "deny" {
 		t.Fatalf("other generation: %s", got)
 	}

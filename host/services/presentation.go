@@ -5,246 +5,156 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-var id64 = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
-
-var presentationStates = []string{"empty", "loading", "pending", "active", "running", "succeeded", "failed", "cancelled", "degraded", "stopped", "unavailable"}
-
-type presentationParams struct {
-	Snapshot json.RawMessage `json:"snapshot"`
-	Parent   json.RawMessage `json:"parent_request_id,omitempty"`
-	Owner    *Owner          `json:"resource_owner,omitempty"`
-}
-
-type snapshot struct {
-	Revision   int64       `json:"revision"`
-	Status     *snapStatus `json:"status,omitempty"`
-	Activities []activity  `json:"activities"`
-	Collection *collection `json:"collection,omitempty"`
-	Actions    []action    `json:"actions"`
-}
-
-type snapStatus struct {
-	State  string `json:"state"`
-	Label  string `json:"label"`
-	Detail string `json:"detail,omitempty"`
-}
-
-type activity struct {
-	ID        string     `json:"id"`
-	Label     string     `json:"label"`
-	State     string     `json:"state"`
-	Detail    string     `json:"detail,omitempty"`
-	Reference *reference `json:"reference,omitempty"`
-	Metrics   *metrics   `json:"metrics,omitempty"`
-	StartedAt *int64     `json:"started_at_ms,omitempty"`
-	UpdatedAt *int64     `json:"updated_at_ms,omitempty"`
-}
-
-type metrics struct {
-	ToolCalls        *int64 `json:"tool_calls,omitempty"`
-	InputTokens      *int64 `json:"input_tokens,omitempty"`
-	CacheReadTokens  *int64 `json:"cache_read_tokens,omitempty"`
-	CacheWriteTokens *int64 `json:"cache_write_tokens,omitempty"`
-	OutputTokens     *int64 `json:"output_tokens,omitempty"`
-	ReasoningTokens  *int64 `json:"reasoning_tokens,omitempty"`
-	CostMicrodollars *int64 `json:"cost_microdollars,omitempty"`
-}
-
-type collection struct {
-	Kind     string  `json:"kind"`
-	Nodes    []node  `json:"nodes"`
-	Selected string  `json:"selected,omitempty"`
-	Detail   *detail `json:"detail,omitempty"`
-}
-
-type detail struct {
-	Title string `json:"title,omitempty"`
-	Text  string `json:"text"`
-}
-
-type node struct {
-	ID        string     `json:"id"`
-	Parent    string     `json:"parent,omitempty"`
-	Label     string     `json:"label"`
-	State     string     `json:"state,omitempty"`
-	Reference *reference `json:"reference,omitempty"`
-}
-
-type action struct {
-	ID          string   `json:"id"`
-	Label       string   `json:"label"`
-	Command     string   `json:"command"`
-	Arguments   []string `json:"arguments,omitempty"`
-	Destructive bool     `json:"destructive,omitempty"`
-}
-
-// reference is the union of the four reference kinds; validateReference
-// dispatches on type and checks that only that variant's field is present.
-type reference struct {
-	Type       string `json:"type"`
-	Session    string `json:"session,omitempty"`
-	ArtifactID string `json:"artifact_id,omitempty"`
-	Resource   string `json:"resource,omitempty"`
-	URL        string `json:"url,omitempty"`
+// presentationWording keeps the reason the host has always given for a reference member
+// that belongs to another kind of reference.
+var presentationWording = wording{
+	"/snapshot/activities/*/reference additionalProperties": func(string) string {
+		return "is not a field of this kind of reference"
+	},
+	"/snapshot/collection/nodes/*/reference additionalProperties": func(string) string {
+		return "is not a field of this kind of reference"
+	},
 }
 
 // presentation validates a snapshot completely, derives its owner and hands
 // it to the rate limiter. Every refusal is a diagnostic: the method is a
 // notification, so there is no response to carry an error.
 func (r *Router) presentation(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	var p presentationParams
-	if err := decodeParams(raw, &p); err != nil {
+	compact, err := encodedSnapshot(raw)
+	if err != nil {
 		return nil, err
 	}
-	if len(p.Parent) > 0 && p.Owner != nil {
+	p, err := decodeWorded[protocol.PresentationUpdateParams](raw, presentationWording)
+	if err != nil {
+		return nil, err
+	}
+	if p.ParentRequestID != nil && p.ResourceOwner != nil {
 		return nil, invalidParams("resource_owner", "parent_request_id and resource_owner are mutually exclusive")
 	}
 	var owner *Owner
 	switch {
-	case len(p.Parent) > 0:
-		id, err := parseParentID(p.Parent)
-		if err != nil {
-			return nil, err
-		}
+	case p.ParentRequestID != nil:
+		id := requestID(*p.ParentRequestID)
 		o, ok := r.activeParent(c, id)
 		if !ok {
 			return nil, unavailable("parent_request_id %s is not an active host request; snapshot dropped", idText(id))
 		}
 		owner = &o
-	case p.Owner != nil:
-		if p.Owner.InstanceID != c.InstanceID || p.Owner.Generation != c.Generation || p.Owner.SessionID == "" ||
-			(c.IssuedOwner != nil && !c.IssuedOwner(*p.Owner)) {
+	case p.ResourceOwner != nil:
+		o := *p.ResourceOwner
+		if o.ExtensionInstanceID != c.InstanceID || o.ProcessGeneration != c.Generation || o.SessionID == "" ||
+			(c.IssuedOwner != nil && !c.IssuedOwner(o)) {
 			return nil, unavailable("resource_owner was not issued to this process generation; snapshot dropped")
 		}
-		owner = p.Owner
+		owner = &o
+	}
+	if err := snapshotRules(c, &p.Snapshot); err != nil {
+		return nil, err
+	}
+	r.submitPresentation(c, PresentationUpdate{Owner: owner, Revision: p.Snapshot.Revision, Snapshot: compact})
+	return nil, nil
+}
+
+// encodedSnapshot is the snapshot member compacted, as the host stores and forwards it, and
+// the rule PRESENTATION_MAX_BYTES bounds: its encoded size, which the schema cannot measure.
+func encodedSnapshot(raw json.RawMessage) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil || top["snapshot"] == nil {
+		return nil, nil // not an object, or no snapshot: the schema says so
 	}
 	var compact bytes.Buffer
-	if err := json.Compact(&compact, p.Snapshot); err != nil {
+	if err := json.Compact(&compact, top["snapshot"]); err != nil {
 		return nil, invalidParams("snapshot", "%v", err)
 	}
 	if compact.Len() > presentationMaxBytes {
 		return nil, invalidParams("snapshot", "is %d bytes encoded; the limit is %d", compact.Len(), presentationMaxBytes)
 	}
-	var s snapshot
-	if err := decodeAt(compact.Bytes(), &s, "snapshot"); err != nil {
-		return nil, err
-	}
-	if err := validateSnapshot(c, &s); err != nil {
-		return nil, err
-	}
-	r.submitPresentation(c, PresentationUpdate{Owner: owner, Revision: s.Revision, Snapshot: compact.Bytes()})
-	return nil, nil
+	return compact.Bytes(), nil
 }
 
-func validateSnapshot(c *Caller, s *snapshot) error {
-	if s.Revision < 0 || s.Revision > maxSafeInteger {
-		return invalidParams("snapshot.revision", "must be an integer from 0 to 2^53−1")
-	}
+// snapshotRules are the presentation rules the schema cannot state: ids unique within their
+// list, plain text (no terminal escapes), actions naming declared commands, a tree's
+// parents existing within PRESENTATION_MAX_DEPTH, reasoning within output tokens, and URLs
+// that do not reach credentials or private hosts.
+func snapshotRules(c *Caller, s *protocol.Snapshot) error {
 	if s.Status != nil {
-		if err := checkState("snapshot.status.state", s.Status.State); err != nil {
+		if err := plainText("snapshot.status.label", s.Status.Label, false); err != nil {
 			return err
 		}
-		if err := checkText("snapshot.status.label", s.Status.Label, 128, false); err != nil {
+		if err := plainText("snapshot.status.detail", deref(s.Status.Detail), true); err != nil {
 			return err
 		}
-		if err := checkText("snapshot.status.detail", s.Status.Detail, 1024, true); err != nil {
-			return err
-		}
-	}
-	if len(s.Activities) > presentationMaxActivities {
-		return invalidParams("snapshot.activities", "has %d entries; the limit is %d", len(s.Activities), presentationMaxActivities)
 	}
 	seen := map[string]bool{}
 	for i, a := range s.Activities {
 		path := fmt.Sprintf("snapshot.activities[%d]", i)
-		if err := checkID(path+".id", a.ID, seen); err != nil {
+		if err := uniqueID(path+".id", a.ID, seen); err != nil {
 			return err
 		}
-		if err := checkText(path+".label", a.Label, 128, false); err != nil {
+		if err := plainText(path+".label", a.Label, false); err != nil {
 			return err
 		}
-		if err := checkState(path+".state", a.State); err != nil {
+		if err := plainText(path+".detail", deref(a.Detail), true); err != nil {
 			return err
 		}
-		if err := checkText(path+".detail", a.Detail, 1024, true); err != nil {
+		if err := referenceRules(path+".reference", a.Reference); err != nil {
 			return err
 		}
-		if err := validateReference(path+".reference", a.Reference); err != nil {
-			return err
-		}
-		if err := validateMetrics(path+".metrics", a.Metrics); err != nil {
-			return err
-		}
-		for _, ts := range []struct {
-			name string
-			v    *int64
-		}{{"started_at_ms", a.StartedAt}, {"updated_at_ms", a.UpdatedAt}} {
-			if ts.v != nil && (*ts.v < 0 || *ts.v > maxSafeInteger) {
-				return invalidParams(path+"."+ts.name, "must be an integer from 0 to 2^53−1")
+		if m := a.Metrics; m != nil && m.ReasoningTokens != nil {
+			var out int64
+			if m.OutputTokens != nil {
+				out = *m.OutputTokens
+			}
+			if *m.ReasoningTokens > out {
+				return invalidParams(path+".metrics.reasoning_tokens", "%d exceeds output_tokens %d (reasoning is a subset of output)", *m.ReasoningTokens, out)
 			}
 		}
 	}
 	if s.Collection != nil {
-		if err := validateCollection(s.Collection); err != nil {
+		if err := collectionRules(s.Collection); err != nil {
 			return err
 		}
-	}
-	if len(s.Actions) > presentationMaxActions {
-		return invalidParams("snapshot.actions", "has %d entries; the limit is %d", len(s.Actions), presentationMaxActions)
 	}
 	seen = map[string]bool{}
 	for i, a := range s.Actions {
 		path := fmt.Sprintf("snapshot.actions[%d]", i)
-		if err := checkID(path+".id", a.ID, seen); err != nil {
+		if err := uniqueID(path+".id", a.ID, seen); err != nil {
 			return err
 		}
-		if err := checkText(path+".label", a.Label, 64, false); err != nil {
+		if err := plainText(path+".label", a.Label, false); err != nil {
 			return err
 		}
-		if !slices.Contains(c.Commands, a.Command) {
+		if !slices.Contains(c.Commands, string(a.Command)) {
 			return invalidParams(path+".command", "%q is not a command the manifest declares", a.Command)
 		}
 	}
 	return nil
 }
 
-func validateCollection(col *collection) error {
-	if col.Kind != "list" && col.Kind != "tree" {
-		return invalidParams("snapshot.collection.kind", "%q is not list or tree", col.Kind)
-	}
-	if len(col.Nodes) > presentationMaxNodes {
-		return invalidParams("snapshot.collection.nodes", "has %d entries; the limit is %d", len(col.Nodes), presentationMaxNodes)
-	}
+func collectionRules(col *protocol.Collection) error {
 	parent := map[string]string{}
 	seen := map[string]bool{}
 	for i, n := range col.Nodes {
 		path := fmt.Sprintf("snapshot.collection.nodes[%d]", i)
-		if err := checkID(path+".id", n.ID, seen); err != nil {
+		if err := uniqueID(path+".id", n.ID, seen); err != nil {
 			return err
 		}
-		if err := checkText(path+".label", n.Label, 128, false); err != nil {
+		if err := plainText(path+".label", n.Label, false); err != nil {
 			return err
 		}
-		if n.State != "" {
-			if err := checkState(path+".state", n.State); err != nil {
-				return err
-			}
-		}
-		if err := validateReference(path+".reference", n.Reference); err != nil {
+		if err := referenceRules(path+".reference", n.Reference); err != nil {
 			return err
 		}
-		if n.Parent != "" {
+		if n.Parent != nil {
 			if col.Kind == "list" {
 				return invalidParams(path+".parent", "list nodes have no parent; use kind \"tree\"")
 			}
-			if !id64.MatchString(n.Parent) {
-				return invalidParams(path+".parent", "must match %s", id64)
-			}
-			parent[n.ID] = n.Parent
+			parent[n.ID] = *n.Parent
 		}
 	}
 	// Every parent must exist, and walking up from any node must reach a
@@ -263,78 +173,53 @@ func validateCollection(col *collection) error {
 			cur = p
 		}
 	}
-	if col.Selected != "" && !seen[col.Selected] {
-		return invalidParams("snapshot.collection.selected", "%q is not a node of this collection", col.Selected)
+	if col.Selected != nil && !seen[*col.Selected] {
+		return invalidParams("snapshot.collection.selected", "%q is not a node of this collection", *col.Selected)
 	}
-	if col.Detail != nil {
-		if err := checkText("snapshot.collection.detail.title", col.Detail.Title, 128, false); err != nil {
+	if d := col.Detail; d != nil {
+		if err := plainText("snapshot.collection.detail.title", deref(d.Title), false); err != nil {
 			return err
 		}
-		if len(col.Detail.Text) > presentationMaxDetailBytes {
-			return invalidParams("snapshot.collection.detail.text", "is %d bytes; the limit is %d", len(col.Detail.Text), presentationMaxDetailBytes)
-		}
-		if hasControl(col.Detail.Text, true) {
-			return invalidParams("snapshot.collection.detail.text", "contains control characters (terminal escapes are not presentation data)")
+		if err := plainText("snapshot.collection.detail.text", d.Text, true); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func validateReference(path string, ref *reference) error {
+// referenceRules: a reference's text is at most 2048 bytes of plain text, and a URL passes
+// the host's URL policy (no credentials, no local or private hosts).
+func referenceRules(path string, ref *protocol.Reference) error {
 	if ref == nil {
 		return nil
 	}
-	fields := map[string]string{"session": ref.Session, "artifact": ref.ArtifactID, "resource": ref.Resource, "url": ref.URL}
-	names := map[string]string{"session": "session", "artifact": "artifact_id", "resource": "resource", "url": "url"}
-	want, ok := fields[ref.Type]
-	if !ok {
-		return invalidParams(path+".type", "%q is not session, artifact, resource or url", ref.Type)
+	field, text := "", ""
+	switch {
+	case ref.SessionReference != nil:
+		field, text = "session", ref.SessionReference.Session
+	case ref.ArtifactReference != nil:
+		field, text = "artifact_id", ref.ArtifactReference.ArtifactID
+	case ref.ResourceReference != nil:
+		field, text = "resource", ref.ResourceReference.Resource
+	case ref.URLReference != nil:
+		field, text = "url", ref.URLReference.URL
 	}
-	for t, v := range fields {
-		if t != ref.Type && v != "" {
-			return invalidParams(path+"."+names[t], "is not a field of a %s reference", ref.Type)
-		}
+	if text == "" {
+		return invalidParams(path+"."+field, "is required")
 	}
-	if want == "" {
-		return invalidParams(path+"."+names[ref.Type], "is required")
+	if len(text) > 2048 || hasControl(text, false) {
+		return invalidParams(path+"."+field, "must be at most 2048 bytes of plain text")
 	}
-	if len(want) > 2048 || hasControl(want, false) {
-		return invalidParams(path+"."+names[ref.Type], "must be at most 2048 bytes of plain text")
-	}
-	if ref.Type == "url" {
-		if err := checkPresentationURL(ref.URL); err != nil {
+	if ref.URLReference != nil {
+		if err := checkPresentationURL(text); err != nil {
 			return invalidParams(path+".url", "%v", err)
 		}
 	}
 	return nil
 }
 
-func validateMetrics(path string, m *metrics) error {
-	if m == nil {
-		return nil
-	}
-	for name, v := range map[string]*int64{"tool_calls": m.ToolCalls, "input_tokens": m.InputTokens, "cache_read_tokens": m.CacheReadTokens,
-		"cache_write_tokens": m.CacheWriteTokens, "output_tokens": m.OutputTokens, "reasoning_tokens": m.ReasoningTokens, "cost_microdollars": m.CostMicrodollars} {
-		if v != nil && (*v < 0 || *v > maxSafeInteger) {
-			return invalidParams(path+"."+name, "must be an integer from 0 to 2^53−1")
-		}
-	}
-	if m.ReasoningTokens != nil {
-		var out int64
-		if m.OutputTokens != nil {
-			out = *m.OutputTokens
-		}
-		if *m.ReasoningTokens > out {
-			return invalidParams(path+".reasoning_tokens", "%d exceeds output_tokens %d (reasoning is a subset of output)", *m.ReasoningTokens, out)
-		}
-	}
-	return nil
-}
-
-func checkID(path, id string, seen map[string]bool) error {
-	if !id64.MatchString(id) {
-		return invalidParams(path, "%q must match %s", id, id64)
-	}
+// uniqueID is the rule that ids are unique within their list.
+func uniqueID(path, id string, seen map[string]bool) error {
 	if seen[id] {
 		return invalidParams(path, "%q is used twice", id)
 	}
@@ -342,17 +227,8 @@ func checkID(path, id string, seen map[string]bool) error {
 	return nil
 }
 
-func checkState(path, s string) error {
-	if !slices.Contains(presentationStates, s) {
-		return invalidParams(path, "%q is not a presentation state", s)
-	}
-	return nil
-}
-
-func checkText(path, s string, max int, multiline bool) error {
-	if chars(s) > max {
-		return invalidParams(path, "is %d characters; the limit is %d", chars(s), max)
-	}
+// plainText is the rule that presentation text carries no control characters.
+func plainText(path, s string, multiline bool) error {
 	if hasControl(s, multiline) {
 		return invalidParams(path, "contains control characters (terminal escapes are not presentation data)")
 	}

@@ -3,6 +3,8 @@ package services
 import (
 	"fmt"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // presentState is one generation's presentation stream: the last accepted
@@ -32,7 +34,7 @@ func (r *Router) submitPresentation(c *Caller, u PresentationUpdate) {
 	if u.Revision <= ps.lastRevision {
 		last := ps.lastRevision
 		r.mu.Unlock()
-		r.diagnose(c, "presentation/update", fmt.Sprintf("revision %d is not above the last accepted revision %d; snapshot dropped", u.Revision, last))
+		r.diagnose(c, protocol.MethodPresentationUpdate, fmt.Sprintf("revision %d is not above the last accepted revision %d; snapshot dropped", u.Revision, last))
 		return
 	}
 	ps.lastRevision = u.Revision
@@ -59,7 +61,7 @@ func (r *Router) submitPresentation(c *Caller, u PresentationUpdate) {
 	}
 	r.mu.Unlock()
 	if diagnose {
-		r.diagnose(c, "presentation/update", fmt.Sprintf("more than %d snapshots in one second; later ones coalesce (last wins) into the next window", presentationPerSecond))
+		r.diagnose(c, protocol.MethodPresentationUpdate, fmt.Sprintf("more than %d snapshots in one second; later ones coalesce (last wins) into the next window", presentationPerSecond))
 	}
 }
 

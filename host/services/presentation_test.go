@@ -99,7 +99,7 @@ func TestPresentationURLs(t *testing.T) {
 	cases := map[string]bool{
 		"https://example.com/a?b=c":     true,
 		"http://example.com:8080/":      true,
-		"HTTPS://Example.COM":           true,
+		"HTTPS://Example.COM":           false, // the schema's URLReference pattern is ^https?:// (lowercase), as every SDK judges it
 		"https://8.8.8.8/":              true,
 		"https://[2001:4860::8888]/":    true,
 		"ftp://example.com":             false,

@@ -174,7 +174,7 @@ func (r *Router) Handle(ctx context.Context, c *Caller, req *jsonrpc.Request) (a
 		}
 		return nil, methodNotFound(req.Method, why)
 	}
-	if m.notification != req.IsNotification() {
+	if m.notification() != req.IsNotification() {
 		if req.IsNotification() {
 			r.diagnose(c, req.Method, "sent as a notification but it is a request; ignored")
 			return nil, nil
@@ -305,7 +305,7 @@ func (r *Router) diagnose(c *Caller, method, msg string) {
 // NotificationsDropped reports, as a diagnostic with the count, notifications of c the
 // host read and never handled (host.DropReporter).
 func (r *Router) NotificationsDropped(c *Caller, n int) {
-	d := Diagnostic{Method: "notification", Dropped: n,
+	d := Diagnostic{Method: protocol.MethodNotification, Dropped: n,
 		Message: fmt.Sprintf("%d notifications dropped: the connection closed before they were handled (NOTIFICATION_DRAIN_MS)", n)}
 	r.emit(c, EventDiagnostic, d)
 	b, _ := json.Marshal(d)
@@ -315,11 +315,8 @@ func (r *Router) NotificationsDropped(c *Caller, n int) {
 // withParent resolves parent_request_id to the active owner and registers
 // the call so ParentSettled can cancel it. Call the returned done func when
 // the call finishes.
-func (r *Router) withParent(ctx context.Context, c *Caller, rawID json.RawMessage) (context.Context, Owner, jsonrpc.ID, func(), error) {
-	id, err := parseParentID(rawID)
-	if err != nil {
-		return nil, Owner{}, jsonrpc.ID{}, nil, err
-	}
+func (r *Router) withParent(ctx context.Context, c *Caller, parent protocol.RequestID) (context.Context, Owner, jsonrpc.ID, func(), error) {
+	id := requestID(parent)
 	owner, ok := r.activeParent(c, id)
 	if !ok {
 		return nil, Owner{}, id, nil, unavailable("parent_request_id %s is not a host request this process is serving", idText(id))
@@ -355,21 +352,22 @@ func (r *Router) activeParent(c *Caller, id jsonrpc.ID) (Owner, bool) {
 	}
 	// The owner's generation fence must be this process's: a parent from
 	// another generation cannot authorise anything here.
-	if o.InstanceID != "" && (o.InstanceID != c.InstanceID || o.Generation != c.Generation) {
+	if o.ExtensionInstanceID != "" && (o.ExtensionInstanceID != c.InstanceID || o.ProcessGeneration != c.Generation) {
 		return Owner{}, false
 	}
 	return o, true
 }
 
-func parseParentID(raw json.RawMessage) (jsonrpc.ID, error) {
-	if len(raw) == 0 {
-		return jsonrpc.ID{}, invalidParams("parent_request_id", "is required")
+// requestID is the transport's id for a parent_request_id the schema already checked
+// (an integer ≥ 0 or a string of 1..MAX_ID_BYTES bytes).
+func requestID(p protocol.RequestID) jsonrpc.ID {
+	if p.Integer != nil {
+		return jsonrpc.IntID(*p.Integer)
 	}
-	var id jsonrpc.ID
-	if err := json.Unmarshal(raw, &id); err != nil || id.IsZero() {
-		return jsonrpc.ID{}, invalidParams("parent_request_id", "must be an integer ≥ 0 or a string of 1..%d bytes", maxIDBytes)
+	if p.String != nil {
+		return jsonrpc.StringID(*p.String)
 	}
-	return id, nil
+	return jsonrpc.ID{}
 }
 
 func idText(id jsonrpc.ID) string {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // EventKind names what an Event carries.
@@ -58,11 +59,7 @@ type StatusContribution struct {
 }
 
 // ContextItem is one context/contribution item.
-type ContextItem struct {
-	Label     string `json:"label"`
-	Content   string `json:"content"`
-	Placement string `json:"placement"`
-}
+type ContextItem = protocol.ContextItem
 
 // ContextContribution is a validated context/contribution.
 type ContextContribution struct {

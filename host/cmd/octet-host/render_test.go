@@ -53,7 +53,7 @@ func TestRenderNotificationConfirmationInput(t *testing.T) {
 }
 
 func TestRenderSnapshotActivitiesListTreeActions(t *testing.T) {
-	owner := &host.Owner{SessionID: "s", InstanceID: "i", Generation: 1}
+	owner := &host.Owner{SessionID: "s", ExtensionInstanceID: "i", ProcessGeneration: 1}
 	activities := `{"revision":3,"status":{"state":"running","label":"Sync","detail":"2 of 3"},
 		"activities":[{"id":"a","label":"Fetch","state":"succeeded"},{"id":"bb","label":"Parse everything","state":"running","detail":"page 2"},{"id":"c","label":"検索","state":"pending"}],
 		"actions":[{"id":"retry","label":"Retry","command":"sync","arguments":["--all"]},{"id":"rm","label":"Remove","command":"rm","destructive":true}]}`
