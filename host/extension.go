@@ -110,10 +110,10 @@ func (e *Extension) Status() Status {
 		for _, t := range g.neg.tools {
 			s.Tools = append(s.Tools, t.Name)
 		}
-		for _, c := range g.neg.result.Commands {
+		for _, c := range g.neg.commands {
 			s.Commands = append(s.Commands, c.Name)
 		}
-		s.Hooks = append(s.Hooks, g.neg.result.Hooks...)
+		s.Hooks = append(s.Hooks, g.neg.hooks...)
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 	"time"
 
 	"github.com/octet-kit/octet/host/faultx"
@@ -111,7 +112,7 @@ func startEmitters(t *T, seed uint64, n int, before func(*Session)) (*Session, [
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if !r.HasFeature("request_progress") {
+	if !r.HasFeature(string(protocol.FeatureRequestProgress)) {
 		return nil, nil, nil, skip("request_progress was not negotiated")
 	}
 	if limit := r.Protocol.Limits.MaxConcurrentRequests; limit < backpressureCalls {
@@ -124,7 +125,7 @@ func startEmitters(t *T, seed uint64, n int, before func(*Session)) (*Session, [
 	ids := make([]int64, backpressureCalls)
 	chans := make([]<-chan Response, backpressureCalls)
 	for i := range ids {
-		ids[i], chans[i], err = s.Send("tool/call", map[string]any{"name": "progress_n", "arguments": map[string]any{"n": n}})
+		ids[i], chans[i], err = s.Send(protocol.MethodToolCall, map[string]any{"name": "progress_n", "arguments": map[string]any{"n": n}})
 		if err != nil {
 			s.ResumeReading()
 			return nil, nil, nil, err
@@ -158,7 +159,7 @@ func observePeakRSS(pgid int, base uint64) uint64 {
 // expectSequence checks that request id's progress events so far are exactly 1..n.
 func expectSequence(s *Session, id int64, n int) error {
 	next := int64(1)
-	for _, note := range s.Notifications("$/progress") {
+	for _, note := range s.Notifications(protocol.MethodProgress) {
 		var p progressParams
 		if json.Unmarshal(note.Params, &p) != nil || string(p.Parent) != fmt.Sprint(id) {
 			continue

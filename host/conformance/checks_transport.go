@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -67,8 +68,8 @@ func init() {
 			Requirement: "wire.md §1 in flight / overloaded (-32001, data {limit}), §10 admission queue",
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
-			Features:    []string{"request_cancellation"},
-			Covers:      []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800"},
+			Features:    []string{string(protocol.FeatureRequestCancellation)},
+			Covers:      []string{"tool/call error -32001", protocol.MethodCancelRequest, "tool/call error -32800"},
 			Run:         seeded(checkBurst),
 		},
 		&Check{
@@ -77,8 +78,8 @@ func init() {
 			Requirement: "wire.md §10 one writer; its queue is bounded: a sender waits while the host is not reading; §6 $/progress sequences",
 			Tier:        Conditional,
 			Tools:       []string{"progress_n", "echo"},
-			Features:    []string{"request_progress"},
-			Covers:      []string{"$/progress", "tool/call progress"},
+			Features:    []string{string(protocol.FeatureRequestProgress)},
+			Covers:      []string{protocol.MethodProgress, "tool/call progress"},
 			Run:         seeded(checkBackpressure),
 		},
 	)
@@ -169,7 +170,7 @@ func checkCRLF(t *T) error {
 		return err
 	}
 	params := initParams(t.Ext, InitOptions{})
-	id, ch, err := s.SendRaw(func(id int64) []byte { return faultx.CRLF(requestLine(id, "initialize", params)) })
+	id, ch, err := s.SendRaw(func(id int64) []byte { return faultx.CRLF(requestLine(id, protocol.MethodInitialize, params)) })
 	if err != nil {
 		return err
 	}
@@ -201,7 +202,7 @@ func checkCRLF(t *T) error {
 	}
 	if t.Ext.IsFixture() && t.Ext.HasTool("echo") {
 		id, ch, err := s.SendRaw(func(id int64) []byte {
-			return faultx.CRLF(requestLine(id, "tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": "crlf"}}))
+			return faultx.CRLF(requestLine(id, protocol.MethodToolCall, map[string]any{"name": "echo", "arguments": map[string]any{"value": "crlf"}}))
 		})
 		if err != nil {
 			return err
@@ -244,7 +245,7 @@ func checkBOM(t *T) error {
 		return err
 	}
 	params := initParams(t.Ext, InitOptions{})
-	id, _, err := s.SendRaw(func(id int64) []byte { return faultx.WithBOM(requestLine(id, "initialize", params)) })
+	id, _, err := s.SendRaw(func(id int64) []byte { return faultx.WithBOM(requestLine(id, protocol.MethodInitialize, params)) })
 	if err != nil {
 		return err
 	}
@@ -321,7 +322,7 @@ func checkGarbage(t *T) error {
 		return err
 	}
 	params := initParams(t.Ext, InitOptions{})
-	id, _, err := s.SendRaw(func(id int64) []byte { return append(requestLine(id, "initialize", params), '\n') })
+	id, _, err := s.SendRaw(func(id int64) []byte { return append(requestLine(id, protocol.MethodInitialize, params), '\n') })
 	if err != nil && !s.WaitExit(0) {
 		return err
 	}
@@ -376,7 +377,7 @@ func checkBurst(t *T) error {
 	if err != nil {
 		return err
 	}
-	if !r.HasFeature("request_cancellation") {
+	if !r.HasFeature(string(protocol.FeatureRequestCancellation)) {
 		return skip("request_cancellation was not negotiated")
 	}
 	limit := r.Protocol.Limits.MaxConcurrentRequests
@@ -385,7 +386,7 @@ func checkBurst(t *T) error {
 	builds := make([]func(int64) []byte, n)
 	for i := range builds {
 		builds[i] = func(id int64) []byte {
-			return append(requestLine(id, "tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 60000}}), '\n')
+			return append(requestLine(id, protocol.MethodToolCall, map[string]any{"name": "slow", "arguments": map[string]any{"ms": 60000}}), '\n')
 		}
 	}
 	ids, chans, err := s.SendBurst(builds)
