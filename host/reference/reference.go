@@ -49,6 +49,9 @@ type Options struct {
 	// Events, when set, also receives every service event (notifications, progress,
 	// presentation snapshots, diagnostics) as the router emits it, in order.
 	Events services.EventSink
+	// Interact, when set, answers confirmations and input before the script does
+	// (services.RouterConfig.Interact): octet-mcp-gateway asks its MCP client.
+	Interact func(ctx context.Context, q services.Question) (services.Answer, bool)
 }
 
 // Host is a reference host. StartDir starts extension directories and BeginSession opens
@@ -108,6 +111,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 		Script:   opts.Script,
 		Redactor: red,
 		Events:   services.EventSinkFunc(h.event),
+		Interact: opts.Interact,
 		// A dynamic catalog reaches the core's all-extensions catalog atomically, or the
 		// mutation is refused. h.Host is set below, before any extension can register.
 		OnCatalog: func(c *services.Caller, revision int64, tools []services.ToolDefinition) error {

@@ -32,6 +32,27 @@ type InputRequest struct {
 	Answered bool   `json:"answered"`
 }
 
+// Question is a confirmation or input request offered to RouterConfig.Interact.
+type Question struct {
+	Kind      EventKind // EventConfirmation or EventInput
+	Extension string
+	// Parent is the parent_request_id exactly as the extension sent it (compact JSON),
+	// the id of the host request the question belongs to.
+	Parent      string
+	Message     string // confirmation
+	Title       string // confirmation
+	Destructive bool   // confirmation
+	Prompt      string // input
+	Secret      bool   // input
+}
+
+// Answer is Interact's answer: Confirmed for a confirmation, Value (nil: cancelled)
+// for input.
+type Answer struct {
+	Confirmed bool
+	Value     *string
+}
+
 type confirmationParams struct {
 	Message     string          `json:"message"`
 	Title       string          `json:"title,omitempty"`
@@ -42,7 +63,7 @@ type confirmationParams struct {
 // confirmation answers from the script. Confirmations are cooperative UI,
 // not enforcement: anything outside an active parent (API 0.2+), or with no
 // scripted answer, is denied rather than implicitly accepted.
-func (r *Router) confirmation(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
+func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
 	var p confirmationParams
 	if err := decodeParams(raw, &p); err != nil {
 		return nil, err
@@ -55,7 +76,10 @@ func (r *Router) confirmation(_ context.Context, c *Caller, raw json.RawMessage)
 		ev.Reason = "denied: parent_request_id is not an active host request"
 	default:
 		ev.Confirmed, ev.Reason = false, "denied: no scripted answer (default policy)"
-		if r.cfg.Script != nil {
+		if a, ok := r.ask(ctx, Question{Kind: EventConfirmation, Extension: c.Extension, Parent: string(p.Parent),
+			Message: p.Message, Title: p.Title, Destructive: p.Destructive}); ok {
+			ev.Confirmed, ev.Reason = a.Confirmed, "answered by the front end"
+		} else if r.cfg.Script != nil {
 			for _, a := range r.cfg.Script.Confirmations {
 				if (a.Extension == "" || a.Extension == c.Extension) && strings.Contains(p.Message, a.Match) {
 					ev.Confirmed, ev.Reason = a.Confirmed, "scripted"
@@ -97,13 +121,17 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 	if len(p.Prompt) > inputPromptMaxBytes {
 		return nil, invalidParams("prompt", "is %d bytes; the limit is %d", len(p.Prompt), inputPromptMaxBytes)
 	}
-	_, _, _, done, err := r.withParent(ctx, c, p.Parent)
+	pctx, _, _, done, err := r.withParent(ctx, c, p.Parent)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	var value *string
-	if r.cfg.Script != nil {
+	if a, ok := r.ask(pctx, Question{Kind: EventInput, Extension: c.Extension, Parent: string(p.Parent), Prompt: p.Prompt, Secret: p.Secret}); ok {
+		if a.Value != nil && len(*a.Value) <= inputValueMaxBytes {
+			value = a.Value
+		}
+	} else if r.cfg.Script != nil {
 		for _, a := range r.cfg.Script.Inputs {
 			if (a.Extension == "" || a.Extension == c.Extension) && strings.Contains(p.Prompt, a.Match) {
 				if !a.Cancel && len(a.Value) <= inputValueMaxBytes {
@@ -121,6 +149,14 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 	}
 	r.emit(c, EventInput, InputRequest{Prompt: p.Prompt, Secret: p.Secret, Answered: value != nil})
 	return map[string]*string{"value": value}, nil
+}
+
+// ask offers q to RouterConfig.Interact, if any.
+func (r *Router) ask(ctx context.Context, q Question) (Answer, bool) {
+	if r.cfg.Interact == nil {
+		return Answer{}, false
+	}
+	return r.cfg.Interact(ctx, q)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -80,6 +80,12 @@ type RouterConfig struct {
 	// catalog unchanged; returning nil must mean the core has swapped its
 	// global catalog to this revision. Nil accepts every valid mutation.
 	OnCatalog func(c *Caller, revision int64, tools []ToolDefinition) error
+	// Interact, when set, is asked first for every confirmation/request and
+	// input/request inside an active parent: a front end that can ask a person
+	// (octet-mcp-gateway asks its MCP client) answers with ok true; ok false
+	// falls back to the script. It may block until the person answers; the
+	// context ends when the parent request settles.
+	Interact func(ctx context.Context, q Question) (a Answer, ok bool)
 }
 
 // Router serves every extension->host method.
