@@ -72,8 +72,14 @@ func (b *Bridge) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitRe
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
 		ans := strings.TrimSpace(*v)
-		if ans == "" && !required[name] {
-			continue
+		if ans == "" {
+			if def, ok := prop["default"]; ok {
+				content[name] = def
+				continue
+			}
+			if !required[name] {
+				continue
+			}
 		}
 		val, err := fieldValue(typ, prop, ans)
 		if err != nil {
@@ -98,8 +104,16 @@ func fieldPrompt(message, name string, prop map[string]any, required bool) strin
 	if d, ok := prop["description"].(string); ok && d != "" {
 		fmt.Fprintf(&sb, ": %s", d)
 	}
-	if e, ok := prop["enum"].([]any); ok {
-		fmt.Fprintf(&sb, " [one of: %v]", e)
+	if c := choices(prop); len(c) > 0 {
+		fmt.Fprintf(&sb, " [one of: %s]", strings.Join(c, ", "))
+	}
+	if items, ok := prop["items"].(map[string]any); ok {
+		if c := choices(items); len(c) > 0 {
+			fmt.Fprintf(&sb, " [comma-separated, from: %s]", strings.Join(c, ", "))
+		}
+	}
+	if def, ok := prop["default"]; ok {
+		fmt.Fprintf(&sb, " (empty for the default %v)", def)
 	}
 	return sb.String()
 }
@@ -127,14 +141,60 @@ func fieldValue(typ string, prop map[string]any, ans string) (any, error) {
 			return nil, fmt.Errorf("%q is not a number", ans)
 		}
 		return f, nil
+	case "array":
+		items, _ := prop["items"].(map[string]any)
+		var out []any
+		for _, part := range strings.Split(ans, ",") {
+			if part = strings.TrimSpace(part); part == "" {
+				continue
+			}
+			v, err := fieldValue(stringOr(items["type"], "string"), items, part)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
 	}
-	if e, ok := prop["enum"].([]any); ok {
-		for _, x := range e {
-			if s, ok := x.(string); ok && s == ans {
+	if c := choices(prop); len(c) > 0 {
+		for _, x := range c {
+			if x == ans {
 				return ans, nil
 			}
 		}
-		return nil, fmt.Errorf("%q is not one of %v", ans, e)
+		return nil, fmt.Errorf("%q is not one of %s", ans, strings.Join(c, ", "))
 	}
 	return ans, nil
+}
+
+// choices are the string values an elicitation field allows: enum, or the consts of
+// oneOf/anyOf (titled enums).
+func choices(prop map[string]any) []string {
+	var out []string
+	if e, ok := prop["enum"].([]any); ok {
+		for _, x := range e {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	for _, key := range []string{"oneOf", "anyOf"} {
+		if alts, ok := prop[key].([]any); ok {
+			for _, a := range alts {
+				if m, ok := a.(map[string]any); ok {
+					if s, ok := m["const"].(string); ok {
+						out = append(out, s)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func stringOr(v any, def string) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return def
 }
