@@ -39,11 +39,11 @@ var everythingCalls = map[string]struct {
 			t.Errorf("get-structured-content: structured_content missing or unlike the output schema: %s", l.raw)
 		}
 	}},
-	"get-sum":      {`{"a":2,"b":3}`, wantText("5")},
-	"get-tiny-image": {`{}`, func(t *testing.T, l callLine) { wantPart(t, l, "image") }},
-	"gzip-file-as-resource": {`{"name":"hello.txt.gz","data":"data:text/plain;base64,aGVsbG8gb2N0ZXQ="}`, wantText("hello.txt.gz")},
-	"toggle-simulated-logging":  {`{}`, wantText("logging")},
-	"toggle-subscriber-updates": {`{}`, wantText("")},
+	"get-sum":                        {`{"a":2,"b":3}`, wantText("5")},
+	"get-tiny-image":                 {`{}`, func(t *testing.T, l callLine) { wantPart(t, l, "image") }},
+	"gzip-file-as-resource":          {`{"name":"hello.txt.gz","data":"data:text/plain;base64,aGVsbG8gb2N0ZXQ="}`, wantText("hello.txt.gz")},
+	"toggle-simulated-logging":       {`{}`, wantText("logging")},
+	"toggle-subscriber-updates":      {`{}`, wantText("")},
 	"trigger-long-running-operation": {`{"duration":1,"steps":2}`, wantText("completed")},
 	"trigger-elicitation-request":    {`{}`, wantText("Ada Lovelace")},
 	// Requires MCP task execution, which octet has no equivalent for: the call reaches the

@@ -32,7 +32,9 @@ func main() {
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
 			name := a.Name
 			s.AddTool(&mcp.Tool{Name: name, Description: "added at run time", InputSchema: json.RawMessage(`{"type":"object"}`)},
-				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("I am " + name), nil })
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("I am " + name), nil
+				})
 			return text("added " + name), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "remove_tool", Description: "Remove the tool named name"},
@@ -43,7 +45,9 @@ func main() {
 	mcp.AddTool(s, &mcp.Tool{Name: "break_catalog", Description: "Add a tool whose input schema octet refuses"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			s.AddTool(&mcp.Tool{Name: "broken", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"no-such-type"}}}`)},
-				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return text("unreachable"), nil })
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return text("unreachable"), nil
+				})
 			return text("broken"), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "Exit the process at once"},
