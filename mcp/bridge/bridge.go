@@ -41,13 +41,16 @@ type Bridge struct {
 	calls  sync.Map // progress token (int64) -> *inflight
 
 	started atomic.Bool
+
+	changeMu sync.Mutex
+	change   chan struct{} // closed and replaced on every state or catalog change
 }
 
 // New builds the bridge for cfg: the extension with its bootstrap tools (mcp_status,
 // mcp_connect) and status surface. Run serves it.
 func New(cfg *Config, opts octet.Options) *Bridge {
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{cfg: cfg, ctx: ctx, cancel: cancel, servers: map[string]*upstream{}}
+	b := &Bridge{cfg: cfg, ctx: ctx, cancel: cancel, servers: map[string]*upstream{}, change: make(chan struct{})}
 	next := opts.OnFrame
 	// The servers start once initialize has been answered: dynamic tools can only be
 	// registered after the handshake, and the answer is the first frame written.
@@ -100,6 +103,12 @@ func (b *Bridge) startAll() {
 	}
 }
 
-// statusChanged is called on every state change. The status surface is pulled by the
-// host (status/collect), so nothing is pushed here; the log carries the transitions.
-func (b *Bridge) statusChanged() {}
+// statusChanged wakes everything waiting for a state or catalog change (mcp_status
+// wait). The status surface is pulled by the host (status/collect), so nothing is
+// pushed to it.
+func (b *Bridge) statusChanged() {
+	b.changeMu.Lock()
+	close(b.change)
+	b.change = make(chan struct{})
+	b.changeMu.Unlock()
+}

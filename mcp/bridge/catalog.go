@@ -142,6 +142,7 @@ func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) er
 		u.mu.Unlock()
 	}
 	b.log.Info("MCP server catalog published", "server", u.name, "tools", len(names), "revision", b.ext.CatalogRevision())
+	b.statusChanged()
 	return nil
 }
 
@@ -169,4 +170,5 @@ func (b *Bridge) withdraw(u *upstream, why string) {
 		return
 	}
 	b.log.Warn("MCP server tools withdrawn", "server", u.name, "tools", len(names), "reason", why)
+	b.statusChanged()
 }

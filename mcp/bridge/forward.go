@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,7 +68,7 @@ func callError(ctx context.Context, server, tool string, err error) error {
 		}
 		return octet.Fail(protocol.CodeInternalError, fmt.Sprintf("MCP server %s: %s", server, we.Message), data)
 	}
-	if errors.Is(err, mcp.ErrConnectionClosed) {
+	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "EOF") {
 		return octet.Fail(protocol.CodeServiceUnavailable, fmt.Sprintf("MCP server %s exited during the call", server), data)
 	}
 	return octet.Fail(protocol.CodeInternalError, fmt.Sprintf("MCP server %s: %v", server, err), data)

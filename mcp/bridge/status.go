@@ -44,8 +44,10 @@ func (b *Bridge) Status() []ServerStatus {
 }
 
 type statusArgs struct {
-	Wait      bool `json:"wait,omitempty" jsonschema:"description=Wait until every started server has settled (ready or refused)"`
-	TimeoutMS int  `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000,description=Bound of the wait (default 30000)"`
+	Wait        bool  `json:"wait,omitempty" jsonschema:"description=Wait until no server is starting or restarting (and the minimums below hold)"`
+	MinRevision int64 `json:"min_revision,omitempty" jsonschema:"minimum=0,description=With wait: also until the bridge's catalog revision is at least this"`
+	MinRestarts int   `json:"min_restarts,omitempty" jsonschema:"minimum=0,description=With wait: also until the servers restarted at least this often in all"`
+	TimeoutMS   int   `json:"timeout_ms,omitempty" jsonschema:"minimum=0,maximum=120000,description=Bound of the wait (default 30000)"`
 }
 
 type connectArgs struct {
@@ -61,7 +63,7 @@ func (b *Bridge) registerOwn() {
 				if a.TimeoutMS > 0 {
 					d = time.Duration(a.TimeoutMS) * time.Millisecond
 				}
-				b.waitSettled(ctx, d)
+				b.waitFor(ctx, d, func() bool { return b.settledWith(a.MinRevision, a.MinRestarts) })
 			}
 			return b.statusResult(), nil
 		})
@@ -98,17 +100,37 @@ func (b *Bridge) registerOwn() {
 
 func (b *Bridge) statusResult() octet.Result {
 	st := b.Status()
-	raw, _ := json.Marshal(st)
-	return octet.Text(string(raw)).WithStructured(map[string]any{"servers": st})
+	out := map[string]any{"catalog_revision": b.ext.CatalogRevision(), "servers": st}
+	raw, _ := json.Marshal(out)
+	return octet.Text(string(raw)).WithStructured(out)
 }
 
-// waitSettled waits until every server left starting/restarting at least once, or d.
-func (b *Bridge) waitSettled(ctx context.Context, d time.Duration) {
+// settledWith: no server is starting or restarting, the catalog revision is at least
+// rev and the servers restarted at least restarts times.
+func (b *Bridge) settledWith(rev int64, restarts int) bool {
+	n := 0
+	for _, s := range b.Status() {
+		if s.State == StateStarting || s.State == StateRestarting {
+			return false
+		}
+		n += s.Restarts
+	}
+	return b.ext.CatalogRevision() >= rev && n >= restarts
+}
+
+// waitFor waits until ok holds, re-checking on every state change, for at most d.
+func (b *Bridge) waitFor(ctx context.Context, d time.Duration, ok func() bool) {
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
-	for _, name := range b.order {
+	for {
+		b.changeMu.Lock()
+		ch := b.change
+		b.changeMu.Unlock()
+		if ok() {
+			return
+		}
 		select {
-		case <-b.servers[name].settled:
+		case <-ch:
 		case <-deadline.C:
 			return
 		case <-ctx.Done():

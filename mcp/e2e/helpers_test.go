@@ -188,3 +188,5 @@ type serverStatus struct {
 	Restarts int      `json:"restarts"`
 	Tools    []string `json:"tools"`
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -8,6 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"time"
 
@@ -74,6 +76,19 @@ func main() {
 			r.IsError = true
 			return r, nil, nil
 		})
+	if len(os.Args) > 2 && os.Args[1] == "-http" {
+		// Streamable HTTP on a loopback port; the address goes to stdout, one line.
+		ln, err := net.Listen("tcp", os.Args[2])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Printf("http://%s/mcp\n", ln.Addr())
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		fmt.Fprintln(os.Stderr, (&http.Server{Handler: mux}).Serve(ln))
+		os.Exit(1)
+	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
