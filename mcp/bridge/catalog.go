@@ -67,9 +67,10 @@ func (b *Bridge) convert(u *upstream, tools []*mcp.Tool) ([]*octet.ToolDef, map[
 			if output, err = schemaObject(t.OutputSchema); err != nil {
 				return nil, nil, fmt.Errorf("%s: outputSchema: %v", at, err)
 			}
+			output = WithErrorMarker(output)
 		}
 		def, err := octet.DefineRawTool(octet.ToolSpec{Name: name, Description: desc, Parameters: params, OutputSchema: output},
-			b.handler(u, name, t.Name))
+			b.handler(u, name, t.Name, toolInfo{output: output != nil}))
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %v", at, err)
 		}
@@ -77,6 +78,35 @@ func (b *Bridge) convert(u *upstream, tools []*mcp.Tool) ([]*octet.ToolDef, map[
 		names[name] = t.Name
 	}
 	return defs, names, nil
+}
+
+// ErrorMarker is the structured content of an octet result made from an MCP tool error
+// (isError) of a tool with an output schema. MCP applies an output schema to successful
+// results only; octet requires structured_content matching output_schema on every
+// result, errors included. So the bridge publishes such a tool's output_schema as
+// {"anyOf": [MCP outputSchema, ErrorMarkerSchema]} and gives its error results
+// {"mcp_error": true}; octet-mcp-gateway recognises the pair and removes both.
+const ErrorMarker = "mcp_error"
+
+// ErrorMarkerSchema is the second alternative of a bridged output schema.
+func ErrorMarkerSchema() map[string]any {
+	return map[string]any{"type": "object", "properties": map[string]any{ErrorMarker: map[string]any{"const": true}},
+		"required": []any{ErrorMarker}, "additionalProperties": false}
+}
+
+// WithErrorMarker wraps an MCP output schema (see ErrorMarker). A $schema keyword moves
+// to the wrapper, where a dialect is declared.
+func WithErrorMarker(s map[string]any) map[string]any {
+	inner := make(map[string]any, len(s))
+	for k, v := range s {
+		inner[k] = v
+	}
+	out := map[string]any{"anyOf": []any{inner, ErrorMarkerSchema()}}
+	if d, ok := inner["$schema"]; ok {
+		delete(inner, "$schema")
+		out["$schema"] = d
+	}
+	return out
 }
 
 // schemaObject is an MCP schema (decoded JSON or a *jsonschema.Schema) as a JSON object.

@@ -10,6 +10,11 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
+// toolInfo is what the result mapping needs to know of the tool.
+type toolInfo struct {
+	output bool // the tool declares an output schema
+}
+
 // mediaTypes are the MIME types an octet image or audio part may carry.
 var mediaTypes = map[string]string{
 	"image/png": "image", "image/jpeg": "image", "image/gif": "image", "image/webp": "image",
@@ -27,7 +32,7 @@ var mediaTypes = map[string]string{
 //
 // Resources and the result's _meta are listed in metadata.mcp. A result without text
 // gets a text part summarising the others (octet results need one).
-func (b *Bridge) result(ctx context.Context, server string, r *mcp.CallToolResult) (octet.Result, error) {
+func (b *Bridge) result(ctx context.Context, server string, tool toolInfo, r *mcp.CallToolResult) (octet.Result, error) {
 	var parts []octet.Content
 	var resources []map[string]any
 	hasText := false
@@ -84,6 +89,8 @@ func (b *Bridge) result(ctx context.Context, server string, r *mcp.CallToolResul
 			return octet.Result{}, fmt.Errorf("MCP server %s structuredContent %v", server, err)
 		}
 		out.StructuredContent = obj
+	} else if r.IsError && tool.output {
+		out.StructuredContent = map[string]any{ErrorMarker: true}
 	}
 	meta := map[string]any{}
 	if len(resources) > 0 {

@@ -16,7 +16,7 @@ import (
 )
 
 // handler is the octet tool handler of MCP tool mcpName of server u, published as name.
-func (b *Bridge) handler(u *upstream, name, mcpName string) func(ctx context.Context, args json.RawMessage) (octet.Result, error) {
+func (b *Bridge) handler(u *upstream, name, mcpName string, info toolInfo) func(ctx context.Context, args json.RawMessage) (octet.Result, error) {
 	return func(ctx context.Context, args json.RawMessage) (octet.Result, error) {
 		u.mu.Lock()
 		cs, published := u.session, u.tools[name] == mcpName
@@ -30,13 +30,13 @@ func (b *Bridge) handler(u *upstream, name, mcpName string) func(ctx context.Con
 			return octet.Result{}, octet.Fail(protocol.CodeServiceUnavailable,
 				fmt.Sprintf("MCP server %s is %s", u.name, state), map[string]string{"server": u.name, "state": string(state)})
 		}
-		return b.forward(ctx, u, cs, mcpName, args)
+		return b.forward(ctx, u, cs, mcpName, info, args)
 	}
 }
 
 // forward calls the MCP tool under the octet call's context: cancelling the octet call
 // cancels ctx, which makes the MCP SDK send notifications/cancelled for the request.
-func (b *Bridge) forward(ctx context.Context, u *upstream, cs *mcp.ClientSession, tool string, args json.RawMessage) (octet.Result, error) {
+func (b *Bridge) forward(ctx context.Context, u *upstream, cs *mcp.ClientSession, tool string, info toolInfo, args json.RawMessage) (octet.Result, error) {
 	call := &inflight{ctx: ctx}
 	tok := b.tokens.Add(1)
 	b.calls.Store(tok, call)
@@ -47,7 +47,7 @@ func (b *Bridge) forward(ctx context.Context, u *upstream, cs *mcp.ClientSession
 	if err != nil {
 		return octet.Result{}, callError(ctx, u.name, tool, err)
 	}
-	return b.result(ctx, u.name, res)
+	return b.result(ctx, u.name, info, res)
 }
 
 // callError maps a failed MCP call to the octet error the host sees: the server's

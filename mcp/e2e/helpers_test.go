@@ -65,13 +65,21 @@ func needFastMCP(t *testing.T) {
 	need(t, filepath.Join(serversDir(), ".venv", "bin", "fastmcp"))
 }
 
+// needKit is needNPM for the kit's own Python venv and TypeScript build, which the
+// Python and TypeScript examples run on (mage test makes both before the Go tests).
+func needKit(t *testing.T) {
+	t.Helper()
+	need(t, filepath.Join(repoDir, ".venv", "bin", "python"))
+	need(t, filepath.Join(repoDir, "sdk-typescript", "dist"))
+}
+
 func need(t *testing.T, path string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
 		if os.Getenv("OCTET_MCP_SERVERS") == "required" {
-			t.Fatalf("%s is missing: run go run mage.go mcpServers", path)
+			t.Fatalf("%s is missing: run go run mage.go mcpServers pythonEnv buildTypeScript", path)
 		}
-		t.Skipf("%s is missing: run go run mage.go mcpServers", path)
+		t.Skipf("%s is missing: run go run mage.go mcpServers pythonEnv buildTypeScript", path)
 	}
 }
 

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/mcp/bridge"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
@@ -84,6 +86,10 @@ func toolError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 	return res, nil
 }
 
+// errorMarker is the structured content octet-mcp gives an MCP tool error (see
+// bridge.ErrorMarker), removed again here.
+var errorMarker = []byte(`{"` + bridge.ErrorMarker + `":true}`)
+
 // octetResult is a tool result of API 0.2/0.4.
 type octetResult struct {
 	Content []struct {
@@ -131,7 +137,7 @@ func (g *Gateway) result(ctx context.Context, raw json.RawMessage) (*mcp.CallToo
 			}
 		}
 	}
-	if len(r.StructuredContent) > 0 {
+	if len(r.StructuredContent) > 0 && !(r.IsError && bytes.Equal(r.StructuredContent, errorMarker)) {
 		out.StructuredContent = r.StructuredContent
 	}
 	if len(r.Metadata) > 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/reference"
 	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/mcp/bridge"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -191,8 +192,41 @@ func mcpTool(t host.ToolDefinition) *mcp.Tool {
 	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(t.Parameters)}
 	if len(t.OutputSchema) > 0 {
 		tool.OutputSchema = json.RawMessage(t.OutputSchema)
+		if inner, ok := unwrapErrorMarker(t.OutputSchema); ok {
+			tool.OutputSchema = inner
+		}
 	}
 	return tool
+}
+
+// unwrapErrorMarker returns the MCP output schema of a tool octet-mcp bridged (an
+// output_schema of exactly {"anyOf": [S, bridge.ErrorMarkerSchema()]}, maybe with
+// $schema): S, with the $schema back in it.
+func unwrapErrorMarker(raw json.RawMessage) (json.RawMessage, bool) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, false
+	}
+	d, hasDialect := m["$schema"]
+	if len(m) != 1 && !(len(m) == 2 && hasDialect) {
+		return nil, false
+	}
+	var alts []map[string]any
+	if json.Unmarshal(m["anyOf"], &alts) != nil || len(alts) != 2 {
+		return nil, false
+	}
+	want, _ := json.Marshal(bridge.ErrorMarkerSchema())
+	got, _ := json.Marshal(alts[1])
+	if !bytes.Equal(want, got) {
+		return nil, false
+	}
+	if hasDialect {
+		var dialect any
+		_ = json.Unmarshal(d, &dialect)
+		alts[0]["$schema"] = dialect
+	}
+	inner, err := json.Marshal(alts[0])
+	return inner, err == nil
 }
 
 // onFrame notes catalog mutations (to re-synchronise) and the host request id of each
