@@ -86,6 +86,8 @@ type env struct {
 	events  []services.Event
 	active  map[jsonrpc.ID]services.Owner
 	catalog func(c *services.Caller, rev int64, tools []services.ToolDefinition) error
+	// interact, when set, is the router's Interact hook.
+	interact func(ctx context.Context, q services.Question) (services.Answer, bool)
 }
 
 var parent = jsonrpc.IntID(7)
@@ -133,6 +135,12 @@ func newEnv(t testing.TB, sc *script.Script) *env {
 				return e.catalog(c, rev, tools)
 			}
 			return nil
+		},
+		Interact: func(ctx context.Context, q services.Question) (services.Answer, bool) {
+			if e.interact != nil {
+				return e.interact(ctx, q)
+			}
+			return services.Answer{}, false
 		},
 	})
 	if err != nil {
