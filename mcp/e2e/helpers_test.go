@@ -89,7 +89,7 @@ func everythingCmd() (string, []string) {
 
 // bridgeDir lays out an octet-mcp extension directory (manifest, binary, mcp.json with
 // servers) in a fresh temporary directory and returns it.
-func bridgeDir(t *testing.T, servers map[string]any) string {
+func bridgeDir(t testing.TB, servers map[string]any) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "octet-mcp")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -108,7 +108,7 @@ func bridgeDir(t *testing.T, servers map[string]any) string {
 	return dir
 }
 
-func write(t *testing.T, path string, b []byte) {
+func write(t testing.TB, path string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,10 @@ func text(s string) *mcp.CallToolResult {
 
 func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "octet-testserver", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Answer name (the benchmarks' call)"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
+			return text(a.Name), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Add a tool named name that answers its own name"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
 			name := a.Name
