@@ -41,6 +41,7 @@ type Bridge struct {
 	calls  sync.Map // progress token (int64) -> *inflight
 
 	started atomic.Bool
+	ready   chan struct{} // closed once initialize has been answered: catalogs may be published
 
 	changeMu sync.Mutex
 	change   chan struct{} // closed and replaced on every state or catalog change
@@ -50,16 +51,17 @@ type Bridge struct {
 // mcp_connect) and status surface. Run serves it.
 func New(cfg *Config, opts octet.Options) *Bridge {
 	ctx, cancel := context.WithCancel(context.Background())
-	b := &Bridge{cfg: cfg, ctx: ctx, cancel: cancel, servers: map[string]*upstream{}, change: make(chan struct{})}
+	b := &Bridge{cfg: cfg, ctx: ctx, cancel: cancel, servers: map[string]*upstream{}, change: make(chan struct{}), ready: make(chan struct{})}
 	next := opts.OnFrame
-	// The servers start once initialize has been answered: dynamic tools can only be
-	// registered after the handshake, and the answer is the first frame written.
+	// Dynamic tools can only be registered once initialize has been answered, the first
+	// frame written; the servers start before (Run), so their start-up overlaps the
+	// host's handshake, and publish when this opens.
 	opts.OnFrame = func(dir jsonrpc.Direction, frame []byte) {
 		if next != nil {
 			next(dir, frame)
 		}
 		if dir == jsonrpc.Outbound && b.ext.Initialized() && b.started.CompareAndSwap(false, true) {
-			go b.startAll()
+			close(b.ready)
 		}
 	}
 	b.ext = octet.New(opts)
@@ -76,8 +78,10 @@ func New(cfg *Config, opts octet.Options) *Bridge {
 // Extension is the octet extension the bridge serves.
 func (b *Bridge) Extension() *octet.Extension { return b.ext }
 
-// Run serves the extension on stdin/stdout until the host shuts it down.
+// Run starts the servers and serves the extension on stdin/stdout until the host shuts
+// it down.
 func (b *Bridge) Run() {
+	b.startAll()
 	b.ext.Run()
 	b.Stop()
 }

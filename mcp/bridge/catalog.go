@@ -182,10 +182,10 @@ func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) er
 // current"): the bridge publishes right after answering initialize, so it retries
 // those refusals, with a short doubling delay, for about two seconds.
 func (b *Bridge) register(ctx context.Context, defs []*octet.ToolDef) (octet.CatalogUpdate, error) {
-	delay := 5 * time.Millisecond
+	delay := time.Millisecond
 	for attempt := 0; ; attempt++ {
 		up, err := b.ext.RegisterTools(ctx, defs...)
-		if err == nil || attempt == 8 || !handshakeRace(err) {
+		if err == nil || attempt == 11 || !handshakeRace(err) {
 			return up, err
 		}
 		t := time.NewTimer(delay)

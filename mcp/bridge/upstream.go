@@ -248,6 +248,11 @@ func (u *upstream) serve(ctx context.Context, cs *mcp.ClientSession) {
 // refresh lists the tools and publishes them, or withdraws the server's tools when the
 // list fails or does not validate (fail closed: never a partial catalog).
 func (u *upstream) refresh(ctx context.Context, cs *mcp.ClientSession) {
+	select {
+	case <-u.b.ready:
+	case <-ctx.Done():
+		return
+	}
 	var tools []*mcp.Tool
 	var err error
 	for t, e := range cs.Tools(ctx, nil) {

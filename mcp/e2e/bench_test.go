@@ -50,7 +50,15 @@ func BenchmarkCallDirect(b *testing.B) {
 // bridged starts octet-mcp with the test server in the reference host and waits until
 // its catalog is published.
 func bridged(b *testing.B) (*host.Extension, func()) {
+	var d time.Duration
+	return bridgedTimed(b, &d)
+}
+
+// bridgedTimed is bridged, adding the time from Open to the end of octet-mcp's handshake
+// to handshake.
+func bridgedTimed(b *testing.B, handshake *time.Duration) (*host.Extension, func()) {
 	b.Helper()
+	t0 := time.Now()
 	dir := bridgeDir(b, map[string]any{"test": map[string]any{"command": filepath.Join(bin, "testserver")}})
 	ctx := context.Background()
 	h, err := reference.Open(ctx, reference.Options{Host: host.Options{StateDir: b.TempDir(), Workspace: b.TempDir()}})
@@ -61,6 +69,7 @@ func bridged(b *testing.B) (*host.Extension, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	*handshake += time.Since(t0)
 	if _, err := ext.CallTool(ctx, "mcp_status", json.RawMessage(`{"wait":true}`)); err != nil {
 		b.Fatal(err)
 	}
@@ -89,8 +98,11 @@ func BenchmarkCallBridged(b *testing.B) {
 // published and the first call answered; BenchmarkColdStartDirect is the MCP server's
 // own start, handshake and first call.
 func BenchmarkColdStart(b *testing.B) {
+	var hostStart, published time.Duration
 	for range b.N {
-		ext, done := bridged(b)
+		t0 := time.Now()
+		ext, done := bridgedTimed(b, &hostStart)
+		published += time.Since(t0)
 		if _, err := ext.CallTool(context.Background(), "test_echo", json.RawMessage(`{"name":"x"}`)); err != nil {
 			st, _ := ext.CallTool(context.Background(), "mcp_status", json.RawMessage(`{}`))
 			b.Fatalf("%v; status %s", err, st)
@@ -99,6 +111,8 @@ func BenchmarkColdStart(b *testing.B) {
 		done()
 		b.StartTimer()
 	}
+	b.ReportMetric(float64(hostStart.Milliseconds())/float64(b.N), "handshake-ms")
+	b.ReportMetric(float64(published.Milliseconds())/float64(b.N), "published-ms")
 }
 
 func BenchmarkColdStartDirect(b *testing.B) {
@@ -115,4 +129,53 @@ func BenchmarkColdStartDirect(b *testing.B) {
 		cs.Close()
 		b.StartTimer()
 	}
+}
+
+// BenchmarkColdStartHostBaseline is the same host start with the Go hello-world example
+// instead of octet-mcp: what any extension's cold start costs before the bridge's own.
+func BenchmarkColdStartHostBaseline(b *testing.B) {
+	ctx := context.Background()
+	for range b.N {
+		h, err := reference.Open(ctx, reference.Options{Host: host.Options{StateDir: b.TempDir(), Workspace: b.TempDir()}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ext, err := h.StartDir(ctx, exampleDir("go", "hello-world"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ext.CallTool(ctx, "hello_world", json.RawMessage(`{"name":"x"}`)); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		h.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkCallHostBaseline is one call from the reference host to the Go hello-world
+// example: the octet hop every bridged call pays on top of the MCP one.
+func BenchmarkCallHostBaseline(b *testing.B) {
+	ctx := context.Background()
+	h, err := reference.Open(ctx, reference.Options{Host: host.Options{StateDir: b.TempDir(), Workspace: b.TempDir()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	ext, err := h.StartDir(ctx, exampleDir("go", "hello-world"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"name":"x"}`)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := ext.CallTool(ctx, "hello_world", args); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t0))
+	}
+	b.StopTimer()
+	reportPercentiles(b, d)
 }

@@ -14,8 +14,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// fastMCPCmd configures the FastMCP server; importing FastMCP takes seconds on a loaded
+// machine, hence the longer handshake bound.
 func fastMCPCmd() map[string]any {
-	return map[string]any{"command": filepath.Join(serversDir(), ".venv", "bin", "python"), "args": []string{filepath.Join(serversDir(), "fastmcp_server.py")}}
+	return map[string]any{"command": filepath.Join(serversDir(), ".venv", "bin", "python"), "args": []string{filepath.Join(serversDir(), "fastmcp_server.py")},
+		"handshake_timeout": "90s"}
 }
 
 // direct connects the MCP Go SDK client straight to a server command, with the
@@ -40,7 +43,7 @@ func direct(t *testing.T, name string, args ...string) *mcp.ClientSession {
 // tools/list_changed (the bridge publishes once its servers are up).
 func (c *client) waitTools(t *testing.T, want ...string) map[string]*mcp.Tool {
 	t.Helper()
-	deadline := time.After(60 * time.Second)
+	deadline := time.After(120 * time.Second)
 	for {
 		tools := c.tools(t)
 		missing := false
@@ -55,7 +58,11 @@ func (c *client) waitTools(t *testing.T, want ...string) map[string]*mcp.Tool {
 		select {
 		case <-c.changed:
 		case <-deadline:
-			t.Fatalf("tools %v never appeared; have %v", want, slices.Sorted(mapsKeys(tools)))
+			var status string
+			if _, ok := tools["mcp_status"]; ok {
+				status = resultText(c.call(t, "mcp_status", map[string]any{}))
+			}
+			t.Fatalf("tools %v never appeared; have %v; mcp_status: %s", want, slices.Sorted(mapsKeys(tools)), status)
 		}
 	}
 }
