@@ -122,3 +122,9 @@ func freshMCP(work, dist string, env []string, v string) error {
 	}
 	return nil
 }
+
+// BenchMCP measures octet-mcp: the latency it adds per call over calling the MCP server
+// directly (p50, p99), the host's own hop, and cold starts (mcp/e2e/bench_test.go).
+func BenchMCP() error {
+	return run("mcp", nil, "go", "test", "./e2e", "-run", "^$", "-bench", ".", "-benchtime", "3000x", "-count", "1")
+}
