@@ -3,6 +3,8 @@ package bridge
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -132,7 +134,28 @@ func (b *Bridge) artifact(ctx context.Context, server string, i int, mime string
 	if !b.ext.HasFeature("artifacts") {
 		return "", fmt.Errorf("the host offers no artifacts")
 	}
-	info, err := b.ext.PublishArtifact(ctx, octet.Artifact{MIMEType: mime, Name: fmt.Sprintf("%s-content-%d", server, i), Data: data})
+	name := fmt.Sprintf("%s-content-%d", server, i)
+	if len(data) <= protocol.ArtifactInlineMaxBytes {
+		info, err := b.ext.PublishArtifact(ctx, octet.Artifact{MIMEType: mime, Name: name, Data: data})
+		if err != nil {
+			return "", err
+		}
+		return info.ArtifactID, nil
+	}
+	// Too big to send inline: through a file in the scratch directory the host verifies.
+	f, err := os.CreateTemp(octet.ScratchDir(), "mcp-*")
+	if err != nil {
+		return "", fmt.Errorf("a %d-byte artifact needs the scratch directory: %v", len(data), err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	info, err := b.ext.PublishScratchFile(ctx, mime, filepath.Base(f.Name()), name)
 	if err != nil {
 		return "", err
 	}

@@ -189,3 +189,23 @@ func TestStreamableHTTPServer(t *testing.T) {
 		t.Errorf("web_fail: %s", l.raw)
 	}
 }
+
+// TestMediaArtifacts: an image over the inline artifact bound goes through the scratch
+// directory, a small one inline; both become image parts backed by verified artifacts, and
+// a result without text gets a text part (octet results need one).
+func TestMediaArtifacts(t *testing.T) {
+	dir := bridgeDir(t, map[string]any{"test": testServer()})
+	lines, _, stderr := hostCall(t, dir,
+		"mcp_status", `{"wait":true}`,
+		"test_big_image", `{"size":300000}`,
+		"test_big_image", `{"size":64}`)
+	if len(lines) != 3 {
+		t.Fatalf("%d lines; stderr:\n%s", len(lines), stderr)
+	}
+	for _, l := range lines[1:] {
+		wantPart(t, l, "image")
+		if !strings.Contains(l.text(), "media part") {
+			t.Errorf("no summarising text part: %s", l.raw)
+		}
+	}
+}

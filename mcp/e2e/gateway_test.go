@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -236,5 +237,48 @@ func mapsKeys(m map[string]*mcp.Tool) func(func(string) bool) {
 				return
 			}
 		}
+	}
+}
+
+// TestGatewayStreamableHTTP: with --http the gateway serves MCP over streamable HTTP on
+// a loopback port, and refuses a non-loopback address.
+func TestGatewayStreamableHTTP(t *testing.T) {
+	cmd := exec.Command(filepath.Join(bin, "octet-mcp-gateway"), "--http", "127.0.0.1:0", "--workspace", t.TempDir(), exampleDir("go", "hello-world"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	var url string
+	for sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), "serving MCP at "); ok {
+			url = after
+			break
+		}
+	}
+	if url == "" {
+		t.Fatal("the gateway never said where it serves")
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "octet-e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "hello_world", Arguments: map[string]any{"name": "HTTP"}})
+	if err != nil || resultText(res) != "Hello, HTTP!" {
+		t.Fatalf("hello_world over HTTP: %v %v", res, err)
+	}
+	out, err := exec.Command(filepath.Join(bin, "octet-mcp-gateway"), "--http", "0.0.0.0:0", exampleDir("go", "hello-world")).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "must be loopback") {
+		t.Errorf("--http 0.0.0.0:0: %v %s; want a refusal", err, out)
 	}
 }

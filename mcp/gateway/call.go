@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	mcpjsonrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,8 +21,10 @@ import (
 type call struct {
 	ctx   context.Context
 	req   *mcp.CallToolRequest
-	key   callKey // the host request, once its frame was seen
-	token any     // the client's progress token, nil when it asked for none
+	token any // the client's progress token, nil when it asked for none
+
+	mu    sync.Mutex
+	key   callKey // the host request, once its frame was seen (set on the host's writer)
 	steps float64 // progress sent so far (MCP progress must increase)
 }
 
@@ -44,8 +47,11 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 		g.callIDs.Store(id, c)
 		defer func() {
 			g.callIDs.Delete(id)
-			if c.key != (callKey{}) {
-				g.calls.Delete(c.key)
+			c.mu.Lock()
+			key := c.key
+			c.mu.Unlock()
+			if key != (callKey{}) {
+				g.calls.Delete(key)
 			}
 		}()
 		raw, err := g.h.CallPlanned(ctx, entry, args, id)
@@ -200,11 +206,13 @@ func (g *Gateway) onEvent(ev services.Event) {
 	case "decoration":
 		n.Message = e.Label + " " + e.Detail
 	}
+	c.mu.Lock()
 	next := c.steps + 1
 	if e.Current != nil && *e.Current > c.steps {
 		next = *e.Current
 	}
 	c.steps, n.Progress = next, next
+	c.mu.Unlock()
 	if e.Total != nil {
 		n.Total = *e.Total
 	}

@@ -248,9 +248,13 @@ func (g *Gateway) onFrame(ext string, dir jsonrpc.Direction, frame []byte) {
 		if json.Unmarshal(frame, &m) != nil || m.Params.CallID == "" {
 			return
 		}
-		if c, ok := g.callIDs.Load(m.Params.CallID); ok {
-			c.(*call).key = callKey{ext: ext, id: string(m.ID)}
-			g.calls.Store(c.(*call).key, c)
+		if v, ok := g.callIDs.Load(m.Params.CallID); ok {
+			c := v.(*call)
+			key := callKey{ext: ext, id: string(m.ID)}
+			c.mu.Lock()
+			c.key = key
+			c.mu.Unlock()
+			g.calls.Store(key, c)
 		}
 	}
 }

@@ -71,6 +71,16 @@ func run() int {
 			return 2
 		}
 	}
+	// The address is checked (and bound) before any extension starts.
+	var ln net.Listener
+	if *addr != "" {
+		var err error
+		if ln, err = listenLoopback(*addr); err != nil {
+			fmt.Fprintln(os.Stderr, "octet-mcp-gateway:", err)
+			return 2
+		}
+		defer ln.Close()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	g, err := gateway.Open(ctx, gateway.Options{
@@ -88,11 +98,6 @@ func run() int {
 			return 1
 		}
 		return 0
-	}
-	ln, err := listenLoopback(*addr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "octet-mcp-gateway:", err)
-		return 2
 	}
 	fmt.Fprintf(os.Stderr, "octet-mcp-gateway: serving MCP at http://%s/mcp\n", ln.Addr())
 	mux := http.NewServeMux()

@@ -20,6 +20,10 @@ type nameArgs struct {
 	Name string `json:"name"`
 }
 
+type sizeArgs struct {
+	Size int `json:"size"`
+}
+
 type waitArgs struct {
 	Marker string `json:"marker"`
 }
@@ -33,6 +37,12 @@ func main() {
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Answer name (the benchmarks' call)"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
 			return text(a.Name), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "big_image", Description: "Answer a PNG of size bytes (a signature and padding)"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, a sizeArgs) (*mcp.CallToolResult, any, error) {
+			data := make([]byte, a.Size)
+			copy(data, "\x89PNG\r\n\x1a\n")
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: data, MIMEType: "image/png"}}}, nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Add a tool named name that answers its own name"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
