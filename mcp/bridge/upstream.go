@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -57,8 +58,10 @@ func classify(ctx context.Context, err error) string {
 	var pe *os.PathError
 	msg := err.Error()
 	switch {
-	case errors.As(err, &ee) || errors.As(err, &pe):
+	case errors.As(err, &ee) || (errors.As(err, &pe) && strings.Contains(pe.Op, "exec")):
 		return "spawn_failed"
+	case errors.Is(err, syscall.EPIPE) || strings.Contains(msg, "broken pipe"):
+		return "exited_during_handshake"
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
 		return "handshake_timeout"
 	case strings.Contains(msg, "unsupported protocol version"):
