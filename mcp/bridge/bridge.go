@@ -86,12 +86,19 @@ func (b *Bridge) Run() {
 	b.Stop()
 }
 
-// Stop ends every server.
+// Stop ends every server, in parallel, and returns once each session is closed (a stdio
+// server gets its stdin closed, then SIGTERM after 2 s).
 func (b *Bridge) Stop() {
 	b.cancel()
+	var wg sync.WaitGroup
 	for _, u := range b.servers {
-		u.stop()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u.stop()
+		}()
 	}
+	wg.Wait()
 }
 
 // startAll starts every server that needs no secret; one with secrets waits for

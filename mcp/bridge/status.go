@@ -81,7 +81,6 @@ func (b *Bridge) registerOwn() {
 				}
 				env = append(env, k+"="+v)
 			}
-			u.stop()
 			u.start(b.ctx, env)
 			b.waitOne(ctx, u, u.cfg.handshake+catalogTimeout)
 			return b.statusResult(), nil

@@ -94,6 +94,7 @@ type upstream struct {
 	revision int64             // the bridge catalog revision that published them
 	inflight []*inflight       // calls under way, oldest first (elicitation routing)
 	cancel   context.CancelFunc
+	done     chan struct{} // closed when the current supervision loop has returned
 }
 
 // inflight is one forwarded call.
@@ -122,27 +123,32 @@ func (u *upstream) set(s State, detail string) {
 	u.b.statusChanged()
 }
 
-// start runs the supervision loop in the background; env is the extra environment
-// (secrets) of a stdio server.
+// start runs the supervision loop in the background, after stopping a previous one
+// (mcp_connect restarts); env is the extra environment (secrets) of a stdio server.
 func (u *upstream) start(parent context.Context, env []string) {
+	u.stop()
 	ctx, cancel := context.WithCancel(parent)
+	done := make(chan struct{})
 	u.mu.Lock()
-	if u.cancel != nil {
-		u.cancel()
-	}
-	u.cancel = cancel
+	u.cancel, u.done = cancel, done
 	u.state, u.class, u.detail = StateStarting, "", ""
 	u.settled, u.once = make(chan struct{}), &sync.Once{}
 	u.mu.Unlock()
-	go u.supervise(ctx, env)
+	go func() {
+		defer close(done)
+		u.supervise(ctx, env)
+	}()
 }
 
+// stop ends the supervision loop and waits until it has closed the server's session and
+// withdrawn its tools, so a restart never races the previous run.
 func (u *upstream) stop() {
 	u.mu.Lock()
-	c := u.cancel
+	c, done := u.cancel, u.done
 	u.mu.Unlock()
 	if c != nil {
 		c()
+		<-done
 	}
 }
 

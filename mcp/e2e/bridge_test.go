@@ -209,3 +209,48 @@ func TestMediaArtifacts(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretEnvFromTheBroker: a server with secret_env waits for mcp_connect, which asks
+// the host's broker for the secret under its own call and starts the server with it in
+// its environment; a server without one started on its own.
+func TestSecretEnvFromTheBroker(t *testing.T) {
+	dir := bridgeDir(t, map[string]any{
+		"sec":   map[string]any{"command": filepath.Join(bin, "testserver"), "secret_env": map[string]string{"TEST_TOKEN": "mcp_token"}},
+		"plain": testServer(),
+	})
+	script := filepath.Join(t.TempDir(), "secrets.toml")
+	write(t, script, []byte("[secrets]\n\"mcp_token\" = \"s3cret-value\"\n"))
+	lines, _, stderr := hostCall(t, "--script", script, dir,
+		"mcp_status", `{"wait":true}`,
+		"mcp_connect", `{"server":"sec"}`,
+		"sec_env_len", `{"name":"TEST_TOKEN"}`,
+		"plain_env_len", `{"name":"TEST_TOKEN"}`,
+		"mcp_connect", `{"server":"nope"}`)
+	if len(lines) != 5 {
+		t.Fatalf("%d lines; stderr:\n%s", len(lines), stderr)
+	}
+	states := map[string]string{}
+	for _, s := range statusLine(t, lines[0]).Servers {
+		states[s.Name] = s.State
+	}
+	if states["sec"] != "needs_start" || states["plain"] != "ready" {
+		t.Errorf("before mcp_connect: %v; want sec needs_start, plain ready", states)
+	}
+	for _, s := range statusLine(t, lines[1]).Servers {
+		if s.Name == "sec" && s.State != "ready" {
+			t.Errorf("after mcp_connect: sec is %s (%s)", s.State, s.Detail)
+		}
+	}
+	if got := lines[2].text(); got != "len=12" {
+		t.Errorf("the secret did not reach the server's environment: %s", lines[2].raw)
+	}
+	if got := lines[3].text(); got != "len=0" {
+		t.Errorf("a server without secret_env saw the secret: %s", lines[3].raw)
+	}
+	if e := lines[4].Error; e == nil || e.Code != -32602 || !strings.Contains(e.Message, `no MCP server "nope"`) {
+		t.Errorf("mcp_connect of an unknown server: %s", lines[4].raw)
+	}
+	if strings.Contains(stderr, "s3cret-value") {
+		t.Error("the secret value appeared in octet-host's output")
+	}
+}

@@ -44,6 +44,10 @@ func main() {
 			copy(data, "\x89PNG\r\n\x1a\n")
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: data, MIMEType: "image/png"}}}, nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "env_len", Description: "Answer the length of environment variable name (never its value)"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
+			return text(fmt.Sprintf("len=%d", len(os.Getenv(a.Name)))), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Add a tool named name that answers its own name"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
 			name := a.Name
