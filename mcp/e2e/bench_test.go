@@ -179,3 +179,42 @@ func BenchmarkCallHostBaseline(b *testing.B) {
 	b.StopTimer()
 	reportPercentiles(b, d)
 }
+
+// BenchmarkBridgeAddedLatency interleaves a direct call and a bridged call of the same
+// tool of the same server binary on every iteration, so both see the same machine load,
+// and reports both p50s and their difference: the latency octet-mcp and the octet hop
+// add per call.
+func BenchmarkBridgeAddedLatency(b *testing.B) {
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: exec.Command(filepath.Join(bin, "testserver"))}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	ext, done := bridged(b)
+	defer done()
+	ctx := context.Background()
+	params := &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(`{"name":"x"}`)}
+	args := json.RawMessage(`{"name":"x"}`)
+	direct := make([]time.Duration, 0, b.N)
+	via := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := cs.CallTool(ctx, params); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := ext.CallTool(ctx, "test_echo", args); err != nil {
+			b.Fatal(err)
+		}
+		direct, via = append(direct, t1.Sub(t0)), append(via, time.Since(t1))
+	}
+	b.StopTimer()
+	slices.Sort(direct)
+	slices.Sort(via)
+	d, v := direct[len(direct)/2], via[len(via)/2]
+	b.ReportMetric(float64(d.Microseconds()), "direct-p50-µs")
+	b.ReportMetric(float64(v.Microseconds()), "bridged-p50-µs")
+	b.ReportMetric(float64((v - d).Microseconds()), "added-p50-µs")
+}
