@@ -29,7 +29,7 @@ func McpServers() error {
 	venv := filepath.Join(mcpServersDir, ".venv")
 	reqs := filepath.Join(mcpServersDir, "requirements.txt")
 	done := filepath.Join(venv, ".installed")
-	if newer(reqs, done) {
+	if newer(reqs, done) || !exists(filepath.Join(venv, "bin", "fastmcp")) {
 		if !exists(filepath.Join(venv, "bin", "python")) {
 			if err := run(".", nil, "python3", "-m", "venv", venv); err != nil {
 				return err
