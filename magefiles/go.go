@@ -17,10 +17,11 @@ var goModules = []string{".", "sdk-go", "mcp"}
 
 // TestGo runs every Go module's tests, then the transport, SDK and host core again under
 // the race detector (the conformance suite and CLI are exercised by Demo instead). The
-// mcp module's tests need the MCP servers McpServers installs; there they fail, never
-// skip, when a server is missing.
+// mcp module's tests need the MCP servers McpServers installs and the kit's Python venv
+// and TypeScript build (the gateway serves Python and TypeScript examples); here they
+// fail, never skip, when one is missing.
 func TestGo() error {
-	mg.Deps(McpServers)
+	mg.Deps(McpServers, PythonEnv, BuildTypeScript)
 	for _, dir := range goModules {
 		var env []string
 		if dir == "mcp" {
