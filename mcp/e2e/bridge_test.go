@@ -2,12 +2,17 @@ package e2e
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/reference"
 )
 
 func testServer() map[string]any {
@@ -253,4 +258,38 @@ func TestSecretEnvFromTheBroker(t *testing.T) {
 	if strings.Contains(stderr, "s3cret-value") {
 		t.Error("the secret value appeared in octet-host's output")
 	}
+}
+
+// TestServerLoggingReachesTheExtensionLog: an MCP notifications/message becomes a line
+// of octet-mcp's log (its stderr, which the host keeps), with the server, logger and data.
+func TestServerLoggingReachesTheExtensionLog(t *testing.T) {
+	dir := bridgeDir(t, map[string]any{"test": testServer()})
+	ctx := context.Background()
+	h, err := reference.Open(ctx, reference.Options{Host: host.Options{StateDir: t.TempDir(), Workspace: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := h.StartDir(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ext.CallTool(ctx, "mcp_status", json.RawMessage(`{"wait":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ext.CallTool(ctx, "test_log", json.RawMessage(`{"name":"a-line-from-the-server"}`)); err != nil {
+		t.Fatal(err)
+	}
+	logPath := ext.LogPath()
+	h.Close()
+	b, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, "MCP server log") && strings.Contains(line, "a-line-from-the-server") &&
+			strings.Contains(line, `"server":"test"`) && strings.Contains(line, `"level":"warn"`) {
+			return
+		}
+	}
+	t.Errorf("no warning line with the server's message in the extension log %s:\n%s", logPath, b)
 }

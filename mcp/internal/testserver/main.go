@@ -48,6 +48,11 @@ func main() {
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
 			return text(fmt.Sprintf("len=%d", len(os.Getenv(a.Name)))), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "log", Description: "Send name as a warning log message, then answer"},
+		func(ctx context.Context, req *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Logger: "testserver", Data: a.Name})
+			return text("logged"), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "add_tool", Description: "Add a tool named name that answers its own name"},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a nameArgs) (*mcp.CallToolResult, any, error) {
 			name := a.Name
