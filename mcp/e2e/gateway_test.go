@@ -62,6 +62,9 @@ func startGateway(t *testing.T, elicit bool, dirs ...string) *client {
 			c.mu.Lock()
 			c.elicited = append(c.elicited, r.Params.Message)
 			c.mu.Unlock()
+			if strings.Contains(js(r.Params.RequestedSchema), `"value"`) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"value": "Grace"}}, nil
+			}
 			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
 		}
 	}
@@ -280,5 +283,25 @@ func TestGatewayStreamableHTTP(t *testing.T) {
 	out, err := exec.Command(filepath.Join(bin, "octet-mcp-gateway"), "--http", "0.0.0.0:0", exampleDir("go", "hello-world")).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "must be loopback") {
 		t.Errorf("--http 0.0.0.0:0: %v %s; want a refusal", err, out)
+	}
+}
+
+// TestGatewayInputAsElicitation: an extension's input request is asked of the MCP client
+// as a one-field form and its answer returned; secret input is never elicited (the
+// script, here absent, cancels it).
+func TestGatewayInputAsElicitation(t *testing.T) {
+	c := startGateway(t, true, exampleDir("go", "conformance-fixture"))
+	r := c.call(t, "ask", map[string]any{"kind": "input", "prompt": "Your name?"})
+	if s := js(r.StructuredContent); !strings.Contains(s, `"Grace"`) {
+		t.Errorf("ask input: %s %q; want the client's answer", s, resultText(r))
+	}
+	r = c.call(t, "ask", map[string]any{"kind": "input", "prompt": "Password?", "secret": true})
+	if s := js(r.StructuredContent); !strings.Contains(s, `"answer_sha256":null`) {
+		t.Errorf("secret input: %s; want it cancelled, not elicited", s)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.elicited) != 1 || c.elicited[0] != "Your name?" {
+		t.Errorf("elicited %q; want only the non-secret prompt", c.elicited)
 	}
 }
