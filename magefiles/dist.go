@@ -31,7 +31,8 @@ var hostTargets = [][2]string{{"linux", "amd64"}, {"linux", "arm64"}, {"darwin",
 // Dist writes every release artifact into dist/: the Python wheel and sdist, the npm
 // tarball (built by the package's own prepack), the Go SDK as a module zip in a
 // file-system GOPROXY layout (dist/goproxy), octet-host for linux and darwin on amd64 and
-// arm64, and SHA256SUMS over all of it. Each carries the one version in VERSION.
+// arm64, for the same platforms the octet-mcp bundle and octet-mcp-gateway (distMCP), and
+// SHA256SUMS over all of it. Each carries the one version in VERSION.
 func Dist() error {
 	mg.Deps(PythonEnv, TypeScriptEnv)
 	v, err := kitVersion()
@@ -67,6 +68,9 @@ func Dist() error {
 		if err := run(".", env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./host/cmd/octet-host"); err != nil {
 			return err
 		}
+	}
+	if err := distMCP(out, v); err != nil {
+		return err
 	}
 	return writeSums(out)
 }

@@ -100,6 +100,11 @@ func FreshDir() error {
 		passed++
 		fmt.Printf("fresh-directory: %s scaffold installed from dist/, README commands passed, certified, bundle installed\n", lang)
 	}
+	if err := freshMCP(work, dist, env, v); err != nil {
+		return fmt.Errorf("fresh-directory: %w", err)
+	}
+	passed++
+	fmt.Println("fresh-directory: octet-mcp bundle installed from dist/ and called")
 	fmt.Printf("fresh-directory: %d passed, 0 failed\n", passed)
 	return nil
 }

@@ -5,18 +5,29 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/magefile/mage/mg"
 )
 
 // goModules are the project's Go modules tested and vetted here: the root (host, schema,
-// codegen, examples) and the Go SDK, a module of its own so that an extension's go.mod
-// never pulls the host's dependencies. bench/ has its own targets.
-var goModules = []string{".", "sdk-go"}
+// codegen, examples), the Go SDK, a module of its own so that an extension's go.mod
+// never pulls the host's dependencies, and mcp/ (octet-mcp and octet-mcp-gateway), so
+// neither the host nor the SDK takes the MCP SDK dependency. bench/ has its own targets.
+var goModules = []string{".", "sdk-go", "mcp"}
 
 // TestGo runs every Go module's tests, then the transport, SDK and host core again under
-// the race detector (the conformance suite and CLI are exercised by Demo instead).
+// the race detector (the conformance suite and CLI are exercised by Demo instead). The
+// mcp module's tests need the MCP servers McpServers installs and the kit's Python venv
+// and TypeScript build (the gateway serves Python and TypeScript examples); here they
+// fail, never skip, when one is missing.
 func TestGo() error {
+	mg.Deps(McpServers, PythonEnv, BuildTypeScript)
 	for _, dir := range goModules {
-		if err := run(dir, nil, "go", "test", "-count=1", "./..."); err != nil {
+		var env []string
+		if dir == "mcp" {
+			env = []string{"OCTET_MCP_SERVERS=required"}
+		}
+		if err := run(dir, env, "go", "test", "-count=1", "./..."); err != nil {
 			return err
 		}
 	}

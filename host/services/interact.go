@@ -19,6 +19,10 @@ const (
 
 // Confirmation is a confirmation/request and its scripted answer.
 type Confirmation struct {
+	// Parent is the parent_request_id as compact JSON (the host request the question
+	// belongs to; empty without one), so an Asker can route it (octet-mcp-gateway asks the
+	// MCP client whose call that is).
+	Parent      string `json:"parent_request_id,omitempty"`
 	Message     string `json:"message"`
 	Title       string `json:"title,omitempty"`
 	Destructive bool   `json:"destructive,omitempty"`
@@ -29,6 +33,7 @@ type Confirmation struct {
 // InputRequest is an input/request and whether it was answered. The value
 // is deliberately absent.
 type InputRequest struct {
+	Parent   string `json:"parent_request_id,omitempty"` // as in Confirmation
 	Prompt   string `json:"prompt"`
 	Secret   bool   `json:"secret"`
 	Answered bool   `json:"answered"`
@@ -42,7 +47,7 @@ func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessag
 	if err != nil {
 		return nil, err
 	}
-	ev := Confirmation{Message: p.Message, Title: deref(p.Title), Destructive: p.Destructive != nil && *p.Destructive}
+	ev := Confirmation{Parent: parentText(p.ParentRequestID), Message: p.Message, Title: deref(p.Title), Destructive: p.Destructive != nil && *p.Destructive}
 	switch {
 	case c.APIVersion != "0.1" && p.ParentRequestID == nil:
 		ev.Reason = "denied: no parent_request_id (outside an active request)"
@@ -70,6 +75,18 @@ func (r *Router) confirmation(ctx context.Context, c *Caller, raw json.RawMessag
 	}
 	r.emit(c, EventConfirmation, ev)
 	return map[string]bool{"confirmed": ev.Confirmed}, nil
+}
+
+// parentText is a parent_request_id as compact JSON ("" for none).
+func parentText(id *protocol.RequestID) string {
+	if id == nil {
+		return ""
+	}
+	b, err := json.Marshal(id)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 func (r *Router) parentActive(c *Caller, parent protocol.RequestID) bool {
@@ -110,7 +127,7 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 		}
 	}
 	if !scripted && r.cfg.Asker != nil {
-		if v, ok := r.cfg.Asker.Input(ctx, c.Extension, InputRequest{Prompt: p.Prompt, Secret: p.Secret}); ok && len(v) <= inputValueMaxBytes {
+		if v, ok := r.cfg.Asker.Input(ctx, c.Extension, InputRequest{Parent: parentText(&p.ParentRequestID), Prompt: p.Prompt, Secret: p.Secret}); ok && len(v) <= inputValueMaxBytes {
 			value = &v
 		}
 	}
@@ -119,7 +136,7 @@ func (r *Router) input(ctx context.Context, c *Caller, raw json.RawMessage) (any
 		// traced and recorded redacted, and any echo of it afterwards too.
 		r.red.Add(*value)
 	}
-	r.emit(c, EventInput, InputRequest{Prompt: p.Prompt, Secret: p.Secret, Answered: value != nil})
+	r.emit(c, EventInput, InputRequest{Parent: parentText(&p.ParentRequestID), Prompt: p.Prompt, Secret: p.Secret, Answered: value != nil})
 	return map[string]*string{"value": value}, nil
 }
 

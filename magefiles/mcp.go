@@ -1,0 +1,130 @@
+//go:build mage
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// mcpServersDir holds the MCP servers the mcp module's tests run against: the npm
+// servers and MCP Inspector (package.json + package-lock.json) and a FastMCP venv
+// (requirements.txt, every version pinned). node_modules and .venv are git-ignored.
+const mcpServersDir = "mcp/testdata/servers"
+
+// McpServers installs the MCP test servers once: npm ci when node_modules is missing or
+// older than package-lock.json, and the FastMCP venv when it is missing or older than
+// requirements.txt. A second run with nothing changed does nothing.
+func McpServers() error {
+	lock := filepath.Join(mcpServersDir, "package-lock.json")
+	stamp := filepath.Join(mcpServersDir, "node_modules", ".package-lock.json")
+	if newer(lock, stamp) {
+		if err := run(mcpServersDir, nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
+			return err
+		}
+	}
+	venv := filepath.Join(mcpServersDir, ".venv")
+	reqs := filepath.Join(mcpServersDir, "requirements.txt")
+	done := filepath.Join(venv, ".installed")
+	if newer(reqs, done) || !exists(filepath.Join(venv, "bin", "fastmcp")) {
+		if !exists(filepath.Join(venv, "bin", "python")) {
+			if err := run(".", nil, "python3", "-m", "venv", venv); err != nil {
+				return err
+			}
+		}
+		py := filepath.Join(root(), venv, "bin", "python")
+		if err := run(".", nil, py, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", reqs); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(root(), done), nil, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newer reports whether src is newer than dst, or dst is missing.
+func newer(src, dst string) bool {
+	d, err := os.Stat(filepath.Join(root(), dst))
+	if err != nil {
+		return true
+	}
+	s, err := os.Stat(filepath.Join(root(), src))
+	return err != nil || s.ModTime().After(d.ModTime())
+}
+
+// mcpBundleName is octet-mcp's bundle archive in dist/ for one platform.
+func mcpBundleName(v, goos, goarch string) string {
+	return fmt.Sprintf("octet-mcp-%s-%s-%s.tar.gz", v, goos, goarch)
+}
+
+// distMCP writes, for every host platform, the octet-mcp bundle (one root directory
+// octet-mcp/ holding extension.toml pinned to this octet version, the octet-mcp binary
+// and its README) and the octet-mcp-gateway binary.
+func distMCP(out, v string) error {
+	manifest, err := os.ReadFile(filepath.Join(root(), "mcp", "cmd", "octet-mcp", "extension.toml"))
+	if err != nil {
+		return err
+	}
+	// Bundles must pin exactly the host's version; the source manifest, an unpackaged
+	// local copy, does not.
+	stamped := strings.Replace(string(manifest), "api_version = ", fmt.Sprintf("requires_octet = \"=%s\"\napi_version = ", v), 1)
+	readme, err := os.ReadFile(filepath.Join(root(), "mcp", "cmd", "octet-mcp", "BUNDLE.md"))
+	if err != nil {
+		return err
+	}
+	for _, t := range hostTargets {
+		env := []string{"GOOS=" + t[0], "GOARCH=" + t[1], "CGO_ENABLED=0"}
+		gw := filepath.Join(out, fmt.Sprintf("octet-mcp-gateway-%s-%s-%s", v, t[0], t[1]))
+		if err := run("mcp", env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", gw, "./cmd/octet-mcp-gateway"); err != nil {
+			return err
+		}
+		stage, err := os.MkdirTemp("", "octet-mcp-bundle-")
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(stage, "octet-mcp")
+		err = os.MkdirAll(dir, 0o755)
+		if err == nil {
+			err = run("mcp", env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "octet-mcp"), "./cmd/octet-mcp")
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(stamped), 0o644)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644)
+		}
+		if err == nil {
+			err = packBundle(dir, filepath.Join(out, mcpBundleName(v, t[0], t[1])))
+		}
+		os.RemoveAll(stage)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// freshMCP installs this platform's octet-mcp bundle from dist/ with the released
+// octet-host and calls its mcp_status from the installed directory.
+func freshMCP(work, dist string, env []string, v string) error {
+	archive := filepath.Join(dist, mcpBundleName(v, runtime.GOOS, runtime.GOARCH))
+	exts := filepath.Join(work, "mcp-extensions")
+	if out, err := freshRun(work, env, "octet-host", "bundle", "install", "--root", exts, archive); err != nil {
+		return fmt.Errorf("bundle install of %s: %v\n%s", filepath.Base(archive), err, out)
+	}
+	out, err := freshRun(work, env, "octet-host", "call", filepath.Join(exts, "octet-mcp"), "mcp_status", `{"wait":true}`)
+	if err != nil || !strings.Contains(out, `"servers":[]`) {
+		return fmt.Errorf("octet-mcp from its bundle: mcp_status said %q (%v)", out, err)
+	}
+	return nil
+}
+
+// BenchMCP measures octet-mcp: the latency it adds per call over calling the MCP server
+// directly (p50, p99), the host's own hop, and cold starts (mcp/e2e/bench_test.go).
+func BenchMCP() error {
+	return run("mcp", nil, "go", "test", "./e2e", "-run", "^$", "-bench", ".", "-benchtime", "3000x", "-count", "1")
+}

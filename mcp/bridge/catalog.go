@@ -1,0 +1,232 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// octetToolName is the host's tool-name rule.
+var octetToolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// invalidRune is what an MCP tool name may hold and an octet one may not.
+var invalidRune = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// ToolName is the octet name of MCP tool tool of server: "<server>_<tool>", with every
+// character octet names do not allow ('.', '/', …) replaced by '_'.
+func ToolName(server, tool string) string {
+	return server + "_" + invalidRune.ReplaceAllString(tool, "_")
+}
+
+// catalogTimeout bounds one tools/register or tools/unregister exchange with the host.
+const catalogTimeout = 30 * time.Second
+
+// convert turns a server's whole tool list into octet tool definitions, or refuses the
+// list as a whole: a name that does not map to a distinct valid octet name, a description
+// over the limit, a schema that does not compile, more tools than one catalog holds.
+func (b *Bridge) convert(u *upstream, tools []*mcp.Tool) ([]*octet.ToolDef, map[string]string, error) {
+	if len(tools) > protocol.MaxToolsPerRequest {
+		return nil, nil, fmt.Errorf("lists %d tools; one catalog revision carries at most %d", len(tools), protocol.MaxToolsPerRequest)
+	}
+	defs := make([]*octet.ToolDef, 0, len(tools))
+	names := make(map[string]string, len(tools))
+	for i, t := range tools {
+		at := fmt.Sprintf("tools[%d] %q", i, t.Name)
+		name := ToolName(u.name, t.Name)
+		if !octetToolName.MatchString(name) {
+			return nil, nil, fmt.Errorf("%s: octet name %q is not a valid tool name (at most 64 of [A-Za-z0-9_-])", at, name)
+		}
+		if prev, dup := names[name]; dup {
+			return nil, nil, fmt.Errorf("%s: octet name %q is also the name of tool %q", at, name, prev)
+		}
+		desc := t.Description
+		if desc == "" {
+			desc = t.Title
+		}
+		if n := utf8.RuneCountInString(desc); n > 4096 {
+			return nil, nil, fmt.Errorf("%s: description is %d characters; octet allows 4096", at, n)
+		}
+		params, err := schemaObject(t.InputSchema)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: inputSchema: %v", at, err)
+		}
+		if params == nil {
+			params = map[string]any{"type": "object"}
+		}
+		var output map[string]any
+		if t.OutputSchema != nil {
+			if output, err = schemaObject(t.OutputSchema); err != nil {
+				return nil, nil, fmt.Errorf("%s: outputSchema: %v", at, err)
+			}
+			output = WithErrorMarker(output)
+		}
+		def, err := octet.DefineRawTool(octet.ToolSpec{Name: name, Description: desc, Parameters: params, OutputSchema: output},
+			b.handler(u, name, t.Name, toolInfo{output: output != nil}))
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", at, err)
+		}
+		defs = append(defs, def)
+		names[name] = t.Name
+	}
+	return defs, names, nil
+}
+
+// ErrorMarker is the structured content of an octet result made from an MCP tool error
+// (isError) of a tool with an output schema. MCP applies an output schema to successful
+// results only; octet requires structured_content matching output_schema on every
+// result, errors included. So the bridge publishes such a tool's output_schema as
+// {"anyOf": [MCP outputSchema, ErrorMarkerSchema]} and gives its error results
+// {"mcp_error": true}; octet-mcp-gateway recognises the pair and removes both.
+const ErrorMarker = "mcp_error"
+
+// ErrorMarkerSchema is the second alternative of a bridged output schema.
+func ErrorMarkerSchema() map[string]any {
+	return map[string]any{"type": "object", "properties": map[string]any{ErrorMarker: map[string]any{"const": true}},
+		"required": []any{ErrorMarker}, "additionalProperties": false}
+}
+
+// WithErrorMarker wraps an MCP output schema (see ErrorMarker). A $schema keyword moves
+// to the wrapper, where a dialect is declared.
+func WithErrorMarker(s map[string]any) map[string]any {
+	inner := make(map[string]any, len(s))
+	for k, v := range s {
+		inner[k] = v
+	}
+	out := map[string]any{"anyOf": []any{inner, ErrorMarkerSchema()}}
+	if d, ok := inner["$schema"]; ok {
+		delete(inner, "$schema")
+		out["$schema"] = d
+	}
+	return out
+}
+
+// schemaObject is an MCP schema (decoded JSON or a *jsonschema.Schema) as a JSON object.
+func schemaObject(v any) (map[string]any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("is not a JSON object: %.60s", raw)
+	}
+	return m, nil
+}
+
+// publish replaces server u's tools with tools. The new tools go to the host in one
+// tools/register (one revision holding the complete new catalog of u), then the tools
+// u no longer lists in one tools/unregister; from the first of the two on, the bridge
+// answers only for the new catalog, so a call of a withdrawn tool is refused even in the
+// instant before the host forgets it. Any refusal withdraws u's tools entirely.
+func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) error {
+	defs, names, err := b.convert(u, tools)
+	if err != nil {
+		return err
+	}
+	b.pubMu.Lock()
+	defer b.pubMu.Unlock()
+	u.mu.Lock()
+	old := u.tools
+	u.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, catalogTimeout)
+	defer cancel()
+	if len(defs) > 0 {
+		up, err := b.register(cctx, defs)
+		if err != nil {
+			return fmt.Errorf("the host refused the catalog: %v", err)
+		}
+		u.mu.Lock()
+		u.tools, u.revision = names, up.Revision
+		u.mu.Unlock()
+	} else {
+		u.mu.Lock()
+		u.tools = names
+		u.mu.Unlock()
+	}
+	var stale []string
+	for n := range old {
+		if _, keep := names[n]; !keep {
+			stale = append(stale, n)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		up, err := b.ext.UnregisterTools(cctx, stale...)
+		if err != nil {
+			return fmt.Errorf("the host refused to withdraw %s: %v", strings.Join(stale, ", "), err)
+		}
+		u.mu.Lock()
+		u.revision = up.Revision
+		u.mu.Unlock()
+	}
+	b.log.Info("MCP server catalog published", "server", u.name, "tools", len(names), "revision", b.ext.CatalogRevision())
+	b.statusChanged()
+	return nil
+}
+
+// register sends tools/register. A host may refuse a mutation that arrives while it is
+// still finishing the handshake ("tools/register before the initialize handshake
+// completed", -32002) or installing the generation it made ("... is no longer
+// current"): the bridge publishes right after answering initialize, so it retries
+// those refusals, with a short doubling delay, for about two seconds.
+func (b *Bridge) register(ctx context.Context, defs []*octet.ToolDef) (octet.CatalogUpdate, error) {
+	delay := time.Millisecond
+	for attempt := 0; ; attempt++ {
+		up, err := b.ext.RegisterTools(ctx, defs...)
+		if err == nil || attempt == 11 || !handshakeRace(err) {
+			return up, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return up, err
+		case <-t.C:
+		}
+		delay *= 2
+	}
+}
+
+func handshakeRace(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "before the initialize handshake completed") || strings.Contains(msg, "is no longer current")
+}
+
+// withdraw removes every tool of u from the catalog (a crash, a catalog that failed
+// validation, shutdown). The local view goes first, so calls are refused at once.
+func (b *Bridge) withdraw(u *upstream, why string) {
+	u.mu.Lock()
+	old := u.tools
+	u.tools = nil
+	u.mu.Unlock()
+	if len(old) == 0 || b.ctx.Err() != nil {
+		return
+	}
+	names := make([]string, 0, len(old))
+	for n := range old {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	b.pubMu.Lock()
+	defer b.pubMu.Unlock()
+	ctx, cancel := context.WithTimeout(b.ctx, catalogTimeout)
+	defer cancel()
+	if _, err := b.ext.UnregisterTools(ctx, names...); err != nil {
+		b.log.Error("withdrawing MCP server tools failed", "server", u.name, "err", err.Error())
+		return
+	}
+	b.log.Warn("MCP server tools withdrawn", "server", u.name, "tools", len(names), "reason", why)
+	b.statusChanged()
+}
