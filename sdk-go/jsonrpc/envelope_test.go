@@ -76,7 +76,7 @@ func TestOnMessageSeesEveryEnvelopeOnce(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":"h1","method":"serve_me"}`)
 	<-started
 	p.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"h1"}}`)
-	p.frame() // the handler's cancelled answer
+	p.frame()                                      // the handler's cancelled answer
 	p.send(`{"jsonrpc":"2.0","id":"h2","method":`) // invalid: no envelope
 
 	want := []string{
