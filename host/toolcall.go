@@ -17,7 +17,7 @@ type ToolCall struct {
 	// saw). The call then carries that entry's catalog_revision even when the extension
 	// has replaced or removed the tool since, and it is refused with a *StaleCatalogError
 	// when the generation that published the entry is gone (a restart starts a new
-	// catalog epoch 0, so the revision would name a different catalog). Nil plans the call
+	// catalog whose revisions start again at 0, so the revision would name a different catalog). Nil plans the call
 	// against the extension's current catalog.
 	Planned *CatalogEntry
 }
@@ -31,7 +31,7 @@ type StaleCatalogError struct {
 }
 
 func (e *StaleCatalogError) Error() string {
-	return fmt.Sprintf("tool %q was planned against catalog revision %d of %s generation %d, which has ended (generation %d serves now, from a new catalog epoch); plan the call again against the current catalog",
+	return fmt.Sprintf("tool %q was planned against catalog revision %d of %s generation %d, which has ended (generation %d serves now, its catalog revisions started again at 0); plan the call again against the current catalog",
 		e.Tool, e.PlannedRevision, e.Extension, e.PlannedGeneration, e.Current)
 }
 

@@ -200,7 +200,7 @@ func checkContributionMismatch(t *T) error {
 	}
 	tools := stringList(contributes["tools"])
 	contributes["tools"] = append(slices.Clone(tools), undeclaredTool)
-	// dynamic_tools is withheld: with it, the initialize tools are epoch 0 and need not
+	// dynamic_tools is withheld: with it, the initialize tools are revision 0 and need not
 	// match the manifest, so nothing would have to refuse.
 	out, err := tryInitialize(t, InitOptions{Manifest: man, Withhold: []string{"dynamic_tools"}})
 	if err != nil {

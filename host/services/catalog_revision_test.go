@@ -83,7 +83,7 @@ func TestToolCallCarriesCatalogRevision(t *testing.T) {
 		t.Fatalf("versioned was called at revisions %v; want revision 1 twice and revision 2 once", revs)
 	}
 
-	// A crash starts a new generation with a new catalog epoch 0.
+	// A crash starts a new generation whose catalog revisions start again at 0.
 	if _, _, err := rh.h.CallTool(ctx, "crash", []byte(`{}`)); !errors.Is(err, host.ErrTransport) {
 		t.Fatalf("crash: %v", err)
 	}

@@ -131,7 +131,7 @@ func (b *Bridge) media(ctx context.Context, server string, i int, kind, mime str
 }
 
 func (b *Bridge) artifact(ctx context.Context, server string, i int, mime string, data []byte) (string, error) {
-	if !b.ext.HasFeature("artifacts") {
+	if !b.ext.HasFeature(string(protocol.FeatureArtifacts)) {
 		return "", fmt.Errorf("the host offers no artifacts")
 	}
 	name := fmt.Sprintf("%s-content-%d", server, i)

@@ -10,7 +10,7 @@ import pytest
 from octet_extension import (
     Extension,
     InvalidParams,
-    KvConflict,
+    KVConflict,
     ProtocolError,
     RemoteError,
     SecretUnavailable,
@@ -501,7 +501,7 @@ def test_kv_get_put_list_commit_conflict() -> None:
         entry = ext.kv.get("a")
         assert entry.value == {"n": 1} and entry.version == version
         assert entry.namespace == "test-extension"
-        with pytest.raises(KvConflict) as err:
+        with pytest.raises(KVConflict) as err:
             ext.kv.put("a", 2, expect_absent=True)
         assert err.value.code == -32005 and err.value.key == "a"
         assert ext.kv.get("a").value == {"n": 1}  # nothing applied

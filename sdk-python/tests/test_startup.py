@@ -35,9 +35,9 @@ def test_import_and_registration_load_no_heavy_modules() -> None:
 
 def test_kv_types_still_import_from_the_package() -> None:
     # They load lazily (PEP 562 __getattr__); the public names must keep working.
-    from octet_extension import KvEntry, KvPage, KvTransaction
+    from octet_extension import KVEntry, KVPage, KVTransaction
 
-    entry = KvEntry("ns", "k", 1, "v1")
+    entry = KVEntry("ns", "k", 1, "v1")
     assert entry.version == "v1"
-    assert KvPage([entry], None).entries == [entry]
-    assert KvTransaction.__name__ == "KvTransaction"
+    assert KVPage([entry], None).entries == [entry]
+    assert KVTransaction.__name__ == "KVTransaction"

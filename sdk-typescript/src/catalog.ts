@@ -1,7 +1,7 @@
-// Dynamic tool catalogs: epoch 0 is the initialize catalog; every accepted tools/register or
-// tools/unregister commits the next epoch. Mutations are staged locally, published, and
+// Dynamic tool catalogs: revision 0 is the initialize catalog; every accepted tools/register or
+// tools/unregister commits the next revision. Mutations are staged locally, published, and
 // committed only on the host's acknowledgement, whose revision must be exactly previous+1.
-// The last RETAINED_CATALOGS committed epochs stay callable, so a call pinned to the catalog the
+// The last RETAINED_CATALOGS committed revisions stay callable, so a call pinned to the catalog the
 // model saw runs that catalog's handler even after a replacement.
 import { ProtocolError } from "./errors.js";
 import { RETAINED_CATALOGS } from "./limits.js";
@@ -9,12 +9,12 @@ import { RETAINED_CATALOGS } from "./limits.js";
 export type Catalog<E> = ReadonlyMap<string, E>;
 
 export class CatalogHistory<E> {
-  private readonly epochs = new Map<number, Catalog<E>>();
+  private readonly revisions = new Map<number, Catalog<E>>();
   private latest = 0;
   private staged: { revision: number; tools: Catalog<E> } | undefined;
 
   constructor(initial: Catalog<E>) {
-    this.epochs.set(0, initial);
+    this.revisions.set(0, initial);
   }
 
   get revision(): number {
@@ -22,7 +22,7 @@ export class CatalogHistory<E> {
   }
 
   get current(): Catalog<E> {
-    return this.epochs.get(this.latest)!;
+    return this.revisions.get(this.latest)!;
   }
 
   /**
@@ -31,7 +31,7 @@ export class CatalogHistory<E> {
    */
   at(revision: number | undefined): Catalog<E> | undefined {
     if (revision === undefined) return this.current;
-    const committed = this.epochs.get(revision);
+    const committed = this.revisions.get(revision);
     if (committed !== undefined) return committed;
     if (this.staged !== undefined && this.staged.revision === revision) return this.staged.tools;
     return undefined;
@@ -61,13 +61,13 @@ export class CatalogHistory<E> {
     const next = new Map<string, E>();
     for (const [name, entry] of staged.tools) if (keep.has(name)) next.set(name, entry);
     this.latest = staged.revision;
-    this.epochs.set(this.latest, next);
-    this.epochs.delete(this.latest - RETAINED_CATALOGS);
+    this.revisions.set(this.latest, next);
+    this.revisions.delete(this.latest - RETAINED_CATALOGS);
     return next;
   }
 
   /** The revisions currently callable (for diagnostics and tests). */
   retained(): number[] {
-    return [...this.epochs.keys()].sort((a, b) => a - b);
+    return [...this.revisions.keys()].sort((a, b) => a - b);
   }
 }

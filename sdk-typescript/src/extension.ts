@@ -174,7 +174,7 @@ export class Extension extends HostServices {
     return this.session?.api;
   }
 
-  /** The last committed dynamic catalog epoch (0 after initialize). */
+  /** The last committed dynamic catalog revision (0 after initialize). */
   get toolCatalogRevision(): number {
     return this.catalogs?.revision ?? 0;
   }

@@ -12,7 +12,7 @@ export {
   CancelledError, FeatureUnavailableError, OctetError, ProtocolError, RemoteError, ToolError, TransportError, ValidationError,
 } from "./errors.js";
 export type { WireError } from "./errors.js";
-export type { ArtifactSource, KvCommitBatch, KvListOptions, ParentOption, SpawnAgentOptions } from "./services.js";
+export type { ArtifactSource, KVCommitBatch, KVListOptions, KvCommitBatch, KvListOptions, ParentOption, SpawnAgentOptions } from "./services.js";
 export { canonicalJson } from "./services.js";
 export { Logger } from "./log.js";
 export type { LogFields, LogLevel } from "./log.js";

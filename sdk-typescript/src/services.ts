@@ -9,8 +9,8 @@ import type * as G from "./generated/index.js";
 import * as L from "./limits.js";
 import { FeatureName, Method } from "./generated/index.js";
 import type {
-  AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KvCommitResult, KvGetResult,
-  KvListResult, KvPrecondition, KvWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,
+  AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KVCommitResult, KVGetResult,
+  KVListResult, KVPrecondition, KVWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,
 } from "./types.js";
 
 export interface ParentOption {
@@ -39,16 +39,16 @@ export interface SpawnAgentOptions extends ParentOption {
   modelSelection?: { provider?: string; model?: string };
 }
 
-export interface KvListOptions {
+export interface KVListOptions {
   namespace: string;
   prefix?: string;
   cursor?: string;
   limit?: number;
 }
 
-export interface KvCommitBatch {
-  preconditions?: KvPrecondition[];
-  writes: KvWrite[];
+export interface KVCommitBatch {
+  preconditions?: KVPrecondition[];
+  writes: KVWrite[];
 }
 
 // Every answer a method below reads went through call(), which checks it against the
@@ -320,30 +320,30 @@ export abstract class HostServices {
   // ---- kv (API 0.4)
 
   readonly kv = {
-    get: (namespace: string, key: string): Promise<KvGetResult> => this.kvGet(namespace, key),
-    list: (options: KvListOptions): Promise<KvListResult> => this.kvList(options),
-    commit: (batch: KvCommitBatch): Promise<KvCommitResult> => this.kvCommit(batch),
+    get: (namespace: string, key: string): Promise<KVGetResult> => this.kvGet(namespace, key),
+    list: (options: KVListOptions): Promise<KVListResult> => this.kvList(options),
+    commit: (batch: KVCommitBatch): Promise<KVCommitResult> => this.kvCommit(batch),
   };
 
-  private async kvGet(namespace: string, key: string): Promise<KvGetResult> {
+  private async kvGet(namespace: string, key: string): Promise<KVGetResult> {
     this.require(FeatureName.KV, Method.KV_GET);
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
     C.checkKvKey(key, "/key");
     const r = (await this.call(Method.KV_GET, { namespace, key })) as unknown as G.KVGetResult;
-    return r as unknown as KvGetResult;
+    return r as unknown as KVGetResult;
   }
 
-  private async kvList(options: KvListOptions): Promise<KvListResult> {
+  private async kvList(options: KVListOptions): Promise<KVListResult> {
     this.require(FeatureName.KV, Method.KV_LIST);
     C.checkNamespace(options.namespace, this.extensionName(), "/namespace");
     const params: JsonObject = { namespace: options.namespace, prefix: options.prefix ?? "" };
     if (options.cursor !== undefined) params["cursor"] = options.cursor;
     if (options.limit !== undefined) params["limit"] = C.checkInt(options.limit, "limit", 1, L.KV_LIST_MAX);
     const r = (await this.call(Method.KV_LIST, params)) as unknown as G.KVListResult;
-    return r as unknown as KvListResult;
+    return r as unknown as KVListResult;
   }
 
-  private async kvCommit(batch: KvCommitBatch): Promise<KvCommitResult> {
+  private async kvCommit(batch: KVCommitBatch): Promise<KVCommitResult> {
     this.require(FeatureName.KV, Method.KV_COMMIT);
     const own = this.extensionName();
     const pre = batch.preconditions ?? [];
@@ -362,7 +362,7 @@ export abstract class HostServices {
       else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
     });
     const r = (await this.call(Method.KV_COMMIT, { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] })) as unknown as G.KVCommitResult;
-    return r as unknown as KvCommitResult;
+    return r as unknown as KVCommitResult;
   }
 }
 
@@ -373,3 +373,8 @@ export function canonicalJson(value: JsonValue): string {
   const keys = Object.keys(value).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k]!)}`).join(",")}}`;
 }
+
+/** @deprecated use KVListOptions (docs/glossary.md) */
+export type KvListOptions = KVListOptions;
+/** @deprecated use KVCommitBatch (docs/glossary.md) */
+export type KvCommitBatch = KVCommitBatch;

@@ -13,7 +13,7 @@ export type { StatusCollectParams, StatusCollectResult as StatusResult, ToolRend
 export type { Outcome, ShutdownParams, ArtifactPublishResult as ArtifactRef, PolicyIntent } from "./generated/index.js";
 export type { PolicyEvaluateResult as PolicyDecision, AgentState, AgentPolicy, AgentSpawnResult, AgentRecord, AgentModel } from "./generated/index.js";
 export type { State as PresentationState, Reference, Activity, Node as PresentationNode, Action as PresentationAction } from "./generated/index.js";
-export type { Snapshot, KVPrecondition as KvPrecondition, KVWrite as KvWrite, KVCommitResult as KvCommitResult } from "./generated/index.js";
+export type { Snapshot, KVPrecondition, KVWrite, KVCommitResult } from "./generated/index.js";
 export type { ToolsCatalogResult as CatalogUpdate, CommandExecuteResult as CommandResult, UISurface as Surface } from "./generated/index.js";
 
 /** A tool result in API 0.2/0.4 (the schema's ToolResult). */
@@ -56,13 +56,26 @@ export interface LifecycleEvent {
 }
 
 /** kv.get's answer, its value parsed (the schema says any JSON). */
-export interface KvGetResult extends Omit<G.KVGetResult, "value"> {
+export interface KVGetResult extends Omit<G.KVGetResult, "value"> {
   value?: JsonValue;
 }
 /** kv.list's answer, its values parsed. */
-export interface KvListResult extends Omit<G.KVListResult, "entries"> {
+export interface KVListResult extends Omit<G.KVListResult, "entries"> {
   entries: (Omit<G.KVEntry, "value"> & { value: JsonValue })[];
 }
 
 /** Where a reverse call is correlated: a handler's context or an explicit host request id. */
 export type Parent = { readonly parentRequestId: Id | undefined; readonly signal?: AbortSignal } | Id;
+
+// Deprecated spellings of the KV names (one release): the schema, Go and every SDK spell the
+// initialism KV (docs/glossary.md).
+/** @deprecated use KVPrecondition */
+export type KvPrecondition = G.KVPrecondition;
+/** @deprecated use KVWrite */
+export type KvWrite = G.KVWrite;
+/** @deprecated use KVCommitResult */
+export type KvCommitResult = G.KVCommitResult;
+/** @deprecated use KVGetResult */
+export type KvGetResult = KVGetResult;
+/** @deprecated use KVListResult */
+export type KvListResult = KVListResult;

@@ -23,16 +23,16 @@ check<Assignable<S.ContextItem, G.ContextItem>>();
 check<Assignable<S.PolicyIntent, G.PolicyIntent>>();
 check<Assignable<S.AgentPolicy, G.AgentPolicy>>();
 check<Assignable<S.Snapshot, G.Snapshot>>();
-check<Assignable<S.KvWrite, G.KVWrite>>();
-check<Assignable<S.KvPrecondition, G.KVPrecondition>>();
+check<Assignable<S.KVWrite, G.KVWrite>>();
+check<Assignable<S.KVPrecondition, G.KVPrecondition>>();
 // What the SDK receives must be readable through its own types.
 check<Assignable<G.ResourceOwner, S.ResourceOwner>>();
 check<Assignable<G.PolicyEvaluateResult, S.PolicyDecision>>();
 check<Assignable<G.ArtifactPublishResult, S.ArtifactRef>>();
 check<Assignable<G.AgentSpawnResult, S.AgentSpawnResult>>();
 // The schema types an open JSON value as `unknown`; the SDK, having parsed it, says JsonValue.
-check<Assignable<Omit<G.KVGetResult, "value">, Omit<S.KvGetResult, "value">>>();
-check<Assignable<G.KVCommitResult, S.KvCommitResult>>();
+check<Assignable<Omit<G.KVGetResult, "value">, Omit<S.KVGetResult, "value">>>();
+check<Assignable<G.KVCommitResult, S.KVCommitResult>>();
 check<Assignable<G.ShutdownParams, S.ShutdownParams>>();
 
 // Tool argument inference: from the schema, explicit, or a plain JSON object without a schema.

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, FeatureName, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KvListOptions, type KvPrecondition, type KvWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, FeatureName, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
@@ -239,8 +239,8 @@ export function buildFixture(): Extension {
     },
     async (args) => {
       const result = await ext.kv.commit({
-        preconditions: (args.preconditions ?? []) as unknown as KvPrecondition[],
-        writes: args.writes as unknown as KvWrite[],
+        preconditions: (args.preconditions ?? []) as unknown as KVPrecondition[],
+        writes: args.writes as unknown as KVWrite[],
       });
       return toolResult("committed", { structuredContent: result as unknown as JsonObject });
     },
@@ -362,7 +362,7 @@ export function buildFixture(): Extension {
       },
     },
     async (args) => {
-      const options: KvListOptions = { namespace: args.namespace, prefix: args.prefix };
+      const options: KVListOptions = { namespace: args.namespace, prefix: args.prefix };
       if (args.cursor !== undefined) options.cursor = args.cursor;
       if (args.limit !== undefined) options.limit = args.limit;
       const page = await ext.kv.list(options);

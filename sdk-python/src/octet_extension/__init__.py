@@ -17,6 +17,7 @@ from ._content import (
 from ._errors import (
     Cancelled,
     InvalidParams,
+    KVConflict,
     KvConflict,
     OctetError,
     ProtocolError,
@@ -33,14 +34,19 @@ from ._typecheck import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._kv import Kv, KvEntry, KvPage, KvTransaction
+    from ._kv import KV, Kv, KVEntry, KvEntry, KVPage, KvPage, KVTransaction, KvTransaction
 
 __all__ = [
+    "KV",
     "CancellationToken",
     "Cancelled",
     "Extension",
     "FeatureName",
     "InvalidParams",
+    "KVConflict",
+    "KVEntry",
+    "KVPage",
+    "KVTransaction",
     "Kv",
     "KvConflict",
     "KvEntry",
@@ -65,7 +71,8 @@ __all__ = [
 ]
 __version__ = "0.8.0"
 
-_LAZY = frozenset({"Kv", "KvEntry", "KvPage", "KvTransaction"})
+_LAZY = frozenset({"KV", "KVEntry", "KVPage", "KVTransaction",
+                   "Kv", "KvEntry", "KvPage", "KvTransaction"})
 
 
 def __getattr__(name: str) -> Any:

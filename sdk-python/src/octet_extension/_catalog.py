@@ -1,4 +1,4 @@
-"""Tool catalogs by epoch: the committed history (eight retained) plus one staged epoch."""
+"""Tool catalogs by revision: the committed history (eight retained) plus one staged revision."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ Catalog = Mapping[str, ToolSpec]
 
 
 class CatalogHistory:
-    """Epoch 0 is the initialize catalog; each acknowledged mutation commits epoch n+1."""
+    """Revision 0 is the initialize catalog; each acknowledged mutation commits revision n+1."""
 
     def __init__(self, initial: Catalog) -> None:
-        self._epochs: OrderedDict[int, Catalog] = OrderedDict({0: dict(initial)})
+        self._revisions: OrderedDict[int, Catalog] = OrderedDict({0: dict(initial)})
         self.revision = 0
         self._staged: tuple[int, Catalog] | None = None
         # Mutations are transactions: one at a time, so "previous + 1" is well defined.
@@ -25,19 +25,19 @@ class CatalogHistory:
 
     @property
     def current(self) -> Catalog:
-        return self._epochs[self.revision]
+        return self._revisions[self.revision]
 
     def lookup(self, revision: int | None) -> Catalog:
-        """The catalog a call was pinned to; unknown or retired epochs are -32602."""
+        """The catalog a call was pinned to; unknown or retired revisions are -32602."""
         if revision is None:
-            return self._epochs[self.revision]
-        found = self._epochs.get(revision)
+            return self._revisions[self.revision]
+        found = self._revisions.get(revision)
         if found is not None:
             return found
         staged = self._staged
         if staged is not None and staged[0] == revision:
             return staged[1]
-        oldest = next(iter(self._epochs))
+        oldest = next(iter(self._revisions))
         why = "retired" if revision < oldest else "unknown"
         raise InvalidParams(
             f"catalog revision {revision} is {why} (retained: {oldest}..{self.revision})",
@@ -45,7 +45,7 @@ class CatalogHistory:
         )
 
     def stage(self, catalog: Catalog) -> int:
-        """Make the next epoch addressable while its publication waits for the host's ack."""
+        """Make the next revision addressable while its publication waits for the host's ack."""
         self._staged = (self.revision + 1, dict(catalog))
         return self.revision + 1
 
@@ -59,10 +59,10 @@ class CatalogHistory:
         unknown = [n for n in accepted if n not in staged[1]]
         if unknown:
             raise ProtocolError(f"host accepted tools this extension never defined: {unknown}")
-        self._epochs[revision] = {n: staged[1][n] for n in accepted}
+        self._revisions[revision] = {n: staged[1][n] for n in accepted}
         self.revision = revision
-        while len(self._epochs) > RETAINED_CATALOGS:
-            self._epochs.popitem(last=False)
+        while len(self._revisions) > RETAINED_CATALOGS:
+            self._revisions.popitem(last=False)
 
     def abort(self) -> None:
         self._staged = None

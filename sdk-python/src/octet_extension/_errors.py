@@ -102,7 +102,7 @@ class SecretUnavailable(RemoteError):
     """secret/get failed with -32004 (missing value or broker failure)."""
 
 
-class KvConflict(RemoteError):
+class KVConflict(RemoteError):
     """kv.commit failed a precondition (-32005); nothing was applied. Re-read and retry."""
 
     @property
@@ -120,7 +120,7 @@ def remote_error(code: int, message: str, data: Any = _ABSENT) -> RemoteError:
     if code == CODE_SECRET_UNAVAILABLE:
         cls = SecretUnavailable
     elif code == CODE_KV_CONFLICT:
-        cls = KvConflict
+        cls = KVConflict
     return cls(code, message, data)
 
 
@@ -151,3 +151,8 @@ class Cancelled(OctetError):
 
     def __init__(self, message: str = "request cancelled") -> None:
         super().__init__(message)
+
+
+# Deprecated spelling (one release): the schema, Go and every SDK spell the initialism KV
+# (docs/glossary.md).
+KvConflict = KVConflict

@@ -21,7 +21,7 @@ from ._typecheck import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import NoReturn
 
-    from ._kv import Kv
+    from ._kv import KV
 
 API_ENV = "OCTET_EXTENSION_API_VERSION"
 
@@ -58,7 +58,7 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
         self._session: Session | None = None
         self._serving = threading.Lock()
         self.log = Logger()
-        self._kv: Kv | None = None
+        self._kv: KV | None = None
 
     @property
     def max_concurrent_requests(self) -> int:
@@ -79,18 +79,18 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
         self._declared.max_pending_requests = value
 
     @property
-    def kv(self) -> Kv:
+    def kv(self) -> KV:
         """The API 0.4 key-value store (``ext.kv.get/put/...``).
 
         Loaded on first use: its dataclasses pull in ``dataclasses`` and ``inspect``, several
-        ms of start-up that extensions without KV should not pay. Kv is stateless, so a race
+        ms of start-up that extensions without KV should not pay. KV is stateless, so a race
         between two first uses only builds a spare one.
         """
         kv = self._kv
         if kv is None:
-            from ._kv import Kv
+            from ._kv import KV
 
-            kv = self._kv = Kv(self)
+            kv = self._kv = KV(self)
         return kv
 
     # ---- ambient state ---------------------------------------------------------------------

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class KvEntry:
+class KVEntry:
     """One stored value and the version (digest) a later write can be conditioned on."""
 
     namespace: str
@@ -34,8 +34,8 @@ class KvEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class KvPage:
-    entries: list[KvEntry]
+class KVPage:
+    entries: list[KVEntry]
     next_cursor: str | None
 
 
@@ -54,7 +54,7 @@ def _value(value: Any) -> Any:
     return value
 
 
-class Kv:
+class KV:
     """``ext.kv``: namespaced, versioned storage the host keeps (needs the ``kv`` feature).
 
     The default namespace is the extension's own name; ``namespace="<name>.suffix"`` picks a
@@ -74,7 +74,7 @@ class Kv:
             return negotiated.name
         return require_str(namespace, "namespace", non_blank=True)
 
-    def get(self, key: str, *, namespace: str | None = None) -> KvEntry | None:
+    def get(self, key: str, *, namespace: str | None = None) -> KVEntry | None:
         """The entry under ``key``, or None when absent."""
         ns = self._ns(namespace)
         result = self._call(METHOD_KV_GET, {"namespace": ns, "key": _key(key)})
@@ -82,10 +82,10 @@ class Kv:
             return None
         if not isinstance(result.get("version"), str):
             raise ProtocolError("kv.get: a found entry needs a version")
-        return KvEntry(ns, key, result.get("value"), result["version"])
+        return KVEntry(ns, key, result.get("value"), result["version"])
 
     def list(self, prefix: str = "", *, namespace: str | None = None, cursor: str | None = None,
-             limit: int = 100) -> KvPage:
+             limit: int = 100) -> KVPage:
         """One page of entries whose key starts with ``prefix``."""
         ns = self._ns(namespace)
         params: dict[str, Any] = {"namespace": ns, "prefix": require_str(prefix, "prefix"),
@@ -93,14 +93,14 @@ class Kv:
         if cursor is not None:
             params["cursor"] = require_str(cursor, "cursor")
         result = self._call(METHOD_KV_LIST, params)
-        entries: builtins.list[KvEntry] = []
+        entries: builtins.list[KVEntry] = []
         for item in result["entries"]:
-            entries.append(KvEntry(ns, item["key"], item.get("value"), item["version"]))
+            entries.append(KVEntry(ns, item["key"], item.get("value"), item["version"]))
         next_cursor = result.get("next_cursor")
-        return KvPage(entries, next_cursor if isinstance(next_cursor, str) else None)
+        return KVPage(entries, next_cursor if isinstance(next_cursor, str) else None)
 
     def scan(self, prefix: str = "", *, namespace: str | None = None,
-             page_size: int = 100) -> Iterator[KvEntry]:
+             page_size: int = 100) -> Iterator[KVEntry]:
         """Every entry under ``prefix``, following cursors page by page."""
         cursor = None
         while True:
@@ -114,7 +114,7 @@ class Kv:
                preconditions: builtins.list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """Apply ``writes`` atomically if every precondition holds.
 
-        Raises KvConflict (-32005) when one does not; nothing is applied then. Returns the
+        Raises KVConflict (-32005) when one does not; nothing is applied then. Returns the
         host's ``{"versions": [...]}``, one per write.
         """
         if not isinstance(writes, list) or not 1 <= len(writes) <= L.KV_MAX_BATCH:
@@ -131,9 +131,9 @@ class Kv:
                 _value(write.get("value"))
         return self._call(METHOD_KV_COMMIT, {"preconditions": preconditions, "writes": writes})
 
-    def transaction(self, *, namespace: str | None = None) -> KvTransaction:
+    def transaction(self, *, namespace: str | None = None) -> KVTransaction:
         """``with ext.kv.transaction() as tx: tx.expect(...); tx.put(...)`` commits on exit."""
-        return KvTransaction(self, self._ns(namespace))
+        return KVTransaction(self, self._ns(namespace))
 
     def put(self, key: str, value: Any, *, namespace: str | None = None,
             expect_version: str | None = None, expect_absent: bool = False) -> str | None:
@@ -152,8 +152,8 @@ class Kv:
 
 
 @dataclass
-class KvTransaction:
-    _kv: Kv
+class KVTransaction:
+    _kv: KV
     namespace: str
     preconditions: list[dict[str, Any]] = field(default_factory=list)
     writes: list[dict[str, Any]] = field(default_factory=list)
@@ -174,7 +174,7 @@ class KvTransaction:
     def delete(self, key: str) -> None:
         self.writes.append({"op": "delete", "namespace": self.namespace, "key": _key(key)})
 
-    def __enter__(self) -> KvTransaction:
+    def __enter__(self) -> KVTransaction:
         return self
 
     def __exit__(self, exc_type: Any, *_: Any) -> None:
@@ -183,3 +183,11 @@ class KvTransaction:
         result = self._kv.commit(self.writes, self.preconditions)
         self.versions = [v.get("version") if isinstance(v, dict) else None
                          for v in result["versions"]]
+
+
+# Deprecated spellings (one release): the schema, Go and every SDK spell the initialism KV
+# (docs/glossary.md).
+Kv = KV
+KvEntry = KVEntry
+KvPage = KVPage
+KvTransaction = KVTransaction

@@ -125,7 +125,7 @@ class ServicesMixin(Base):
 
     @property
     def tool_catalog_revision(self) -> int:
-        """The last committed catalog epoch (0 after initialize)."""
+        """The last committed catalog revision (0 after initialize)."""
         session = self._session
         if session is None or session.catalogs is None:
             return 0

@@ -195,7 +195,7 @@ export class ScriptedHost {
     return { ...params, ...overrides };
   }
 
-  /** Send initialize; on success the host's catalog starts as the epoch-0 tools. */
+  /** Send initialize; on success the host's catalog starts as the revision-0 tools. */
   async initialize(overrides: JsonObject = {}): Promise<Response> {
     const response = await this.request(Method.INITIALIZE, this.initializeParams(overrides));
     const tools = isObject(response.result) ? response.result["tools"] : undefined;

@@ -210,7 +210,7 @@ class _ScriptedHost(ScriptedServices):
         response = self.request(METHOD_INITIALIZE, params)
         if response.error is None:
             self.initialize_result = response.result
-            # Epoch 0 of the host's catalog is what initialize declared.
+            # Revision 0 of the host's catalog is what initialize declared.
             self.catalog = [tool["name"] for tool in response.result.get("tools", [])]
             self.catalog_revision = 0
         return response
