@@ -8,13 +8,7 @@ import (
 // hostCost renders the same-run table of every target driven both ways: directly over
 // sdk-go/jsonrpc from the harness and through the reference host library.
 func hostCost(b *strings.Builder, r *Results) {
-	rows := 0
-	for _, t := range r.Targets {
-		if _, ok := r.Get(RTTP50Direct, t.ID); ok {
-			rows++
-		}
-	}
-	if rows == 0 {
+	if !anyMeasured(r, RTTP50Direct) {
 		return
 	}
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
@@ -38,13 +32,7 @@ func hostCost(b *strings.Builder, r *Results) {
 
 // memoryTable renders each floor's and SDK's process memory.
 func memoryTable(b *strings.Builder, r *Results) {
-	rows := 0
-	for _, t := range r.Targets {
-		if _, ok := r.Get(IdleRSS, t.ID); ok {
-			rows++
-		}
-	}
-	if rows == 0 {
+	if !anyMeasured(r, IdleRSS) {
 		return
 	}
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
@@ -68,6 +56,17 @@ func memoryTable(b *strings.Builder, r *Results) {
 			strings.TrimSuffix(mib(IdleRSS, t.ID), " MiB"), strings.TrimSuffix(mib(RSSAfter, t.ID), " MiB"),
 			strings.TrimSuffix(mib(RSSGrowth, t.ID), " MiB"), cell(r, RSSOverFloor, t.ID, ratio))
 	}
+}
+
+// anyMeasured reports whether some target has samples of metric (a table without rows is
+// left out of the page).
+func anyMeasured(r *Results, metric string) bool {
+	for _, t := range r.Targets {
+		if _, ok := r.Get(metric, t.ID); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // MemoryWarmupCalls is how many echo calls precede the "warm" RSS reading.
