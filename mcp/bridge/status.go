@@ -9,7 +9,6 @@ import (
 	"time"
 
 	octet "github.com/octet-kit/octet/sdk-go"
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ServerStatus is one server as mcp_status reports it.
@@ -71,7 +70,9 @@ func (b *Bridge) registerOwn() {
 		func(ctx context.Context, a connectArgs) (octet.Result, error) {
 			u := b.servers[a.Server]
 			if u == nil {
-				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, fmt.Sprintf("no MCP server %q is configured (configured: %s)", a.Server, strings.Join(b.order, ", ")), map[string]string{"path": "/arguments/server"})
+				// Any string fits the schema (servers come from the configuration, not the
+				// manifest), so a name that is not configured is the tool's error, not -32602.
+				return octet.Errorf("no MCP server %q is configured (configured: %s)", a.Server, strings.Join(b.order, ", ")), nil
 			}
 			var env []string
 			for _, k := range sortedKeys(u.cfg.SecretEnv) {

@@ -252,7 +252,7 @@ func TestSecretEnvFromTheBroker(t *testing.T) {
 	if got := lines[3].text(); got != "len=0" {
 		t.Errorf("a server without secret_env saw the secret: %s", lines[3].raw)
 	}
-	if e := lines[4].Error; e == nil || e.Code != -32602 || !strings.Contains(e.Message, `no MCP server "nope"`) {
+	if !lines[4].IsError || !strings.Contains(lines[4].text(), `no MCP server "nope"`) {
 		t.Errorf("mcp_connect of an unknown server: %s", lines[4].raw)
 	}
 	if strings.Contains(stderr, "s3cret-value") {
