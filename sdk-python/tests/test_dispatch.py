@@ -207,7 +207,7 @@ def test_bad_results_are_internal_errors(ext, value, needle) -> None:
     with LoopbackHost(ext) as host:
         # A handler returning the value as-is: structure checks happen in the SDK.
         ext._tools["returns"] = make_tool("returns", "", lambda a: value)
-        host.ext._session.catalogs._epochs[0] = dict(ext._tools)
+        host.ext._session.catalogs._revisions[0] = dict(ext._tools)
         err = error_of(host, "returns", {})
         assert err.code == -32603 and needle in err.message
 

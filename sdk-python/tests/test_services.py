@@ -326,7 +326,7 @@ def test_presentation_needs_the_manifest_flag_and_02() -> None:
 
 # ---- dynamic tools -------------------------------------------------------------------------
 
-def test_dynamic_catalog_epochs_retire_after_eight() -> None:
+def test_dynamic_catalog_revisions_retire_after_eight() -> None:
     ext, _job = service_ext()
     with LoopbackHost(ext) as host:
         assert ext.tool_catalog_revision == 0
