@@ -15,7 +15,7 @@ import (
 var hostResultTypes = sync.OnceValue(func() map[string]map[string]string {
 	m := map[string]map[string]string{}
 	for _, info := range protocol.Methods {
-		if info.Kind == "request" && info.Direction != "host_to_extension" && len(info.Result) > 0 {
+		if info.Kind == protocol.KindRequest && info.Direction != protocol.DirectionHostToExtension && len(info.Result) > 0 {
 			m[info.Name] = info.Result
 		}
 	}

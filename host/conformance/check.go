@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Tier says who a check binds.
@@ -33,14 +35,14 @@ func (t Tier) String() string {
 
 // Check is one named conformance probe.
 type Check struct {
-	Name        string   // stable, dotted: "cancel.reaches_handler"
-	Description string   // one line: what is proven
-	Requirement string   // where the rule is written: a seed section or a wire.md/schema path
-	Tier        Tier     // who it binds
-	Tools       []string // fixture tools it calls; it applies only when the manifest contributes them all
-	Fixture     bool     // binds only the conformance fixture (it relies on fixture.md behaviour)
-	Features    []string // features it needs negotiated; not negotiated means skipped
-	Covers      []string // requirement ids it exercises (see Requirement), for the coverage report
+	Name        string             // stable, dotted: "cancel.reaches_handler"
+	Description string             // one line: what is proven
+	Requirement string             // where the rule is written: a seed section or a wire.md/schema path
+	Tier        Tier               // who it binds
+	Tools       []string           // fixture tools it calls; it applies only when the manifest contributes them all
+	Fixture     bool               // binds only the conformance fixture (it relies on fixture.md behaviour)
+	Features    []protocol.Feature // features it needs negotiated; not negotiated means skipped
+	Covers      []string           // requirement ids it exercises (see Requirement), for the coverage report
 	Run         func(t *T) error
 }
 
@@ -78,8 +80,8 @@ func register(cs ...*Check) {
 // reportOrder lists check-name prefixes in the order reports show them: the
 // handshake first, then the wire, the process, and the services last.
 var reportOrder = []string{"handshake", "host", "version", "negotiate", "manifest", "rpc", "echo", "errors", "cancel", "progress",
-	"callback", "overload", "contributions", "lifecycle", "result", "frame", "stdout", "crash", "eof", "shutdown",
-	"catalog", "artifacts", "input", "notify", "policy", "secrets", "presentation", "agents", "kv"}
+	"callback", "overload", "contributions", "lifecycle", "result", "frame", "stdout", "crash", "eof", protocol.MethodShutdown,
+	"catalog", string(protocol.FeatureArtifacts), "input", "notify", "policy", string(protocol.FeatureSecrets), "presentation", "agents", string(protocol.FeatureKV)}
 
 func rank(c *Check) int {
 	prefix, _, _ := strings.Cut(c.Name, ".")

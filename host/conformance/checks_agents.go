@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The child-session steering check: every agent/* method after agent/spawn.
@@ -15,11 +17,11 @@ func init() {
 		Requirement: "wire.md §6 agent/message, agent/follow_up, agent/models, agent/list, agent/interrupt",
 		Tier:        Conditional,
 		Tools:       []string{"spawn_child", "agent_op"},
-		Features:    []string{"agent_sessions"},
-		Covers: []string{"agent/message", "agent/follow_up", "agent/models", "agent/list", "agent/interrupt",
-			"agent/message error -32602", "agent/message error -32002", "agent/follow_up error -32602", "agent/follow_up error -32002",
-			"agent/models error -32602", "agent/models error -32002", "agent/list error -32602", "agent/list error -32002",
-			"agent/interrupt error -32602", "agent/interrupt error -32002", "agent/wait error -32602"},
+		Features:    []protocol.Feature{protocol.FeatureAgentSessions},
+		Covers: []string{protocol.MethodAgentMessage, protocol.MethodAgentFollowUp, protocol.MethodAgentModels, protocol.MethodAgentList, protocol.MethodAgentInterrupt,
+			reqError(protocol.MethodAgentMessage, protocol.CodeInvalidParams), reqError(protocol.MethodAgentMessage, protocol.CodeServiceUnavailable), reqError(protocol.MethodAgentFollowUp, protocol.CodeInvalidParams), reqError(protocol.MethodAgentFollowUp, protocol.CodeServiceUnavailable),
+			reqError(protocol.MethodAgentModels, protocol.CodeInvalidParams), reqError(protocol.MethodAgentModels, protocol.CodeServiceUnavailable), reqError(protocol.MethodAgentList, protocol.CodeInvalidParams), reqError(protocol.MethodAgentList, protocol.CodeServiceUnavailable),
+			reqError(protocol.MethodAgentInterrupt, protocol.CodeInvalidParams), reqError(protocol.MethodAgentInterrupt, protocol.CodeServiceUnavailable), reqError(protocol.MethodAgentWait, protocol.CodeInvalidParams)},
 		Run: checkAgentSteering,
 	})
 }
@@ -29,7 +31,7 @@ func checkAgentSteering(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "agent_sessions"); err != nil {
+	if err := needFeature(r, protocol.FeatureAgentSessions); err != nil {
 		return err
 	}
 	// A child that keeps running until interrupted (the script's HangingTask): agent/message
@@ -89,11 +91,11 @@ func checkAgentSteering(t *T) error {
 	}
 	// What the host received: the handler's arguments, nothing lost.
 	for method, want := range map[string]string{
-		"agent/message":   fmt.Sprintf(`{"target":%q,"message":"steer ✓"}`, id),
-		"agent/follow_up": fmt.Sprintf(`{"target":%q,"message":"more"}`, id),
-		"agent/models":    `{"query":"fixed","limit":1}`,
-		"agent/interrupt": fmt.Sprintf(`{"target":%q}`, id),
-		"agent/list":      `{}`,
+		protocol.MethodAgentMessage:   fmt.Sprintf(`{"target":%q,"message":"steer ✓"}`, id),
+		protocol.MethodAgentFollowUp:  fmt.Sprintf(`{"target":%q,"message":"more"}`, id),
+		protocol.MethodAgentModels:    `{"query":"fixed","limit":1}`,
+		protocol.MethodAgentInterrupt: fmt.Sprintf(`{"target":%q}`, id),
+		protocol.MethodAgentList:      `{}`,
 	} {
 		calls := s.services.Calls(method)
 		if len(calls) != 1 {
@@ -115,16 +117,16 @@ func checkAgentSteering(t *T) error {
 	if err := expectCode(resp, -32002, "agent/interrupt of a target this owner does not hold"); err != nil {
 		return err
 	}
-	if err := expectCarried(resp, s, "agent/interrupt"); err != nil {
+	if err := expectCarried(resp, s, protocol.MethodAgentInterrupt); err != nil {
 		return err
 	}
 	ops := map[string]map[string]any{
-		"agent/message":   {"op": "message", "target": id, "message": "x"},
-		"agent/follow_up": {"op": "follow_up", "target": id, "message": "x"},
-		"agent/models":    {"op": "models", "query": "", "limit": 5},
-		"agent/list":      {"op": "list"},
-		"agent/interrupt": {"op": "interrupt", "target": id},
-		"agent/wait":      {"op": "wait"},
+		protocol.MethodAgentMessage:   {"op": "message", "target": id, "message": "x"},
+		protocol.MethodAgentFollowUp:  {"op": "follow_up", "target": id, "message": "x"},
+		protocol.MethodAgentModels:    {"op": "models", "query": "", "limit": 5},
+		protocol.MethodAgentList:      {"op": "list"},
+		protocol.MethodAgentInterrupt: {"op": "interrupt", "target": id},
+		protocol.MethodAgentWait:      {"op": "wait"},
 	}
 	methods := make([]string, 0, len(ops))
 	for m := range ops {

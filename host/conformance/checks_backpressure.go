@@ -112,7 +112,7 @@ func startEmitters(t *T, seed uint64, n int, before func(*Session)) (*Session, [
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if !r.HasFeature(string(protocol.FeatureRequestProgress)) {
+	if !r.HasFeature(protocol.FeatureRequestProgress) {
 		return nil, nil, nil, skip("request_progress was not negotiated")
 	}
 	if limit := r.Protocol.Limits.MaxConcurrentRequests; limit < backpressureCalls {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Cancellation, progress and nested-call checks.
@@ -17,8 +19,8 @@ func init() {
 			Requirement: "wire.md §1 $/cancelRequest; docs/conformance.md#the-checks (transport compatibility): prompt cancellation that reaches the extension's handler",
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
-			Features:    []string{"request_cancellation"},
-			Covers:      []string{"$/cancelRequest", "tool/call cancellable", "tool/call error -32800"},
+			Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
+			Covers:      []string{protocol.MethodCancelRequest, reqCancellable(protocol.MethodToolCall), reqError(protocol.MethodToolCall, protocol.CodeRequestCancelled)},
 			Run:         checkCancelReaches,
 		},
 		&Check{
@@ -27,8 +29,8 @@ func init() {
 			Requirement: "wire.md §1 $/cancelRequest: unless a result already won; unknown/finished ids are ignored",
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
-			Features:    []string{"request_cancellation"},
-			Covers:      []string{"$/cancelRequest", "tool/call cancellable"},
+			Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
+			Covers:      []string{protocol.MethodCancelRequest, reqCancellable(protocol.MethodToolCall)},
 			Run:         checkCancelRace,
 		},
 		&Check{
@@ -37,8 +39,8 @@ func init() {
 			Requirement: "wire.md §6 $/progress, §10 progress sequences start at 1 and increase by 1",
 			Tier:        Conditional,
 			Tools:       []string{"progress_n"},
-			Features:    []string{"request_progress"},
-			Covers:      []string{"$/progress", "tool/call progress", "command/execute progress"},
+			Features:    []protocol.Feature{protocol.FeatureRequestProgress},
+			Covers:      []string{protocol.MethodProgress, reqProgress(protocol.MethodToolCall), reqProgress(protocol.MethodCommandExecute)},
 			Run:         checkProgress,
 		},
 		&Check{
@@ -47,8 +49,8 @@ func init() {
 			Requirement: "docs/conformance.md#the-checks (transport compatibility): 1,000 nested extension-to-host callbacks while serving one host request",
 			Tier:        Conditional,
 			Tools:       []string{"callback_n"},
-			Features:    []string{"kv"},
-			Covers:      []string{"kv.get"},
+			Features:    []protocol.Feature{protocol.FeatureKV},
+			Covers:      []string{protocol.MethodKVGet},
 			Run:         checkCallbacks,
 		},
 	)
@@ -59,7 +61,7 @@ func checkCancelReaches(t *T) error {
 	if err != nil {
 		return err
 	}
-	id, ch, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 60000}})
+	id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "slow", "arguments": map[string]any{"ms": 60000}})
 	if err != nil {
 		return err
 	}
@@ -95,7 +97,7 @@ func checkCancelRace(t *T) error {
 	results, cancels := 0, 0
 	// Racing: cancel immediately after a very short sleep is sent.
 	for i := range 40 {
-		id, ch, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": i % 3}})
+		id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "slow", "arguments": map[string]any{"ms": i % 3}})
 		if err != nil {
 			return err
 		}
@@ -118,7 +120,7 @@ func checkCancelRace(t *T) error {
 	}
 	// Lost: the result already won, then the cancel arrives; it must be ignored.
 	for range 10 {
-		id, ch, err := s.Send("tool/call", map[string]any{"name": "echo", "arguments": map[string]any{"value": "won"}})
+		id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "echo", "arguments": map[string]any{"value": "won"}})
 		if err != nil {
 			return err
 		}
@@ -162,11 +164,11 @@ func checkProgress(t *T) error {
 	if err != nil {
 		return err
 	}
-	if !r.HasFeature("request_progress") {
+	if !r.HasFeature(protocol.FeatureRequestProgress) {
 		return skip("request_progress was not negotiated")
 	}
 	const n = 25
-	id, ch, err := s.Send("tool/call", map[string]any{"name": "progress_n", "arguments": map[string]any{"n": n}})
+	id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "progress_n", "arguments": map[string]any{"n": n}})
 	if err != nil {
 		return err
 	}
@@ -178,7 +180,7 @@ func checkProgress(t *T) error {
 		return err
 	}
 	var seqs []int64
-	for _, note := range s.Notifications("$/progress") {
+	for _, note := range s.Notifications(protocol.MethodProgress) {
 		var p progressParams
 		if err := json.Unmarshal(note.Params, &p); err != nil {
 			return fail("$/progress params {parent_request_id, sequence, event}", "%s", excerpt(note.Params, 160))
@@ -200,7 +202,7 @@ func checkProgress(t *T) error {
 	}
 	if t.Ext.IsFixture() {
 		// A command reports progress the same way: slow_cmd emits one "waiting" event.
-		id, ch, err := s.Send("command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"1"}})
+		id, ch, err := s.Send(protocol.MethodCommandExecute, map[string]any{"name": "slow_cmd", "arguments": []string{"1"}})
 		if err != nil {
 			return err
 		}
@@ -208,7 +210,7 @@ func checkProgress(t *T) error {
 			return err
 		}
 		var got []string
-		for _, note := range s.Notifications("$/progress") {
+		for _, note := range s.Notifications(protocol.MethodProgress) {
 			var p progressParams
 			if json.Unmarshal(note.Params, &p) == nil && string(p.Parent) == fmt.Sprint(id) {
 				got = append(got, fmt.Sprintf("%d %s %s", p.Sequence, p.Event.Type, p.Event.Message))
@@ -227,14 +229,14 @@ func checkCallbacks(t *T) error {
 	if err != nil {
 		return err
 	}
-	if !r.HasFeature("kv") {
+	if !r.HasFeature(protocol.FeatureKV) {
 		return skip("kv was not negotiated")
 	}
 	const n = 1000
 	start := time.Now()
-	resp, err := s.Call(t.Ctx, 3*t.Timeout(), "tool/call", map[string]any{"name": "callback_n", "arguments": map[string]any{"n": n}})
+	resp, err := s.Call(t.Ctx, 3*t.Timeout(), protocol.MethodToolCall, map[string]any{"name": "callback_n", "arguments": map[string]any{"n": n}})
 	if err != nil {
-		return fail(fmt.Sprintf("callback_n to finish %d nested kv.get calls", n), "%v after %d kv.get calls", err, len(s.services.Calls("kv.get")))
+		return fail(fmt.Sprintf("callback_n to finish %d nested kv.get calls", n), "%v after %d kv.get calls", err, len(s.services.Calls(protocol.MethodKVGet)))
 	}
 	if resp.Error != nil {
 		return fail("a result", "%s", resp.Error)
@@ -244,7 +246,7 @@ func checkCallbacks(t *T) error {
 	if !jsonEqual(tr.StructuredContent, []byte(fmt.Sprintf(`{"calls":%d}`, n))) {
 		return fail(fmt.Sprintf(`structured_content {"calls":%d}`, n), "%s", excerpt(resp.Result, 200))
 	}
-	if got := len(s.services.Calls("kv.get")); got != n {
+	if got := len(s.services.Calls(protocol.MethodKVGet)); got != n {
 		return fail(fmt.Sprintf("%d kv.get requests at the host", n), "%d", got)
 	}
 	t.Note("%d nested calls in %s", n, time.Since(start).Round(time.Millisecond))

@@ -3,6 +3,8 @@ package conformance
 import (
 	"fmt"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Cancellation of the requests that are not tool calls: a command, a hook, a
@@ -15,10 +17,10 @@ func init() {
 		Requirement: "wire.md §1 $/cancelRequest; schema/methods.json cancellable for command/execute, hook/run, context/collect, tool/render",
 		Tier:        Conditional,
 		Fixture:     true,
-		Features:    []string{"request_cancellation"},
-		Covers: []string{"command/execute cancellable", "command/execute error -32800", "hook/run cancellable", "hook/run error -32800",
-			"context/collect cancellable", "context/collect error -32800", "status/collect cancellable", "status/collect error -32800",
-			"tool/render cancellable", "tool/render error -32800"},
+		Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
+		Covers: []string{reqCancellable(protocol.MethodCommandExecute), reqError(protocol.MethodCommandExecute, protocol.CodeRequestCancelled), reqCancellable(protocol.MethodHookRun), reqError(protocol.MethodHookRun, protocol.CodeRequestCancelled),
+			reqCancellable(protocol.MethodContextCollect), reqError(protocol.MethodContextCollect, protocol.CodeRequestCancelled), reqCancellable(protocol.MethodStatusCollect), reqError(protocol.MethodStatusCollect, protocol.CodeRequestCancelled),
+			reqCancellable(protocol.MethodToolRender), reqError(protocol.MethodToolRender, protocol.CodeRequestCancelled)},
 		Run: checkCancelOtherMethods,
 	})
 }
@@ -43,11 +45,11 @@ func checkCancelOtherMethods(t *T) error {
 		method string
 		params map[string]any
 	}{
-		{"command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"60000"}}},
-		{"hook/run", map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": slow}}},
-		{"context/collect", map[string]any{"session_id": "conformance-session", "prompt": slow}},
-		{"status/collect", map[string]any{"surface": "status", "resource_owner": fixtureOwner(slow)}},
-		{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{"value": slow},
+		{protocol.MethodCommandExecute, map[string]any{"name": "slow_cmd", "arguments": []string{"60000"}}},
+		{protocol.MethodHookRun, map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": slow}}},
+		{protocol.MethodContextCollect, map[string]any{"session_id": "conformance-session", "prompt": slow}},
+		{protocol.MethodStatusCollect, map[string]any{"surface": "status", "resource_owner": fixtureOwner(slow)}},
+		{protocol.MethodToolRender, map[string]any{"name": "echo", "arguments": map[string]any{"value": slow},
 			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo"}}}}},
 	}
 	for _, c := range calls {
@@ -80,7 +82,7 @@ func checkCancelOtherMethods(t *T) error {
 		t.Note("%s cancelled in %s", c.method, time.Since(sent).Round(time.Microsecond))
 	}
 	// Not slow: the same contributions answer normally.
-	resp, err := s.Call(t.Ctx, t.Timeout(), "command/execute", map[string]any{"name": "slow_cmd", "arguments": []string{"1"}})
+	resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodCommandExecute, map[string]any{"name": "slow_cmd", "arguments": []string{"1"}})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Checks of the contribution methods (hooks, context, status, renderers, commands)
@@ -18,7 +20,7 @@ func init() {
 			Description: "every declared hook, context provider, status surface and renderer answers with the result shape of its method",
 			Requirement: "wire.md §5 hook/run, context/collect, status/collect, tool/render results",
 			Tier:        Conditional,
-			Covers:      []string{"hook/run", "context/collect", "status/collect", "tool/render"},
+			Covers:      []string{protocol.MethodHookRun, protocol.MethodContextCollect, protocol.MethodStatusCollect, protocol.MethodToolRender},
 			Run:         checkContributionShapes,
 		},
 		&Check{
@@ -27,7 +29,7 @@ func init() {
 			Requirement: "wire.md §5 command/execute; fixture.md other contributions",
 			Tier:        Conditional,
 			Fixture:     true,
-			Covers:      []string{"command/execute"},
+			Covers:      []string{protocol.MethodCommandExecute},
 			Run:         checkFixtureCommand,
 		},
 		&Check{
@@ -35,8 +37,8 @@ func init() {
 			Description: "lifecycle notifications are consumed silently (never answered) and the extension keeps serving",
 			Requirement: "wire.md §5 lifecycle notifications (0.2+ lifecycle_events)",
 			Tier:        Conditional,
-			Features:    []string{"lifecycle_events"},
-			Covers:      []string{"session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled"},
+			Features:    []protocol.Feature{protocol.FeatureLifecycleEvents},
+			Covers:      slices.Clone(protocol.EventMethods),
 			Run:         checkLifecycle,
 		},
 	)
@@ -89,7 +91,7 @@ func checkContributionShapes(t *T) error {
 			PersistenceMetadata json.RawMessage `json:"persistence_metadata"`
 			PostMutationRescan  json.RawMessage `json:"post_mutation_rescan"`
 		}
-		if err := call("hook/run", map[string]any{"hook": hook, "payload": hookPayloads[hook]}, &res); err != nil {
+		if err := call(protocol.MethodHookRun, map[string]any{"hook": hook, "payload": hookPayloads[hook]}, &res); err != nil {
 			return fmt.Errorf("hook %s: %w", hook, err)
 		}
 		if d := res.Disposition; d != nil && !slices.Contains([]string{"continue", "block", "replace"}, d.Action) {
@@ -105,7 +107,7 @@ func checkContributionShapes(t *T) error {
 				Placement string `json:"placement"`
 			} `json:"items"`
 		}
-		if err := call("context/collect", map[string]any{"session_id": "conformance-session", "prompt": "conformance prompt"}, &res); err != nil {
+		if err := call(protocol.MethodContextCollect, map[string]any{"session_id": "conformance-session", "prompt": "conformance prompt"}, &res); err != nil {
 			return err
 		}
 		if res.Items == nil {
@@ -125,7 +127,7 @@ func checkContributionShapes(t *T) error {
 			Priority  *int64  `json:"priority"`
 			StyleRole *string `json:"style_role"`
 		}
-		if err := call("status/collect", map[string]any{"surface": surface}, &res); err != nil {
+		if err := call(protocol.MethodStatusCollect, map[string]any{"surface": surface}, &res); err != nil {
 			return err
 		}
 		if res.Surface != surface || res.Text == nil || res.Priority == nil || len([]rune(*res.Text)) > 1024 {
@@ -144,7 +146,7 @@ func checkContributionShapes(t *T) error {
 		if r.APIVersion != "0.1" {
 			result = map[string]any{"content": []any{map[string]any{"type": "text", "text": "rendered by conformance"}}}
 		}
-		if err := call("tool/render", map[string]any{"name": name, "arguments": map[string]any{}, "result": result}, &res); err != nil {
+		if err := call(protocol.MethodToolRender, map[string]any{"name": name, "arguments": map[string]any{}, "result": result}, &res); err != nil {
 			return err
 		}
 		if res.Segments == nil {
@@ -161,7 +163,7 @@ func checkFixtureCommand(t *T) error {
 	if err != nil {
 		return err
 	}
-	resp, err := s.Call(t.Ctx, t.Timeout(), "command/execute", map[string]any{"name": "fixture_cmd", "arguments": []string{"one", "two ✓"}})
+	resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodCommandExecute, map[string]any{"name": "fixture_cmd", "arguments": []string{"one", "two ✓"}})
 	if err != nil {
 		return err
 	}
@@ -176,19 +178,19 @@ func checkLifecycle(t *T) error {
 	if err != nil {
 		return err
 	}
-	if !r.HasFeature("lifecycle_events") {
+	if !r.HasFeature(protocol.FeatureLifecycleEvents) {
 		return skip("lifecycle_events was not negotiated (no on_lifecycle handler)")
 	}
 	events := []struct {
 		method string
 		params map[string]any
 	}{
-		{"session/started", map[string]any{"session_id": "conformance-session"}},
-		{"turn/started", map[string]any{"session_id": "conformance-session", "turn_id": "t1"}},
-		{"tool/started", map[string]any{"session_id": "conformance-session", "turn_id": "t1", "call_id": "c1", "name": "conformance_tool"}},
-		{"tool/settled", map[string]any{"session_id": "conformance-session", "turn_id": "t1", "call_id": "c1", "name": "conformance_tool", "outcome": "completed", "is_error": false}},
-		{"turn/settled", map[string]any{"session_id": "conformance-session", "turn_id": "t1", "outcome": "completed"}},
-		{"session/settled", map[string]any{"session_id": "conformance-session", "outcome": "completed"}},
+		{protocol.MethodSessionStarted, map[string]any{"session_id": "conformance-session"}},
+		{protocol.MethodTurnStarted, map[string]any{"session_id": "conformance-session", "turn_id": "t1"}},
+		{protocol.MethodToolStarted, map[string]any{"session_id": "conformance-session", "turn_id": "t1", "call_id": "c1", "name": "conformance_tool"}},
+		{protocol.MethodToolSettled, map[string]any{"session_id": "conformance-session", "turn_id": "t1", "call_id": "c1", "name": "conformance_tool", "outcome": "completed", "is_error": false}},
+		{protocol.MethodTurnSettled, map[string]any{"session_id": "conformance-session", "turn_id": "t1", "outcome": "completed"}},
+		{protocol.MethodSessionSettled, map[string]any{"session_id": "conformance-session", "outcome": "completed"}},
 	}
 	for _, e := range events {
 		if err := s.Notify(e.method, e.params); err != nil {

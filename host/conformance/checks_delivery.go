@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"github.com/octet-kit/octet/host/services"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Delivery: what a handler sends before its result (a presentation snapshot, $/progress, a
@@ -17,8 +18,8 @@ func init() {
 		Requirement: "wire.md §1 notifications handled in order, before the response; §6 presentation/update, $/progress parent_request_id (an active host request); docs/host.md: notification delivery",
 		Tier:        Conditional,
 		Tools:       []string{"present", "progress_n", "notify"},
-		Features:    []string{"request_progress"},
-		Covers:      []string{"presentation/update", "$/progress", "notification"},
+		Features:    []protocol.Feature{protocol.FeatureRequestProgress},
+		Covers:      []string{protocol.MethodPresentationUpdate, protocol.MethodProgress, protocol.MethodNotification},
 		Run:         checkDelivered,
 	})
 }

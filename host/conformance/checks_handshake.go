@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Handshake and refusal checks: they apply to every extension.
@@ -18,7 +20,7 @@ func init() {
 			Description: "initialize answers with the offered api_version, the manifest's name, version and contributions, and a valid feature set",
 			Requirement: "wire.md §5 initialize (host checks); docs/conformance.md#the-checks (transport compatibility): handshake and manifest",
 			Tier:        Required,
-			Covers:      []string{"initialize"},
+			Covers:      []string{protocol.MethodInitialize},
 			Run:         checkHandshake,
 		},
 		&Check{
@@ -26,7 +28,7 @@ func init() {
 			Description: "offered API 0.3 (a distinct wire), the extension refuses instead of answering as 0.3",
 			Requirement: "wire.md §2 versions (0.3 refused)",
 			Tier:        Required,
-			Covers:      []string{"initialize", "initialize error -32006"},
+			Covers:      []string{protocol.MethodInitialize, reqError(protocol.MethodInitialize, protocol.CodeUnsupportedAPIVersion)},
 			Run:         checkRefuse03,
 		},
 		&Check{
@@ -34,7 +36,7 @@ func init() {
 			Description: "offered an api_version other than the manifest's, the extension refuses or answers something the host refuses, the same way twice, never hanging",
 			Requirement: "docs/conformance.md#the-checks (transport compatibility): deterministic version-mismatch refusal; wire.md §2",
 			Tier:        Required,
-			Covers:      []string{"initialize"},
+			Covers:      []string{protocol.MethodInitialize},
 			Run:         checkVersionMismatch,
 		},
 		&Check{
@@ -42,7 +44,7 @@ func init() {
 			Description: "when the manifest declares a tool the code does not implement, the handshake is refused (by the extension, or by the host from its answer)",
 			Requirement: "wire.md §5 initialize host checks (tool names equal the manifest's); the host binds identity (docs/host.md)",
 			Tier:        Required,
-			Covers:      []string{"initialize"},
+			Covers:      []string{protocol.MethodInitialize},
 			Run:         checkContributionMismatch,
 		},
 		&Check{
@@ -50,7 +52,7 @@ func init() {
 			Description: "a required feature the SDK does not support makes it refuse initialize with -32602 naming the feature",
 			Requirement: "wire.md §2 SDK rule: reject initialize if a required feature is unsupported (-32602, message names it)",
 			Tier:        Required,
-			Covers:      []string{"initialize error -32602"},
+			Covers:      []string{reqError(protocol.MethodInitialize, protocol.CodeInvalidParams)},
 			Run:         checkUnknownRequiredFeature,
 		},
 		&Check{
@@ -58,8 +60,8 @@ func init() {
 			Description: "a tool, command, hook, status surface or renderer the extension does not serve, or context params of the wrong type, are refused -32602 (the method exists; its target does not)",
 			Requirement: "schema/methods.json tool/call, command/execute, hook/run, status/collect, tool/render, context/collect errors (-32602); wire.md §10",
 			Tier:        Required,
-			Covers: []string{"tool/call error -32602", "command/execute error -32602", "hook/run error -32602",
-				"status/collect error -32602", "tool/render error -32602", "context/collect error -32602"},
+			Covers: []string{reqError(protocol.MethodToolCall, protocol.CodeInvalidParams), reqError(protocol.MethodCommandExecute, protocol.CodeInvalidParams), reqError(protocol.MethodHookRun, protocol.CodeInvalidParams),
+				reqError(protocol.MethodStatusCollect, protocol.CodeInvalidParams), reqError(protocol.MethodToolRender, protocol.CodeInvalidParams), reqError(protocol.MethodContextCollect, protocol.CodeInvalidParams)},
 			Run: checkUnknownTargets,
 		},
 		&Check{
@@ -75,7 +77,7 @@ func init() {
 			Requirement: "wire.md notation: objects refuse unknown fields; §4 ResourceOwner session_id 1..256 bytes",
 			Tier:        Advisory,
 			Fixture:     true,
-			Covers:      []string{"tool/call error -32602"},
+			Covers:      []string{reqError(protocol.MethodToolCall, protocol.CodeInvalidParams)},
 			Run:         checkStrictParams,
 		},
 		&Check{
@@ -84,7 +86,7 @@ func init() {
 			Requirement: "wire.md §1 (-32602), §4 output_schema; fixture.md typed",
 			Tier:        Conditional,
 			Tools:       []string{"typed"},
-			Covers:      []string{"tool/call", "tool/call error -32602"},
+			Covers:      []string{protocol.MethodToolCall, reqError(protocol.MethodToolCall, protocol.CodeInvalidParams)},
 			Run:         checkInvalidParams,
 		},
 	)
@@ -202,7 +204,7 @@ func checkContributionMismatch(t *T) error {
 	contributes["tools"] = append(slices.Clone(tools), undeclaredTool)
 	// dynamic_tools is withheld: with it, the initialize tools are revision 0 and need not
 	// match the manifest, so nothing would have to refuse.
-	out, err := tryInitialize(t, InitOptions{Manifest: man, Withhold: []string{"dynamic_tools"}})
+	out, err := tryInitialize(t, InitOptions{Manifest: man, Withhold: []string{string(protocol.FeatureDynamicTools)}})
 	if err != nil {
 		return err
 	}
@@ -237,7 +239,7 @@ func checkUnknownRequiredFeature(t *T) error {
 	params := initParams(t.Ext, InitOptions{})
 	proto := params["protocol"].(map[string]any)
 	proto["required_features"] = append(slices.Clone(proto["required_features"].([]string)), unknownFeature)
-	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
+	resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodInitialize, params)
 	if err != nil {
 		return err
 	}
@@ -284,17 +286,17 @@ func checkUnknownTargets(t *T) error {
 		method string
 		params map[string]any
 	}{
-		{"tool/call", map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}}},
-		{"command/execute", map[string]any{"name": "conformance_no_such_command", "arguments": []string{}}},
-		{"hook/run", map[string]any{"hook": hook, "payload": hookPayloads[hook]}},
-		{"status/collect", map[string]any{"surface": surface}},
-		{"tool/render", map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}, "result": renderResult}},
-		{"context/collect", contextParams},
+		{protocol.MethodToolCall, map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}}},
+		{protocol.MethodCommandExecute, map[string]any{"name": "conformance_no_such_command", "arguments": []string{}}},
+		{protocol.MethodHookRun, map[string]any{"hook": hook, "payload": hookPayloads[hook]}},
+		{protocol.MethodStatusCollect, map[string]any{"surface": surface}},
+		{protocol.MethodToolRender, map[string]any{"name": "conformance_no_such_tool", "arguments": map[string]any{}, "result": renderResult}},
+		{protocol.MethodContextCollect, contextParams},
 	} {
-		if c.method == "hook/run" && slices.Contains(r.Hooks, hook) {
+		if c.method == protocol.MethodHookRun && slices.Contains(r.Hooks, hook) {
 			continue // it serves every hook this check could name
 		}
-		if c.method == "status/collect" && surface == "" {
+		if c.method == protocol.MethodStatusCollect && surface == "" {
 			continue // it serves every surface
 		}
 		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
@@ -359,7 +361,7 @@ func checkStrictParams(t *T) error {
 		{"resource_owner.session_id empty", map[string]any{"name": "echo", "arguments": map[string]any{"value": 1},
 			"resource_owner": map[string]any{"session_id": "", "extension_instance_id": "x", "process_generation": 0}}},
 	} {
-		resp, err := s.Call(t.Ctx, t.Timeout(), "tool/call", c.params)
+		resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, c.params)
 		if err != nil {
 			return err
 		}

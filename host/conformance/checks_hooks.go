@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Hook dispositions reach the operation: through the reference host library, the fixture's
@@ -19,7 +20,7 @@ func init() {
 		Requirement: "hooks.schema.json HookDisposition (continue, block, replace: prompt, arguments, output); docs/design/wire.md hook payloads",
 		Tier:        Conditional,
 		Tools:       []string{"echo"},
-		Covers:      []string{"hook/run"},
+		Covers:      []string{protocol.MethodHookRun},
 		Run:         checkHookDispositions,
 	})
 }

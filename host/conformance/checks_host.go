@@ -9,6 +9,7 @@ import (
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The one check that goes through the reference host library rather than the raw
@@ -21,7 +22,7 @@ func init() {
 		Description: "the reference host library discovers, starts (its own handshake validation, required features only), calls and shuts the extension down",
 		Requirement: "docs/host.md; wire.md §2 (answer the supported subset of what is offered)",
 		Tier:        Required,
-		Covers:      []string{"initialize", "shutdown"},
+		Covers:      []string{protocol.MethodInitialize, protocol.MethodShutdown},
 		Run:         checkReferenceHost,
 	})
 }

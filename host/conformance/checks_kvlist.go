@@ -3,6 +3,8 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The kv.list check: pages, the opaque cursor handed back, and a foreign namespace.
@@ -14,8 +16,8 @@ func init() {
 		Requirement: "wire.md §6 kv.list {namespace, prefix, cursor?, limit?} → {entries, next_cursor?}",
 		Tier:        Conditional,
 		Tools:       []string{"kv_commit", "kv_list"},
-		Features:    []string{"kv"},
-		Covers:      []string{"kv.list", "kv.list error -32602"},
+		Features:    []protocol.Feature{protocol.FeatureKV},
+		Covers:      []string{protocol.MethodKVList, reqError(protocol.MethodKVList, protocol.CodeInvalidParams)},
 		Run:         checkKVList,
 	})
 }
@@ -34,7 +36,7 @@ func checkKVList(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "kv"); err != nil {
+	if err := needFeature(r, protocol.FeatureKV); err != nil {
 		return err
 	}
 	ns := t.Ext.Manifest.Name
@@ -72,7 +74,7 @@ func checkKVList(t *T) error {
 		return fail(fmt.Sprintf(`page 2 (cursor %q): entries [{key "list/b"}] and no next_cursor`, *first.NextCursor), "%+v", second)
 	}
 	// A foreign namespace: refused -32602, by the SDK itself or by the host (then verbatim).
-	asked := len(s.services.Calls("kv.list"))
+	asked := len(s.services.Calls(protocol.MethodKVList))
 	resp, err = t.toolCall(s, "kv_list", map[string]any{"namespace": "someone-else", "prefix": ""})
 	if err != nil {
 		return err
@@ -80,13 +82,13 @@ func checkKVList(t *T) error {
 	if err := expectCode(resp, -32602, "kv.list in a foreign namespace"); err != nil {
 		return err
 	}
-	if len(s.services.Calls("kv.list")) > asked {
-		if err := expectCarried(resp, s, "kv.list"); err != nil {
+	if len(s.services.Calls(protocol.MethodKVList)) > asked {
+		if err := expectCarried(resp, s, protocol.MethodKVList); err != nil {
 			return err
 		}
 	}
 	refused := refusal(-32602, "conformance: the cursor expired")
-	s.services.Refuse("kv.list", refused)
+	s.services.Refuse(protocol.MethodKVList, refused)
 	resp, err = t.toolCall(s, "kv_list", map[string]any{"namespace": ns, "prefix": "list/", "cursor": *first.NextCursor})
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Throughput and flow-control checks (fixture tools echo and slow).
@@ -17,7 +19,7 @@ func init() {
 			Requirement: "docs/conformance.md#the-checks (transport compatibility): 2,000 sequential echoes",
 			Tier:        Conditional,
 			Tools:       []string{"echo"},
-			Covers:      []string{"tool/call"},
+			Covers:      []string{protocol.MethodToolCall},
 			Run:         checkSequentialEcho,
 		},
 		&Check{
@@ -26,7 +28,7 @@ func init() {
 			Requirement: "docs/conformance.md#the-checks (transport compatibility): 32×50 concurrent echoes matched to their responses",
 			Tier:        Conditional,
 			Tools:       []string{"echo"},
-			Covers:      []string{"tool/call"},
+			Covers:      []string{protocol.MethodToolCall},
 			Run:         checkConcurrentEcho,
 		},
 		&Check{
@@ -35,9 +37,9 @@ func init() {
 			Requirement: "wire.md §1 in flight / overloaded (-32001), §10 admission queue",
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
-			Features:    []string{"request_cancellation"},
-			Covers: []string{"tool/call error -32001", "$/cancelRequest", "tool/call error -32800", "command/execute error -32001",
-				"hook/run error -32001", "context/collect error -32001", "status/collect error -32001", "tool/render error -32001"},
+			Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
+			Covers: []string{reqError(protocol.MethodToolCall, protocol.CodeOverloaded), protocol.MethodCancelRequest, reqError(protocol.MethodToolCall, protocol.CodeRequestCancelled), reqError(protocol.MethodCommandExecute, protocol.CodeOverloaded),
+				reqError(protocol.MethodHookRun, protocol.CodeOverloaded), reqError(protocol.MethodContextCollect, protocol.CodeOverloaded), reqError(protocol.MethodStatusCollect, protocol.CodeOverloaded), reqError(protocol.MethodToolRender, protocol.CodeOverloaded)},
 			Run: checkOverload,
 		},
 	)
@@ -148,7 +150,7 @@ func checkOverload(t *T) error {
 	answers := make(chan answer, n)
 	ids := make([]int64, 0, n)
 	for range n {
-		id, ch, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": 60000}})
+		id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "slow", "arguments": map[string]any{"ms": 60000}})
 		if err != nil {
 			return err
 		}

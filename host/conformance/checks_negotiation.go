@@ -25,7 +25,7 @@ func init() {
 		Description: "every offer of schema/vectors/negotiation is answered as the schema's negotiation table says for this extension: the same features in offer order, or the same refusal code, message and data",
 		Requirement: "schema/initialize.schema.json x-octet-features (docs/reference/negotiation.md); issue 12: negotiation decided once",
 		Tier:        Required,
-		Covers:      []string{"initialize"},
+		Covers:      []string{protocol.MethodInitialize},
 		Run:         checkNegotiationVectors,
 	})
 }
@@ -88,7 +88,7 @@ func checkNegotiationVectors(t *T) error {
 	if err != nil {
 		return err
 	}
-	lifecycle := base.HasFeature("lifecycle_events")
+	lifecycle := base.HasFeature(protocol.FeatureLifecycleEvents)
 	hasHandler := func(kind string) bool { return kind == "lifecycle" && lifecycle }
 	man := t.Ext.Manifest.JSON
 	for _, o := range offers {
@@ -103,7 +103,7 @@ func checkNegotiationVectors(t *T) error {
 			params["protocol"] = proto
 		}
 		proto["required_features"], proto["optional_features"] = o.Protocol.RequiredFeatures, o.Protocol.OptionalFeatures
-		resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
+		resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodInitialize, params)
 		_ = s.CloseStdin()
 		if err != nil {
 			return fmt.Errorf("%s: %w", o.name, err)

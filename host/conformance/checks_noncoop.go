@@ -9,6 +9,7 @@ import (
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // cancel.non_cooperative_terminated goes through the reference host library: the fixture's
@@ -23,8 +24,8 @@ func init() {
 		Requirement: "docs/host.md: the host terminates non-cooperative generations after a bounded grace; schema/limits.schema.json CANCEL_GRACE_MS",
 		Tier:        Conditional,
 		Tools:       []string{"ignore_cancel"},
-		Features:    []string{"request_cancellation"},
-		Covers:      []string{"$/cancelRequest"},
+		Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
+		Covers:      []string{protocol.MethodCancelRequest},
 		Run:         checkNonCooperative,
 	})
 }
@@ -38,7 +39,7 @@ const noncoopGrace = 500 * time.Millisecond
 type progressServices struct{ progressed chan struct{} }
 
 func (p *progressServices) Handle(_ context.Context, _ *host.Caller, req *jsonrpc.Request) (any, error) {
-	if req.Method == "$/progress" {
+	if req.Method == protocol.MethodProgress {
 		select {
 		case p.progressed <- struct{}{}:
 		default:
@@ -74,7 +75,7 @@ func checkNonCooperative(t *T) error {
 	}
 	defer stopHost()
 	name := t.Ext.Manifest.Name
-	if !slices.Contains(h.Extension(name).Status().Features, "request_progress") {
+	if !slices.Contains(h.Extension(name).Status().Features, string(protocol.FeatureRequestProgress)) {
 		return skip("request_progress was not negotiated, so the check cannot see the handler start")
 	}
 	ctx, cancel := context.WithCancel(t.Ctx)

@@ -3,6 +3,8 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The policy check: allow, ask with a one-use approval token redeemed in the same
@@ -15,8 +17,8 @@ func init() {
 		Requirement: "wire.md §6 policy/evaluate (approval_token only with ask; one-use); docs/host-script.md: policy rules and one-use approval tokens",
 		Tier:        Conditional,
 		Tools:       []string{"policy"},
-		Features:    []string{"policy_intents", "approvals"},
-		Covers:      []string{"policy/evaluate", "policy/evaluate error -32602", "policy/evaluate error -32002"},
+		Features:    []protocol.Feature{protocol.FeaturePolicyIntents, protocol.FeatureApprovals},
+		Covers:      []string{protocol.MethodPolicyEvaluate, reqError(protocol.MethodPolicyEvaluate, protocol.CodeInvalidParams), reqError(protocol.MethodPolicyEvaluate, protocol.CodeServiceUnavailable)},
 		Run:         checkPolicy,
 	})
 }
@@ -53,7 +55,7 @@ func checkPolicy(t *T) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []string{"policy_intents", "approvals"} {
+	for _, f := range []protocol.Feature{protocol.FeaturePolicyIntents, protocol.FeatureApprovals} {
 		if err := needFeature(r, f); err != nil {
 			return err
 		}
@@ -76,7 +78,7 @@ func checkPolicy(t *T) error {
 		}
 	}
 	// The ask and its redemption: the same parent, the same intent, the token unchanged.
-	calls := s.services.Calls("policy/evaluate")
+	calls := s.services.Calls(protocol.MethodPolicyEvaluate)
 	if len(calls) != 4 {
 		return fail("4 policy/evaluate requests (allow, deny, ask, redeem)", "%d", len(calls))
 	}
@@ -92,7 +94,7 @@ func checkPolicy(t *T) error {
 	}
 	for _, code := range []int64{-32602, -32002} {
 		want := refusal(code, fmt.Sprintf("conformance policy refusal %d", code))
-		s.services.Refuse("policy/evaluate", want)
+		s.services.Refuse(protocol.MethodPolicyEvaluate, want)
 		resp, err := t.toolCall(s, "policy", map[string]any{"operation": PolicyAllowed})
 		if err != nil {
 			return err

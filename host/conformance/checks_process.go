@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Process-level checks: errors, limits, stray output, crashes, EOF and shutdown.
@@ -17,11 +18,11 @@ var otherMethods = []struct {
 	method string
 	params map[string]any
 }{
-	{"command/execute", map[string]any{"name": "fixture_cmd", "arguments": []string{"x"}}},
-	{"hook/run", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
-	{"context/collect", map[string]any{"session_id": "conformance-session"}},
-	{"status/collect", map[string]any{"surface": "status"}},
-	{"tool/render", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}}},
+	{protocol.MethodCommandExecute, map[string]any{"name": "fixture_cmd", "arguments": []string{"x"}}},
+	{protocol.MethodHookRun, map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
+	{protocol.MethodContextCollect, map[string]any{"session_id": "conformance-session"}},
+	{protocol.MethodStatusCollect, map[string]any{"surface": "status"}},
+	{protocol.MethodToolRender, map[string]any{"name": "echo", "arguments": map[string]any{}, "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "x"}}}}},
 }
 
 // ShutdownDrain is SHUTDOWN_DRAIN_MS (docs/design/wire.md §8).
@@ -38,7 +39,7 @@ func init() {
 			Requirement: "wire.md §1 handler-authored errors carried verbatim; docs/conformance.md#the-checks (transport compatibility): structured errors carried verbatim",
 			Tier:        Conditional,
 			Tools:       []string{"fail_with"},
-			Covers:      []string{"tool/call"},
+			Covers:      []string{protocol.MethodToolCall},
 			Run:         checkVerbatimErrors,
 		},
 		&Check{
@@ -47,7 +48,7 @@ func init() {
 			Requirement: "wire.md §1 max line; fixture.md big_result",
 			Tier:        Conditional,
 			Tools:       []string{"big_result"},
-			Covers:      []string{"tool/call error -32603"},
+			Covers:      []string{reqError(protocol.MethodToolCall, protocol.CodeInternalError)},
 			Run:         checkBigResult,
 		},
 		&Check{
@@ -71,7 +72,7 @@ func init() {
 			Requirement: "docs/conformance.md#the-checks (transport compatibility): crash mid-call reported as a transport error; restart",
 			Tier:        Conditional,
 			Tools:       []string{"crash", "echo"},
-			Covers:      []string{"tool/call"},
+			Covers:      []string{protocol.MethodToolCall},
 			Run:         checkCrash,
 		},
 		&Check{
@@ -94,7 +95,7 @@ func init() {
 			Description: "shutdown is acknowledged with {} and the process exits 0 within its deadline",
 			Requirement: "wire.md §5 shutdown, §10 shutdown sequence",
 			Tier:        Required,
-			Covers:      []string{"shutdown"},
+			Covers:      []string{protocol.MethodShutdown},
 			Run:         checkShutdownAck,
 		},
 		&Check{
@@ -103,8 +104,8 @@ func init() {
 			Requirement: "wire.md §10 shutdown: stop admission (-32003), drain to SHUTDOWN_DRAIN_MS, ack, exit 0",
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
-			Covers: []string{"shutdown", "tool/call error -32003", "command/execute error -32003", "hook/run error -32003",
-				"context/collect error -32003", "status/collect error -32003", "tool/render error -32003"},
+			Covers: []string{protocol.MethodShutdown, reqError(protocol.MethodToolCall, protocol.CodeShuttingDown), reqError(protocol.MethodCommandExecute, protocol.CodeShuttingDown), reqError(protocol.MethodHookRun, protocol.CodeShuttingDown),
+				reqError(protocol.MethodContextCollect, protocol.CodeShuttingDown), reqError(protocol.MethodStatusCollect, protocol.CodeShuttingDown), reqError(protocol.MethodToolRender, protocol.CodeShuttingDown)},
 			Run: checkShutdownDrain,
 		},
 		&Check{
@@ -113,7 +114,7 @@ func init() {
 			Requirement: "docs/host.md bounded shutdown (drain, cancel, SIGTERM, SIGKILL); wire.md §5 shutdown.result",
 			Tier:        Conditional,
 			Tools:       []string{"arm_stuck_shutdown"},
-			Covers:      []string{"shutdown"},
+			Covers:      []string{protocol.MethodShutdown},
 			Run:         checkShutdownBounded,
 		},
 		&Check{
@@ -122,7 +123,7 @@ func init() {
 			Requirement: "wire.md §10 on_shutdown handlers bounded by the remaining deadline, ack, exit 0",
 			Tier:        Conditional,
 			Tools:       []string{"arm_stuck_shutdown"},
-			Covers:      []string{"shutdown"},
+			Covers:      []string{protocol.MethodShutdown},
 			Run:         checkShutdownSelfBounded,
 		},
 	)
@@ -306,7 +307,7 @@ func checkEOFDrain(t *T) error {
 		return err
 	}
 	sleep := min(time.Second, t.Drain()/2)
-	id, ch, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
+	id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
 	if err != nil {
 		return err
 	}
@@ -340,7 +341,7 @@ func checkShutdownAck(t *T) error {
 		return err
 	}
 	start := time.Now()
-	resp, err := s.Call(t.Ctx, t.Drain()+exitGrace, "shutdown", map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
+	resp, err := s.Call(t.Ctx, t.Drain()+exitGrace, protocol.MethodShutdown, map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
 	if err != nil {
 		return fail("the shutdown acknowledgement {}", "%v", err)
 	}
@@ -364,7 +365,7 @@ func checkShutdownDrain(t *T) error {
 	}
 	// Long enough for the requests below, short enough to drain within the deadline.
 	sleep := min(3*time.Second, t.Drain()*3/4)
-	slowID, slowCh, err := s.Send("tool/call", map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
+	slowID, slowCh, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "slow", "arguments": map[string]any{"ms": sleep.Milliseconds()}})
 	if err != nil {
 		return err
 	}
@@ -373,7 +374,7 @@ func checkShutdownDrain(t *T) error {
 	} else if err := expectEcho(resp, "admitted"); err != nil {
 		return err
 	}
-	shutID, shutCh, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
+	shutID, shutCh, err := s.Send(protocol.MethodShutdown, map[string]any{"reason": "host_exit", "deadline_ms": t.Drain().Milliseconds()})
 	if err != nil {
 		return err
 	}
@@ -469,7 +470,7 @@ func stuckShutdown(t *T) (stuckOutcome, error) {
 		return stuckOutcome{}, err
 	}
 	start := time.Now()
-	_, ch, err := s.Send("shutdown", map[string]any{"reason": "host_exit", "deadline_ms": stuckDeadline.Milliseconds()})
+	_, ch, err := s.Send(protocol.MethodShutdown, map[string]any{"reason": "host_exit", "deadline_ms": stuckDeadline.Milliseconds()})
 	if err != nil {
 		return stuckOutcome{}, err
 	}

@@ -3,6 +3,8 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Checks of what an extension pushes unprompted: notifications and context and
@@ -17,7 +19,7 @@ func init() {
 			Requirement: "wire.md §6 notification.params {message ≤ 4096 chars, level, title?}",
 			Tier:        Conditional,
 			Tools:       []string{"notify"},
-			Covers:      []string{"notification"},
+			Covers:      []string{protocol.MethodNotification},
 			Run:         checkNotify,
 		},
 		&Check{
@@ -26,7 +28,7 @@ func init() {
 			Requirement: "wire.md §6 context/contribution, status/contribution",
 			Tier:        Conditional,
 			Tools:       []string{"contribute"},
-			Covers:      []string{"context/contribution", "status/contribution"},
+			Covers:      []string{protocol.MethodContextContribution, protocol.MethodStatusContribution},
 			Run:         checkContributionsPushed,
 		},
 	)
@@ -52,7 +54,7 @@ func checkNotify(t *T) error {
 		if _, err := expectText(resp, "notified"); err != nil {
 			return err
 		}
-		got := s.Notifications("notification")
+		got := s.Notifications(protocol.MethodNotification)
 		if len(got) != i+1 {
 			return fail(fmt.Sprintf("%d notification frames before the result of notify %d", i+1, i+1), "%d", len(got))
 		}
@@ -75,12 +77,12 @@ func checkContributionsPushed(t *T) error {
 	if _, err := expectText(resp, "contributed"); err != nil {
 		return err
 	}
-	ctx := s.Notifications("context/contribution")
+	ctx := s.Notifications(protocol.MethodContextContribution)
 	want := `{"items":[{"label":"fixture","content":"pushed ✓","placement":"prompt_prefix"}]}`
 	if len(ctx) != 1 || !jsonEqual(ctx[0].Params, []byte(want)) {
 		return fail("one context/contribution "+want, "%d: %v", len(ctx), notificationTexts(ctx))
 	}
-	st := s.Notifications("status/contribution")
+	st := s.Notifications(protocol.MethodStatusContribution)
 	if len(st) != 1 {
 		return fail("one status/contribution", "%d", len(st))
 	}

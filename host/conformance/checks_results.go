@@ -3,6 +3,8 @@ package conformance
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The host-result check: an SDK judges every host answer by the schema's result type
@@ -16,8 +18,8 @@ func init() {
 		Requirement: "schema/methods.json policy/evaluate result type PolicyEvaluateResult; schema/README.md (the schema is the contract in both directions)",
 		Tier:        Conditional,
 		Tools:       []string{"policy"},
-		Features:    []string{"policy_intents"},
-		Covers:      []string{"policy/evaluate"},
+		Features:    []protocol.Feature{protocol.FeaturePolicyIntents},
+		Covers:      []string{protocol.MethodPolicyEvaluate},
 		Run:         checkHostResults,
 	})
 }
@@ -28,7 +30,7 @@ func checkHostResults(t *T) error {
 		return err
 	}
 	for _, bad := range []string{`{"decision":"maybe"}`, `{"decision":"allow","conformance_extra":1}`, `{"decision":"ask","approval_token":7}`} {
-		s.services.Answer("policy/evaluate", json.RawMessage(bad))
+		s.services.Answer(protocol.MethodPolicyEvaluate, json.RawMessage(bad))
 		resp, err := t.toolCall(s, "policy", map[string]any{"operation": PolicyAllowed})
 		if err != nil {
 			return err
@@ -36,7 +38,7 @@ func checkHostResults(t *T) error {
 		if err := expectCode(resp, -32603, "the host answered policy/evaluate with "+bad); err != nil {
 			return err
 		}
-		if !strings.Contains(resp.Error.Message, "policy/evaluate") {
+		if !strings.Contains(resp.Error.Message, protocol.MethodPolicyEvaluate) {
 			return fail("the -32603 message to name policy/evaluate", "%q", resp.Error.Message)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // The host checks everything an extension returns (seed 002: the host is the authority):
@@ -20,7 +21,7 @@ func init() {
 		Requirement: "schema/methods.json result types; docs/design/wire.md §4 tool results (structured_content required exactly when output_schema is declared)",
 		Tier:        Conditional,
 		Tools:       []string{"echo", "typed"},
-		Covers:      []string{"tool/call", "command/execute", "hook/run", "context/collect", "status/collect", "tool/render"},
+		Covers:      slices.Clone(protocol.WorkMethods),
 		Run:         checkResultsByHost,
 	})
 }
@@ -42,16 +43,16 @@ func checkResultsByHost(t *T) error {
 		method, name string
 		params       map[string]any
 	}{
-		{"tool/call", "echo", map[string]any{"name": "echo", "arguments": map[string]any{"value": "judged"}}},
-		{"tool/call", "typed", map[string]any{"name": "typed", "arguments": map[string]any{"count": 3, "label": "x"}}},
-		{"command/execute", "fixture_cmd", map[string]any{"name": "fixture_cmd", "arguments": []string{"judged"}}},
-		{"hook/run", "before_prompt", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
-		{"context/collect", "context", map[string]any{"session_id": "conformance-session", "prompt": "conformance prompt"}},
-		{"status/collect", "status", map[string]any{"surface": "status"}},
-		{"tool/render", "echo", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": rendered}},
+		{protocol.MethodToolCall, "echo", map[string]any{"name": "echo", "arguments": map[string]any{"value": "judged"}}},
+		{protocol.MethodToolCall, "typed", map[string]any{"name": "typed", "arguments": map[string]any{"count": 3, "label": "x"}}},
+		{protocol.MethodCommandExecute, "fixture_cmd", map[string]any{"name": "fixture_cmd", "arguments": []string{"judged"}}},
+		{protocol.MethodHookRun, "before_prompt", map[string]any{"hook": "before_prompt", "payload": hookPayloads["before_prompt"]}},
+		{protocol.MethodContextCollect, "context", map[string]any{"session_id": "conformance-session", "prompt": "conformance prompt"}},
+		{protocol.MethodStatusCollect, "status", map[string]any{"surface": "status"}},
+		{protocol.MethodToolRender, "echo", map[string]any{"name": "echo", "arguments": map[string]any{}, "result": rendered}},
 	}
 	for _, c := range calls {
-		if c.method != "tool/call" && !t.Ext.contributes(c.method, c.name) {
+		if c.method != protocol.MethodToolCall && !t.Ext.contributes(c.method, c.name) {
 			continue
 		}
 		resp, err := s.Call(t.Ctx, t.Timeout(), c.method, c.params)
@@ -72,15 +73,15 @@ func checkResultsByHost(t *T) error {
 func (e *Extension) contributes(method, name string) bool {
 	c := e.Manifest.Contributes
 	switch method {
-	case "command/execute":
+	case protocol.MethodCommandExecute:
 		return slices.Contains(c.Commands, name)
-	case "hook/run":
+	case protocol.MethodHookRun:
 		return slices.Contains(c.Hooks, name)
-	case "context/collect":
+	case protocol.MethodContextCollect:
 		return c.Context
-	case "status/collect":
+	case protocol.MethodStatusCollect:
 		return slices.Contains(c.UI, name)
-	case "tool/render":
+	case protocol.MethodToolRender:
 		return slices.Contains(c.ToolRenderers, name)
 	}
 	return true

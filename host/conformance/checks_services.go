@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Checks of the reverse services an SDK wraps: catalogs, artifacts, input and
@@ -21,8 +23,8 @@ func init() {
 			Requirement: "wire.md §10 dynamic catalogs (retain 8); §6 tools/register, tools/unregister",
 			Tier:        Conditional,
 			Tools:       []string{"register_dynamic", "unregister_dynamic"},
-			Features:    []string{"dynamic_tools"},
-			Covers:      []string{"tools/register", "tools/unregister", "tool/call error -32602", "tools/register error -32602", "tools/unregister error -32602"},
+			Features:    []protocol.Feature{protocol.FeatureDynamicTools},
+			Covers:      []string{protocol.MethodToolsRegister, protocol.MethodToolsUnregister, reqError(protocol.MethodToolCall, protocol.CodeInvalidParams), reqError(protocol.MethodToolsRegister, protocol.CodeInvalidParams), reqError(protocol.MethodToolsUnregister, protocol.CodeInvalidParams)},
 			Run:         checkCatalog,
 		},
 		&Check{
@@ -31,8 +33,8 @@ func init() {
 			Requirement: "wire.md §6 artifact/publish; docs/host.md: artifacts verified and stored",
 			Tier:        Conditional,
 			Tools:       []string{"publish"},
-			Features:    []string{"artifacts"},
-			Covers:      []string{"artifact/publish", "artifact/publish error -32602", "artifact/publish error -32002"},
+			Features:    []protocol.Feature{protocol.FeatureArtifacts},
+			Covers:      []string{protocol.MethodArtifactPublish, reqError(protocol.MethodArtifactPublish, protocol.CodeInvalidParams), reqError(protocol.MethodArtifactPublish, protocol.CodeServiceUnavailable)},
 			Run:         checkArtifacts,
 		},
 		&Check{
@@ -41,7 +43,7 @@ func init() {
 			Requirement: "wire.md §6 confirmation/request, input/request, parent_request_id",
 			Tier:        Conditional,
 			Tools:       []string{"ask"},
-			Covers:      []string{"confirmation/request", "confirmation/request error -32602", "input/request", "input/request error -32602", "input/request error -32002"},
+			Covers:      []string{protocol.MethodConfirmationRequest, reqError(protocol.MethodConfirmationRequest, protocol.CodeInvalidParams), protocol.MethodInputRequest, reqError(protocol.MethodInputRequest, protocol.CodeInvalidParams), reqError(protocol.MethodInputRequest, protocol.CodeServiceUnavailable)},
 			Run:         checkInput,
 		},
 		&Check{
@@ -50,8 +52,8 @@ func init() {
 			Requirement: "wire.md §6 secret/get, error registry -32004",
 			Tier:        Conditional,
 			Tools:       []string{"secret"},
-			Features:    []string{"secrets"},
-			Covers:      []string{"secret/get", "secret/get error -32602", "secret/get error -32004", "secret/get error -32002"},
+			Features:    []protocol.Feature{protocol.FeatureSecrets},
+			Covers:      []string{protocol.MethodSecretGet, reqError(protocol.MethodSecretGet, protocol.CodeInvalidParams), reqError(protocol.MethodSecretGet, protocol.CodeSecretUnavailable), reqError(protocol.MethodSecretGet, protocol.CodeServiceUnavailable)},
 			Run:         checkSecrets,
 		},
 		&Check{
@@ -60,7 +62,7 @@ func init() {
 			Requirement: "wire.md §7 presentation snapshot (activities ≤ 128)",
 			Tier:        Conditional,
 			Tools:       []string{"present"},
-			Covers:      []string{"presentation/update"},
+			Covers:      []string{protocol.MethodPresentationUpdate},
 			Run:         checkPresentation,
 		},
 		&Check{
@@ -69,8 +71,8 @@ func init() {
 			Requirement: "wire.md §6 agent/spawn policy bounds, agent/wait",
 			Tier:        Conditional,
 			Tools:       []string{"spawn_child"},
-			Features:    []string{"agent_sessions"},
-			Covers:      []string{"agent/spawn", "agent/wait", "agent/spawn error -32602", "agent/spawn error -32002", "agent/wait error -32002"},
+			Features:    []protocol.Feature{protocol.FeatureAgentSessions},
+			Covers:      []string{protocol.MethodAgentSpawn, protocol.MethodAgentWait, reqError(protocol.MethodAgentSpawn, protocol.CodeInvalidParams), reqError(protocol.MethodAgentSpawn, protocol.CodeServiceUnavailable), reqError(protocol.MethodAgentWait, protocol.CodeServiceUnavailable)},
 			Run:         checkChildSession,
 		},
 		&Check{
@@ -79,8 +81,8 @@ func init() {
 			Requirement: "wire.md §6 kv.get, kv.commit; namespaced KV with precondition batches (docs/host.md)",
 			Tier:        Conditional,
 			Tools:       []string{"kv_commit", "kv_get"},
-			Features:    []string{"kv"},
-			Covers:      []string{"kv.get", "kv.commit", "kv.commit error -32005", "kv.commit error -32602", "kv.get error -32602"},
+			Features:    []protocol.Feature{protocol.FeatureKV},
+			Covers:      []string{protocol.MethodKVGet, protocol.MethodKVCommit, reqError(protocol.MethodKVCommit, protocol.CodeKVConflict), reqError(protocol.MethodKVCommit, protocol.CodeInvalidParams), reqError(protocol.MethodKVGet, protocol.CodeInvalidParams)},
 			Run:         checkKV,
 		},
 	)
@@ -98,7 +100,7 @@ func structured(resp Response, v any) error {
 	return nil
 }
 
-func needFeature(r *InitResult, f string) error {
+func needFeature(r *InitResult, f protocol.Feature) error {
 	if !r.HasFeature(f) {
 		return skip("%s was not negotiated", f)
 	}
@@ -110,7 +112,7 @@ func checkCatalog(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "dynamic_tools"); err != nil {
+	if err := needFeature(r, protocol.FeatureDynamicTools); err != nil {
 		return err
 	}
 	var rev struct {
@@ -130,7 +132,7 @@ func checkCatalog(t *T) error {
 		return nil
 	}
 	pinned := func(revision int, want string) error {
-		resp, err := s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": revision})
+		resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": revision})
 		if err != nil {
 			return err
 		}
@@ -163,7 +165,7 @@ func checkCatalog(t *T) error {
 	}
 	// A refused unregister changes nothing: the next one still commits revision 3.
 	refused := refusal(-32602, "conformance: the catalog refused the change")
-	s.services.Refuse("tools/unregister", refused)
+	s.services.Refuse(protocol.MethodToolsUnregister, refused)
 	resp, err = t.toolCall(s, "unregister_dynamic", map[string]any{"name": "dyn_tool"})
 	if err != nil {
 		return err
@@ -174,7 +176,7 @@ func checkCatalog(t *T) error {
 	if err := change("unregister_dynamic", map[string]any{"name": "dyn_tool"}, 3); err != nil {
 		return err
 	}
-	resp, err = s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": 3})
+	resp, err = s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": 3})
 	if err != nil {
 		return err
 	}
@@ -187,7 +189,7 @@ func checkCatalog(t *T) error {
 			return err
 		}
 	}
-	resp, err = s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": 1})
+	resp, err = s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, map[string]any{"name": "dyn_tool", "arguments": map[string]any{}, "catalog_revision": 1})
 	if err != nil {
 		return err
 	}
@@ -219,7 +221,7 @@ func checkArtifacts(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "artifacts"); err != nil {
+	if err := needFeature(r, protocol.FeatureArtifacts); err != nil {
 		return err
 	}
 	for _, c := range []struct {
@@ -250,12 +252,12 @@ func checkArtifacts(t *T) error {
 		if err := expectCode(resp, -32602, "the host refusing a publish with a wrong "+corrupt); err != nil {
 			return err
 		}
-		if err := expectCarried(resp, s, "artifact/publish"); err != nil {
+		if err := expectCarried(resp, s, protocol.MethodArtifactPublish); err != nil {
 			return err
 		}
 	}
 	want := refusal(-32002, "conformance: the artifact store is full")
-	s.services.Refuse("artifact/publish", want)
+	s.services.Refuse(protocol.MethodArtifactPublish, want)
 	resp, err := t.toolCall(s, "publish", map[string]any{"bytes": 10, "mode": "inline"})
 	if err != nil {
 		return err
@@ -282,7 +284,7 @@ func checkInput(t *T) error {
 	errs := make([]error, len(cases))
 	var wg sync.WaitGroup
 	for i, c := range cases {
-		id, ch, err := s.Send("tool/call", map[string]any{"name": "ask", "arguments": c.args})
+		id, ch, err := s.Send(protocol.MethodToolCall, map[string]any{"name": "ask", "arguments": c.args})
 		if err != nil {
 			return err
 		}
@@ -311,7 +313,7 @@ func checkInput(t *T) error {
 		}
 	}
 	// Each host-side request names the tool call it was made for.
-	for _, method := range []string{"confirmation/request", "input/request"} {
+	for _, method := range []string{protocol.MethodConfirmationRequest, protocol.MethodInputRequest} {
 		for _, call := range s.services.Calls(method) {
 			var p struct {
 				Parent  json.RawMessage `json:"parent_request_id"`
@@ -329,7 +331,7 @@ func checkInput(t *T) error {
 			if i < 0 {
 				return fail("prompts the fixture was given", "%s %s", method, excerpt(call.Params, 160))
 			}
-			if p.Parent == nil && method == "confirmation/request" {
+			if p.Parent == nil && method == protocol.MethodConfirmationRequest {
 				continue // optional for confirmations
 			}
 			if string(p.Parent) != strconv.FormatInt(ids[i], 10) {
@@ -347,7 +349,7 @@ func checkInput(t *T) error {
 		return err
 	}
 	confirmRefused := refusal(-32602, "conformance: the confirmation was refused")
-	s.services.Refuse("confirmation/request", confirmRefused)
+	s.services.Refuse(protocol.MethodConfirmationRequest, confirmRefused)
 	resp, err = t.toolCall(s, "ask", map[string]any{"kind": "confirm", "prompt": "refused"})
 	if err != nil {
 		return err
@@ -356,7 +358,7 @@ func checkInput(t *T) error {
 		return err
 	}
 	want := refusal(-32002, "conformance: no one is there to answer input")
-	s.services.Refuse("input/request", want)
+	s.services.Refuse(protocol.MethodInputRequest, want)
 	resp, err = t.toolCall(s, "ask", map[string]any{"kind": "input", "prompt": "anyone there?"})
 	if err != nil {
 		return err
@@ -369,7 +371,7 @@ func checkSecrets(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "secrets"); err != nil {
+	if err := needFeature(r, protocol.FeatureSecrets); err != nil {
 		return err
 	}
 	declared := t.Ext.Manifest.Capabilities.Secrets[0]
@@ -411,7 +413,7 @@ func checkSecrets(t *T) error {
 	}
 	// The broker failing: service_unavailable, carried as is.
 	want := refusal(-32002, "conformance: the secret broker is unavailable")
-	s2.services.Refuse("secret/get", want)
+	s2.services.Refuse(protocol.MethodSecretGet, want)
 	resp, err = t.toolCall(s2, "secret", map[string]any{"name": declared})
 	if err != nil {
 		return err
@@ -438,7 +440,7 @@ func checkPresentation(t *T) error {
 	if err := expectCode(resp, -32602, "129 activities are over the limit of 128"); err != nil {
 		return err
 	}
-	updates := s.Notifications("presentation/update")
+	updates := s.Notifications(protocol.MethodPresentationUpdate)
 	var counts []int
 	for _, u := range updates {
 		var p struct {
@@ -467,7 +469,7 @@ func checkChildSession(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "agent_sessions"); err != nil {
+	if err := needFeature(r, protocol.FeatureAgentSessions); err != nil {
 		return err
 	}
 	resp, err := t.toolCall(s, "spawn_child", map[string]any{"task_name": "conformance_task", "message": "hello", "key": "k-1"})
@@ -481,7 +483,7 @@ func checkChildSession(t *T) error {
 	if err := structured(resp, &got); err != nil {
 		return err
 	}
-	spawns := s.services.Calls("agent/spawn")
+	spawns := s.services.Calls(protocol.MethodAgentSpawn)
 	if len(spawns) != 1 {
 		return fail("one agent/spawn", "%d", len(spawns))
 	}
@@ -500,7 +502,7 @@ func checkChildSession(t *T) error {
 	if !jsonEqual(p.Policy, []byte(want)) {
 		return fail("policy "+want, "%s", excerpt(p.Policy, 300))
 	}
-	if n := len(s.services.Calls("agent/wait")); n != 1 {
+	if n := len(s.services.Calls(protocol.MethodAgentWait)); n != 1 {
 		return fail("one agent/wait after the spawn", "%d", n)
 	}
 	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": "Not A Valid Name!", "message": "hello", "key": "k-2"})
@@ -511,7 +513,7 @@ func checkChildSession(t *T) error {
 		return err
 	}
 	refused := refusal(-32002, "conformance: child sessions are at capacity")
-	s.services.Refuse("agent/spawn", refused)
+	s.services.Refuse(protocol.MethodAgentSpawn, refused)
 	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": "conformance_task", "message": "hello", "key": "k-3"})
 	if err != nil {
 		return err
@@ -520,7 +522,7 @@ func checkChildSession(t *T) error {
 		return err
 	}
 	refused = refusal(-32002, "conformance: the child-session service stopped answering waits")
-	s.services.Refuse("agent/wait", refused)
+	s.services.Refuse(protocol.MethodAgentWait, refused)
 	resp, err = t.toolCall(s, "spawn_child", map[string]any{"task_name": "conformance_task", "message": "hello", "key": "k-4"})
 	if err != nil {
 		return err
@@ -533,7 +535,7 @@ func checkKV(t *T) error {
 	if err != nil {
 		return err
 	}
-	if err := needFeature(r, "kv"); err != nil {
+	if err := needFeature(r, protocol.FeatureKV); err != nil {
 		return err
 	}
 	ns := t.Ext.Manifest.Name

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // One verdict everywhere: the fixture's suite_args tool declares a parameters schema that
@@ -46,7 +47,7 @@ func init() {
 		// Binding wherever suite_args is declared: every SDK has a complete validator.
 		Tier:   Conditional,
 		Tools:  []string{"suite_args"},
-		Covers: []string{"tool/call"},
+		Covers: []string{protocol.MethodToolCall},
 		Run:    checkSuiteVerdicts,
 	})
 }

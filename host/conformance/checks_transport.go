@@ -68,7 +68,7 @@ func init() {
 			Requirement: "wire.md §1 in flight / overloaded (-32001, data {limit}), §10 admission queue",
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
-			Features:    []string{string(protocol.FeatureRequestCancellation)},
+			Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
 			Covers:      []string{"tool/call error -32001", protocol.MethodCancelRequest, "tool/call error -32800"},
 			Run:         seeded(checkBurst),
 		},
@@ -78,7 +78,7 @@ func init() {
 			Requirement: "wire.md §10 one writer; its queue is bounded: a sender waits while the host is not reading; §6 $/progress sequences",
 			Tier:        Conditional,
 			Tools:       []string{"progress_n", "echo"},
-			Features:    []string{string(protocol.FeatureRequestProgress)},
+			Features:    []protocol.Feature{protocol.FeatureRequestProgress},
 			Covers:      []string{protocol.MethodProgress, "tool/call progress"},
 			Run:         seeded(checkBackpressure),
 		},
@@ -377,7 +377,7 @@ func checkBurst(t *T) error {
 	if err != nil {
 		return err
 	}
-	if !r.HasFeature(string(protocol.FeatureRequestCancellation)) {
+	if !r.HasFeature(protocol.FeatureRequestCancellation) {
 		return skip("request_cancellation was not negotiated")
 	}
 	limit := r.Protocol.Limits.MaxConcurrentRequests

@@ -3,6 +3,8 @@ package conformance
 import (
 	"fmt"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // An uncaught failure in a handler that is not a tool: -32603 carrying its message.
@@ -14,8 +16,8 @@ func init() {
 		Requirement: "wire.md §1 error registry: an uncaught handler exception is -32603 with the exception's message",
 		Tier:        Conditional,
 		Fixture:     true,
-		Covers: []string{"command/execute error -32603", "hook/run error -32603", "context/collect error -32603",
-			"status/collect error -32603", "tool/render error -32603"},
+		Covers: []string{reqError(protocol.MethodCommandExecute, protocol.CodeInternalError), reqError(protocol.MethodHookRun, protocol.CodeInternalError), reqError(protocol.MethodContextCollect, protocol.CodeInternalError),
+			reqError(protocol.MethodStatusCollect, protocol.CodeInternalError), reqError(protocol.MethodToolRender, protocol.CodeInternalError)},
 		Run: checkUncaught,
 	})
 }
@@ -33,15 +35,15 @@ func checkUncaught(t *T) error {
 		method string
 		params func(string) map[string]any
 	}{
-		{"command/execute", func(p string) map[string]any { return map[string]any{"name": "slow_cmd", "arguments": []string{p}} }},
-		{"hook/run", func(p string) map[string]any {
+		{protocol.MethodCommandExecute, func(p string) map[string]any { return map[string]any{"name": "slow_cmd", "arguments": []string{p}} }},
+		{protocol.MethodHookRun, func(p string) map[string]any {
 			return map[string]any{"hook": "before_prompt", "payload": map[string]any{"prompt": p}}
 		}},
-		{"context/collect", func(p string) map[string]any { return map[string]any{"session_id": conformanceSession, "prompt": p} }},
-		{"status/collect", func(p string) map[string]any {
+		{protocol.MethodContextCollect, func(p string) map[string]any { return map[string]any{"session_id": conformanceSession, "prompt": p} }},
+		{protocol.MethodStatusCollect, func(p string) map[string]any {
 			return map[string]any{"surface": "status", "resource_owner": fixtureOwner(p)}
 		}},
-		{"tool/render", func(p string) map[string]any {
+		{protocol.MethodToolRender, func(p string) map[string]any {
 			return map[string]any{"name": "echo", "arguments": map[string]any{"value": p},
 				"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "echo"}}}}
 		}},

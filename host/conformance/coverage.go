@@ -1,13 +1,11 @@
 package conformance
 
 import (
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 
-	"github.com/octet-kit/octet/schema"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // A requirement is one behaviour the schema's method registry (schema/methods.json)
@@ -23,63 +21,33 @@ type Requirement struct {
 	Method string
 }
 
-// methodMeta is the part of a methods.json entry coverage reads.
-type methodMeta struct {
-	Name        string   `json:"name"`
-	Cancellable []string `json:"cancellable"`
-	Progress    []string `json:"progress"`
-	Errors      []int    `json:"errors"`
-}
-
-// Requirements lists every requirement of the schema's method registry, in registry
-// order; when the registry cannot be read, the bare methods of the wire design note.
+// Requirements lists every requirement of the schema's method registry (the generated
+// protocol.Methods), in registry order.
 func Requirements() []Requirement {
-	metas := schemaMethods()
-	if len(metas) == 0 {
-		for _, m := range wireMethods {
-			metas = append(metas, methodMeta{Name: m})
-		}
-	}
 	var out []Requirement
-	for _, m := range metas {
+	for _, m := range protocol.Methods {
 		out = append(out, Requirement{ID: m.Name, Method: m.Name})
 		if len(m.Cancellable) > 0 {
-			out = append(out, Requirement{ID: m.Name + " cancellable", Method: m.Name})
+			out = append(out, Requirement{ID: reqCancellable(m.Name), Method: m.Name})
 		}
 		if len(m.Progress) > 0 {
-			out = append(out, Requirement{ID: m.Name + " progress", Method: m.Name})
+			out = append(out, Requirement{ID: reqProgress(m.Name), Method: m.Name})
 		}
 		for _, code := range m.Errors {
-			out = append(out, Requirement{ID: fmt.Sprintf("%s error %d", m.Name, code), Method: m.Name})
+			out = append(out, Requirement{ID: reqError(m.Name, code), Method: m.Name})
 		}
 	}
 	return out
 }
 
-// wireMethods is the method list of docs/design/wire.md §5 and §6, the fallback.
-var wireMethods = []string{
-	"initialize", "tool/call", "command/execute", "hook/run", "context/collect", "status/collect",
-	"tool/render", "shutdown", "$/cancelRequest",
-	"session/started", "session/settled", "turn/started", "turn/settled", "tool/started", "tool/settled",
-	"notification", "confirmation/request", "input/request", "context/contribution", "status/contribution",
-	"presentation/update", "$/progress", "artifact/publish", "policy/evaluate", "secret/get",
-	"tools/register", "tools/unregister", "agent/spawn", "agent/message", "agent/follow_up",
-	"agent/models", "agent/list", "agent/wait", "agent/interrupt", "kv.get", "kv.list", "kv.commit",
-}
+// reqCancellable, reqProgress and reqError build the requirement ids Requirements lists, so
+// a check's Covers names its method through the generated constant (protocol.Method*) and
+// its code through protocol.Code*.
+func reqCancellable(method string) string { return method + " cancellable" }
 
-func schemaMethods() []methodMeta {
-	b, err := fs.ReadFile(schema.FS(), "methods.json")
-	if err != nil {
-		return nil
-	}
-	var doc struct {
-		Methods []methodMeta `json:"methods"`
-	}
-	if json.Unmarshal(b, &doc) != nil {
-		return nil
-	}
-	return doc.Methods
-}
+func reqProgress(method string) string { return method + " progress" }
+
+func reqError(method string, code int64) string { return fmt.Sprintf("%s error %d", method, code) }
 
 // Gaps returns the requirements no registered check covers.
 func Gaps() []Requirement {

@@ -46,8 +46,8 @@ type InitResult struct {
 }
 
 // HasFeature reports whether the feature was negotiated.
-func (r *InitResult) HasFeature(f string) bool {
-	return r.Protocol != nil && slices.Contains(r.Protocol.Features, f)
+func (r *InitResult) HasFeature(f protocol.Feature) bool {
+	return r.Protocol != nil && slices.Contains(r.Protocol.Features, string(f))
 }
 
 // initParams builds initialize.params for the extension.

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Options configure a certification run.
@@ -98,7 +100,7 @@ func (t *T) Start(so StartOptions) (*Session, error) {
 // Initialize sends initialize and returns the raw response.
 func (t *T) Initialize(s *Session, o InitOptions) (map[string]any, Response, error) {
 	params := initParams(t.Ext, o)
-	resp, err := s.Call(t.Ctx, t.Timeout(), "initialize", params)
+	resp, err := s.Call(t.Ctx, t.Timeout(), protocol.MethodInitialize, params)
 	if err == nil && resp.Error == nil {
 		// Bind the reverse services to what was negotiated, whatever the check then
 		// makes of the answer.
@@ -267,7 +269,7 @@ func (t *T) wait(s *Session, id int64, ch <-chan Response) (Response, error) {
 
 // toolCall calls a tool and waits up to the answer timeout.
 func (t *T) toolCall(s *Session, name string, args any) (Response, error) {
-	return s.Call(t.Ctx, t.Timeout(), "tool/call", map[string]any{"name": name, "arguments": args})
+	return s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, map[string]any{"name": name, "arguments": args})
 }
 
 // toolResult is the 0.2/0.4 tool result shape.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host/process"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ErrTransport marks a call that failed because of the connection (the process
@@ -341,7 +342,7 @@ func (s *Session) Notify(method string, params any) error {
 
 // Cancel sends $/cancelRequest for id.
 func (s *Session) Cancel(id int64) error {
-	return s.Notify("$/cancelRequest", map[string]any{"id": id})
+	return s.Notify(protocol.MethodCancelRequest, map[string]any{"id": id})
 }
 
 // Wait waits for the response on ch, the end of the connection or ctx.

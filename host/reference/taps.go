@@ -10,6 +10,7 @@ import (
 	"github.com/octet-kit/octet/host/recording"
 	"github.com/octet-kit/octet/host/services"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // RecordingID is the recording (store session id) that Options.Record fills for ext.
@@ -106,7 +107,7 @@ func (h *Host) noteRejected(ext string, gen int64, err error, record bool) {
 	case errors.As(err, &re):
 		params["kind"], params["method"], params["name"], params["schema"], params["pointer"], params["rule"] = "result", re.Method, re.Name, re.Schema, re.Pointer, re.Rule
 	case errors.As(err, &ae):
-		params["kind"], params["method"], params["name"], params["schema"], params["pointer"], params["rule"] = "arguments", "tool/call", ae.Tool, "parameters", ae.Pointer, ae.Keyword
+		params["kind"], params["method"], params["name"], params["schema"], params["pointer"], params["rule"] = "arguments", protocol.MethodToolCall, ae.Tool, "parameters", ae.Pointer, ae.Keyword
 	}
 	frame, _ := json.Marshal(map[string]any{"method": "host/rejected", "params": params})
 	h.mu.Lock()

@@ -270,13 +270,17 @@ func describeTOMLError(err error) string {
 	return err.Error()
 }
 
+// lifecycleFields lists, per lifecycle notification, the fields an event may carry beyond
+// session_id (all of them required).
 var lifecycleFields = map[string][]string{
-	"session/started": {}, "session/settled": {"outcome"},
-	"turn/started": {"turn_id"}, "turn/settled": {"turn_id", "outcome"},
-	"tool/started": {"turn_id", "call_id", "name"}, "tool/settled": {"turn_id", "call_id", "name", "outcome"},
+	protocol.MethodSessionStarted: {}, protocol.MethodSessionSettled: {"outcome"},
+	protocol.MethodTurnStarted: {"turn_id"}, protocol.MethodTurnSettled: {"turn_id", "outcome"},
+	protocol.MethodToolStarted: {"turn_id", "call_id", "name"}, protocol.MethodToolSettled: {"turn_id", "call_id", "name", "outcome"},
 }
 
-var outcomes = []string{"completed", "failed", "cancelled", "interrupted", "disconnected", "shutdown", "limit"}
+// outcomes are the schema's Outcome values, in its order (the error message lists them).
+var outcomes = []string{string(protocol.OutcomeCompleted), string(protocol.OutcomeFailed), string(protocol.OutcomeCancelled),
+	string(protocol.OutcomeInterrupted), string(protocol.OutcomeDisconnected), string(protocol.OutcomeShutdown), string(protocol.OutcomeLimit)}
 
 func (e LifecycleEvent) check() error {
 	need, ok := lifecycleFields[e.Method]
@@ -300,8 +304,8 @@ func (e LifecycleEvent) check() error {
 	if e.Outcome != "" && !slices.Contains(outcomes, e.Outcome) {
 		return fmt.Errorf("outcome %q is not one of %s", e.Outcome, strings.Join(outcomes, ", "))
 	}
-	if e.IsError && e.Method != "tool/settled" {
-		return fmt.Errorf("is_error belongs to tool/settled only")
+	if e.IsError && e.Method != protocol.MethodToolSettled {
+		return fmt.Errorf("is_error belongs to %s only", protocol.MethodToolSettled)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ var methods = methodTable(protocol.Methods, handlers)
 func methodTable(reg []protocol.MethodInfo, serve map[string]func(*Router, context.Context, *Caller, json.RawMessage) (any, error)) map[string]method {
 	out := map[string]method{}
 	for _, m := range reg {
-		if m.Direction != "extension_to_host" {
+		if m.Direction != protocol.DirectionExtensionToHost {
 			continue // $/cancelRequest ("both") is the transport's, never a service
 		}
 		f := serve[m.Name]
@@ -68,7 +68,7 @@ func methodTable(reg []protocol.MethodInfo, serve map[string]func(*Router, conte
 	return out
 }
 
-func (m method) notification() bool { return m.Kind == "notification" }
+func (m method) notification() bool { return m.Kind == protocol.KindNotification }
 
 // unavailableFor says why c may not use m ("" = it may). Gated methods are
 // method_not_found for that connection: seed 003's rule that a method the

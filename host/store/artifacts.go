@@ -31,10 +31,14 @@ type Artifact struct {
 // ErrQuota is returned by PutArtifact when the generation's quota is spent.
 var ErrQuota = errors.New("artifact quota exceeded")
 
+// blobDir is the state directory's folder of artifact blobs and their temp files: a
+// directory name, not the artifacts feature (the literals test lists it as a homonym).
+const blobDir = "artifacts"
+
 // BlobPath is where the bytes with this SHA-256 live:
 // <state>/artifacts/sha256/ab/cdef….
 func (s *Store) BlobPath(sum string) string {
-	return filepath.Join(s.dir, "artifacts", "sha256", sum[:2], sum[2:])
+	return filepath.Join(s.dir, blobDir, "sha256", sum[:2], sum[2:])
 }
 
 // BlobWriter streams bytes into a temp file beside the blob tree while
@@ -48,7 +52,7 @@ type BlobWriter struct {
 
 // NewBlobWriter starts a blob. Call Commit or Abort exactly once.
 func (s *Store) NewBlobWriter() (*BlobWriter, error) {
-	dir := filepath.Join(s.dir, "artifacts", "tmp")
+	dir := filepath.Join(s.dir, blobDir, "tmp")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: artifact temp dir: %w", err)
 	}

@@ -38,7 +38,7 @@ func Open(ctx context.Context, stateDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: state directory %q: %w", stateDir, err)
 	}
-	if err := os.MkdirAll(filepath.Join(abs, "artifacts", "sha256"), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(abs, blobDir, "sha256"), 0o700); err != nil {
 		return nil, fmt.Errorf("store: create state directory %q: %w", abs, err)
 	}
 	if err := private(abs); err != nil {
@@ -67,7 +67,7 @@ func Open(ctx context.Context, stateDir string) (*Store, error) {
 // -wal and -shm files with the database's mode), so both are set here, before the first
 // connection opens the file.
 func private(abs string) error {
-	for _, d := range []string{abs, filepath.Join(abs, "artifacts"), filepath.Join(abs, "artifacts", "sha256")} {
+	for _, d := range []string{abs, filepath.Join(abs, blobDir), filepath.Join(abs, blobDir, "sha256")} {
 		if err := os.Chmod(d, 0o700); err != nil {
 			return fmt.Errorf("store: make state directory %q private: %w", d, err)
 		}

@@ -1,13 +1,8 @@
 package literals_test
 
 import (
-	"bufio"
-	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,61 +11,18 @@ import (
 
 const root = "../../.."
 
-var updateAllow = flag.Bool("update-allowlist", false, "lower host_allowlist.txt entries to the current counts (never raises one)")
-
-// homonyms are literals that share a method's spelling but mean something else; each names
-// why. Keep this list short: a real method or feature name goes through the constants.
+// homonyms are literals that share a method's or a feature's spelling but mean something
+// else, keyed by file and literal; each says what it is. Keep this list short: a real method
+// or feature name goes through the constants, and an entry nothing matches any more fails.
 var homonyms = map[string]string{
 	"sdk-typescript/src/extension.ts\x00shutdown": "ServeResult.reason: how serve() ended (shutdown, eof, fault), not the method",
 	"host/reference/trace.go\x00notification":     "TraceLine.kind: a frame with a method and no id, not the method",
+	"host/inspect/inspect.go\x00notification":     "an inspected frame's kind (request, notification, response), not the method",
 	"inspector/src/store.ts\x00notification":      "a frame's or event's kind (request, notification, response), not the method",
-}
-
-// The allow-list is for the host only (host/ is moving onto the generated types in its own
-// branch): each entry may only shrink, and a file missing from it may not gain a literal.
-const allowFile = "host_allowlist.txt"
-
-func readAllow(t *testing.T) map[string]int {
-	t.Helper()
-	f, err := os.Open(allowFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		path, count, ok := strings.Cut(line, " ")
-		c, err := strconv.Atoi(strings.TrimSpace(count))
-		if !ok || err != nil || c <= 0 || !strings.HasPrefix(path, "host/") {
-			t.Fatalf("%s:%d: want \"host/<file> <count>\" with count > 0, got %q", allowFile, n, line)
-		}
-		out[path] = c
-	}
-	return out
-}
-
-func writeAllow(t *testing.T, counts map[string]int) {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("# Hand-written host/ files still spelling method or feature names as string literals,\n")
-	b.WriteString("# with how many each may have (TestNoMethodOrFeatureLiterals). Entries only shrink:\n")
-	b.WriteString("# go test ./codegen/internal/literals -update-allowlist lowers them and drops clean files.\n")
-	paths := make([]string, 0, len(counts))
-	for p := range counts {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&b, "%s %d\n", p, counts[p])
-	}
-	if err := os.WriteFile(allowFile, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	"host/services/sink.go\x00notification":       "EventKind: the console's event vocabulary (notification, status, context), not the method",
+	"host/manifest/validate.go\x00secrets":        "the manifest member capabilities.secrets, not the feature",
+	"host/script/parse.go\x00secrets":             "the script file's [secrets] table, not the feature",
+	"host/store/artifacts.go\x00artifacts":        "the state directory's blob folder name, not the feature",
 }
 
 // Outside generated files, tests, docs and benchmarks, no source spells a wire method name or
@@ -84,45 +36,24 @@ func TestNoMethodOrFeatureLiterals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow := readAllow(t)
-	host := map[string]int{}
+	used := map[string]bool{}
 	var offenders []string
 	for _, h := range hits {
-		if _, ok := homonyms[h.Path+"\x00"+h.Value]; ok {
-			continue
-		}
-		if strings.HasPrefix(h.Path, "host/") {
-			host[h.Path]++
-			if host[h.Path] > allow[h.Path] {
-				offenders = append(offenders, h.String())
-			}
+		if key := h.Path + "\x00" + h.Value; homonyms[key] != "" {
+			used[key] = true
 			continue
 		}
 		offenders = append(offenders, h.String())
 	}
-	total := 0
-	for _, c := range host {
-		total += c
-	}
-	t.Logf("%d literals in total, %d of them in %d host/ files on the allow-list", len(hits), total, len(host))
-	if *updateAllow {
-		lowered := map[string]int{}
-		for p, c := range host {
-			lowered[p] = min(c, allow[p])
-		}
-		writeAllow(t, lowered)
-		allow = lowered
-	}
-	for p, c := range allow {
-		switch {
-		case host[p] == 0:
-			t.Errorf("%s: on the allow-list but has no literal left: drop its entry (-update-allowlist)", p)
-		case host[p] < c:
-			t.Errorf("%s: allowed %d, has %d: lower its entry (-update-allowlist)", p, c, host[p])
+	t.Logf("%d literals spell a method or feature name: %d homonyms, %d offenders", len(hits), len(hits)-len(offenders), len(offenders))
+	for key := range homonyms {
+		if !used[key] {
+			path, value, _ := strings.Cut(key, "\x00")
+			t.Errorf("homonym %q in %s matches no literal any more: drop its entry", value, path)
 		}
 	}
 	if len(offenders) > 0 {
-		t.Errorf("%d string literals spell a method or feature name; use the generated constants (protocol.Method*/Feature*, METHOD_*/FEATURE_*/Method/FeatureName, Method/FeatureName/Requests):\n%s",
+		t.Errorf("%d string literals spell a method or feature name; use the generated constants (Go protocol.Method*/Feature*, Python METHOD_*/FEATURE_*/Method/FeatureName, TypeScript Method/FeatureName/Requests), or add a homonym with its reason:\n%s",
 			len(offenders), strings.Join(offenders, "\n"))
 	}
 }

@@ -29,6 +29,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 var (
@@ -141,7 +143,7 @@ func main() {
 			continue
 		}
 		switch f.Method {
-		case "initialize":
+		case protocol.MethodInitialize:
 			if *garbage {
 				fmt.Println("hello, I am not JSON")
 				continue
@@ -151,7 +153,7 @@ func main() {
 			}
 			time.Sleep(*initDelay)
 			initialize(f)
-		case "$/cancelRequest":
+		case protocol.MethodCancelRequest:
 			if *ignoreCncl || *deaf {
 				continue
 			}
@@ -163,16 +165,16 @@ func main() {
 				delete(cancel, string(p.ID))
 			}
 			cmu.Unlock()
-		case "shutdown":
+		case protocol.MethodShutdown:
 			if *ignoreTerm {
 				continue
 			}
 			wg.Wait()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": map[string]any{}})
 			os.Exit(0)
-		case "hook/run":
+		case protocol.MethodHookRun:
 			hookRun(f)
-		case "command/execute":
+		case protocol.MethodCommandExecute:
 			// Command "bad" answers a member CommandExecuteResult does not have.
 			var p struct{ Name string }
 			json.Unmarshal(f.Params, &p)
@@ -181,7 +183,7 @@ func main() {
 				res["colour"] = "red"
 			}
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
-		case "tool/call":
+		case protocol.MethodToolCall:
 			if *callMarker != "" {
 				os.WriteFile(*callMarker, nil, 0o644)
 			}
@@ -369,8 +371,8 @@ func toolCall(f frame, cancelled chan struct{}) {
 		// A reverse request correlated to this very call, then one naming a bogus parent.
 		var parent any
 		json.Unmarshal(f.ID, &parent)
-		good := ask("input/request", map[string]any{"parent_request_id": parent, "prompt": "p", "secret": false})
-		bad := ask("input/request", map[string]any{"parent_request_id": 987654, "prompt": "p", "secret": false})
+		good := ask(protocol.MethodInputRequest, map[string]any{"parent_request_id": parent, "prompt": "p", "secret": false})
+		bad := ask(protocol.MethodInputRequest, map[string]any{"parent_request_id": 987654, "prompt": "p", "secret": false})
 		reply(text(string(good)+"\n"+string(bad), false))
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fakeext: crashing on purpose")

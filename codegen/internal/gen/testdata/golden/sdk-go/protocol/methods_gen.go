@@ -19,6 +19,15 @@ type MethodInfo struct {
 	Description  string
 }
 
+// Directions and kinds of a registry row (MethodInfo.Direction, MethodInfo.Kind).
+const (
+	DirectionHostToExtension = "host_to_extension"
+	DirectionExtensionToHost = "extension_to_host"
+	DirectionBoth            = "both"
+	KindRequest              = "request"
+	KindNotification         = "notification"
+)
+
 // Method names.
 const (
 	MethodWidgetMake    = "widget/make"
