@@ -20,8 +20,11 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
 			Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
-			Covers:      []string{protocol.MethodCancelRequest, reqCancellable(protocol.MethodToolCall), reqError(protocol.MethodToolCall, protocol.CodeRequestCancelled)},
-			Run:         checkCancelReaches,
+			Covers: []string{
+				protocol.MethodCancelRequest,
+				reqCancellable(protocol.MethodToolCall), reqError(protocol.MethodToolCall, protocol.CodeRequestCancelled),
+			},
+			Run: checkCancelReaches,
 		},
 		&Check{
 			Name:        "cancel.race_one_answer",

@@ -18,9 +18,13 @@ func init() {
 		Tier:        Conditional,
 		Fixture:     true,
 		Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
-		Covers: []string{reqCancellable(protocol.MethodCommandExecute), reqError(protocol.MethodCommandExecute, protocol.CodeRequestCancelled), reqCancellable(protocol.MethodHookRun), reqError(protocol.MethodHookRun, protocol.CodeRequestCancelled),
-			reqCancellable(protocol.MethodContextCollect), reqError(protocol.MethodContextCollect, protocol.CodeRequestCancelled), reqCancellable(protocol.MethodStatusCollect), reqError(protocol.MethodStatusCollect, protocol.CodeRequestCancelled),
-			reqCancellable(protocol.MethodToolRender), reqError(protocol.MethodToolRender, protocol.CodeRequestCancelled)},
+		Covers: []string{
+			reqCancellable(protocol.MethodCommandExecute), reqError(protocol.MethodCommandExecute, protocol.CodeRequestCancelled),
+			reqCancellable(protocol.MethodHookRun), reqError(protocol.MethodHookRun, protocol.CodeRequestCancelled),
+			reqCancellable(protocol.MethodContextCollect), reqError(protocol.MethodContextCollect, protocol.CodeRequestCancelled),
+			reqCancellable(protocol.MethodStatusCollect), reqError(protocol.MethodStatusCollect, protocol.CodeRequestCancelled),
+			reqCancellable(protocol.MethodToolRender), reqError(protocol.MethodToolRender, protocol.CodeRequestCancelled),
+		},
 		Run: checkCancelOtherMethods,
 	})
 }

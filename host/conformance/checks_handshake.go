@@ -60,8 +60,14 @@ func init() {
 			Description: "a tool, command, hook, status surface or renderer the extension does not serve, or context params of the wrong type, are refused -32602 (the method exists; its target does not)",
 			Requirement: "schema/methods.json tool/call, command/execute, hook/run, status/collect, tool/render, context/collect errors (-32602); wire.md §10",
 			Tier:        Required,
-			Covers: []string{reqError(protocol.MethodToolCall, protocol.CodeInvalidParams), reqError(protocol.MethodCommandExecute, protocol.CodeInvalidParams), reqError(protocol.MethodHookRun, protocol.CodeInvalidParams),
-				reqError(protocol.MethodStatusCollect, protocol.CodeInvalidParams), reqError(protocol.MethodToolRender, protocol.CodeInvalidParams), reqError(protocol.MethodContextCollect, protocol.CodeInvalidParams)},
+			Covers: []string{
+				reqError(protocol.MethodToolCall, protocol.CodeInvalidParams),
+				reqError(protocol.MethodCommandExecute, protocol.CodeInvalidParams),
+				reqError(protocol.MethodHookRun, protocol.CodeInvalidParams),
+				reqError(protocol.MethodStatusCollect, protocol.CodeInvalidParams),
+				reqError(protocol.MethodToolRender, protocol.CodeInvalidParams),
+				reqError(protocol.MethodContextCollect, protocol.CodeInvalidParams),
+			},
 			Run: checkUnknownTargets,
 		},
 		&Check{

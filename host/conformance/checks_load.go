@@ -38,8 +38,16 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"slow"},
 			Features:    []protocol.Feature{protocol.FeatureRequestCancellation},
-			Covers: []string{reqError(protocol.MethodToolCall, protocol.CodeOverloaded), protocol.MethodCancelRequest, reqError(protocol.MethodToolCall, protocol.CodeRequestCancelled), reqError(protocol.MethodCommandExecute, protocol.CodeOverloaded),
-				reqError(protocol.MethodHookRun, protocol.CodeOverloaded), reqError(protocol.MethodContextCollect, protocol.CodeOverloaded), reqError(protocol.MethodStatusCollect, protocol.CodeOverloaded), reqError(protocol.MethodToolRender, protocol.CodeOverloaded)},
+			Covers: []string{
+				reqError(protocol.MethodToolCall, protocol.CodeOverloaded),
+				protocol.MethodCancelRequest,
+				reqError(protocol.MethodToolCall, protocol.CodeRequestCancelled),
+				reqError(protocol.MethodCommandExecute, protocol.CodeOverloaded),
+				reqError(protocol.MethodHookRun, protocol.CodeOverloaded),
+				reqError(protocol.MethodContextCollect, protocol.CodeOverloaded),
+				reqError(protocol.MethodStatusCollect, protocol.CodeOverloaded),
+				reqError(protocol.MethodToolRender, protocol.CodeOverloaded),
+			},
 			Run: checkOverload,
 		},
 	)

@@ -18,8 +18,12 @@ func init() {
 		Tier:        Conditional,
 		Tools:       []string{"policy"},
 		Features:    []protocol.Feature{protocol.FeaturePolicyIntents, protocol.FeatureApprovals},
-		Covers:      []string{protocol.MethodPolicyEvaluate, reqError(protocol.MethodPolicyEvaluate, protocol.CodeInvalidParams), reqError(protocol.MethodPolicyEvaluate, protocol.CodeServiceUnavailable)},
-		Run:         checkPolicy,
+		Covers: []string{
+			protocol.MethodPolicyEvaluate,
+			reqError(protocol.MethodPolicyEvaluate, protocol.CodeInvalidParams),
+			reqError(protocol.MethodPolicyEvaluate, protocol.CodeServiceUnavailable),
+		},
+		Run: checkPolicy,
 	})
 }
 

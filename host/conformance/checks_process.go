@@ -104,8 +104,15 @@ func init() {
 			Requirement: "wire.md §10 shutdown: stop admission (-32003), drain to SHUTDOWN_DRAIN_MS, ack, exit 0",
 			Tier:        Conditional,
 			Tools:       []string{"slow", "echo"},
-			Covers: []string{protocol.MethodShutdown, reqError(protocol.MethodToolCall, protocol.CodeShuttingDown), reqError(protocol.MethodCommandExecute, protocol.CodeShuttingDown), reqError(protocol.MethodHookRun, protocol.CodeShuttingDown),
-				reqError(protocol.MethodContextCollect, protocol.CodeShuttingDown), reqError(protocol.MethodStatusCollect, protocol.CodeShuttingDown), reqError(protocol.MethodToolRender, protocol.CodeShuttingDown)},
+			Covers: []string{
+				protocol.MethodShutdown,
+				reqError(protocol.MethodToolCall, protocol.CodeShuttingDown),
+				reqError(protocol.MethodCommandExecute, protocol.CodeShuttingDown),
+				reqError(protocol.MethodHookRun, protocol.CodeShuttingDown),
+				reqError(protocol.MethodContextCollect, protocol.CodeShuttingDown),
+				reqError(protocol.MethodStatusCollect, protocol.CodeShuttingDown),
+				reqError(protocol.MethodToolRender, protocol.CodeShuttingDown),
+			},
 			Run: checkShutdownDrain,
 		},
 		&Check{

@@ -24,8 +24,14 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"register_dynamic", "unregister_dynamic"},
 			Features:    []protocol.Feature{protocol.FeatureDynamicTools},
-			Covers:      []string{protocol.MethodToolsRegister, protocol.MethodToolsUnregister, reqError(protocol.MethodToolCall, protocol.CodeInvalidParams), reqError(protocol.MethodToolsRegister, protocol.CodeInvalidParams), reqError(protocol.MethodToolsUnregister, protocol.CodeInvalidParams)},
-			Run:         checkCatalog,
+			Covers: []string{
+				protocol.MethodToolsRegister,
+				protocol.MethodToolsUnregister,
+				reqError(protocol.MethodToolCall, protocol.CodeInvalidParams),
+				reqError(protocol.MethodToolsRegister, protocol.CodeInvalidParams),
+				reqError(protocol.MethodToolsUnregister, protocol.CodeInvalidParams),
+			},
+			Run: checkCatalog,
 		},
 		&Check{
 			Name:        "artifacts.integrity",
@@ -34,8 +40,12 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"publish"},
 			Features:    []protocol.Feature{protocol.FeatureArtifacts},
-			Covers:      []string{protocol.MethodArtifactPublish, reqError(protocol.MethodArtifactPublish, protocol.CodeInvalidParams), reqError(protocol.MethodArtifactPublish, protocol.CodeServiceUnavailable)},
-			Run:         checkArtifacts,
+			Covers: []string{
+				protocol.MethodArtifactPublish,
+				reqError(protocol.MethodArtifactPublish, protocol.CodeInvalidParams),
+				reqError(protocol.MethodArtifactPublish, protocol.CodeServiceUnavailable),
+			},
+			Run: checkArtifacts,
 		},
 		&Check{
 			Name:        "input.correlation",
@@ -43,8 +53,13 @@ func init() {
 			Requirement: "wire.md §6 confirmation/request, input/request, parent_request_id",
 			Tier:        Conditional,
 			Tools:       []string{"ask"},
-			Covers:      []string{protocol.MethodConfirmationRequest, reqError(protocol.MethodConfirmationRequest, protocol.CodeInvalidParams), protocol.MethodInputRequest, reqError(protocol.MethodInputRequest, protocol.CodeInvalidParams), reqError(protocol.MethodInputRequest, protocol.CodeServiceUnavailable)},
-			Run:         checkInput,
+			Covers: []string{
+				protocol.MethodConfirmationRequest, reqError(protocol.MethodConfirmationRequest, protocol.CodeInvalidParams),
+				protocol.MethodInputRequest,
+				reqError(protocol.MethodInputRequest, protocol.CodeInvalidParams),
+				reqError(protocol.MethodInputRequest, protocol.CodeServiceUnavailable),
+			},
+			Run: checkInput,
 		},
 		&Check{
 			Name:        "secrets.allowlist",
@@ -53,8 +68,13 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"secret"},
 			Features:    []protocol.Feature{protocol.FeatureSecrets},
-			Covers:      []string{protocol.MethodSecretGet, reqError(protocol.MethodSecretGet, protocol.CodeInvalidParams), reqError(protocol.MethodSecretGet, protocol.CodeSecretUnavailable), reqError(protocol.MethodSecretGet, protocol.CodeServiceUnavailable)},
-			Run:         checkSecrets,
+			Covers: []string{
+				protocol.MethodSecretGet,
+				reqError(protocol.MethodSecretGet, protocol.CodeInvalidParams),
+				reqError(protocol.MethodSecretGet, protocol.CodeSecretUnavailable),
+				reqError(protocol.MethodSecretGet, protocol.CodeServiceUnavailable),
+			},
+			Run: checkSecrets,
 		},
 		&Check{
 			Name:        "presentation.limits",
@@ -72,8 +92,14 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"spawn_child"},
 			Features:    []protocol.Feature{protocol.FeatureAgentSessions},
-			Covers:      []string{protocol.MethodAgentSpawn, protocol.MethodAgentWait, reqError(protocol.MethodAgentSpawn, protocol.CodeInvalidParams), reqError(protocol.MethodAgentSpawn, protocol.CodeServiceUnavailable), reqError(protocol.MethodAgentWait, protocol.CodeServiceUnavailable)},
-			Run:         checkChildSession,
+			Covers: []string{
+				protocol.MethodAgentSpawn,
+				protocol.MethodAgentWait,
+				reqError(protocol.MethodAgentSpawn, protocol.CodeInvalidParams),
+				reqError(protocol.MethodAgentSpawn, protocol.CodeServiceUnavailable),
+				reqError(protocol.MethodAgentWait, protocol.CodeServiceUnavailable),
+			},
+			Run: checkChildSession,
 		},
 		&Check{
 			Name:        "kv.preconditions",
@@ -82,8 +108,14 @@ func init() {
 			Tier:        Conditional,
 			Tools:       []string{"kv_commit", "kv_get"},
 			Features:    []protocol.Feature{protocol.FeatureKV},
-			Covers:      []string{protocol.MethodKVGet, protocol.MethodKVCommit, reqError(protocol.MethodKVCommit, protocol.CodeKVConflict), reqError(protocol.MethodKVCommit, protocol.CodeInvalidParams), reqError(protocol.MethodKVGet, protocol.CodeInvalidParams)},
-			Run:         checkKV,
+			Covers: []string{
+				protocol.MethodKVGet,
+				protocol.MethodKVCommit,
+				reqError(protocol.MethodKVCommit, protocol.CodeKVConflict),
+				reqError(protocol.MethodKVCommit, protocol.CodeInvalidParams),
+				reqError(protocol.MethodKVGet, protocol.CodeInvalidParams),
+			},
+			Run: checkKV,
 		},
 	)
 }

@@ -16,8 +16,13 @@ func init() {
 		Requirement: "wire.md §1 error registry: an uncaught handler exception is -32603 with the exception's message",
 		Tier:        Conditional,
 		Fixture:     true,
-		Covers: []string{reqError(protocol.MethodCommandExecute, protocol.CodeInternalError), reqError(protocol.MethodHookRun, protocol.CodeInternalError), reqError(protocol.MethodContextCollect, protocol.CodeInternalError),
-			reqError(protocol.MethodStatusCollect, protocol.CodeInternalError), reqError(protocol.MethodToolRender, protocol.CodeInternalError)},
+		Covers: []string{
+			reqError(protocol.MethodCommandExecute, protocol.CodeInternalError),
+			reqError(protocol.MethodHookRun, protocol.CodeInternalError),
+			reqError(protocol.MethodContextCollect, protocol.CodeInternalError),
+			reqError(protocol.MethodStatusCollect, protocol.CodeInternalError),
+			reqError(protocol.MethodToolRender, protocol.CodeInternalError),
+		},
 		Run: checkUncaught,
 	})
 }
