@@ -46,11 +46,14 @@ func deferSchema(doc map[string]any, what string) *compiledSchema {
 
 // compileRaw compiles a schema's JSON text (the document round-trips through
 // JSON so numbers and values written in Go, 1 or []string, read as JSON reads
-// them) with the octet integer rule, as the Python and TypeScript SDKs do.
+// them) with the octet integer rule, as the Python and TypeScript SDKs do. A
+// refusal is worded as theirs: what, then the bad keyword's pointer and why
+// (`tool "area": parameters schema /properties/x/pattern: invalid regular
+// expression ...`).
 func compileRaw(raw []byte, what string) (*jsonschema.Schema, error) {
 	s, err := jsonschema.CompileJSON(raw, jsonschema.Options{OctetIntegers: true})
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a valid JSON Schema: %v", what, err)
+		return nil, fmt.Errorf("%s %v", what, err)
 	}
 	return s, nil
 }

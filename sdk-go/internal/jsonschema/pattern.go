@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -20,7 +21,11 @@ func PortableRegexp(s string) (*regexp.Regexp, error) {
 	if err := checkPortable(s); err != nil {
 		return nil, err
 	}
-	return regexp.Compile(s)
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return nil, fmt.Errorf("invalid regular expression %s: %s", QuoteString(s), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	return re, nil
 }
 
 // longCategories are the long general category names all three engines know
@@ -32,11 +37,15 @@ var longCategories = [...]string{
 	"Space_Separator", "Other", "Control",
 }
 
+// repeatSyntax matches a counted repetition ({n}, {n,}, {n,m}); compiled once,
+// on the first pattern, never at start.
+var repeatSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{(\d+)(,(\d*))?\}`) })
+
 func checkPortable(src string) error {
 	fail := func(i int, why string) error {
 		return fmt.Errorf("invalid regular expression %q: %s (at offset %d); patterns must be portable across RE2, Python and ECMAScript", src, why, i)
 	}
-	repeat := regexp.MustCompile(`^\{(\d+)(,(\d*))?\}`)
+	repeat := repeatSyntax()
 	n := len(src)
 	for i := 0; i < n; {
 		c := src[i]
