@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -91,3 +92,41 @@ func oracleFault(sch *validator.Schema, inst any) (fault, bool) {
 
 // printer words the oracle's library messages (keywords of older drafts).
 var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
+
+// oracleMisjudgesStrings: santhosh-tekuri v6.0.2 takes a JSON string and a
+// number of the same digits as equal one way round (const "7" accepts 7,
+// uniqueItems refuses ["7", 7], but not [7, "7"]): it compares a string with a
+// json.Number, which is a string type. JSON Schema, the Python and TypeScript
+// SDKs and the SDK's validator never equate them (the fault vectors "a number
+// is never equal to a string of the same digits" and "a string is never equal
+// to a number of the same digits" pin it), so the differential tests skip an
+// instance or schema holding a string that reads as a number.
+func oracleMisjudgesStrings(docs ...any) bool {
+	for _, d := range docs {
+		if hasNumericString(d) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasNumericString(v any) bool {
+	switch v := v.(type) {
+	case string:
+		_, err := strconv.ParseFloat(v, 64)
+		return err == nil
+	case []any:
+		for _, x := range v {
+			if hasNumericString(x) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, x := range v {
+			if hasNumericString(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
