@@ -20,6 +20,7 @@ type goFuzzTarget struct{ module, pkg, name string }
 var goFuzzTargets = []goFuzzTarget{
 	{"sdk-go", "./jsonrpc", "FuzzLineReader"},
 	{"sdk-go", "./protocol/strictjson", "FuzzParse"},
+	{"sdk-go", ".", "FuzzValidatorMatchesOracle"},
 	{".", "./codegen/internal/vectors", "FuzzValidators"},
 	{".", "./host/manifest", "FuzzParse"},
 	{".", "./host/bundle", "FuzzExtract"},

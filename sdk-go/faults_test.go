@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	validator "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/octet-kit/octet/sdk-go/internal/jsonschema"
 )
 
 // faultVector is one entry of schema/vectors/faults/*.json (the corpus every
@@ -22,7 +24,7 @@ type faultVector struct {
 	Message     string          `json:"message"`
 }
 
-func loadFaultVectors(t *testing.T) map[string][]faultVector {
+func loadFaultVectors(t testing.TB) map[string][]faultVector {
 	files, err := filepath.Glob(filepath.Join("..", "schema", "vectors", "faults", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no fault vectors found (%v)", err)
@@ -42,8 +44,10 @@ func loadFaultVectors(t *testing.T) map[string][]faultVector {
 	return out
 }
 
-// TestFaultVectors: every vector's instance, judged against its schema, gives
-// exactly the expected pointer, keyword, reason and -32602 error object.
+// TestFaultVectors: every vector's instance, judged against its schema as a
+// tool's parameters are (compileRaw, validateDoc), gives exactly the expected
+// pointer, keyword, reason and -32602 error object, and the oracle gives the
+// same fault.
 func TestFaultVectors(t *testing.T) {
 	n := 0
 	for file, vs := range loadFaultVectors(t) {
@@ -59,7 +63,7 @@ func TestFaultVectors(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			s := &compiledSchema{schema: func() (*validator.Schema, error) { return sch, nil }}
+			s := &compiledSchema{schema: func() (*jsonschema.Schema, error) { return sch, nil }}
 			err = s.validateDoc(inst)
 			se, ok := err.(*schemaError)
 			if !ok {
@@ -76,19 +80,17 @@ func TestFaultVectors(t *testing.T) {
 				data["path"] != want["path"] || data["pointer"] != want["pointer"] || data["reason"] != want["reason"] {
 				t.Errorf("%s:\n got  %q %v\n want %q %v", name, got.Message, data, v.Message, want)
 			}
+			old, err := oracleCompile(v.Schema, oracleOptions{octetIntegers: true})
+			if err != nil {
+				t.Fatalf("%s: the oracle refuses the schema: %v", name, err)
+			}
+			if oracleMisjudgesStrings(inst, parseJSON(t, v.Schema)) {
+				continue
+			}
+			if of, failed := oracleFault(old, inst); !failed || of.pointer() != se.pointer() || of.keyword != se.keyword || of.reason != se.reason {
+				t.Errorf("%s: the oracle gives %v %q %q %q", name, failed, of.pointer(), of.keyword, of.reason)
+			}
 		}
 	}
 	t.Logf("%d fault vectors checked", n)
-}
-
-func TestESNumber(t *testing.T) {
-	for f, want := range map[float64]string{
-		0: "0", 1: "1", -1.5: "-1.5", 0.1: "0.1", 1e21: "1e+21", 1e20: "100000000000000000000",
-		1.5e-7: "1.5e-7", 1e-6: "0.000001", 123.456: "123.456", 9007199254740991: "9007199254740991",
-		-2.5e-10: "-2.5e-10", 1.2345e22: "1.2345e+22",
-	} {
-		if got := esNumber(f); got != want {
-			t.Errorf("esNumber(%v) = %q, want %q", f, got, want)
-		}
-	}
 }

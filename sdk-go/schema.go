@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"sync/atomic"
 
-	"github.com/invopop/jsonschema"
-	validator "github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	reflector "github.com/invopop/jsonschema"
+
+	"github.com/octet-kit/octet/sdk-go/internal/jsonschema"
 )
 
 // compiledSchema is a JSON Schema ready to validate instances. schema returns
@@ -19,16 +17,11 @@ import (
 // first call (once) for a deferred one.
 type compiledSchema struct {
 	doc    map[string]any
-	schema func() (*validator.Schema, error)
-	// offsets is itemOffsets of the compiled schema, built on the first fault.
-	offsets     map[string]int
-	offsetsOnce sync.Once
+	schema func() (*jsonschema.Schema, error)
 }
 
-var schemaSeq atomic.Int64
-
-// compileSchema compiles a schema document (draft 2020-12 unless it says
-// otherwise) now, so an invalid one is reported where it is defined.
+// compileSchema compiles a schema document (draft 2020-12) now, so an invalid
+// one is reported where it is defined.
 func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 	s := deferSchema(doc, what)
 	if _, err := s.schema(); err != nil {
@@ -38,13 +31,11 @@ func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 }
 
 // deferSchema is compileSchema with the compilation left to the first
-// validation. Compiling is most of what defining a tool costs (about 130 µs a
-// tool here, most of it checking the schema against the 2020-12 meta-schema),
-// and every tool is defined before the extension can answer initialize, so a
-// schema the SDK derived itself is compiled only when its tool is first called,
-// from the document initialize announced.
+// validation. Every tool is defined before the extension can answer
+// initialize, so a schema the SDK derived itself is compiled only when its tool
+// is first called, from the document initialize announced.
 func deferSchema(doc map[string]any, what string) *compiledSchema {
-	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*validator.Schema, error) {
+	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
 		raw, err := json.Marshal(doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", what, err)
@@ -53,32 +44,33 @@ func deferSchema(doc map[string]any, what string) *compiledSchema {
 	})}
 }
 
-func compileRaw(raw []byte, what string) (*validator.Schema, error) {
-	inst, err := validator.UnmarshalJSON(bytes.NewReader(raw))
+// compileRaw compiles a schema's JSON text (the document round-trips through
+// JSON so numbers and values written in Go, 1 or []string, read as JSON reads
+// them) with the octet integer rule, as the Python and TypeScript SDKs do. A
+// refusal is worded as theirs: what, then the bad keyword's pointer and why
+// (`tool "area": parameters schema /properties/x/pattern: invalid regular
+// expression ...`).
+func compileRaw(raw []byte, what string) (*jsonschema.Schema, error) {
+	s, err := jsonschema.CompileJSON(raw, jsonschema.Options{OctetIntegers: true})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", what, err)
-	}
-	c := validator.NewCompiler()
-	c.UseRegexpEngine(portableRegexp)
-	c.AssertVocabs()
-	c.RegisterVocabulary(octetIntegers)
-	url := fmt.Sprintf("mem:///schema/%d.json", schemaSeq.Add(1))
-	if err := c.AddResource(url, inst); err != nil {
-		return nil, fmt.Errorf("%s: %v", what, err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a valid JSON Schema: %v", what, err)
+		return nil, fmt.Errorf("%s %v", what, err)
 	}
 	return s, nil
 }
 
-// printer words validation failures; only a failing call needs it, so it is
-// built then rather than at every start.
-var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
+// fault is the reported fault of a validation (the contract's minimum,
+// docs/conformance.md#validation-faults): the instance pointer's tokens, the
+// keyword ("false" for a false schema) and the reason.
+type fault struct {
+	tokens  []string
+	keyword string
+	reason  string
+}
 
-// schemaError is the fault a validation reports (the contract's minimum, see
-// faults.go): where, which keyword, and why.
+// pointer is the fault's RFC 6901 JSON pointer ("" for the instance itself).
+func (f fault) pointer() string { return jsonschema.Pointer(f.tokens) }
+
+// schemaError is the fault a validation reports: where, which keyword, and why.
 type schemaError struct {
 	fault
 }
@@ -95,8 +87,10 @@ func rootOr(pointer string) string {
 
 // validate checks raw JSON against the schema, returning the reported fault.
 func (s *compiledSchema) validate(raw []byte) error {
-	inst, err := validator.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var inst any
+	if err := d.Decode(&inst); err != nil {
 		return &schemaError{fault{reason: "not valid JSON: " + err.Error()}}
 	}
 	return s.validateDoc(inst)
@@ -105,24 +99,19 @@ func (s *compiledSchema) validate(raw []byte) error {
 // validateDoc checks an already parsed instance: the validator reads the same
 // representation strictjson.Parse produces (maps, slices, json.Number, string,
 // bool, nil), so a tool call's arguments are checked on the tree its params were
-// parsed into once, never parsed again. Of all the faults, the one reported is
-// the contract's minimum (docs/conformance.md#validation-faults), the same one
-// the Python and TypeScript SDKs report.
+// parsed into once, never parsed again. A valid instance costs one boolean walk
+// and no allocation; of the faults of an invalid one, the one reported is the
+// contract's minimum, the same one the Python and TypeScript SDKs report.
 func (s *compiledSchema) validateDoc(inst any) error {
 	sch, err := s.schema()
 	if err != nil {
 		return err // not a *schemaError: the schema is broken, not the instance
 	}
-	err = sch.Validate(inst)
-	if err == nil {
+	f, failed := sch.Check(inst)
+	if !failed {
 		return nil
 	}
-	ve, ok := err.(*validator.ValidationError)
-	if !ok {
-		return &schemaError{fault{reason: err.Error()}}
-	}
-	s.offsetsOnce.Do(func() { s.offsets = itemOffsets(sch) })
-	return &schemaError{reportedFault(ve, s.offsets, inst)}
+	return &schemaError{fault{tokens: f.Tokens, keyword: f.Keyword, reason: f.Reason}}
 }
 
 // reflectParameters derives a tool's parameters schema from its argument type: a
@@ -133,7 +122,7 @@ func reflectParameters[Args any]() (map[string]any, error) { return reflectObjec
 // reflectObject derives the schema of a struct type used as a tool's role ("arguments"
 // or "result"): both must be JSON objects on the wire.
 func reflectObject[T any](role string) (map[string]any, error) {
-	r := &jsonschema.Reflector{DoNotReference: true, Anonymous: true}
+	r := &reflector.Reflector{DoNotReference: true, Anonymous: true}
 	s := r.Reflect(new(T))
 	raw, err := json.Marshal(s)
 	if err != nil {

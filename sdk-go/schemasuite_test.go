@@ -3,7 +3,6 @@ package octet
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,13 +11,16 @@ import (
 	"testing"
 
 	validator "github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/octet-kit/octet/sdk-go/internal/jsonschema"
 )
 
-// The official JSON Schema Test Suite (testsuites/README.md), draft 2020-12,
-// through the validator the SDK uses: the oracle the Python and TypeScript
-// validators are measured against. Every required case must pass; the shared
-// skip file may exempt a case for some languages, and a skipped case that
-// passes fails the test (the list only shrinks).
+// The differential test of the SDK's validator (internal/jsonschema, which
+// runs the suite and the shared corpora itself) against the oracle
+// (oracle_test.go): over every case of the official JSON Schema Test Suite,
+// draft 2020-12 (testsuites/README.md), both give the same verdict and, for an
+// invalid instance, the same reported fault. OCTET_UPDATE_SUITE_FAULTS=1
+// rewrites testsuites/json-schema-faults.json from the oracle.
 
 const suiteDir = "../testsuites/json-schema-test-suite"
 
@@ -32,43 +34,9 @@ type suiteGroup struct {
 	} `json:"tests"`
 }
 
-// suiteSkip is one entry of testsuites/json-schema-skips.json.
-type suiteSkip struct {
-	File      string   `json:"file"`
-	Case      string   `json:"case"`
-	Test      string   `json:"test"`
-	Languages []string `json:"languages"`
-	Reason    string   `json:"reason"`
-}
-
-func loadSuiteSkips(t *testing.T, lang string) map[string]suiteSkip {
-	raw, err := os.ReadFile("../testsuites/json-schema-skips.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Skips []suiteSkip `json:"skips"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]suiteSkip{}
-	for _, s := range doc.Skips {
-		if s.File == "" || s.Case == "" || s.Test == "" || s.Reason == "" || len(s.Languages) == 0 {
-			t.Fatalf("skip entry %+v: file, case, test, languages and reason are all required", s)
-		}
-		for _, l := range s.Languages {
-			if l == lang {
-				out[s.File+"\x00"+s.Case+"\x00"+s.Test] = s
-			}
-		}
-	}
-	return out
-}
-
-// suiteRemotes loads remotes/ as http://localhost:1234/... documents, from disk
-// into memory: no network.
-func suiteRemotes(t *testing.T) map[string]any {
+// suiteRemotes loads remotes/ as http://localhost:1234/... documents, parsed by
+// the oracle's reader (json.Number numbers, which the SDK's validator reads too).
+func suiteRemotes(t testing.TB) map[string]any {
 	out := map[string]any{}
 	root := filepath.Join(suiteDir, "remotes")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -93,100 +61,15 @@ func suiteRemotes(t *testing.T) map[string]any {
 	return out
 }
 
-type mapLoader map[string]any
-
-func (m mapLoader) Load(url string) (any, error) {
-	if doc, ok := m[url]; ok {
-		return doc, nil
-	}
-	return nil, fmt.Errorf("no such remote %s (the suite is served from memory)", url)
-}
-
-// runSuiteFile judges every case of one file; it returns passed and total.
-func runSuiteFile(t *testing.T, rel string, remotes map[string]any, assertFormat bool, skips map[string]suiteSkip) (int, int) {
-	raw, err := os.ReadFile(filepath.Join(suiteDir, rel))
+func parseJSON(t testing.TB, raw []byte) any {
+	v, err := validator.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var groups []suiteGroup
-	if err := json.Unmarshal(raw, &groups); err != nil {
-		t.Fatalf("%s: %v", rel, err)
-	}
-	passed, total := 0, 0
-	for gi, g := range groups {
-		c := validator.NewCompiler()
-		c.DefaultDraft(validator.Draft2020)
-		if assertFormat {
-			c.AssertFormat()
-		}
-		c.UseLoader(mapLoader(remotes))
-		c.UseRegexpEngine(portableRegexp) // as the SDK compiles
-		url := fmt.Sprintf("http://localhost:1234/suite/%s/%d.json", strings.ReplaceAll(rel, "/", "_"), gi)
-		doc, err := validator.UnmarshalJSON(bytes.NewReader(g.Schema))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sch *validator.Schema
-		if err = c.AddResource(url, doc); err == nil {
-			sch, err = c.Compile(url)
-		}
-		for _, tc := range g.Tests {
-			total++
-			ok := false
-			if err == nil {
-				inst, derr := validator.UnmarshalJSON(bytes.NewReader(tc.Data))
-				if derr != nil {
-					t.Fatal(derr)
-				}
-				ok = (sch.Validate(inst) == nil) == tc.Valid
-			}
-			key := rel + "\x00" + g.Description + "\x00" + tc.Description
-			if s, skipped := skips[key]; skipped {
-				if ok {
-					t.Errorf("%s / %s / %s passes but is in json-schema-skips.json (%s): remove the entry", rel, g.Description, tc.Description, s.Reason)
-				}
-				continue
-			}
-			if ok {
-				passed++
-			} else if !assertFormat {
-				t.Errorf("%s / %s / %s: want valid=%v (compile error: %v)", rel, g.Description, tc.Description, tc.Valid, err)
-			}
-		}
-	}
-	return passed, total
+	return v
 }
 
-// TestJSONSchemaSuite runs every required draft 2020-12 case (not optional/);
-// the optional format cases run with format assertion on as an advisory count.
-func TestJSONSchemaSuite(t *testing.T) {
-	remotes := suiteRemotes(t)
-	skips := loadSuiteSkips(t, "go")
-	files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "*.json"))
-	if len(files) < 40 {
-		t.Fatalf("only %d suite files found", len(files))
-	}
-	passed, total := 0, 0
-	for _, f := range files {
-		rel, _ := filepath.Rel(suiteDir, f)
-		p, n := runSuiteFile(t, filepath.ToSlash(rel), remotes, false, skips)
-		passed += p
-		total += n
-	}
-	t.Logf("JSON Schema Test Suite draft 2020-12, required: Go passed %d of %d cases (%d skipped)", passed, total, len(skips))
-	formats, _ := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "optional", "format", "*.json"))
-	fp, fn := 0, 0
-	for _, f := range formats {
-		rel, _ := filepath.Rel(suiteDir, f)
-		p, n := runSuiteFile(t, filepath.ToSlash(rel), remotes, true, nil)
-		fp += p
-		fn += n
-	}
-	t.Logf("advisory: optional/format with format assertion: Go passed %d of %d cases", fp, fn)
-}
-
-// suiteFault is one entry of testsuites/json-schema-faults.json: the fault the
-// Go SDK reports (the fault contract) for an invalid instance of the suite.
+// suiteFault is one entry of testsuites/json-schema-faults.json.
 type suiteFault struct {
 	File    string `json:"file"`
 	Case    string `json:"case"`
@@ -198,14 +81,15 @@ type suiteFault struct {
 
 const suiteFaultsFile = "../testsuites/json-schema-faults.json"
 
-// TestJSONSchemaSuiteFaults: every invalid required case of the suite gets, from
-// the Go SDK, the fault recorded in testsuites/json-schema-faults.json, which the
-// Python and TypeScript tests check too (the suite as a second fault corpus, with
-// the oracle's answers). OCTET_UPDATE_SUITE_FAULTS=1 rewrites the file.
-func TestJSONSchemaSuiteFaults(t *testing.T) {
+// TestValidatorMatchesOracleOnSuite: every required case, both validators.
+func TestValidatorMatchesOracleOnSuite(t *testing.T) {
 	remotes := suiteRemotes(t)
 	files, _ := filepath.Glob(filepath.Join(suiteDir, "tests", "draft2020-12", "*.json"))
-	var got []suiteFault
+	if len(files) < 40 {
+		t.Fatalf("only %d suite files found", len(files))
+	}
+	var oracle []suiteFault
+	cases := 0
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
 		if err != nil {
@@ -216,46 +100,49 @@ func TestJSONSchemaSuiteFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		rel, _ := filepath.Rel(suiteDir, f)
+		rel = filepath.ToSlash(rel)
 		for gi, g := range groups {
-			c := validator.NewCompiler()
-			c.DefaultDraft(validator.Draft2020)
-			c.UseLoader(mapLoader(remotes))
-			c.UseRegexpEngine(portableRegexp)
-			url := fmt.Sprintf("http://localhost:1234/suite/%d.json", gi)
-			doc, err := validator.UnmarshalJSON(bytes.NewReader(g.Schema))
+			url := "http://localhost:1234/suite/" + itoa(gi) + ".json"
+			old, err := oracleCompile(g.Schema, oracleOptions{remotes: remotes, url: url})
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s / %s: the oracle refuses the schema: %v", rel, g.Description, err)
 			}
-			if err := c.AddResource(url, doc); err != nil {
-				t.Fatal(err)
-			}
-			sch, err := c.Compile(url)
+			s, err := jsonschema.Compile(parseJSON(t, g.Schema), jsonschema.Options{Remotes: remotes, BaseURI: url})
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("%s / %s: %v", rel, g.Description, err)
 			}
-			s := &compiledSchema{schema: func() (*validator.Schema, error) { return sch, nil }}
 			for _, tc := range g.Tests {
-				inst, err := validator.UnmarshalJSON(bytes.NewReader(tc.Data))
-				if err != nil {
-					t.Fatal(err)
+				cases++
+				inst := parseJSON(t, tc.Data)
+				want, wantFault := oracleFault(old, inst)
+				got, gotFault := s.Check(inst)
+				name := rel + " / " + g.Description + " / " + tc.Description
+				if gotFault != wantFault || s.Valid(inst) == gotFault {
+					t.Errorf("%s: fault %v, the oracle's %v", name, gotFault, wantFault)
+					continue
 				}
-				if se, ok := s.validateDoc(inst).(*schemaError); ok {
-					got = append(got, suiteFault{filepath.ToSlash(rel), g.Description, tc.Description, se.pointer(), se.keyword, se.reason})
+				if !wantFault {
+					continue
+				}
+				oracle = append(oracle, suiteFault{rel, g.Description, tc.Description, want.pointer(), want.keyword, want.reason})
+				if got.Pointer() != want.pointer() || got.Keyword != want.keyword || got.Reason != want.reason {
+					t.Errorf("%s:\n got    %q %q %q\n oracle %q %q %q", name, got.Pointer(), got.Keyword, got.Reason, want.pointer(), want.keyword, want.reason)
 				}
 			}
 		}
 	}
-	sort.SliceStable(got, func(i, j int) bool {
-		a, b := got[i], got[j]
+	t.Logf("%d suite cases, %d faults: the SDK's validator and the oracle agree", cases, len(oracle))
+	sort.SliceStable(oracle, func(i, j int) bool {
+		a, b := oracle[i], oracle[j]
 		return a.File+"\x00"+a.Case+"\x00"+a.Test < b.File+"\x00"+b.Case+"\x00"+b.Test
 	})
 	if os.Getenv("OCTET_UPDATE_SUITE_FAULTS") == "1" {
 		var b bytes.Buffer
 		b.WriteString("[\n")
-		for i, f := range got {
+		for i, f := range oracle {
 			line, _ := json.Marshal(f)
 			b.Write(line)
-			if i < len(got)-1 {
+			if i < len(oracle)-1 {
 				b.WriteString(",")
 			}
 			b.WriteString("\n")
@@ -273,13 +160,14 @@ func TestJSONSchemaSuiteFaults(t *testing.T) {
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("%d faults, the file has %d (OCTET_UPDATE_SUITE_FAULTS=1 rewrites it)", len(got), len(want))
+	if len(want) != len(oracle) {
+		t.Fatalf("the oracle gives %d faults, %s has %d (OCTET_UPDATE_SUITE_FAULTS=1 rewrites it)", len(oracle), suiteFaultsFile, len(want))
 	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Errorf("got %+v\nwant %+v", got[i], want[i])
+	for i := range want {
+		if want[i] != oracle[i] {
+			t.Errorf("oracle %+v\nfile   %+v", oracle[i], want[i])
 		}
 	}
-	t.Logf("%d suite faults match %s", len(got), suiteFaultsFile)
 }
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

@@ -81,7 +81,7 @@ func defineTool(spec ToolSpec, derived bool, fn func(ctx context.Context, args j
 	if spec.Parameters == nil {
 		return nil, fmt.Errorf("octet: tool %q: a raw tool needs Parameters", spec.Name)
 	}
-	what := fmt.Sprintf("tool %q parameters", spec.Name)
+	what := fmt.Sprintf("tool %q: parameters schema", spec.Name)
 	var params *compiledSchema
 	var err error
 	if derived {
@@ -91,7 +91,7 @@ func defineTool(spec ToolSpec, derived bool, fn func(ctx context.Context, args j
 	}
 	t := &ToolDef{spec: spec, params: params, call: fn}
 	if spec.OutputSchema != nil {
-		if t.output, err = compileSchema(spec.OutputSchema, fmt.Sprintf("tool %q output_schema", spec.Name)); err != nil {
+		if t.output, err = compileSchema(spec.OutputSchema, fmt.Sprintf("tool %q: output_schema", spec.Name)); err != nil {
 			return nil, fmt.Errorf("octet: %v", err)
 		}
 	}

@@ -11,28 +11,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// The validation-fault contract (docs/conformance.md#validation-faults): the
-// Go, Python and TypeScript SDKs answer the same bad arguments with the same
-// pointer, keyword and reason. santhosh-tekuri reports a tree of errors; this
-// file flattens it into faults and picks the one the contract names.
-
-// fault is one failing keyword: the instance pointer (RFC 6901), the keyword
-// ("false" for a false schema) and the reason in the contract's wording.
-type fault struct {
-	tokens  []string // the pointer's tokens, unescaped, for comparing
-	keyword string
-	reason  string
-}
-
-// pointer is the fault's RFC 6901 JSON pointer ("" for the instance itself).
-func (f fault) pointer() string {
-	var b strings.Builder
-	for _, t := range f.tokens {
-		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
-	}
-	return b.String()
-}
+// The oracle's half of the validation-fault contract
+// (docs/conformance.md#validation-faults): santhosh-tekuri reports a tree of
+// errors; this file flattens it into faults and picks the one the contract
+// names, as the SDK did before it had its own validator.
 
 // keywordRank orders keywords of faults at the same pointer (the contract's
 // fixed list); an unlisted keyword sorts last.

@@ -1,4 +1,4 @@
-package octet
+package jsonschema
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 // Python and TypeScript SDKs: portable patterns compile and match as listed,
 // the refused ones are refused (so every SDK accepts the same schemas).
 func TestPatternDialect(t *testing.T) {
-	raw, err := os.ReadFile("../schema/vectors/patterns/dialect.json")
+	raw, err := os.ReadFile("../../../schema/vectors/patterns/dialect.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestPatternDialect(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range doc.Portable {
-		re, err := portableRegexp(v.Pattern)
+		re, err := PortableRegexp(v.Pattern)
 		if err != nil {
 			t.Errorf("%q refused: %v", v.Pattern, err)
 			continue
@@ -43,11 +43,8 @@ func TestPatternDialect(t *testing.T) {
 		}
 	}
 	for _, p := range doc.Refused {
-		if _, err := portableRegexp(p); err == nil {
+		if _, err := PortableRegexp(p); err == nil {
 			t.Errorf("%q accepted", p)
 		}
-	}
-	if _, err := compileRaw([]byte(`{"properties":{"x":{"pattern":"(?=a)"}}}`), `tool "area" parameters`); err == nil {
-		t.Error("a non-portable pattern compiled")
 	}
 }

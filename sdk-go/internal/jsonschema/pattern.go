@@ -1,12 +1,12 @@
-package octet
+package jsonschema
 
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"unicode"
-
-	validator "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // The portable pattern dialect (docs/python.md#patterns): a `pattern` or
@@ -16,27 +16,36 @@ import (
 // the end of the text); what is left here is refusing what RE2 accepts but the
 // others cannot mean alike. The same rules as sdk-python's _jsonschema/_regex.py.
 
-// portableRegexp is the compiler's regexp engine: the dialect check, then RE2.
-func portableRegexp(s string) (validator.Regexp, error) {
+// PortableRegexp compiles a pattern of the portable dialect: the dialect check, then RE2.
+func PortableRegexp(s string) (*regexp.Regexp, error) {
 	if err := checkPortable(s); err != nil {
 		return nil, err
 	}
-	return regexp.Compile(s)
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return nil, fmt.Errorf("invalid regular expression %s: %s", QuoteString(s), strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	return re, nil
 }
 
-var longCategories = map[string]bool{
-	"Letter": true, "Uppercase_Letter": true, "Lowercase_Letter": true,
-	"Titlecase_Letter": true, "Modifier_Letter": true, "Other_Letter": true, "Mark": true,
-	"Nonspacing_Mark": true, "Spacing_Mark": true, "Enclosing_Mark": true, "Number": true,
-	"Decimal_Number": true, "Letter_Number": true, "Other_Number": true, "Punctuation": true,
-	"Symbol": true, "Separator": true, "Space_Separator": true, "Other": true, "Control": true,
+// longCategories are the long general category names all three engines know
+// (a slice, not a map: a map literal is built at every start).
+var longCategories = [...]string{
+	"Letter", "Uppercase_Letter", "Lowercase_Letter", "Titlecase_Letter", "Modifier_Letter",
+	"Other_Letter", "Mark", "Nonspacing_Mark", "Spacing_Mark", "Enclosing_Mark", "Number",
+	"Decimal_Number", "Letter_Number", "Other_Number", "Punctuation", "Symbol", "Separator",
+	"Space_Separator", "Other", "Control",
 }
+
+// repeatSyntax matches a counted repetition ({n}, {n,}, {n,m}); compiled once,
+// on the first pattern, never at start.
+var repeatSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{(\d+)(,(\d*))?\}`) })
 
 func checkPortable(src string) error {
 	fail := func(i int, why string) error {
 		return fmt.Errorf("invalid regular expression %q: %s (at offset %d); patterns must be portable across RE2, Python and ECMAScript", src, why, i)
 	}
-	repeat := regexp.MustCompile(`^\{(\d+)(,(\d*))?\}`)
+	repeat := repeatSyntax()
 	n := len(src)
 	for i := 0; i < n; {
 		c := src[i]
@@ -126,7 +135,7 @@ func portableEscape(src string, i int, inClass bool, fail func(int, string) erro
 		if c == 'P' && inClass {
 			return 0, fail(i, `\P inside a class`)
 		}
-		if !longCategories[name] && !isCategory(name) {
+		if !slices.Contains(longCategories[:], name) && !isCategory(name) {
 			return 0, fail(i, fmt.Sprintf(`\p{%s} is not a Unicode general category`, name))
 		}
 		return after, nil
