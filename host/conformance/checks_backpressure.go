@@ -19,7 +19,9 @@ import (
 const (
 	backpressureCalls  = 4                      // concurrent progress_n calls
 	backpressureOwed   = 100_000                // progress events each while the host does not read (about 64 MiB in all)
-	backpressureWindow = 750 * time.Millisecond // how long the host does not read
+	backpressureWindow = 750 * time.Millisecond // CPU the extension may spend while the host does not read
+	backpressureStall  = 500 * time.Millisecond // no CPU and no growth this long: the writers wait
+	backpressureWall   = 20 * time.Second       // the window's bound in wall time, on a machine that starves the extension
 	backpressureGrowth = 16 << 20               // resident growth allowed meanwhile (pipe, runtime and allocator noise)
 	backpressureRead   = 2_500                  // progress events each read back slowly
 )
@@ -41,8 +43,8 @@ func checkBackpressure(t *T) error {
 // backpressureMemory owes the host far more than any pipe holds and measures the
 // extension's resident growth while the host does not read; then the host hangs up.
 func backpressureMemory(t *T, seed uint64) (grew uint64, measured bool, err error) {
-	base, measured := uint64(0), false
-	s, _, _, err := startEmitters(t, seed, backpressureOwed, func(s *Session) { base, measured = groupRSS(s.proc.Pid()) })
+	var base usage
+	s, _, _, err := startEmitters(t, seed, backpressureOwed, func(s *Session) { base, measured = groupUsage(s.proc.Pid()) })
 	if err != nil {
 		return 0, false, err
 	}
@@ -54,13 +56,13 @@ func backpressureMemory(t *T, seed uint64) (grew uint64, measured bool, err erro
 	if !measured {
 		return 0, false, nil
 	}
-	peak := observePeakRSS(s.proc.Pid(), base)
-	if grew := peak - base; grew > backpressureGrowth {
+	peak, spent := observePeakRSS(s.proc.Pid(), base)
+	if grew := peak - base.RSS; grew > backpressureGrowth {
 		return grew, true, fail(fmt.Sprintf("resident memory to grow by at most %d MiB while the host does not read (a bounded writer makes the handlers wait)", backpressureGrowth>>20),
-			"grew by %.1f MiB within %s while %d×%d progress events (about %d MiB) were owed", float64(grew)/(1<<20), backpressureWindow,
+			"grew by %.1f MiB within %s of its CPU while %d×%d progress events (about %d MiB) were owed", float64(grew)/(1<<20), spent.Round(10*time.Millisecond),
 			backpressureCalls, backpressureOwed, backpressureCalls*backpressureOwed*160>>20)
 	}
-	return peak - base, true, nil
+	return peak - base.RSS, true, nil
 }
 
 // backpressureOrder stops reading until the pipe is surely full, then reads slowly:
@@ -135,25 +137,38 @@ func startEmitters(t *T, seed uint64, n int, before func(*Session)) (*Session, [
 }
 
 // observePeakRSS samples the group's resident memory through the window (a
-// measurement, not a wait for an event) and returns the peak, ending early once the
-// growth is over the bound.
-func observePeakRSS(pgid int, base uint64) uint64 {
-	peak := base
-	tick := time.NewTicker(50 * time.Millisecond)
+// measurement, not a wait for an event) and returns the peak and the CPU the group spent
+// meanwhile. The window is measured in the extension's CPU time, not wall time: on a
+// loaded machine an unbounded writer gets few time slices, and a wall-clock window would
+// end before it had written enough to show. It ends early once the growth is over the
+// bound, or once the group has neither run nor grown for backpressureStall (its
+// writers wait on the full pipe, which is the behaviour asked for).
+func observePeakRSS(pgid int, base usage) (peak uint64, spent time.Duration) {
+	peak, last := base.RSS, base
+	stalled := time.Duration(0)
+	const every = 50 * time.Millisecond
+	tick := time.NewTicker(every)
 	defer tick.Stop()
-	end := time.NewTimer(backpressureWindow)
-	defer end.Stop()
-	for peak-base <= backpressureGrowth {
+	wall := time.NewTimer(backpressureWall)
+	defer wall.Stop()
+	for peak-base.RSS <= backpressureGrowth && spent < backpressureWindow && stalled < backpressureStall {
 		select {
 		case <-tick.C:
-			if rss, ok := groupRSS(pgid); ok && rss > peak {
-				peak = rss
+			u, ok := groupUsage(pgid)
+			if !ok {
+				continue
 			}
-		case <-end.C:
-			return peak
+			if u.CPU > last.CPU || u.RSS > peak {
+				stalled = 0
+			} else {
+				stalled += every
+			}
+			peak, last, spent = max(peak, u.RSS), u, u.CPU-base.CPU
+		case <-wall.C:
+			return peak, spent
 		}
 	}
-	return peak
+	return peak, spent
 }
 
 // expectSequence checks that request id's progress events so far are exactly 1..n.

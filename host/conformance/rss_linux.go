@@ -5,15 +5,19 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"time"
 )
 
-// groupRSS is the resident memory of every process in process group pgid (the
-// extension and whatever it started: a launcher script, an interpreter), in bytes.
-// ok is false when /proc cannot be read.
-func groupRSS(pgid int) (total uint64, ok bool) {
+// userHZ is the unit of /proc's CPU times, fixed at 100 for user space on Linux.
+const userHZ = 100
+
+// groupUsage is the resident memory and the CPU time used so far by every process in
+// process group pgid (the extension and whatever it started: a launcher script, an
+// interpreter). ok is false when /proc cannot be read.
+func groupUsage(pgid int) (u usage, ok bool) {
 	dirs, err := filepath.Glob("/proc/[0-9]*")
 	if err != nil || len(dirs) == 0 {
-		return 0, false
+		return usage{}, false
 	}
 	page := uint64(os.Getpagesize())
 	for _, dir := range dirs {
@@ -28,8 +32,14 @@ func groupRSS(pgid int) (total uint64, ok bool) {
 			continue
 		}
 		fields := bytes.Fields(stat[end+1:])
-		if len(fields) < 3 || string(fields[2]) != strconv.Itoa(pgid) {
+		if len(fields) < 13 || string(fields[2]) != strconv.Itoa(pgid) {
 			continue
+		}
+		// utime and stime, fields 14 and 15 of stat, in clock ticks.
+		for _, f := range fields[11:13] {
+			if ticks, err := strconv.ParseUint(string(f), 10, 64); err == nil {
+				u.CPU += time.Duration(ticks) * time.Second / userHZ
+			}
 		}
 		statm, err := os.ReadFile(filepath.Join(dir, "statm"))
 		if err != nil {
@@ -43,7 +53,7 @@ func groupRSS(pgid int) (total uint64, ok bool) {
 		if err != nil {
 			continue
 		}
-		total += pages * page
+		u.RSS += pages * page
 	}
-	return total, true
+	return u, true
 }

@@ -2,5 +2,5 @@
 
 package conformance
 
-// groupRSS is unknown off Linux: stdout.backpressure then checks order and loss only.
-func groupRSS(int) (uint64, bool) { return 0, false }
+// groupUsage is unknown off Linux: stdout.backpressure then checks order and loss only.
+func groupUsage(int) (usage, bool) { return usage{}, false }

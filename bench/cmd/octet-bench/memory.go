@@ -10,8 +10,8 @@ import (
 )
 
 // memory measures, per repetition, each floor's and SDK's extension process driven
-// directly (the host's own memory is the scale table's): RSS once initialised, and its
-// growth over MemoryCalls echo calls after a warm-up.
+// directly (the host's own memory is the scale table's): RSS once initialised, its growth
+// over MemoryCalls echo calls, and what MemoryCalls more kept (measure.MemoryRun).
 func (r *runner) memory(ctx context.Context) {
 	for rep := 0; rep < r.cfg.Reps; rep++ {
 		r.sampleLoad()
@@ -32,7 +32,8 @@ func (r *runner) memory(ctx context.Context) {
 			}
 			r.res.Add(report.IdleRSS, t.ID, float64(run.IdleKiB))
 			r.res.Add(report.RSSAfter, t.ID, float64(run.AfterKiB))
-			r.res.Add(report.RSSGrowth, t.ID, float64(run.AfterKiB-run.WarmKiB))
+			r.res.Add(report.RSSGrowth, t.ID, float64(run.AfterKiB-run.IdleKiB))
+			r.res.Add(report.RSSKept, t.ID, float64(run.SteadyKiB-run.AfterKiB))
 			idle[t.ID] = float64(run.IdleKiB)
 		}
 		for _, t := range r.targets {
@@ -51,5 +52,5 @@ func (r *runner) memoryOne(ctx context.Context, start func(context.Context) (tar
 		return measure.MemoryRun{}, fmt.Errorf("start: %w", err)
 	}
 	defer s.Close()
-	return measure.Memory(ctx, s, report.MemoryWarmupCalls, r.cfg.MemoryCalls)
+	return measure.Memory(ctx, s, r.cfg.MemoryCalls)
 }

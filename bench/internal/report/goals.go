@@ -112,8 +112,10 @@ var goalList = []goal{
 	}},
 	{"idle RSS within 1.3× of the floor's",
 		metricGoal(RSSOverFloor, sdk, ratio, func(_ string, v float64) bool { return v <= 1.3 })},
-	{"RSS grows ≤1 MiB over the memory phase's calls",
-		metricGoal(RSSGrowth, sdk, func(s measure.Spread) string { return kib(s) }, func(_ string, v float64) bool { return v <= 1024 })},
+	// Judged on the second window: the first one's growth is the collector's heap
+	// target, paid by the floor too (see the memory table).
+	{"RSS grows ≤1 MiB over 10,000 calls once warm (kept)",
+		metricGoal(RSSKept, sdk, func(s measure.Spread) string { return kib(s) }, func(_ string, v float64) bool { return v <= 1024 })},
 	{"cold start within 30 ms of bare start (Go: +3 ms of an empty binary)", func(r *Results, lang string) (string, string) {
 		s, ok := r.Get(ColdStart, sdk(lang))
 		bare, okb := r.Bare[lang]

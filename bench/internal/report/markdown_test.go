@@ -37,6 +37,12 @@ func TestMarkdownRendersRatiosGoalsAndGaps(t *testing.T) {
 	for _, v := range []float64{9000, 9500} {
 		r.Add(report.IdleRSS, "octet-go", v)
 	}
+	for _, v := range []float64{3000, 3100} {
+		r.Add(report.RSSGrowth, "octet-go", v)
+	}
+	for _, v := range []float64{200, 1300} {
+		r.Add(report.RSSKept, "octet-go", v)
+	}
 	r.NotAvailable(report.Cancel, "floor-go", "the floor has no slow tool")
 	r.Finish()
 	md := report.Markdown(r, "../bench/results", map[string]string{"rtt": "rtt-p50.svg"}, "## Reading these numbers\n\nby hand")
@@ -46,7 +52,8 @@ func TestMarkdownRendersRatiosGoalsAndGaps(t *testing.T) {
 		"| SDK p50 driven directly within 1.25× (Go), 1.5× (Python, TS) of its floor driven directly | Go | 1.20× (1.10–1.30) | met in the median |",
 		"| the floor through the host within 1.25× of the floor driven directly (p50) | Go | 1.48× (1.45–1.50) | **not met** |",
 		"| Go | floor (Go) | 21.0 (20.0–22.0) | 31.0 (30.0–32.0) | 1.48× (1.45–1.50) |",
-		"| Go | octet SDK (Go) | 9.03 (8.79–9.28) |",
+		"| Go | octet SDK (Go) | 9.03 (8.79–9.28) | – | 2.98 (2.93–3.03) | 0.73 (0.20–1.27) |",
+		"| RSS grows ≤1 MiB over 10,000 calls once warm (kept) | Go | 0.73 (0.20–1.27) MiB | met in the median |",
 		"n/a: not built",
 		"n/a: the floor has no slow tool",
 		"![p50 round trip](../bench/results/rtt-p50.svg)",

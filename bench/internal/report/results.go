@@ -37,11 +37,13 @@ const (
 	DirectOverFloor  = "direct_p50_over_floor"       // SDK direct ÷ floor direct, same rep
 	DirectTputFrac   = "direct_calls_per_s_of_floor" // SDK direct ÷ floor direct, same rep
 
-	// Memory of one extension process driven directly: resident set once initialised
-	// and warm, and after MemoryCalls more echo calls.
+	// Memory of one extension process driven directly (measure.MemoryRun): resident set
+	// once initialised, after MemoryCalls echo calls, its growth over them (after − idle),
+	// and what MemoryCalls more kept (steady − after).
 	IdleRSS      = "idle_rss_kib"
 	RSSAfter     = "rss_after_calls_kib"
 	RSSGrowth    = "rss_growth_kib"
+	RSSKept      = "rss_kept_kib"
 	RSSOverFloor = "idle_rss_over_floor" // same rep
 )
 
