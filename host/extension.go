@@ -36,18 +36,21 @@ type Extension struct {
 
 	lifecycle sync.Mutex // generation-checked lock shared by reload and supervised restart
 
-	mu       sync.Mutex
-	cur      *generation
-	state    State
-	lastErr  error
-	failures int
-	nextGen  int64
-	changed  chan struct{} // closed and replaced on every state change
-	stopped  bool
-	stopCh   chan struct{}
-	contribs *contributions // what the first ready generation registered
-	restarts int
-	oneshot  sync.Mutex // serialises oneshot operations: one process per operation
+	mu  sync.Mutex
+	cur *generation
+	// stoppedTail is the stopped generation's last stderr lines, read once its process
+	// ended, so a report printed after Stop sees every line the extension wrote.
+	stoppedTail []string
+	state       State
+	lastErr     error
+	failures    int
+	nextGen     int64
+	changed     chan struct{} // closed and replaced on every state change
+	stopped     bool
+	stopCh      chan struct{}
+	contribs    *contributions // what the first ready generation registered
+	restarts    int
+	oneshot     sync.Mutex // serialises oneshot operations: one process per operation
 }
 
 func newExtension(h *Host, e *discovery.Entry) *Extension {
@@ -298,11 +301,14 @@ func (e *Extension) Stop(reason string) {
 	g := e.cur
 	e.mu.Unlock()
 	e.host.removeTools(e.name)
+	var tail []string
 	if g != nil {
 		g.stop(reason)
+		tail = g.proc.StderrTail() // complete now: the process is gone and its stderr drained
 	}
 	e.mu.Lock()
 	e.cur = nil
+	e.stoppedTail = tail
 	e.setStateLocked(StateStopped, nil)
 	e.mu.Unlock()
 }
@@ -342,13 +348,14 @@ func (e *Extension) LogPath() string {
 	return filepath.Join(e.host.opts.StateDir, "logs", "extensions", e.name+".log")
 }
 
-// StderrTail returns the last stderr lines of the current generation (empty when none runs).
+// StderrTail returns the last stderr lines of the current generation, or after Stop those
+// of the generation it stopped (empty when none ran).
 func (e *Extension) StderrTail() []string {
 	e.mu.Lock()
-	g := e.cur
+	g, stopped := e.cur, e.stoppedTail
 	e.mu.Unlock()
 	if g == nil {
-		return nil
+		return stopped
 	}
 	return g.proc.StderrTail()
 }

@@ -168,12 +168,23 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 		fmt.Fprintln(stderr, "octet-host call:", err)
 		return exitStartup
 	}
-	defer closeRuntime(rt, stderr)
+	// Faults inside the extension are reported once the runtime is closed: the extension
+	// writes its traceback to stderr before it answers, but stderr is another pipe, read
+	// by another goroutine, so only a process that has ended has surely been read to the
+	// end.
+	var ext *host.Extension
+	var faults []error
+	defer func() {
+		closeRuntime(rt, stderr)
+		for _, err := range faults {
+			reportExtensionFault(stderr, ext, err)
+		}
+	}()
 	if _, err := rt.Start(context.Background(), []*discovery.Entry{entry}, []string{entry.Name}); err != nil {
 		fmt.Fprintln(stderr, "octet-host call:", err)
 		return exitStartup
 	}
-	ext := rt.Extension(entry.Name)
+	ext = rt.Extension(entry.Name)
 	sess, err := rt.BeginSession()
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host call:", err)
@@ -198,7 +209,7 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 			line := map[string]any{"tool": c.name, "error": describeError(err)}
 			_ = enc.Encode(line)
 			fmt.Fprintf(stderr, "octet-host call: %s failed: %v\n", c.name, err)
-			reportExtensionFault(stderr, ext, err)
+			faults = append(faults, err)
 			continue
 		}
 		var compact bytes.Buffer
