@@ -16,10 +16,7 @@ func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []stri
 	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.commands, name) }, "command", name); err != nil {
 		return nil, err
 	}
-	if args == nil {
-		args = []string{}
-	}
-	return e.checkedRequest(ctx, protocol.MethodCommandExecute, name, map[string]any{"name": name, "arguments": args})
+	return e.checkedRequest(ctx, protocol.MethodCommandExecute, name, &protocol.CommandExecuteParams{Name: name, Arguments: args})
 }
 
 // RunHook sends hook/run with the hook's payload.
@@ -49,7 +46,7 @@ func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.Raw
 	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, protocol.MethodStatusCollect, surface, map[string]any{"surface": surface})
+	return e.checkedRequest(ctx, protocol.MethodStatusCollect, surface, &protocol.StatusCollectParams{Surface: protocol.UISurface(surface)})
 }
 
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
@@ -65,7 +62,7 @@ func (e *Extension) RenderTool(ctx context.Context, name string, args, result js
 // checkedRequest sends a typed request and judges the answer against the method's result
 // type for the serving generation's API version: a result that breaks it is a *ResultError
 // and never reaches the caller.
-func (e *Extension) checkedRequest(ctx context.Context, method, name string, params map[string]any) (json.RawMessage, error) {
+func (e *Extension) checkedRequest(ctx context.Context, method, name string, params any) (json.RawMessage, error) {
 	var out json.RawMessage
 	err := e.requestOn(ctx, method, params, &out, nil, func(g *generation) error {
 		_, err := g.checkResult(method, name, out)
