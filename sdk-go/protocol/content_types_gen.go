@@ -279,6 +279,19 @@ func (u ContentPart) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "ContentPart has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *ContentPart) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.TextPart != nil:
+		return u.TextPart.AppendJSON(dst)
+	case u.ImagePart != nil:
+		return u.ImagePart.AppendJSON(dst)
+	case u.AudioPart != nil:
+		return u.AudioPart.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "ContentPart has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *ContentPart) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)

@@ -379,6 +379,19 @@ func (u ProgressEvent) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "ProgressEvent has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *ProgressEvent) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.ProgressStatus != nil:
+		return u.ProgressStatus.AppendJSON(dst)
+	case u.ProgressOutput != nil:
+		return u.ProgressOutput.AppendJSON(dst)
+	case u.ProgressDecoration != nil:
+		return u.ProgressDecoration.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "ProgressEvent has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *ProgressEvent) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)
@@ -531,6 +544,17 @@ func (u ArtifactPublishParams) MarshalJSON() ([]byte, error) {
 	}
 	if u.ArtifactPublishFile != nil {
 		return json.Marshal(u.ArtifactPublishFile)
+	}
+	return nil, &json.UnsupportedValueError{Str: "ArtifactPublishParams has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *ArtifactPublishParams) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.ArtifactPublishInline != nil:
+		return u.ArtifactPublishInline.AppendJSON(dst)
+	case u.ArtifactPublishFile != nil:
+		return u.ArtifactPublishFile.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "ArtifactPublishParams has no variant set"}
 }

@@ -61,6 +61,9 @@ func (x *HookRunBeforePrompt) AppendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunBeforePrompt) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunBeforePrompt) MarshalJSON() ([]byte, error) {
 	type plain HookRunBeforePrompt
@@ -122,6 +125,9 @@ func (x *HookRunAfterResponse) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	return append(dst, '}'), nil
 }
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunAfterResponse) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunAfterResponse) MarshalJSON() ([]byte, error) {
@@ -203,6 +209,9 @@ func (x *HookRunBeforeToolCall) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	return append(dst, '}'), nil
 }
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunBeforeToolCall) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunBeforeToolCall) MarshalJSON() ([]byte, error) {
@@ -293,6 +302,9 @@ func (x *HookRunAfterToolCall) AppendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunAfterToolCall) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunAfterToolCall) MarshalJSON() ([]byte, error) {
 	type plain HookRunAfterToolCall
@@ -358,6 +370,9 @@ func (x *HookRunBeforePersistence) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	return append(dst, '}'), nil
 }
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunBeforePersistence) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunBeforePersistence) MarshalJSON() ([]byte, error) {
@@ -446,6 +461,9 @@ func (x *HookRunPostMutation) AppendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunPostMutation) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunPostMutation) MarshalJSON() ([]byte, error) {
 	type plain HookRunPostMutation
@@ -487,6 +505,43 @@ func (u HookRunParams) MarshalJSON() ([]byte, error) {
 		return json.Marshal(u.HookRunPostMutation)
 	}
 	return nil, &json.UnsupportedValueError{Str: "HookRunParams has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *HookRunParams) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.HookRunBeforePrompt != nil:
+		return u.HookRunBeforePrompt.AppendJSON(dst)
+	case u.HookRunAfterResponse != nil:
+		return u.HookRunAfterResponse.AppendJSON(dst)
+	case u.HookRunBeforeToolCall != nil:
+		return u.HookRunBeforeToolCall.AppendJSON(dst)
+	case u.HookRunAfterToolCall != nil:
+		return u.HookRunAfterToolCall.AppendJSON(dst)
+	case u.HookRunBeforePersistence != nil:
+		return u.HookRunBeforePersistence.AppendJSON(dst)
+	case u.HookRunPostMutation != nil:
+		return u.HookRunPostMutation.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "HookRunParams has no variant set"}
+}
+
+// SetResourceOwner sets resource_owner on the set variant: the host binds an owner-bound call to its caller.
+func (u *HookRunParams) SetResourceOwner(o *ResourceOwner) {
+	switch {
+	case u.HookRunBeforePrompt != nil:
+		u.HookRunBeforePrompt.SetResourceOwner(o)
+	case u.HookRunAfterResponse != nil:
+		u.HookRunAfterResponse.SetResourceOwner(o)
+	case u.HookRunBeforeToolCall != nil:
+		u.HookRunBeforeToolCall.SetResourceOwner(o)
+	case u.HookRunAfterToolCall != nil:
+		u.HookRunAfterToolCall.SetResourceOwner(o)
+	case u.HookRunBeforePersistence != nil:
+		u.HookRunBeforePersistence.SetResourceOwner(o)
+	case u.HookRunPostMutation != nil:
+		u.HookRunPostMutation.SetResourceOwner(o)
+	}
 }
 
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.

@@ -247,6 +247,17 @@ func (u KVPrecondition) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "KVPrecondition has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *KVPrecondition) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.KVExpectVersion != nil:
+		return u.KVExpectVersion.AppendJSON(dst)
+	case u.KVExpectAbsent != nil:
+		return u.KVExpectAbsent.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "KVPrecondition has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *KVPrecondition) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)
@@ -357,6 +368,17 @@ func (u KVWrite) MarshalJSON() ([]byte, error) {
 	}
 	if u.KVDelete != nil {
 		return json.Marshal(u.KVDelete)
+	}
+	return nil, &json.UnsupportedValueError{Str: "KVWrite has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *KVWrite) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.KVPut != nil:
+		return u.KVPut.AppendJSON(dst)
+	case u.KVDelete != nil:
+		return u.KVDelete.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "KVWrite has no variant set"}
 }

@@ -391,6 +391,17 @@ func (u CertifyTool) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "CertifyTool has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *CertifyTool) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.CertifySkippedTool != nil:
+		return u.CertifySkippedTool.AppendJSON(dst)
+	case u.CertifyExercisedTool != nil:
+		return u.CertifyExercisedTool.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "CertifyTool has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *CertifyTool) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)

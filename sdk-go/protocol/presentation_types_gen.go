@@ -182,6 +182,21 @@ func (u Reference) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "Reference has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *Reference) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.SessionReference != nil:
+		return u.SessionReference.AppendJSON(dst)
+	case u.ArtifactReference != nil:
+		return u.ArtifactReference.AppendJSON(dst)
+	case u.ResourceReference != nil:
+		return u.ResourceReference.AppendJSON(dst)
+	case u.URLReference != nil:
+		return u.URLReference.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "Reference has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *Reference) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)

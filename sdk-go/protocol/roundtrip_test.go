@@ -207,3 +207,18 @@ func TestOpenObjectsStayRaw(t *testing.T) {
 		t.Errorf("a non-object arguments must be refused at $.arguments, got %v", err)
 	}
 }
+
+// A union encodes its set variant, const discriminator included, and an owner-bound one
+// takes the owner on that variant.
+func TestUnionAppendJSONAndOwner(t *testing.T) {
+	u := protocol.HookRunParams{HookRunBeforePrompt: &protocol.HookRunBeforePrompt{Payload: protocol.BeforePromptPayload{Prompt: "p"}}}
+	u.SetResourceOwner(&protocol.ResourceOwner{SessionID: "s", ExtensionInstanceID: "i", ProcessGeneration: 1})
+	got, err := u.AppendJSON(nil)
+	want := `{"hook":"before_prompt","payload":{"prompt":"p"},"resource_owner":{"session_id":"s","extension_instance_id":"i","process_generation":1}}`
+	if err != nil || string(got) != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+	if _, err := (&protocol.HookRunParams{}).AppendJSON(nil); err == nil {
+		t.Error("a union with no variant set encoded")
+	}
+}

@@ -128,6 +128,24 @@ func goAppendValue(m *ir.Model, t, rt *ir.Type, gt, x string, required bool) str
 	return fallible("appendMarshal(dst, " + x + ")")
 }
 
+// goUnionAppend gives a union the AppendJSON of its set variant and, when it is the params
+// of an owner-bound method, a SetResourceOwner that sets the variant's.
+func goUnionAppend(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
+	fmt.Fprintf(b, "// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).\nfunc (u *%s) AppendJSON(dst []byte) ([]byte, error) {\n\tswitch {\n", n.Name)
+	for _, v := range n.Type.OneOf {
+		fmt.Fprintf(b, "\tcase u.%s != nil:\n\t\treturn u.%s.AppendJSON(dst)\n", v.Ref, v.Ref)
+	}
+	fmt.Fprintf(b, "\t}\n\treturn nil, &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+" has no variant set")
+	if !ownerBoundParams(m)[n.Name] {
+		return
+	}
+	fmt.Fprintf(b, "// SetResourceOwner sets resource_owner on the set variant: the host binds an owner-bound call to its caller.\nfunc (u *%s) SetResourceOwner(o *ResourceOwner) {\n\tswitch {\n", n.Name)
+	for _, v := range n.Type.OneOf {
+		fmt.Fprintf(b, "\tcase u.%s != nil:\n\t\tu.%s.SetResourceOwner(o)\n", v.Ref, v.Ref)
+	}
+	b.WriteString("\t}\n}\n\n")
+}
+
 // goOwnerSetter gives the params type of every owner-bound method the host sends a
 // SetResourceOwner, so the host binds the caller's owner on the typed params it is about
 // to encode (methods.json owner_bound; the linter holds that such params carry
@@ -153,6 +171,11 @@ func ownerBoundParams(m *ir.Model) map[string]bool {
 		}
 		for _, p := range me.Params {
 			names[p.Type] = true
+			if t := m.Lookup(p.Type); t != nil {
+				for _, v := range t.Type.OneOf {
+					names[v.Ref] = true // a union's variants each carry resource_owner
+				}
+			}
 		}
 	}
 	return names

@@ -208,6 +208,7 @@ func goUnion(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
 		fmt.Fprintf(b, "\tif u.%s != nil {\n\t\treturn json.Marshal(u.%s)\n\t}\n", v.Ref, v.Ref)
 	}
 	fmt.Fprintf(b, "\treturn nil, &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+" has no variant set")
+	goUnionAppend(b, m, n)
 	fmt.Fprintf(b, "// UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.\nfunc (u *%s) UnmarshalJSON(data []byte) error {\n\tm, err := peek(data)\n\tif err != nil {\n\t\treturn err\n\t}\n\t*u = %s{}\n", n.Name, n.Name)
 	d := t.Disc
 	if d.Property != "" {

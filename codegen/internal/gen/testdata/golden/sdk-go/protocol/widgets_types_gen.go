@@ -245,6 +245,17 @@ func (u Thing) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "Thing has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *Thing) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.Widget != nil:
+		return u.Widget.AppendJSON(dst)
+	case u.Gadget != nil:
+		return u.Gadget.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "Thing has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *Thing) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)
@@ -316,6 +327,17 @@ func (u Source) MarshalJSON() ([]byte, error) {
 	}
 	if u.FromFile != nil {
 		return json.Marshal(u.FromFile)
+	}
+	return nil, &json.UnsupportedValueError{Str: "Source has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *Source) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.Inline != nil:
+		return u.Inline.AppendJSON(dst)
+	case u.FromFile != nil:
+		return u.FromFile.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "Source has no variant set"}
 }
