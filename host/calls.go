@@ -29,6 +29,17 @@ func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json
 	return e.checkedRequest(ctx, protocol.MethodHookRun, hook, map[string]any{"hook": hook, "payload": payload})
 }
 
+// runHook is RunHook with the generated params (the host's own hook points).
+func (e *Extension) runHook(ctx context.Context, hook string, params *protocol.HookRunParams) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool {
+		return contains(orManifest(g.neg.hooks, g.manifest.Contributes.Hooks), hook)
+	}, "hook", hook); err != nil {
+		return nil, err
+	}
+	params.SetResourceOwner(nil) // the previous extension's owner is not this one's
+	return e.checkedRequest(ctx, protocol.MethodHookRun, hook, params)
+}
+
 // CollectContext sends context/collect (params: session_id?, prompt?).
 func (e *Extension) CollectContext(ctx context.Context, params map[string]any) (json.RawMessage, error) {
 	if err := e.registered(ctx, func(g *generation) bool {

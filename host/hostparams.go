@@ -8,8 +8,10 @@ import (
 // The params of the requests the host sends are the generated protocol types
 // (protocol.ToolCallParams, …), built as Go values and encoded once by their generated
 // AppendJSON: no map, no reflection, and a caller's arguments (raw JSON) go to the wire as
-// the bytes given. Only the untyped Extension.Request (and the hook/run and context/collect
-// payloads a script hands over as maps) still travel as a map through encoding/json.
+// the bytes given. The host's own hook points send protocol.HookRunParams; only the untyped
+// Extension.Request, RunHook and CollectContext (payloads a script hands over as maps) and
+// tool/render (whose result would have to be decoded into the typed ToolResult) still
+// travel as a map through encoding/json.
 
 // ownerBound is the params type of an owner-bound method (generated SetResourceOwner).
 type ownerBound interface {
