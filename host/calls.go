@@ -16,10 +16,7 @@ func (e *Extension) ExecuteCommand(ctx context.Context, name string, args []stri
 	if err := e.registered(ctx, func(g *generation) bool { return containsDef(g.neg.commands, name) }, "command", name); err != nil {
 		return nil, err
 	}
-	if args == nil {
-		args = []string{}
-	}
-	return e.checkedRequest(ctx, protocol.MethodCommandExecute, name, map[string]any{"name": name, "arguments": args})
+	return e.checkedRequest(ctx, protocol.MethodCommandExecute, name, &protocol.CommandExecuteParams{Name: name, Arguments: args})
 }
 
 // RunHook sends hook/run with the hook's payload.
@@ -30,6 +27,17 @@ func (e *Extension) RunHook(ctx context.Context, hook string, payload any) (json
 		return nil, err
 	}
 	return e.checkedRequest(ctx, protocol.MethodHookRun, hook, map[string]any{"hook": hook, "payload": payload})
+}
+
+// runHook is RunHook with the generated params (the host's own hook points).
+func (e *Extension) runHook(ctx context.Context, hook string, params *protocol.HookRunParams) (json.RawMessage, error) {
+	if err := e.registered(ctx, func(g *generation) bool {
+		return contains(orManifest(g.neg.hooks, g.manifest.Contributes.Hooks), hook)
+	}, "hook", hook); err != nil {
+		return nil, err
+	}
+	params.SetResourceOwner(nil) // the previous extension's owner is not this one's
+	return e.checkedRequest(ctx, protocol.MethodHookRun, hook, params)
 }
 
 // CollectContext sends context/collect (params: session_id?, prompt?).
@@ -49,7 +57,7 @@ func (e *Extension) CollectStatus(ctx context.Context, surface string) (json.Raw
 	}, "ui surface", surface); err != nil {
 		return nil, err
 	}
-	return e.checkedRequest(ctx, protocol.MethodStatusCollect, surface, map[string]any{"surface": surface})
+	return e.checkedRequest(ctx, protocol.MethodStatusCollect, surface, &protocol.StatusCollectParams{Surface: protocol.UISurface(surface)})
 }
 
 // RenderTool sends tool/render for a tool result the extension registered a renderer for.
@@ -65,7 +73,7 @@ func (e *Extension) RenderTool(ctx context.Context, name string, args, result js
 // checkedRequest sends a typed request and judges the answer against the method's result
 // type for the serving generation's API version: a result that breaks it is a *ResultError
 // and never reaches the caller.
-func (e *Extension) checkedRequest(ctx context.Context, method, name string, params map[string]any) (json.RawMessage, error) {
+func (e *Extension) checkedRequest(ctx context.Context, method, name string, params any) (json.RawMessage, error) {
 	var out json.RawMessage
 	err := e.requestOn(ctx, method, params, &out, nil, func(g *generation) error {
 		_, err := g.checkResult(method, name, out)

@@ -185,7 +185,8 @@ func (e *Extension) Request(ctx context.Context, method string, params map[strin
 // before anything is sent: it may complete params for that generation or refuse the call.
 // check, when set, judges the answer (result is then a *json.RawMessage) against that same
 // generation before the caller sees it; its error replaces the result.
-func (e *Extension) requestOn(ctx context.Context, method string, params map[string]any, result any, prepare func(*generation, map[string]any) error, check func(*generation) error) error {
+// params is a generated params type (see hostparams.go) or a map.
+func (e *Extension) requestOn(ctx context.Context, method string, params any, result any, prepare func(*generation) error, check func(*generation) error) error {
 	if e.lifecycleOf() == "oneshot" {
 		e.oneshot.Lock()
 		defer e.oneshot.Unlock()
@@ -195,7 +196,7 @@ func (e *Extension) requestOn(ctx context.Context, method string, params map[str
 		return err
 	}
 	if prepare != nil {
-		if err := prepare(g, params); err != nil {
+		if err := prepare(g); err != nil {
 			return err
 		}
 	}

@@ -96,14 +96,10 @@ func checkInitialize(raw json.RawMessage, m *manifest.Manifest, offer Initialize
 		return nil, refuse("%v", err)
 	}
 	// The generated validator has judged every member, so encoding/json reads exactly the
-	// schema's fields; the tools are read again into the host's ToolDefinition, which keeps
-	// their schemas as the bytes sent.
+	// schema's fields (0.1's result is a subset of the later one); the tools' schemas stay
+	// the bytes sent (open objects are raw JSON in Go).
 	var res protocol.InitializeResult
-	var catalog struct{ Tools []ToolDefinition }
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, refuse("%v", err)
-	}
-	if err := json.Unmarshal(raw, &catalog); err != nil {
 		return nil, refuse("%v", err)
 	}
 	if res.APIVersion != offer.APIVersion {
@@ -112,7 +108,7 @@ func checkInitialize(raw json.RawMessage, m *manifest.Manifest, offer Initialize
 	if res.Name != m.Name || res.Version != m.Version {
 		return nil, refuse("name/version %s/%s differ from the manifest's %s/%s", res.Name, res.Version, m.Name, m.Version)
 	}
-	n := &negotiated{tools: catalog.Tools, commands: res.Commands, hooks: stringsOf(res.Hooks), ui: stringsOf(res.UI),
+	n := &negotiated{tools: res.Tools, commands: res.Commands, hooks: stringsOf(res.Hooks), ui: stringsOf(res.UI),
 		renderers: res.ToolRenderers, context: res.Context,
 		features: map[string]bool{}, concurrency: 1}
 	if !api01 {

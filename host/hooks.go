@@ -56,10 +56,10 @@ func (e *HookError) Unwrap() error { return e.Err }
 type disposition = protocol.HookDisposition
 
 // runHook runs hook on every extension that registered it, handing each disposition to
-// apply, which returns the payload the next extension sees.
-func (h *Host) runHook(ctx context.Context, hook string, payload map[string]any, apply func(ext string, d disposition) error) error {
+// apply, which updates params (the payload the next extension sees).
+func (h *Host) runHook(ctx context.Context, hook string, params *protocol.HookRunParams, apply func(ext string, d disposition) error) error {
 	for _, e := range h.Extensions() {
-		raw, err := e.RunHook(ctx, hook, payload)
+		raw, err := e.runHook(ctx, hook, params)
 		var nr *NotRegisteredError
 		var ue *UnavailableError
 		switch {
@@ -88,8 +88,8 @@ func (h *Host) BeforeToolCall(ctx context.Context, tool string, args json.RawMes
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	payload := map[string]any{"name": tool, "arguments": args}
-	err := h.runHook(ctx, "before_tool_call", payload, func(ext string, d disposition) error {
+	run := &protocol.HookRunBeforeToolCall{Payload: protocol.BeforeToolCallPayload{Name: tool, Arguments: args}}
+	err := h.runHook(ctx, "before_tool_call", &protocol.HookRunParams{HookRunBeforeToolCall: run}, func(ext string, d disposition) error {
 		switch d.Action {
 		case "block":
 			return &HookBlockedError{Extension: ext, Hook: "before_tool_call", Tool: tool, Message: deref(d.Message)}
@@ -97,12 +97,10 @@ func (h *Host) BeforeToolCall(ctx context.Context, tool string, args json.RawMes
 			if d.Arguments == nil {
 				return &HookError{Extension: ext, Hook: "before_tool_call", Err: errors.New(`disposition replace carries no "arguments"`)}
 			}
-			b, err := json.Marshal(d.Arguments)
-			if err != nil {
-				return &HookError{Extension: ext, Hook: "before_tool_call", Err: err}
-			}
-			args = b
-			payload["arguments"] = args
+			// The replacement is the bytes the extension sent (validated as an object
+			// with its result), passed on as they are.
+			args = d.Arguments
+			run.Payload.Arguments = args
 		}
 		return nil
 	})
@@ -121,9 +119,9 @@ func (h *Host) AfterToolCall(ctx context.Context, tool string, args, result json
 		return nil, fmt.Errorf("after_tool_call: result of %q is not an object: %v", tool, err)
 	}
 	output, isError := resultText(res)
-	payload := map[string]any{"name": tool, "arguments": args, "output": output, "is_error": isError}
+	run := &protocol.HookRunAfterToolCall{Payload: protocol.AfterToolCallPayload{Name: tool, Arguments: args, Output: output, IsError: isError}}
 	replaced := false
-	err := h.runHook(ctx, "after_tool_call", payload, func(ext string, d disposition) error {
+	err := h.runHook(ctx, "after_tool_call", &protocol.HookRunParams{HookRunAfterToolCall: run}, func(ext string, d disposition) error {
 		switch d.Action {
 		case "block":
 			return &HookBlockedError{Extension: ext, Hook: "after_tool_call", Tool: tool, Message: deref(d.Message)}
@@ -132,7 +130,7 @@ func (h *Host) AfterToolCall(ctx context.Context, tool string, args, result json
 				return &HookError{Extension: ext, Hook: "after_tool_call", Err: errors.New(`disposition replace carries no "output"`)}
 			}
 			output, replaced = *d.Output, true
-			payload["output"] = output
+			run.Payload.Output = output
 		}
 		return nil
 	})
@@ -149,8 +147,8 @@ func (h *Host) AfterToolCall(ctx context.Context, tool string, args, result json
 
 // BeforePrompt runs before_prompt and returns the prompt to send.
 func (h *Host) BeforePrompt(ctx context.Context, prompt string) (string, error) {
-	payload := map[string]any{"prompt": prompt}
-	err := h.runHook(ctx, "before_prompt", payload, func(ext string, d disposition) error {
+	run := &protocol.HookRunBeforePrompt{Payload: protocol.BeforePromptPayload{Prompt: prompt}}
+	err := h.runHook(ctx, "before_prompt", &protocol.HookRunParams{HookRunBeforePrompt: run}, func(ext string, d disposition) error {
 		switch d.Action {
 		case "block":
 			return &HookBlockedError{Extension: ext, Hook: "before_prompt", Message: deref(d.Message)}
@@ -159,7 +157,7 @@ func (h *Host) BeforePrompt(ctx context.Context, prompt string) (string, error) 
 				return &HookError{Extension: ext, Hook: "before_prompt", Err: errors.New(`disposition replace carries no "prompt"`)}
 			}
 			prompt = *d.Prompt
-			payload["prompt"] = prompt
+			run.Payload.Prompt = prompt
 		}
 		return nil
 	})

@@ -12,7 +12,9 @@ import (
 
 // request sends one host request, bounded by the request timeout and the negotiated
 // concurrency, and turns failures into TimeoutError, TransportError or *jsonrpc.Error.
-func (g *generation) request(ctx context.Context, method string, params map[string]any, result any) error {
+// params is the method's generated params type (encoded by its AppendJSON, see
+// encodeHostParams) or, from the untyped Extension.Request, a map.
+func (g *generation) request(ctx context.Context, method string, params any, result any) error {
 	g.mu.Lock()
 	if g.closing {
 		g.mu.Unlock()
@@ -33,16 +35,17 @@ func (g *generation) request(ctx context.Context, method string, params map[stri
 		return g.transportError()
 	}
 	if ownerMethods[method] && g.manifest.APIVersion != "0.1" {
-		if params == nil {
-			params = map[string]any{}
-		}
-		params["resource_owner"] = g.owner()
+		params = bindOwner(params, g.owner())
 		g.issued.Store(true)
+	}
+	wire, err := encodeHostParams(method, params)
+	if err != nil {
+		return err
 	}
 	timeout := g.ext.host.opts.RequestTimeout
 	tctx, tcancel := context.WithTimeoutCause(cctx, timeout, errTimeout)
 	defer tcancel()
-	err := g.conn.Call(tctx, method, params, result)
+	err = g.conn.Call(tctx, method, wire, result)
 	var we *jsonrpc.Error
 	switch {
 	case err == nil:

@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -45,13 +44,10 @@ type Caller struct {
 	ActiveParent func(id jsonrpc.ID) (Owner, bool)
 }
 
-// ToolDefinition is one tool of a catalog (wire.md §4).
-type ToolDefinition struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	Parameters   json.RawMessage `json:"parameters"`
-	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
-}
+// ToolDefinition is one tool of a catalog (wire.md §4): the generated type, whose
+// parameters and output_schema are the bytes the extension sent (open objects are raw
+// JSON in Go), so a schema reaches a caller exactly as its author wrote it.
+type ToolDefinition = protocol.ToolDefinition
 
 // Services serves every extension->host method. host/services.Router satisfies it (see
 // host/reference, which wires the two); tests use small fakes.

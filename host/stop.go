@@ -41,7 +41,9 @@ func (g *generation) stop(reason string) {
 		g.proc.Snapshot() // while the leader lives, its tree names every descendant
 		g.settleLifecycle()
 		ctx, cancel := context.WithTimeout(context.Background(), o.TermGrace)
-		_ = g.conn.Call(ctx, protocol.MethodShutdown, map[string]any{"reason": reason, "deadline_ms": o.TermGrace.Milliseconds()}, nil)
+		deadline := o.TermGrace.Milliseconds()
+		params, _ := encodeHostParams(protocol.MethodShutdown, &protocol.ShutdownParams{Reason: &reason, DeadlineMS: &deadline})
+		_ = g.conn.Call(ctx, protocol.MethodShutdown, params, nil)
 		cancel()
 		_ = g.conn.Close() // closes stdin: the SDKs exit on EOF
 		select {

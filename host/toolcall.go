@@ -45,16 +45,16 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	params := map[string]any{"name": c.Name, "arguments": args}
-	if c.CallID != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
-		params["call_id"] = c.CallID
+	params := &protocol.ToolCallParams{Name: c.Name, Arguments: args}
+	if callID := c.CallID; callID != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
+		params.CallID = &callID
 	}
 	if c.Planned != nil && c.Planned.Extension != e.name {
 		return nil, fmt.Errorf("tool %q was planned on extension %s, not %s", c.Name, c.Planned.Extension, e.name)
 	}
 	var out json.RawMessage
 	var judged *CatalogEntry // the entry the arguments were judged against (and the result will be)
-	err := e.requestOn(ctx, protocol.MethodToolCall, params, &out, func(g *generation, params map[string]any) error {
+	err := e.requestOn(ctx, protocol.MethodToolCall, params, &out, func(g *generation) error {
 		planned := c.Planned
 		if planned != nil && planned.Generation != g.number {
 			if g.neg.features[string(protocol.FeatureDynamicTools)] {
@@ -75,7 +75,8 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 			return err
 		}
 		if planned != nil && g.neg.features[string(protocol.FeatureDynamicTools)] {
-			params["catalog_revision"] = planned.Revision
+			rev := planned.Revision
+			params.CatalogRevision = &rev
 		}
 		return nil
 	}, func(g *generation) error {

@@ -106,11 +106,11 @@ func (e *Extension) RegisterTools(ctx context.Context, tools ...*ToolDef) (Catal
 	if len(tools) == 0 || len(tools) > protocol.MaxToolsPerRequest {
 		return CatalogUpdate{}, localError("RegisterTools: %d tools; one request carries 1..%d", len(tools), protocol.MaxToolsPerRequest)
 	}
-	defs := make([]map[string]any, len(tools))
+	defs := make([]protocol.ToolDefinition, len(tools))
 	for i, t := range tools {
 		defs[i] = t.definition(s.apiVersion)
 	}
-	return e.catalog.mutate(ctx, protocol.MethodToolsRegister, map[string]any{"tools": defs}, func(next map[string]*ToolDef) error {
+	return e.catalog.mutate(ctx, protocol.MethodToolsRegister, protocol.ToolsRegisterParams{Tools: defs}, func(next map[string]*ToolDef) error {
 		for _, t := range tools {
 			next[t.spec.Name] = t
 		}

@@ -211,13 +211,13 @@ func sameSet(kind string, registered, declared []string, field string) error {
 
 // contributions fills the initialize result's lists.
 func (e *Extension) contributions(s *session, result map[string]any) {
-	tools := make([]map[string]any, 0, len(e.tools))
+	tools := make([]protocol.ToolDefinition, 0, len(e.tools))
 	for _, t := range e.tools {
 		tools = append(tools, t.definition(s.apiVersion))
 	}
-	cmds := make([]map[string]any, 0, len(e.commands))
+	cmds := make([]protocol.CommandDefinition, 0, len(e.commands))
 	for _, c := range e.commands {
-		cmds = append(cmds, map[string]any{"name": c.name, "description": c.description})
+		cmds = append(cmds, protocol.CommandDefinition{Name: c.name, Description: c.description})
 	}
 	result["tools"] = tools
 	result["commands"] = cmds

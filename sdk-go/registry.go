@@ -80,9 +80,19 @@ func ReplaceOutput(output string) HookResult {
 	return HookResult{Disposition: &Disposition{Action: "replace", Output: &output}}
 }
 
-// WithPersistenceMetadata returns a before_persistence result.
+// WithPersistenceMetadata returns a before_persistence result. value must encode to a
+// JSON object (nil is {}); a value encoding/json cannot encode panics, as a handler's
+// programming error.
 func WithPersistenceMetadata(value map[string]any, public bool) HookResult {
-	return HookResult{PersistenceMetadata: &PersistenceMetadata{Value: value, Public: public}}
+	raw := json.RawMessage("{}")
+	if value != nil {
+		b, err := json.Marshal(value)
+		if err != nil {
+			panic(fmt.Sprintf("octet: persistence metadata: %v", err))
+		}
+		raw = b
+	}
+	return HookResult{PersistenceMetadata: &PersistenceMetadata{Value: raw, Public: public}}
 }
 
 // WithPostMutationRescan returns a post_mutation result.

@@ -131,11 +131,13 @@ func (e *Extension) addTool(t *ToolDef) {
 	e.tools = append(e.tools, t)
 }
 
-// definition is the tool's ToolDefinition for the wire.
-func (t *ToolDef) definition(apiVersion string) map[string]any {
-	d := map[string]any{"name": t.spec.Name, "description": t.spec.Description, "parameters": t.params.doc}
+// definition is the tool's ToolDefinition for the wire: the protocol type, its schemas
+// encoded once here (a schema document is JSON data, so encoding cannot fail).
+func (t *ToolDef) definition(apiVersion string) protocol.ToolDefinition {
+	d := protocol.ToolDefinition{Name: t.spec.Name, Description: t.spec.Description}
+	d.Parameters, _ = json.Marshal(t.params.doc)
 	if t.output != nil && apiVersion != "0.1" {
-		d["output_schema"] = t.output.doc
+		d.OutputSchema, _ = json.Marshal(t.output.doc)
 	}
 	return d
 }

@@ -78,9 +78,15 @@ type extensionState struct {
 	ToolDefs   []toolDefinition `json:"tool_definitions"`
 }
 
+// toolDefinition is a catalog entry as the page reads it: the definition's members and its
+// revision, spelled out (embedding protocol.ToolDefinition would promote its MarshalJSON,
+// which knows nothing of catalog_revision).
 type toolDefinition struct {
-	host.ToolDefinition
-	Revision int64 `json:"catalog_revision"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Parameters   json.RawMessage `json:"parameters"`
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	Revision     int64           `json:"catalog_revision"`
 }
 
 func (s *Server) apiState(w http.ResponseWriter, r *http.Request) {
@@ -99,7 +105,7 @@ func (s *Server) apiState(w http.ResponseWriter, r *http.Request) {
 			if cat != nil {
 				for _, t := range cat.Tools {
 					if t.Extension == e.Name() {
-						st.ToolDefs = append(st.ToolDefs, toolDefinition{ToolDefinition: t.Tool, Revision: t.Revision})
+						st.ToolDefs = append(st.ToolDefs, toolDefinition{Name: t.Tool.Name, Description: t.Tool.Description, Parameters: t.Tool.Parameters, OutputSchema: t.Tool.OutputSchema, Revision: t.Revision})
 					}
 				}
 			}

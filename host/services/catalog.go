@@ -38,15 +38,11 @@ func (r *Router) catalog(c *Caller) *catalogState {
 // offered to OnCatalog before anything changes, so a refusal leaves the
 // previous catalog intact.
 func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	// The generated validator judges the shape; the tools are then read into the host's
-	// ToolDefinition, which keeps parameters and output_schema as the bytes sent (the
-	// generated type decodes them into maps, losing the author's key order).
-	if err := validateAs("ToolsRegisterParams", raw, catalogWording); err != nil {
+	// The generated type keeps parameters and output_schema as the bytes sent (open
+	// objects are raw JSON in Go), after its validator judged the whole request.
+	p, err := decodeWorded[protocol.ToolsRegisterParams](raw, catalogWording)
+	if err != nil {
 		return nil, err
-	}
-	var p struct{ Tools []ToolDefinition }
-	if err := json.Unmarshal(raw, &p); err != nil {
-		return nil, invalidParams("tools", "%v", err)
 	}
 	defs := p.Tools
 	seen := map[string]bool{}

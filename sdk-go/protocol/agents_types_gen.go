@@ -37,6 +37,22 @@ type ModelSelection struct {
 
 func (*ModelSelection) validateDoc(doc any, p *vpath, e *verrs) { validateModelSelection(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ModelSelection) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Provider != nil {
+		dst = appendKey(dst, start, "\"provider\":")
+		dst = appendString(dst, string(*x.Provider))
+	}
+	if x.Model != nil {
+		dst = appendKey(dst, start, "\"model\":")
+		dst = appendString(dst, string(*x.Model))
+	}
+	return append(dst, '}'), nil
+}
+
 // AgentPolicy: Limits of a child agent.
 type AgentPolicy struct {
 	// Tool scopes (a non-empty subset).
@@ -58,6 +74,44 @@ type AgentPolicy struct {
 }
 
 func (*AgentPolicy) validateDoc(doc any, p *vpath, e *verrs) { validateAgentPolicy(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentPolicy) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"tools\":")
+	if x.Tools == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Tools {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendKey(dst, start, "\"max_depth\":")
+	dst = append(dst, "1"...)
+	dst = appendKey(dst, start, "\"max_concurrent_children\":")
+	dst = appendInt(dst, int64(x.MaxConcurrentChildren))
+	dst = appendKey(dst, start, "\"max_turns\":")
+	dst = appendInt(dst, int64(x.MaxTurns))
+	dst = appendKey(dst, start, "\"max_tokens\":")
+	if dst, err = appendMarshal(dst, x.MaxTokens); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"max_cost_microdollars\":")
+	dst = appendInt(dst, int64(x.MaxCostMicrodollars))
+	dst = appendKey(dst, start, "\"max_output_bytes\":")
+	dst = appendInt(dst, int64(x.MaxOutputBytes))
+	dst = appendKey(dst, start, "\"timeout_ms\":")
+	dst = appendInt(dst, int64(x.TimeoutMS))
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x AgentPolicy) MarshalJSON() ([]byte, error) {
@@ -89,6 +143,43 @@ func (*AgentSpawnParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentSpawnParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentSpawnParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"task_name\":")
+	dst = appendString(dst, string(x.TaskName))
+	if x.Profile != nil {
+		dst = appendKey(dst, start, "\"profile\":")
+		dst = appendString(dst, string(*x.Profile))
+	}
+	if x.Fingerprint != nil {
+		dst = appendKey(dst, start, "\"fingerprint\":")
+		dst = appendString(dst, string(*x.Fingerprint))
+	}
+	dst = appendKey(dst, start, "\"message\":")
+	dst = appendString(dst, string(x.Message))
+	dst = appendKey(dst, start, "\"idempotency_key\":")
+	dst = appendString(dst, string(x.IdempotencyKey))
+	if x.ModelSelection != nil {
+		dst = appendKey(dst, start, "\"model_selection\":")
+		if dst, err = x.ModelSelection.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"policy\":")
+	if dst, err = x.Policy.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // AgentSpawnResult: agent/spawn result.
 type AgentSpawnResult struct {
 	// Agent id.
@@ -102,6 +193,22 @@ type AgentSpawnResult struct {
 
 func (*AgentSpawnResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentSpawnResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentSpawnResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"agent_id\":")
+	dst = appendString(dst, string(x.AgentID))
+	dst = appendKey(dst, start, "\"session\":")
+	dst = appendString(dst, string(x.Session))
+	dst = appendKey(dst, start, "\"state\":")
+	dst = appendString(dst, string(x.State))
+	dst = appendKey(dst, start, "\"created\":")
+	dst = appendBool(dst, bool(x.Created))
+	return append(dst, '}'), nil
 }
 
 // AgentMessageParams: agent/message and agent/follow_up params.
@@ -118,6 +225,23 @@ func (*AgentMessageParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentMessageParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentMessageParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"target\":")
+	dst = appendString(dst, string(x.Target))
+	dst = appendKey(dst, start, "\"message\":")
+	dst = appendString(dst, string(x.Message))
+	return append(dst, '}'), nil
+}
+
 // AgentMessageResult: agent/message and agent/follow_up result.
 type AgentMessageResult struct {
 	// Whether the message was accepted.
@@ -126,6 +250,16 @@ type AgentMessageResult struct {
 
 func (*AgentMessageResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentMessageResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentMessageResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"accepted\":")
+	dst = appendBool(dst, bool(x.Accepted))
+	return append(dst, '}'), nil
 }
 
 // AgentModelsParams: agent/models params.
@@ -142,6 +276,25 @@ func (*AgentModelsParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentModelsParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentModelsParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	if x.Query != nil {
+		dst = appendKey(dst, start, "\"query\":")
+		dst = appendString(dst, string(*x.Query))
+	}
+	dst = appendKey(dst, start, "\"limit\":")
+	dst = appendInt(dst, int64(x.Limit))
+	return append(dst, '}'), nil
+}
+
 // AgentModel: A model a child can use.
 type AgentModel struct {
 	// Provider id.
@@ -154,6 +307,22 @@ type AgentModel struct {
 
 func (*AgentModel) validateDoc(doc any, p *vpath, e *verrs) { validateAgentModel(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentModel) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"provider\":")
+	dst = appendString(dst, string(x.Provider))
+	dst = appendKey(dst, start, "\"model\":")
+	dst = appendString(dst, string(x.Model))
+	if x.Label != nil {
+		dst = appendKey(dst, start, "\"label\":")
+		dst = appendString(dst, string(*x.Label))
+	}
+	return append(dst, '}'), nil
+}
+
 // AgentModelsResult: agent/models result.
 type AgentModelsResult struct {
 	// Models.
@@ -162,6 +331,23 @@ type AgentModelsResult struct {
 
 func (*AgentModelsResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentModelsResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentModelsResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"models\":")
+	if x.Models == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Models); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -182,6 +368,19 @@ type AgentListParams struct {
 
 func (*AgentListParams) validateDoc(doc any, p *vpath, e *verrs) { validateAgentListParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentListParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // AgentUsage: Usage so far.
 type AgentUsage struct {
 	// Input tokens.
@@ -193,6 +392,20 @@ type AgentUsage struct {
 }
 
 func (*AgentUsage) validateDoc(doc any, p *vpath, e *verrs) { validateAgentUsage(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentUsage) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"input_tokens\":")
+	dst = appendInt(dst, int64(x.InputTokens))
+	dst = appendKey(dst, start, "\"output_tokens\":")
+	dst = appendInt(dst, int64(x.OutputTokens))
+	dst = appendKey(dst, start, "\"cost_microdollars\":")
+	dst = appendInt(dst, int64(x.CostMicrodollars))
+	return append(dst, '}'), nil
+}
 
 // AgentRecord: A child agent's record.
 type AgentRecord struct {
@@ -226,6 +439,63 @@ type AgentRecord struct {
 
 func (*AgentRecord) validateDoc(doc any, p *vpath, e *verrs) { validateAgentRecord(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentRecord) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"agent_id\":")
+	dst = appendString(dst, string(x.AgentID))
+	dst = appendKey(dst, start, "\"session\":")
+	dst = appendString(dst, string(x.Session))
+	dst = appendKey(dst, start, "\"task_name\":")
+	dst = appendString(dst, string(x.TaskName))
+	if x.Profile != nil {
+		dst = appendKey(dst, start, "\"profile\":")
+		dst = appendString(dst, string(*x.Profile))
+	}
+	if x.Fingerprint != nil {
+		dst = appendKey(dst, start, "\"fingerprint\":")
+		dst = appendString(dst, string(*x.Fingerprint))
+	}
+	dst = appendKey(dst, start, "\"idempotency_key\":")
+	dst = appendString(dst, string(x.IdempotencyKey))
+	dst = appendKey(dst, start, "\"state\":")
+	dst = appendString(dst, string(x.State))
+	dst = appendKey(dst, start, "\"policy\":")
+	if dst, err = x.Policy.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"created_at_ms\":")
+	dst = appendInt(dst, int64(x.CreatedAtMS))
+	if x.StartedAtMS != nil {
+		dst = appendKey(dst, start, "\"started_at_ms\":")
+		dst = appendInt(dst, int64(*x.StartedAtMS))
+	}
+	if x.CompletedAtMS != nil {
+		dst = appendKey(dst, start, "\"completed_at_ms\":")
+		dst = appendInt(dst, int64(*x.CompletedAtMS))
+	}
+	if x.DeadlineMS != nil {
+		dst = appendKey(dst, start, "\"deadline_ms\":")
+		dst = appendInt(dst, int64(*x.DeadlineMS))
+	}
+	dst = appendKey(dst, start, "\"turns\":")
+	dst = appendInt(dst, int64(x.Turns))
+	dst = appendKey(dst, start, "\"usage\":")
+	if dst, err = x.Usage.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.Output != nil {
+		dst = appendKey(dst, start, "\"output\":")
+		dst = appendString(dst, string(*x.Output))
+	}
+	dst = appendKey(dst, start, "\"timed_out\":")
+	dst = appendBool(dst, bool(x.TimedOut))
+	return append(dst, '}'), nil
+}
+
 // AgentListResult: agent/list result.
 type AgentListResult struct {
 	// Agents of the parent.
@@ -233,6 +503,23 @@ type AgentListResult struct {
 }
 
 func (*AgentListResult) validateDoc(doc any, p *vpath, e *verrs) { validateAgentListResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentListResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"agents\":")
+	if x.Agents == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Agents); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x AgentListResult) MarshalJSON() ([]byte, error) {
@@ -254,6 +541,21 @@ type AgentWaitParams struct {
 
 func (*AgentWaitParams) validateDoc(doc any, p *vpath, e *verrs) { validateAgentWaitParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentWaitParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"timeout_ms\":")
+	dst = appendInt(dst, int64(x.TimeoutMS))
+	return append(dst, '}'), nil
+}
+
 // AgentWaitResult: agent/wait result.
 type AgentWaitResult struct {
 	// Whether the wait timed out.
@@ -263,6 +565,25 @@ type AgentWaitResult struct {
 }
 
 func (*AgentWaitResult) validateDoc(doc any, p *vpath, e *verrs) { validateAgentWaitResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentWaitResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"timed_out\":")
+	dst = appendBool(dst, bool(x.TimedOut))
+	dst = appendKey(dst, start, "\"agents\":")
+	if x.Agents == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Agents); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x AgentWaitResult) MarshalJSON() ([]byte, error) {
@@ -286,6 +607,21 @@ func (*AgentInterruptParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentInterruptParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentInterruptParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"target\":")
+	dst = appendString(dst, string(x.Target))
+	return append(dst, '}'), nil
+}
+
 // AgentInterruptResult: agent/interrupt result.
 type AgentInterruptResult struct {
 	// Whether the agent was interrupted.
@@ -294,4 +630,14 @@ type AgentInterruptResult struct {
 
 func (*AgentInterruptResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAgentInterruptResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AgentInterruptResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"interrupted\":")
+	dst = appendBool(dst, bool(x.Interrupted))
+	return append(dst, '}'), nil
 }

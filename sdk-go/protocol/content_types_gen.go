@@ -19,17 +19,50 @@ type ResourceOwner struct {
 
 func (*ResourceOwner) validateDoc(doc any, p *vpath, e *verrs) { validateResourceOwner(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ResourceOwner) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	dst = appendKey(dst, start, "\"extension_instance_id\":")
+	dst = appendString(dst, string(x.ExtensionInstanceID))
+	dst = appendKey(dst, start, "\"process_generation\":")
+	dst = appendInt(dst, int64(x.ProcessGeneration))
+	return append(dst, '}'), nil
+}
+
 // ToolDefinition01: A tool as declared in API 0.1 (no output schema).
 type ToolDefinition01 struct {
 	Name ToolName `json:"name"`
 	// What the tool does, shown to the model.
 	Description string `json:"description"`
 	// JSON Schema of the tool's arguments (open).
-	Parameters map[string]any `json:"parameters"`
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 func (*ToolDefinition01) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolDefinition01(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolDefinition01) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"description\":")
+	dst = appendString(dst, string(x.Description))
+	dst = appendKey(dst, start, "\"parameters\":")
+	if x.Parameters == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Parameters); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -37,7 +70,7 @@ func (x ToolDefinition01) MarshalJSON() ([]byte, error) {
 	type plain ToolDefinition01
 	a := plain(x)
 	if a.Parameters == nil {
-		a.Parameters = map[string]any{}
+		a.Parameters = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -48,19 +81,44 @@ type ToolDefinition struct {
 	// What the tool does, shown to the model.
 	Description string `json:"description"`
 	// JSON Schema of the tool's arguments (open).
-	Parameters map[string]any `json:"parameters"`
+	Parameters json.RawMessage `json:"parameters"`
 	// JSON Schema of the tool's structured_content; when declared, every result must carry a structured_content that validates against it.
-	OutputSchema map[string]any `json:"output_schema,omitzero"`
+	OutputSchema json.RawMessage `json:"output_schema,omitzero"`
 }
 
 func (*ToolDefinition) validateDoc(doc any, p *vpath, e *verrs) { validateToolDefinition(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolDefinition) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"description\":")
+	dst = appendString(dst, string(x.Description))
+	dst = appendKey(dst, start, "\"parameters\":")
+	if x.Parameters == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Parameters); err != nil {
+		return nil, err
+	}
+	if x.OutputSchema != nil {
+		dst = appendKey(dst, start, "\"output_schema\":")
+		if dst, err = appendRaw(dst, x.OutputSchema); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ToolDefinition) MarshalJSON() ([]byte, error) {
 	type plain ToolDefinition
 	a := plain(x)
 	if a.Parameters == nil {
-		a.Parameters = map[string]any{}
+		a.Parameters = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -76,6 +134,18 @@ func (*CommandDefinition) validateDoc(doc any, p *vpath, e *verrs) {
 	validateCommandDefinition(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CommandDefinition) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"description\":")
+	dst = appendString(dst, string(x.Description))
+	return append(dst, '}'), nil
+}
+
 // TextPart: Text content.
 type TextPart struct {
 	// Discriminator.
@@ -85,6 +155,18 @@ type TextPart struct {
 }
 
 func (*TextPart) validateDoc(doc any, p *vpath, e *verrs) { validateTextPart(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *TextPart) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"text\""...)
+	dst = appendKey(dst, start, "\"text\":")
+	dst = appendString(dst, string(x.Text))
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x TextPart) MarshalJSON() ([]byte, error) {
@@ -108,6 +190,24 @@ type ImagePart struct {
 
 func (*ImagePart) validateDoc(doc any, p *vpath, e *verrs) { validateImagePart(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ImagePart) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"image\""...)
+	dst = appendKey(dst, start, "\"artifact_id\":")
+	dst = appendString(dst, string(x.ArtifactID))
+	dst = appendKey(dst, start, "\"mime_type\":")
+	dst = appendString(dst, string(x.MIMEType))
+	if x.Alt != nil {
+		dst = appendKey(dst, start, "\"alt\":")
+		dst = appendString(dst, string(*x.Alt))
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ImagePart) MarshalJSON() ([]byte, error) {
 	type plain ImagePart
@@ -129,6 +229,24 @@ type AudioPart struct {
 }
 
 func (*AudioPart) validateDoc(doc any, p *vpath, e *verrs) { validateAudioPart(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AudioPart) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"audio\""...)
+	dst = appendKey(dst, start, "\"artifact_id\":")
+	dst = appendString(dst, string(x.ArtifactID))
+	dst = appendKey(dst, start, "\"mime_type\":")
+	dst = appendString(dst, string(x.MIMEType))
+	if x.Transcript != nil {
+		dst = appendKey(dst, start, "\"transcript\":")
+		dst = appendString(dst, string(*x.Transcript))
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x AudioPart) MarshalJSON() ([]byte, error) {
@@ -161,6 +279,19 @@ func (u ContentPart) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "ContentPart has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *ContentPart) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.TextPart != nil:
+		return u.TextPart.AppendJSON(dst)
+	case u.ImagePart != nil:
+		return u.ImagePart.AppendJSON(dst)
+	case u.AudioPart != nil:
+		return u.AudioPart.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "ContentPart has no variant set"}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *ContentPart) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)
@@ -189,10 +320,31 @@ type ToolResult01 struct {
 	// Whether the call failed.
 	IsError *bool `json:"is_error,omitzero"`
 	// Free-form metadata, not shown to the model.
-	Metadata map[string]any `json:"metadata,omitzero"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
 }
 
 func (*ToolResult01) validateDoc(doc any, p *vpath, e *verrs) { validateToolResult01(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolResult01) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"content\":")
+	dst = appendString(dst, string(x.Content))
+	if x.IsError != nil {
+		dst = appendKey(dst, start, "\"is_error\":")
+		dst = appendBool(dst, bool(*x.IsError))
+	}
+	if x.Metadata != nil {
+		dst = appendKey(dst, start, "\"metadata\":")
+		if dst, err = appendRaw(dst, x.Metadata); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // ToolResult: A tool result in API 0.2/0.4. At least one part must be text (checked by the SDK and the host). structured_content is required exactly when the tool declared output_schema and must validate against it.
 type ToolResult struct {
@@ -201,12 +353,45 @@ type ToolResult struct {
 	// Whether the call failed.
 	IsError *bool `json:"is_error,omitzero"`
 	// Structured result, at most RESULT_MAX_STRUCTURED_BYTES encoded.
-	StructuredContent map[string]any `json:"structured_content,omitzero"`
+	StructuredContent json.RawMessage `json:"structured_content,omitzero"`
 	// Free-form metadata, at most RESULT_MAX_METADATA_BYTES encoded, not shown to the model.
-	Metadata map[string]any `json:"metadata,omitzero"`
+	Metadata json.RawMessage `json:"metadata,omitzero"`
 }
 
 func (*ToolResult) validateDoc(doc any, p *vpath, e *verrs) { validateToolResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"content\":")
+	if x.Content == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Content); err != nil {
+			return nil, err
+		}
+	}
+	if x.IsError != nil {
+		dst = appendKey(dst, start, "\"is_error\":")
+		dst = appendBool(dst, bool(*x.IsError))
+	}
+	if x.StructuredContent != nil {
+		dst = appendKey(dst, start, "\"structured_content\":")
+		if dst, err = appendRaw(dst, x.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if x.Metadata != nil {
+		dst = appendKey(dst, start, "\"metadata\":")
+		if dst, err = appendRaw(dst, x.Metadata); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ToolResult) MarshalJSON() ([]byte, error) {

@@ -47,10 +47,33 @@ type Request struct {
 	// The method name.
 	Method string `json:"method"`
 	// The method's params; always an object when present.
-	Params map[string]any `json:"params,omitzero"`
+	Params json.RawMessage `json:"params,omitzero"`
 }
 
 func (*Request) validateDoc(doc any, p *vpath, e *verrs) { validateRequest(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Request) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"jsonrpc\":")
+	dst = append(dst, "\"2.0\""...)
+	dst = appendKey(dst, start, "\"id\":")
+	if dst, err = appendMarshal(dst, x.ID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"method\":")
+	dst = appendString(dst, string(x.Method))
+	if x.Params != nil {
+		dst = appendKey(dst, start, "\"params\":")
+		if dst, err = appendRaw(dst, x.Params); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x Request) MarshalJSON() ([]byte, error) {
@@ -67,10 +90,29 @@ type Notification struct {
 	// The method name.
 	Method string `json:"method"`
 	// The method's params; always an object when present.
-	Params map[string]any `json:"params,omitzero"`
+	Params json.RawMessage `json:"params,omitzero"`
 }
 
 func (*Notification) validateDoc(doc any, p *vpath, e *verrs) { validateNotification(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Notification) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"jsonrpc\":")
+	dst = append(dst, "\"2.0\""...)
+	dst = appendKey(dst, start, "\"method\":")
+	dst = appendString(dst, string(x.Method))
+	if x.Params != nil {
+		dst = appendKey(dst, start, "\"params\":")
+		if dst, err = appendRaw(dst, x.Params); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x Notification) MarshalJSON() ([]byte, error) {
@@ -92,6 +134,27 @@ type SuccessResponse struct {
 
 func (*SuccessResponse) validateDoc(doc any, p *vpath, e *verrs) { validateSuccessResponse(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SuccessResponse) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"jsonrpc\":")
+	dst = append(dst, "\"2.0\""...)
+	dst = appendKey(dst, start, "\"id\":")
+	if dst, err = appendMarshal(dst, x.ID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"result\":")
+	if x.Result == nil {
+		dst = append(dst, "null"...)
+	} else if dst, err = appendRaw(dst, x.Result); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x SuccessResponse) MarshalJSON() ([]byte, error) {
 	type plain SuccessResponse
@@ -111,6 +174,25 @@ type ErrorResponse struct {
 
 func (*ErrorResponse) validateDoc(doc any, p *vpath, e *verrs) { validateErrorResponse(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ErrorResponse) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"jsonrpc\":")
+	dst = append(dst, "\"2.0\""...)
+	dst = appendKey(dst, start, "\"id\":")
+	if dst, err = appendMarshal(dst, x.ID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"error\":")
+	if dst, err = x.Error.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ErrorResponse) MarshalJSON() ([]byte, error) {
 	type plain ErrorResponse
@@ -126,3 +208,16 @@ type CancelParams struct {
 }
 
 func (*CancelParams) validateDoc(doc any, p *vpath, e *verrs) { validateCancelParams(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CancelParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"id\":")
+	if dst, err = appendMarshal(dst, x.ID); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}

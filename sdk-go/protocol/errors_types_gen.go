@@ -19,6 +19,25 @@ type ErrorObject struct {
 
 func (*ErrorObject) validateDoc(doc any, p *vpath, e *verrs) { validateErrorObject(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ErrorObject) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"code\":")
+	dst = appendInt(dst, int64(x.Code))
+	dst = appendKey(dst, start, "\"message\":")
+	dst = appendString(dst, string(x.Message))
+	if x.Data != nil {
+		dst = appendKey(dst, start, "\"data\":")
+		if dst, err = appendRaw(dst, x.Data); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // ParseErrorData: `data` of parse_error.
 type ParseErrorData struct {
 	// The first bytes of the offending line.
@@ -26,6 +45,18 @@ type ParseErrorData struct {
 }
 
 func (*ParseErrorData) validateDoc(doc any, p *vpath, e *verrs) { validateParseErrorData(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ParseErrorData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Excerpt != nil {
+		dst = appendKey(dst, start, "\"excerpt\":")
+		dst = appendString(dst, string(*x.Excerpt))
+	}
+	return append(dst, '}'), nil
+}
 
 // InvalidRequestData: `data` of invalid_request.
 type InvalidRequestData struct {
@@ -37,6 +68,18 @@ func (*InvalidRequestData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInvalidRequestData(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InvalidRequestData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Excerpt != nil {
+		dst = appendKey(dst, start, "\"excerpt\":")
+		dst = appendString(dst, string(*x.Excerpt))
+	}
+	return append(dst, '}'), nil
+}
+
 // MethodNotFoundData: `data` of method_not_found.
 type MethodNotFoundData struct {
 	// The method that has no handler.
@@ -45,6 +88,16 @@ type MethodNotFoundData struct {
 
 func (*MethodNotFoundData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateMethodNotFoundData(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *MethodNotFoundData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"method\":")
+	dst = appendString(dst, string(x.Method))
+	return append(dst, '}'), nil
 }
 
 // InvalidParamsData: `data` of invalid_params.
@@ -63,8 +116,32 @@ func (*InvalidParamsData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInvalidParamsData(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InvalidParamsData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Path != nil {
+		dst = appendKey(dst, start, "\"path\":")
+		dst = appendString(dst, string(*x.Path))
+	}
+	if x.Reason != nil {
+		dst = appendKey(dst, start, "\"reason\":")
+		dst = appendString(dst, string(*x.Reason))
+	}
+	if x.Pointer != nil {
+		dst = appendKey(dst, start, "\"pointer\":")
+		dst = appendString(dst, string(*x.Pointer))
+	}
+	if x.Keyword != nil {
+		dst = appendKey(dst, start, "\"keyword\":")
+		dst = appendString(dst, string(*x.Keyword))
+	}
+	return append(dst, '}'), nil
+}
+
 // InternalErrorData: `data` of internal_error: free-form.
-type InternalErrorData = map[string]any
+type InternalErrorData = json.RawMessage
 
 // OverloadedData: `data` of overloaded.
 type OverloadedData struct {
@@ -74,6 +151,16 @@ type OverloadedData struct {
 
 func (*OverloadedData) validateDoc(doc any, p *vpath, e *verrs) { validateOverloadedData(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *OverloadedData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"limit\":")
+	dst = appendInt(dst, int64(x.Limit))
+	return append(dst, '}'), nil
+}
+
 // ServiceUnavailableData: `data` of service_unavailable.
 type ServiceUnavailableData struct {
 	// Why the service refused.
@@ -82,6 +169,18 @@ type ServiceUnavailableData struct {
 
 func (*ServiceUnavailableData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateServiceUnavailableData(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ServiceUnavailableData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Reason != nil {
+		dst = appendKey(dst, start, "\"reason\":")
+		dst = appendString(dst, string(*x.Reason))
+	}
+	return append(dst, '}'), nil
 }
 
 // KVConflictData: `data` of kv_conflict.
@@ -98,6 +197,27 @@ type KVConflictData struct {
 
 func (*KVConflictData) validateDoc(doc any, p *vpath, e *verrs) { validateKVConflictData(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVConflictData) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	dst = appendKey(dst, start, "\"expected\":")
+	if dst, err = appendMarshal(dst, x.Expected); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"actual\":")
+	if dst, err = appendMarshal(dst, x.Actual); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // UnsupportedAPIVersionData: `data` of unsupported_api_version.
 type UnsupportedAPIVersionData struct {
 	// The version asked for.
@@ -108,6 +228,29 @@ type UnsupportedAPIVersionData struct {
 
 func (*UnsupportedAPIVersionData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateUnsupportedAPIVersionData(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *UnsupportedAPIVersionData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"requested\":")
+	dst = appendString(dst, string(x.Requested))
+	dst = appendKey(dst, start, "\"supported\":")
+	if x.Supported == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Supported {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -134,6 +277,20 @@ func (*OutputSchemaFaultData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateOutputSchemaFaultData(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *OutputSchemaFaultData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"tool\":")
+	dst = appendString(dst, string(x.Tool))
+	dst = appendKey(dst, start, "\"pointer\":")
+	dst = appendString(dst, string(x.Pointer))
+	dst = appendKey(dst, start, "\"keyword\":")
+	dst = appendString(dst, string(x.Keyword))
+	return append(dst, '}'), nil
+}
+
 // HandlerExceptionData: `data` of internal_error when a tool handler raised, threw, returned an uncoded error or panicked (message `handler_exception`).
 type HandlerExceptionData struct {
 	// The tool whose handler failed.
@@ -146,6 +303,18 @@ func (*HandlerExceptionData) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHandlerExceptionData(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HandlerExceptionData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"tool\":")
+	dst = appendString(dst, string(x.Tool))
+	dst = appendKey(dst, start, "\"exception\":")
+	dst = appendString(dst, string(x.Exception))
+	return append(dst, '}'), nil
+}
+
 // UnknownToolData: `data` of invalid_params when tool/call names a tool the catalog (or the named catalog revision) does not hold (message `unknown_tool`).
 type UnknownToolData struct {
 	// Always `/name`: the params member at fault.
@@ -155,6 +324,18 @@ type UnknownToolData struct {
 }
 
 func (*UnknownToolData) validateDoc(doc any, p *vpath, e *verrs) { validateUnknownToolData(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *UnknownToolData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"path\":")
+	dst = append(dst, "\"/name\""...)
+	dst = appendKey(dst, start, "\"reason\":")
+	dst = appendString(dst, string(x.Reason))
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x UnknownToolData) MarshalJSON() ([]byte, error) {

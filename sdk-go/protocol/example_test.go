@@ -14,11 +14,12 @@ func ExampleUnmarshal() {
 	err := protocol.Unmarshal([]byte(`{"name": "echo", "arguments": {"text": "hi"}, "catalog_revision": 1.0}`), &p)
 	fmt.Println(err)
 
-	err = protocol.Unmarshal([]byte(`{"name": "echo", "arguments": {"text": "hi"}}`), &p)
-	fmt.Println(err, p.Name, p.Arguments["text"])
+	// An open object (the arguments) is validated with the rest and kept as the bytes sent.
+	err = protocol.Unmarshal([]byte(`{"name": "echo", "arguments": {"text": "hi", "n": 1.0}}`), &p)
+	fmt.Println(err, p.Name, string(p.Arguments))
 	// Output:
 	// $.catalog_revision: want an integer within ±(2^53-1) written without fraction or exponent, got number 1.0
-	// <nil> echo hi
+	// <nil> echo {"text": "hi", "n": 1.0}
 }
 
 // Checking an already parsed document by schema type name, with messages or verdict only.

@@ -21,6 +21,22 @@ func (*NotificationParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateNotificationParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *NotificationParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"message\":")
+	dst = appendString(dst, string(x.Message))
+	dst = appendKey(dst, start, "\"level\":")
+	dst = appendString(dst, string(x.Level))
+	if x.Title != nil {
+		dst = appendKey(dst, start, "\"title\":")
+		dst = appendString(dst, string(*x.Title))
+	}
+	return append(dst, '}'), nil
+}
+
 // ConfirmationRequestParams: confirmation/request params.
 type ConfirmationRequestParams struct {
 	// The question.
@@ -37,6 +53,31 @@ func (*ConfirmationRequestParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateConfirmationRequestParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ConfirmationRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"message\":")
+	dst = appendString(dst, string(x.Message))
+	if x.Title != nil {
+		dst = appendKey(dst, start, "\"title\":")
+		dst = appendString(dst, string(*x.Title))
+	}
+	if x.Destructive != nil {
+		dst = appendKey(dst, start, "\"destructive\":")
+		dst = appendBool(dst, bool(*x.Destructive))
+	}
+	if x.ParentRequestID != nil {
+		dst = appendKey(dst, start, "\"parent_request_id\":")
+		if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // ConfirmationRequestResult: confirmation/request result.
 type ConfirmationRequestResult struct {
 	// The user's answer.
@@ -45,6 +86,16 @@ type ConfirmationRequestResult struct {
 
 func (*ConfirmationRequestResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateConfirmationRequestResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ConfirmationRequestResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"confirmed\":")
+	dst = appendBool(dst, bool(x.Confirmed))
+	return append(dst, '}'), nil
 }
 
 // InputRequestParams: input/request params.
@@ -61,6 +112,23 @@ func (*InputRequestParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInputRequestParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InputRequestParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"prompt\":")
+	dst = appendString(dst, string(x.Prompt))
+	dst = appendKey(dst, start, "\"secret\":")
+	dst = appendBool(dst, bool(x.Secret))
+	return append(dst, '}'), nil
+}
+
 // InputRequestResult: input/request result.
 type InputRequestResult struct {
 	// The answer (at most INPUT_VALUE_MAX_BYTES), or null when cancelled or unavailable.
@@ -71,6 +139,19 @@ func (*InputRequestResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInputRequestResult(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InputRequestResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"value\":")
+	if dst, err = appendMarshal(dst, x.Value); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // ContextContributionParams: context/contribution params: context pushed by the extension.
 type ContextContributionParams struct {
 	// Context items.
@@ -79,6 +160,23 @@ type ContextContributionParams struct {
 
 func (*ContextContributionParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateContextContributionParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ContextContributionParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"items\":")
+	if x.Items == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Items); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -106,6 +204,27 @@ func (*StatusContributionParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateStatusContributionParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *StatusContributionParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"surface\":")
+	dst = appendString(dst, string(x.Surface))
+	dst = appendKey(dst, start, "\"text\":")
+	dst = appendString(dst, string(x.Text))
+	dst = appendKey(dst, start, "\"priority\":")
+	dst = appendInt(dst, int64(x.Priority))
+	if x.StyleRole.Present {
+		dst = appendKey(dst, start, "\"style_role\":")
+		if dst, err = appendMarshal(dst, x.StyleRole); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // ProgressStatus: A status progress event.
 type ProgressStatus struct {
 	// Discriminator.
@@ -121,6 +240,37 @@ type ProgressStatus struct {
 }
 
 func (*ProgressStatus) validateDoc(doc any, p *vpath, e *verrs) { validateProgressStatus(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ProgressStatus) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"status\""...)
+	if x.Message != nil {
+		dst = appendKey(dst, start, "\"message\":")
+		dst = appendString(dst, string(*x.Message))
+	}
+	if x.Current != nil {
+		dst = appendKey(dst, start, "\"current\":")
+		if dst, err = appendMarshal(dst, x.Current); err != nil {
+			return nil, err
+		}
+	}
+	if x.Total != nil {
+		dst = appendKey(dst, start, "\"total\":")
+		if dst, err = appendMarshal(dst, x.Total); err != nil {
+			return nil, err
+		}
+	}
+	if x.Unit != nil {
+		dst = appendKey(dst, start, "\"unit\":")
+		dst = appendString(dst, string(*x.Unit))
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ProgressStatus) MarshalJSON() ([]byte, error) {
@@ -144,6 +294,22 @@ type ProgressOutput struct {
 
 func (*ProgressOutput) validateDoc(doc any, p *vpath, e *verrs) { validateProgressOutput(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ProgressOutput) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"output\""...)
+	dst = appendKey(dst, start, "\"stream\":")
+	dst = appendString(dst, string(x.Stream))
+	dst = appendKey(dst, start, "\"encoding\":")
+	dst = appendString(dst, string(x.Encoding))
+	dst = appendKey(dst, start, "\"data\":")
+	dst = appendString(dst, string(x.Data))
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ProgressOutput) MarshalJSON() ([]byte, error) {
 	type plain ProgressOutput
@@ -164,6 +330,22 @@ type ProgressDecoration struct {
 
 func (*ProgressDecoration) validateDoc(doc any, p *vpath, e *verrs) {
 	validateProgressDecoration(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ProgressDecoration) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"decoration\""...)
+	dst = appendKey(dst, start, "\"label\":")
+	dst = appendString(dst, string(x.Label))
+	if x.Detail != nil {
+		dst = appendKey(dst, start, "\"detail\":")
+		dst = appendString(dst, string(*x.Detail))
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -193,6 +375,19 @@ func (u ProgressEvent) MarshalJSON() ([]byte, error) {
 	}
 	if u.ProgressDecoration != nil {
 		return json.Marshal(u.ProgressDecoration)
+	}
+	return nil, &json.UnsupportedValueError{Str: "ProgressEvent has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *ProgressEvent) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.ProgressStatus != nil:
+		return u.ProgressStatus.AppendJSON(dst)
+	case u.ProgressOutput != nil:
+		return u.ProgressOutput.AppendJSON(dst)
+	case u.ProgressDecoration != nil:
+		return u.ProgressDecoration.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "ProgressEvent has no variant set"}
 }
@@ -229,6 +424,25 @@ type ProgressParams struct {
 
 func (*ProgressParams) validateDoc(doc any, p *vpath, e *verrs) { validateProgressParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ProgressParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"sequence\":")
+	dst = appendInt(dst, int64(x.Sequence))
+	dst = appendKey(dst, start, "\"event\":")
+	if dst, err = appendMarshal(dst, x.Event); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // ArtifactPublishInline: artifact/publish params with inline content.
 type ArtifactPublishInline struct {
 	// Id of the host request this call belongs to; the host derives the owner from it.
@@ -243,6 +457,29 @@ type ArtifactPublishInline struct {
 
 func (*ArtifactPublishInline) validateDoc(doc any, p *vpath, e *verrs) {
 	validateArtifactPublishInline(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ArtifactPublishInline) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"mime_type\":")
+	dst = appendString(dst, string(x.MIMEType))
+	if x.Name != nil {
+		dst = appendKey(dst, start, "\"name\":")
+		dst = appendString(dst, string(*x.Name))
+	}
+	if x.Data != nil {
+		dst = appendKey(dst, start, "\"data\":")
+		dst = appendString(dst, string(*x.Data))
+	}
+	return append(dst, '}'), nil
 }
 
 // ArtifactPublishFile: artifact/publish params naming a file in the scratch directory.
@@ -265,6 +502,31 @@ func (*ArtifactPublishFile) validateDoc(doc any, p *vpath, e *verrs) {
 	validateArtifactPublishFile(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ArtifactPublishFile) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"mime_type\":")
+	dst = appendString(dst, string(x.MIMEType))
+	if x.Name != nil {
+		dst = appendKey(dst, start, "\"name\":")
+		dst = appendString(dst, string(*x.Name))
+	}
+	dst = appendKey(dst, start, "\"path\":")
+	dst = appendString(dst, string(x.Path))
+	dst = appendKey(dst, start, "\"size\":")
+	dst = appendInt(dst, int64(x.Size))
+	dst = appendKey(dst, start, "\"sha256\":")
+	dst = appendString(dst, string(x.SHA256))
+	return append(dst, '}'), nil
+}
+
 // ArtifactPublishParams: artifact/publish params (needs artifacts): inline data, or a scratch file (selected by the presence of `path`).
 // Exactly one variant is set.
 type ArtifactPublishParams struct {
@@ -282,6 +544,17 @@ func (u ArtifactPublishParams) MarshalJSON() ([]byte, error) {
 	}
 	if u.ArtifactPublishFile != nil {
 		return json.Marshal(u.ArtifactPublishFile)
+	}
+	return nil, &json.UnsupportedValueError{Str: "ArtifactPublishParams has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *ArtifactPublishParams) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.ArtifactPublishInline != nil:
+		return u.ArtifactPublishInline.AppendJSON(dst)
+	case u.ArtifactPublishFile != nil:
+		return u.ArtifactPublishFile.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "ArtifactPublishParams has no variant set"}
 }
@@ -315,6 +588,20 @@ func (*ArtifactPublishResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateArtifactPublishResult(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ArtifactPublishResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"artifact_id\":")
+	dst = appendString(dst, string(x.ArtifactID))
+	dst = appendKey(dst, start, "\"size\":")
+	dst = appendInt(dst, int64(x.Size))
+	dst = appendKey(dst, start, "\"sha256\":")
+	dst = appendString(dst, string(x.SHA256))
+	return append(dst, '}'), nil
+}
+
 // AdapterHints: Hints for policy adapters.
 type AdapterHints struct {
 	// The operation only reads.
@@ -325,6 +612,22 @@ type AdapterHints struct {
 
 func (*AdapterHints) validateDoc(doc any, p *vpath, e *verrs) { validateAdapterHints(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AdapterHints) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.ReadOnly != nil {
+		dst = appendKey(dst, start, "\"read_only\":")
+		dst = appendBool(dst, bool(*x.ReadOnly))
+	}
+	if x.Destructive != nil {
+		dst = appendKey(dst, start, "\"destructive\":")
+		dst = appendBool(dst, bool(*x.Destructive))
+	}
+	return append(dst, '}'), nil
+}
+
 // PolicyIntent: What the extension intends to do.
 type PolicyIntent struct {
 	// Intent kind.
@@ -332,13 +635,49 @@ type PolicyIntent struct {
 	// Operation name.
 	Operation string `json:"operation"`
 	// What the operation acts on (open).
-	Target map[string]any `json:"target,omitzero"`
+	Target json.RawMessage `json:"target,omitzero"`
 	// Data classes involved.
 	DataClasses  []string      `json:"data_classes,omitzero"`
 	AdapterHints *AdapterHints `json:"adapter_hints,omitzero"`
 }
 
 func (*PolicyIntent) validateDoc(doc any, p *vpath, e *verrs) { validatePolicyIntent(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PolicyIntent) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"kind\":")
+	dst = appendString(dst, string(x.Kind))
+	dst = appendKey(dst, start, "\"operation\":")
+	dst = appendString(dst, string(x.Operation))
+	if x.Target != nil {
+		dst = appendKey(dst, start, "\"target\":")
+		if dst, err = appendRaw(dst, x.Target); err != nil {
+			return nil, err
+		}
+	}
+	if x.DataClasses != nil {
+		dst = appendKey(dst, start, "\"data_classes\":")
+		dst = append(dst, '[')
+		for i, s := range x.DataClasses {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.AdapterHints != nil {
+		dst = appendKey(dst, start, "\"adapter_hints\":")
+		if dst, err = x.AdapterHints.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // PolicyEvaluateParams: policy/evaluate params (needs policy_intents).
 type PolicyEvaluateParams struct {
@@ -351,6 +690,27 @@ type PolicyEvaluateParams struct {
 
 func (*PolicyEvaluateParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePolicyEvaluateParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PolicyEvaluateParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"intent\":")
+	if dst, err = x.Intent.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ApprovalToken != nil {
+		dst = appendKey(dst, start, "\"approval_token\":")
+		dst = appendString(dst, string(*x.ApprovalToken))
+	}
+	return append(dst, '}'), nil
 }
 
 // PolicyEvaluateResult: policy/evaluate result.
@@ -367,6 +727,24 @@ func (*PolicyEvaluateResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePolicyEvaluateResult(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PolicyEvaluateResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"decision\":")
+	dst = appendString(dst, string(x.Decision))
+	if x.Reason != nil {
+		dst = appendKey(dst, start, "\"reason\":")
+		dst = appendString(dst, string(*x.Reason))
+	}
+	if x.ApprovalToken != nil {
+		dst = appendKey(dst, start, "\"approval_token\":")
+		dst = appendString(dst, string(*x.ApprovalToken))
+	}
+	return append(dst, '}'), nil
+}
+
 // SecretGetParams: secret/get params (needs secrets).
 type SecretGetParams struct {
 	// Id of the host request this call belongs to; the host derives the owner from it.
@@ -376,6 +754,21 @@ type SecretGetParams struct {
 
 func (*SecretGetParams) validateDoc(doc any, p *vpath, e *verrs) { validateSecretGetParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SecretGetParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"parent_request_id\":")
+	if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	return append(dst, '}'), nil
+}
+
 // SecretGetResult: secret/get result. The value never appears in logs or errors.
 type SecretGetResult struct {
 	// The secret (at most SECRET_VALUE_MAX_BYTES).
@@ -383,6 +776,16 @@ type SecretGetResult struct {
 }
 
 func (*SecretGetResult) validateDoc(doc any, p *vpath, e *verrs) { validateSecretGetResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SecretGetResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"value\":")
+	dst = appendString(dst, string(x.Value))
+	return append(dst, '}'), nil
+}
 
 // ToolsRegisterParams: tools/register params (needs dynamic_tools).
 type ToolsRegisterParams struct {
@@ -392,6 +795,23 @@ type ToolsRegisterParams struct {
 
 func (*ToolsRegisterParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolsRegisterParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolsRegisterParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"tools\":")
+	if x.Tools == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Tools); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -414,6 +834,27 @@ func (*ToolsUnregisterParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolsUnregisterParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolsUnregisterParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"names\":")
+	if x.Names == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Names {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ToolsUnregisterParams) MarshalJSON() ([]byte, error) {
 	type plain ToolsUnregisterParams
@@ -434,6 +875,29 @@ type ToolsCatalogResult struct {
 
 func (*ToolsCatalogResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolsCatalogResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolsCatalogResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"revision\":")
+	dst = appendInt(dst, int64(x.Revision))
+	dst = appendKey(dst, start, "\"tools\":")
+	if x.Tools == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Tools {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.

@@ -17,6 +17,16 @@ func (*BeforePromptPayload) validateDoc(doc any, p *vpath, e *verrs) {
 	validateBeforePromptPayload(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *BeforePromptPayload) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"prompt\":")
+	dst = appendString(dst, string(x.Prompt))
+	return append(dst, '}'), nil
+}
+
 // HookRunBeforePrompt: hook/run params for `before_prompt`.
 type HookRunBeforePrompt struct {
 	// The hook point.
@@ -29,6 +39,30 @@ type HookRunBeforePrompt struct {
 func (*HookRunBeforePrompt) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHookRunBeforePrompt(doc, p, e)
 }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunBeforePrompt) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"hook\":")
+	dst = append(dst, "\"before_prompt\""...)
+	dst = appendKey(dst, start, "\"payload\":")
+	if dst, err = x.Payload.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunBeforePrompt) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunBeforePrompt) MarshalJSON() ([]byte, error) {
@@ -48,6 +82,16 @@ func (*AfterResponsePayload) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAfterResponsePayload(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AfterResponsePayload) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"response\":")
+	dst = appendString(dst, string(x.Response))
+	return append(dst, '}'), nil
+}
+
 // HookRunAfterResponse: hook/run params for `after_response`.
 type HookRunAfterResponse struct {
 	// The hook point.
@@ -60,6 +104,30 @@ type HookRunAfterResponse struct {
 func (*HookRunAfterResponse) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHookRunAfterResponse(doc, p, e)
 }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunAfterResponse) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"hook\":")
+	dst = append(dst, "\"after_response\""...)
+	dst = appendKey(dst, start, "\"payload\":")
+	if dst, err = x.Payload.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunAfterResponse) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunAfterResponse) MarshalJSON() ([]byte, error) {
@@ -74,11 +142,28 @@ type BeforeToolCallPayload struct {
 	// Tool name.
 	Name string `json:"name"`
 	// Tool arguments.
-	Arguments map[string]any `json:"arguments"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
 func (*BeforeToolCallPayload) validateDoc(doc any, p *vpath, e *verrs) {
 	validateBeforeToolCallPayload(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *BeforeToolCallPayload) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"arguments\":")
+	if x.Arguments == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Arguments); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -86,7 +171,7 @@ func (x BeforeToolCallPayload) MarshalJSON() ([]byte, error) {
 	type plain BeforeToolCallPayload
 	a := plain(x)
 	if a.Arguments == nil {
-		a.Arguments = map[string]any{}
+		a.Arguments = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -104,6 +189,30 @@ func (*HookRunBeforeToolCall) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHookRunBeforeToolCall(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunBeforeToolCall) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"hook\":")
+	dst = append(dst, "\"before_tool_call\""...)
+	dst = appendKey(dst, start, "\"payload\":")
+	if dst, err = x.Payload.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunBeforeToolCall) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunBeforeToolCall) MarshalJSON() ([]byte, error) {
 	type plain HookRunBeforeToolCall
@@ -117,7 +226,7 @@ type AfterToolCallPayload struct {
 	// Tool name.
 	Name string `json:"name"`
 	// Tool arguments.
-	Arguments map[string]any `json:"arguments"`
+	Arguments json.RawMessage `json:"arguments"`
 	// Tool output.
 	Output string `json:"output"`
 	// Whether the tool failed.
@@ -128,12 +237,33 @@ func (*AfterToolCallPayload) validateDoc(doc any, p *vpath, e *verrs) {
 	validateAfterToolCallPayload(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AfterToolCallPayload) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"arguments\":")
+	if x.Arguments == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Arguments); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"output\":")
+	dst = appendString(dst, string(x.Output))
+	dst = appendKey(dst, start, "\"is_error\":")
+	dst = appendBool(dst, bool(x.IsError))
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x AfterToolCallPayload) MarshalJSON() ([]byte, error) {
 	type plain AfterToolCallPayload
 	a := plain(x)
 	if a.Arguments == nil {
-		a.Arguments = map[string]any{}
+		a.Arguments = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -150,6 +280,30 @@ type HookRunAfterToolCall struct {
 func (*HookRunAfterToolCall) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHookRunAfterToolCall(doc, p, e)
 }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunAfterToolCall) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"hook\":")
+	dst = append(dst, "\"after_tool_call\""...)
+	dst = appendKey(dst, start, "\"payload\":")
+	if dst, err = x.Payload.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunAfterToolCall) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunAfterToolCall) MarshalJSON() ([]byte, error) {
@@ -171,6 +325,18 @@ func (*BeforePersistencePayload) validateDoc(doc any, p *vpath, e *verrs) {
 	validateBeforePersistencePayload(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *BeforePersistencePayload) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"output\":")
+	dst = appendString(dst, string(x.Output))
+	return append(dst, '}'), nil
+}
+
 // HookRunBeforePersistence: hook/run params for `before_persistence`.
 type HookRunBeforePersistence struct {
 	// The hook point.
@@ -183,6 +349,30 @@ type HookRunBeforePersistence struct {
 func (*HookRunBeforePersistence) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHookRunBeforePersistence(doc, p, e)
 }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunBeforePersistence) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"hook\":")
+	dst = append(dst, "\"before_persistence\""...)
+	dst = appendKey(dst, start, "\"payload\":")
+	if dst, err = x.Payload.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunBeforePersistence) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunBeforePersistence) MarshalJSON() ([]byte, error) {
@@ -202,6 +392,29 @@ type PostMutationPayload struct {
 
 func (*PostMutationPayload) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePostMutationPayload(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PostMutationPayload) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"resource_ids\":")
+	if x.ResourceIDs == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.ResourceIDs {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -226,6 +439,30 @@ type HookRunPostMutation struct {
 func (*HookRunPostMutation) validateDoc(doc any, p *vpath, e *verrs) {
 	validateHookRunPostMutation(doc, p, e)
 }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunPostMutation) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"hook\":")
+	dst = append(dst, "\"post_mutation\""...)
+	dst = appendKey(dst, start, "\"payload\":")
+	if dst, err = x.Payload.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *HookRunPostMutation) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x HookRunPostMutation) MarshalJSON() ([]byte, error) {
@@ -270,6 +507,43 @@ func (u HookRunParams) MarshalJSON() ([]byte, error) {
 	return nil, &json.UnsupportedValueError{Str: "HookRunParams has no variant set"}
 }
 
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *HookRunParams) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.HookRunBeforePrompt != nil:
+		return u.HookRunBeforePrompt.AppendJSON(dst)
+	case u.HookRunAfterResponse != nil:
+		return u.HookRunAfterResponse.AppendJSON(dst)
+	case u.HookRunBeforeToolCall != nil:
+		return u.HookRunBeforeToolCall.AppendJSON(dst)
+	case u.HookRunAfterToolCall != nil:
+		return u.HookRunAfterToolCall.AppendJSON(dst)
+	case u.HookRunBeforePersistence != nil:
+		return u.HookRunBeforePersistence.AppendJSON(dst)
+	case u.HookRunPostMutation != nil:
+		return u.HookRunPostMutation.AppendJSON(dst)
+	}
+	return nil, &json.UnsupportedValueError{Str: "HookRunParams has no variant set"}
+}
+
+// SetResourceOwner sets resource_owner on the set variant: the host binds an owner-bound call to its caller.
+func (u *HookRunParams) SetResourceOwner(o *ResourceOwner) {
+	switch {
+	case u.HookRunBeforePrompt != nil:
+		u.HookRunBeforePrompt.SetResourceOwner(o)
+	case u.HookRunAfterResponse != nil:
+		u.HookRunAfterResponse.SetResourceOwner(o)
+	case u.HookRunBeforeToolCall != nil:
+		u.HookRunBeforeToolCall.SetResourceOwner(o)
+	case u.HookRunAfterToolCall != nil:
+		u.HookRunAfterToolCall.SetResourceOwner(o)
+	case u.HookRunBeforePersistence != nil:
+		u.HookRunBeforePersistence.SetResourceOwner(o)
+	case u.HookRunPostMutation != nil:
+		u.HookRunPostMutation.SetResourceOwner(o)
+	}
+}
+
 // UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.
 func (u *HookRunParams) UnmarshalJSON(data []byte) error {
 	m, err := peek(data)
@@ -309,17 +583,46 @@ type HookDisposition struct {
 	// Replacement prompt (action replace).
 	Prompt *string `json:"prompt,omitzero"`
 	// Replacement tool arguments (before_tool_call, action replace); the host still checks them against the tool's parameters.
-	Arguments map[string]any `json:"arguments,omitzero"`
+	Arguments json.RawMessage `json:"arguments,omitzero"`
 	// Replacement tool output: the text the model sees instead of the tool's content (after_tool_call, action replace).
 	Output *string `json:"output,omitzero"`
 }
 
 func (*HookDisposition) validateDoc(doc any, p *vpath, e *verrs) { validateHookDisposition(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookDisposition) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"action\":")
+	dst = appendString(dst, string(x.Action))
+	if x.Message != nil {
+		dst = appendKey(dst, start, "\"message\":")
+		dst = appendString(dst, string(*x.Message))
+	}
+	if x.Prompt != nil {
+		dst = appendKey(dst, start, "\"prompt\":")
+		dst = appendString(dst, string(*x.Prompt))
+	}
+	if x.Arguments != nil {
+		dst = appendKey(dst, start, "\"arguments\":")
+		if dst, err = appendRaw(dst, x.Arguments); err != nil {
+			return nil, err
+		}
+	}
+	if x.Output != nil {
+		dst = appendKey(dst, start, "\"output\":")
+		dst = appendString(dst, string(*x.Output))
+	}
+	return append(dst, '}'), nil
+}
+
 // PersistenceMetadata: Metadata persisted with a tool output (before_persistence).
 type PersistenceMetadata struct {
 	// The metadata.
-	Value map[string]any `json:"value"`
+	Value json.RawMessage `json:"value"`
 	// Whether the metadata may be shown to the model.
 	Public bool `json:"public"`
 }
@@ -328,12 +631,29 @@ func (*PersistenceMetadata) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePersistenceMetadata(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PersistenceMetadata) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"value\":")
+	if x.Value == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Value); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"public\":")
+	dst = appendBool(dst, bool(x.Public))
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x PersistenceMetadata) MarshalJSON() ([]byte, error) {
 	type plain PersistenceMetadata
 	a := plain(x)
 	if a.Value == nil {
-		a.Value = map[string]any{}
+		a.Value = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -346,6 +666,27 @@ type PostMutationRescan struct {
 
 func (*PostMutationRescan) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePostMutationRescan(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PostMutationRescan) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"resource_ids\":")
+	if x.ResourceIDs == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.ResourceIDs {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -366,3 +707,30 @@ type HookRunResult struct {
 }
 
 func (*HookRunResult) validateDoc(doc any, p *vpath, e *verrs) { validateHookRunResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *HookRunResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Disposition != nil {
+		dst = appendKey(dst, start, "\"disposition\":")
+		if dst, err = x.Disposition.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.PersistenceMetadata != nil {
+		dst = appendKey(dst, start, "\"persistence_metadata\":")
+		if dst, err = x.PersistenceMetadata.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.PostMutationRescan != nil {
+		dst = appendKey(dst, start, "\"post_mutation_rescan\":")
+		if dst, err = x.PostMutationRescan.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}

@@ -11,7 +11,7 @@ var _ json.RawMessage
 type ToolCallParams struct {
 	Name ToolName `json:"name"`
 	// The tool's arguments, valid against its parameters schema.
-	Arguments map[string]any `json:"arguments"`
+	Arguments json.RawMessage `json:"arguments"`
 	// Dynamic catalog revision the call was planned against; an unknown or retired one is -32602.
 	CatalogRevision *int64 `json:"catalog_revision,omitzero"`
 	// Who the call acts for.
@@ -22,12 +22,46 @@ type ToolCallParams struct {
 
 func (*ToolCallParams) validateDoc(doc any, p *vpath, e *verrs) { validateToolCallParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolCallParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"arguments\":")
+	if x.Arguments == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Arguments); err != nil {
+		return nil, err
+	}
+	if x.CatalogRevision != nil {
+		dst = appendKey(dst, start, "\"catalog_revision\":")
+		dst = appendInt(dst, int64(*x.CatalogRevision))
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.CallID != nil {
+		dst = appendKey(dst, start, "\"call_id\":")
+		dst = appendString(dst, string(*x.CallID))
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *ToolCallParams) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ToolCallParams) MarshalJSON() ([]byte, error) {
 	type plain ToolCallParams
 	a := plain(x)
 	if a.Arguments == nil {
-		a.Arguments = map[string]any{}
+		a.Arguments = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -44,6 +78,39 @@ type CommandExecuteParams struct {
 func (*CommandExecuteParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateCommandExecuteParams(doc, p, e)
 }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CommandExecuteParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"arguments\":")
+	if x.Arguments == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Arguments {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *CommandExecuteParams) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x CommandExecuteParams) MarshalJSON() ([]byte, error) {
@@ -67,6 +134,20 @@ func (*CommandExecuteResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateCommandExecuteResult(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CommandExecuteResult) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"text\":")
+	dst = appendString(dst, string(x.Text))
+	if x.IsError != nil {
+		dst = appendKey(dst, start, "\"is_error\":")
+		dst = appendBool(dst, bool(*x.IsError))
+	}
+	return append(dst, '}'), nil
+}
+
 // ContextCollectParams: context/collect params.
 type ContextCollectParams struct {
 	// Session id.
@@ -81,6 +162,32 @@ func (*ContextCollectParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateContextCollectParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ContextCollectParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.SessionID != nil {
+		dst = appendKey(dst, start, "\"session_id\":")
+		dst = appendString(dst, string(*x.SessionID))
+	}
+	if x.Prompt != nil {
+		dst = appendKey(dst, start, "\"prompt\":")
+		dst = appendString(dst, string(*x.Prompt))
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *ContextCollectParams) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // ContextItem: One context contribution.
 type ContextItem struct {
 	// Short label.
@@ -93,6 +200,20 @@ type ContextItem struct {
 
 func (*ContextItem) validateDoc(doc any, p *vpath, e *verrs) { validateContextItem(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ContextItem) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"label\":")
+	dst = appendString(dst, string(x.Label))
+	dst = appendKey(dst, start, "\"content\":")
+	dst = appendString(dst, string(x.Content))
+	dst = appendKey(dst, start, "\"placement\":")
+	dst = appendString(dst, string(x.Placement))
+	return append(dst, '}'), nil
+}
+
 // ContextCollectResult: context/collect result.
 type ContextCollectResult struct {
 	// Context items.
@@ -101,6 +222,23 @@ type ContextCollectResult struct {
 
 func (*ContextCollectResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateContextCollectResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ContextCollectResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"items\":")
+	if x.Items == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Items); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -124,6 +262,26 @@ func (*StatusCollectParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateStatusCollectParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *StatusCollectParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"surface\":")
+	dst = appendString(dst, string(x.Surface))
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *StatusCollectParams) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // StatusCollectResult: status/collect result.
 type StatusCollectResult struct {
 	Surface UISurface `json:"surface"`
@@ -139,12 +297,33 @@ func (*StatusCollectResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateStatusCollectResult(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *StatusCollectResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"surface\":")
+	dst = appendString(dst, string(x.Surface))
+	dst = appendKey(dst, start, "\"text\":")
+	dst = appendString(dst, string(x.Text))
+	dst = appendKey(dst, start, "\"priority\":")
+	dst = appendInt(dst, int64(x.Priority))
+	if x.StyleRole.Present {
+		dst = appendKey(dst, start, "\"style_role\":")
+		if dst, err = appendMarshal(dst, x.StyleRole); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // ToolRenderParams01: tool/render params in API 0.1.
 type ToolRenderParams01 struct {
 	Name ToolName `json:"name"`
 	// The call's arguments.
-	Arguments map[string]any `json:"arguments"`
-	Result    ToolResult01   `json:"result"`
+	Arguments json.RawMessage `json:"arguments"`
+	Result    ToolResult01    `json:"result"`
 	// Who the call acts for.
 	ResourceOwner *ResourceOwner `json:"resource_owner,omitzero"`
 }
@@ -153,12 +332,42 @@ func (*ToolRenderParams01) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolRenderParams01(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolRenderParams01) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"arguments\":")
+	if x.Arguments == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Arguments); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"result\":")
+	if dst, err = x.Result.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *ToolRenderParams01) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ToolRenderParams01) MarshalJSON() ([]byte, error) {
 	type plain ToolRenderParams01
 	a := plain(x)
 	if a.Arguments == nil {
-		a.Arguments = map[string]any{}
+		a.Arguments = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -167,8 +376,8 @@ func (x ToolRenderParams01) MarshalJSON() ([]byte, error) {
 type ToolRenderParams struct {
 	Name ToolName `json:"name"`
 	// The call's arguments.
-	Arguments map[string]any `json:"arguments"`
-	Result    ToolResult     `json:"result"`
+	Arguments json.RawMessage `json:"arguments"`
+	Result    ToolResult      `json:"result"`
 	// Who the call acts for.
 	ResourceOwner *ResourceOwner `json:"resource_owner,omitzero"`
 }
@@ -177,12 +386,42 @@ func (*ToolRenderParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolRenderParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolRenderParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"arguments\":")
+	if x.Arguments == nil {
+		dst = append(dst, "{}"...)
+	} else if dst, err = appendRaw(dst, x.Arguments); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"result\":")
+	if dst, err = x.Result.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// SetResourceOwner sets resource_owner: the host binds an owner-bound call to its caller.
+func (x *ToolRenderParams) SetResourceOwner(o *ResourceOwner) { x.ResourceOwner = o }
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ToolRenderParams) MarshalJSON() ([]byte, error) {
 	type plain ToolRenderParams
 	a := plain(x)
 	if a.Arguments == nil {
-		a.Arguments = map[string]any{}
+		a.Arguments = json.RawMessage("{}")
 	}
 	return json.Marshal(a)
 }
@@ -197,6 +436,21 @@ type RenderSegment struct {
 
 func (*RenderSegment) validateDoc(doc any, p *vpath, e *verrs) { validateRenderSegment(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *RenderSegment) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"text\":")
+	dst = appendString(dst, string(x.Text))
+	dst = appendKey(dst, start, "\"style_role\":")
+	if dst, err = appendMarshal(dst, x.StyleRole); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // ToolRenderResult: tool/render result.
 type ToolRenderResult struct {
 	// Styled segments in order.
@@ -205,6 +459,23 @@ type ToolRenderResult struct {
 
 func (*ToolRenderResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolRenderResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolRenderResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"segments\":")
+	if x.Segments == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Segments); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -227,8 +498,30 @@ type ShutdownParams struct {
 
 func (*ShutdownParams) validateDoc(doc any, p *vpath, e *verrs) { validateShutdownParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ShutdownParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Reason != nil {
+		dst = appendKey(dst, start, "\"reason\":")
+		dst = appendString(dst, string(*x.Reason))
+	}
+	if x.DeadlineMS != nil {
+		dst = appendKey(dst, start, "\"deadline_ms\":")
+		dst = appendInt(dst, int64(*x.DeadlineMS))
+	}
+	return append(dst, '}'), nil
+}
+
 // ShutdownResult: shutdown result: an empty acknowledgement sent after drain and on_shutdown; the process then exits.
 type ShutdownResult struct {
 }
 
 func (*ShutdownResult) validateDoc(doc any, p *vpath, e *verrs) { validateShutdownResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ShutdownResult) AppendJSON(dst []byte) ([]byte, error) {
+	return append(dst, "{}"...), nil
+}

@@ -22,6 +22,24 @@ type ExtensionInfo struct {
 
 func (*ExtensionInfo) validateDoc(doc any, p *vpath, e *verrs) { validateExtensionInfo(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ExtensionInfo) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	dst = appendKey(dst, start, "\"dir\":")
+	dst = appendString(dst, string(x.Dir))
+	dst = appendKey(dst, start, "\"manifest_path\":")
+	dst = appendString(dst, string(x.ManifestPath))
+	dst = appendKey(dst, start, "\"source\":")
+	dst = appendString(dst, string(x.Source))
+	return append(dst, '}'), nil
+}
+
 // WorkspaceInfo: The workspace the host serves.
 type WorkspaceInfo struct {
 	// Absolute workspace root.
@@ -32,6 +50,18 @@ type WorkspaceInfo struct {
 
 func (*WorkspaceInfo) validateDoc(doc any, p *vpath, e *verrs) { validateWorkspaceInfo(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *WorkspaceInfo) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"root\":")
+	dst = appendString(dst, string(x.Root))
+	dst = appendKey(dst, start, "\"trusted\":")
+	dst = appendBool(dst, bool(x.Trusted))
+	return append(dst, '}'), nil
+}
+
 // ModelInfo: A model reference.
 type ModelInfo struct {
 	// Provider id.
@@ -41,6 +71,18 @@ type ModelInfo struct {
 }
 
 func (*ModelInfo) validateDoc(doc any, p *vpath, e *verrs) { validateModelInfo(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ModelInfo) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"provider\":")
+	dst = appendString(dst, string(x.Provider))
+	dst = appendKey(dst, start, "\"id\":")
+	dst = appendString(dst, string(x.ID))
+	return append(dst, '}'), nil
+}
 
 // SessionInfo: The session, when the process serves one.
 type SessionInfo struct {
@@ -55,6 +97,40 @@ type SessionInfo struct {
 
 func (*SessionInfo) validateDoc(doc any, p *vpath, e *verrs) { validateSessionInfo(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SessionInfo) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.SessionID != nil {
+		dst = appendKey(dst, start, "\"session_id\":")
+		dst = appendString(dst, string(*x.SessionID))
+	}
+	if x.Model != nil {
+		dst = appendKey(dst, start, "\"model\":")
+		if dst, err = x.Model.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.ReasoningEffort != nil {
+		dst = appendKey(dst, start, "\"reasoning_effort\":")
+		dst = appendString(dst, string(*x.ReasoningEffort))
+	}
+	if x.ActiveSkills != nil {
+		dst = appendKey(dst, start, "\"active_skills\":")
+		dst = append(dst, '[')
+		for i, s := range x.ActiveSkills {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
 // OfferedLimits: Limits the host offers.
 type OfferedLimits struct {
 	// Requests the host will send concurrently; the answer may lower it.
@@ -66,6 +142,24 @@ type OfferedLimits struct {
 }
 
 func (*OfferedLimits) validateDoc(doc any, p *vpath, e *verrs) { validateOfferedLimits(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *OfferedLimits) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"max_concurrent_requests\":")
+	dst = appendInt(dst, int64(x.MaxConcurrentRequests))
+	if x.MaxMessageBytes != nil {
+		dst = appendKey(dst, start, "\"max_message_bytes\":")
+		dst = appendInt(dst, int64(*x.MaxMessageBytes))
+	}
+	if x.MaxPendingRequests != nil {
+		dst = appendKey(dst, start, "\"max_pending_requests\":")
+		dst = appendInt(dst, int64(*x.MaxPendingRequests))
+	}
+	return append(dst, '}'), nil
+}
 
 // ProtocolOffer: Feature negotiation offer (API 0.2/0.4).
 type ProtocolOffer struct {
@@ -79,6 +173,47 @@ type ProtocolOffer struct {
 }
 
 func (*ProtocolOffer) validateDoc(doc any, p *vpath, e *verrs) { validateProtocolOffer(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ProtocolOffer) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	dst = appendKey(dst, start, "\"required_features\":")
+	if x.RequiredFeatures == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.RequiredFeatures {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendKey(dst, start, "\"optional_features\":")
+	if x.OptionalFeatures == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.OptionalFeatures {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendKey(dst, start, "\"limits\":")
+	if dst, err = x.Limits.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ProtocolOffer) MarshalJSON() ([]byte, error) {
@@ -110,6 +245,37 @@ func (*InitializeParams01) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInitializeParams01(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InitializeParams01) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"api_version\":")
+	dst = append(dst, "\"0.1\""...)
+	dst = appendKey(dst, start, "\"octet_version\":")
+	dst = appendString(dst, string(x.OctetVersion))
+	dst = appendKey(dst, start, "\"extension\":")
+	if dst, err = x.Extension.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"manifest\":")
+	if dst, err = x.Manifest.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"workspace\":")
+	if dst, err = x.Workspace.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.Session != nil {
+		dst = appendKey(dst, start, "\"session\":")
+		if dst, err = x.Session.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x InitializeParams01) MarshalJSON() ([]byte, error) {
 	type plain InitializeParams01
@@ -136,6 +302,41 @@ func (*InitializeParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInitializeParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InitializeParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"api_version\":")
+	dst = appendString(dst, string(x.APIVersion))
+	dst = appendKey(dst, start, "\"octet_version\":")
+	dst = appendString(dst, string(x.OctetVersion))
+	dst = appendKey(dst, start, "\"extension\":")
+	if dst, err = x.Extension.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"manifest\":")
+	if dst, err = x.Manifest.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"workspace\":")
+	if dst, err = x.Workspace.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.Session != nil {
+		dst = appendKey(dst, start, "\"session\":")
+		if dst, err = x.Session.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"protocol\":")
+	if dst, err = x.Protocol.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // AnsweredLimits: Limits the extension answers.
 type AnsweredLimits struct {
 	// Requests the extension serves at once; capped at the offer.
@@ -143,6 +344,16 @@ type AnsweredLimits struct {
 }
 
 func (*AnsweredLimits) validateDoc(doc any, p *vpath, e *verrs) { validateAnsweredLimits(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *AnsweredLimits) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"max_concurrent_requests\":")
+	dst = appendInt(dst, int64(x.MaxConcurrentRequests))
+	return append(dst, '}'), nil
+}
 
 // Feature: A feature name this kit knows. How each is offered per API version, what it needs of the extension and the host condition of the conditional ones are the negotiation table `x-octet-features` at the end of this file (docs/reference/negotiation.md). An offer may name features unknown to this list (an SDK ignores unknown optional ones); an answer may not.
 type Feature string
@@ -193,6 +404,45 @@ type ProtocolAnswer struct {
 
 func (*ProtocolAnswer) validateDoc(doc any, p *vpath, e *verrs) { validateProtocolAnswer(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ProtocolAnswer) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	dst = appendKey(dst, start, "\"features\":")
+	if x.Features == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Features {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendKey(dst, start, "\"limits\":")
+	if dst, err = x.Limits.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.LifecycleEvents != nil {
+		dst = appendKey(dst, start, "\"lifecycle_events\":")
+		dst = append(dst, '[')
+		for i, s := range x.LifecycleEvents {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ProtocolAnswer) MarshalJSON() ([]byte, error) {
 	type plain ProtocolAnswer
@@ -227,6 +477,74 @@ type InitializeResult01 struct {
 
 func (*InitializeResult01) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInitializeResult01(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InitializeResult01) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"api_version\":")
+	dst = appendString(dst, string(x.APIVersion))
+	dst = appendKey(dst, start, "\"tools\":")
+	if x.Tools == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Tools); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	dst = appendKey(dst, start, "\"commands\":")
+	if x.Commands == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Commands); err != nil {
+			return nil, err
+		}
+	}
+	if x.Hooks != nil {
+		dst = appendKey(dst, start, "\"hooks\":")
+		dst = append(dst, '[')
+		for i, s := range x.Hooks {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.UI != nil {
+		dst = appendKey(dst, start, "\"ui\":")
+		dst = append(dst, '[')
+		for i, s := range x.UI {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Context != nil {
+		dst = appendKey(dst, start, "\"context\":")
+		dst = appendBool(dst, bool(*x.Context))
+	}
+	if x.ToolRenderers != nil {
+		dst = appendKey(dst, start, "\"tool_renderers\":")
+		dst = append(dst, '[')
+		for i, s := range x.ToolRenderers {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -267,6 +585,78 @@ type InitializeResult struct {
 
 func (*InitializeResult) validateDoc(doc any, p *vpath, e *verrs) {
 	validateInitializeResult(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *InitializeResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"api_version\":")
+	dst = appendString(dst, string(x.APIVersion))
+	dst = appendKey(dst, start, "\"tools\":")
+	if x.Tools == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Tools); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	dst = appendKey(dst, start, "\"commands\":")
+	if x.Commands == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Commands); err != nil {
+			return nil, err
+		}
+	}
+	if x.Hooks != nil {
+		dst = appendKey(dst, start, "\"hooks\":")
+		dst = append(dst, '[')
+		for i, s := range x.Hooks {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.UI != nil {
+		dst = appendKey(dst, start, "\"ui\":")
+		dst = append(dst, '[')
+		for i, s := range x.UI {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Context != nil {
+		dst = appendKey(dst, start, "\"context\":")
+		dst = appendBool(dst, bool(*x.Context))
+	}
+	if x.ToolRenderers != nil {
+		dst = appendKey(dst, start, "\"tool_renderers\":")
+		dst = append(dst, '[')
+		for i, s := range x.ToolRenderers {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	dst = appendKey(dst, start, "\"protocol\":")
+	if dst, err = x.Protocol.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.

@@ -17,6 +17,18 @@ type KVGetParams struct {
 
 func (*KVGetParams) validateDoc(doc any, p *vpath, e *verrs) { validateKVGetParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVGetParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	return append(dst, '}'), nil
+}
+
 // KVGetResult: kv.get result.
 type KVGetResult struct {
 	// Whether the key exists.
@@ -28,6 +40,27 @@ type KVGetResult struct {
 }
 
 func (*KVGetResult) validateDoc(doc any, p *vpath, e *verrs) { validateKVGetResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVGetResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"found\":")
+	dst = appendBool(dst, bool(x.Found))
+	if x.Value != nil {
+		dst = appendKey(dst, start, "\"value\":")
+		if dst, err = appendRaw(dst, x.Value); err != nil {
+			return nil, err
+		}
+	}
+	if x.Version != nil {
+		dst = appendKey(dst, start, "\"version\":")
+		dst = appendString(dst, string(*x.Version))
+	}
+	return append(dst, '}'), nil
+}
 
 // KVListParams: kv.list params.
 type KVListParams struct {
@@ -43,6 +76,26 @@ type KVListParams struct {
 
 func (*KVListParams) validateDoc(doc any, p *vpath, e *verrs) { validateKVListParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVListParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"prefix\":")
+	dst = appendString(dst, string(x.Prefix))
+	if x.Cursor != nil {
+		dst = appendKey(dst, start, "\"cursor\":")
+		dst = appendString(dst, string(*x.Cursor))
+	}
+	if x.Limit != nil {
+		dst = appendKey(dst, start, "\"limit\":")
+		dst = appendInt(dst, int64(*x.Limit))
+	}
+	return append(dst, '}'), nil
+}
+
 // KVEntry: One listed entry.
 type KVEntry struct {
 	// Key.
@@ -55,6 +108,25 @@ type KVEntry struct {
 
 func (*KVEntry) validateDoc(doc any, p *vpath, e *verrs) { validateKVEntry(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVEntry) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	dst = appendKey(dst, start, "\"value\":")
+	if x.Value == nil {
+		dst = append(dst, "null"...)
+	} else if dst, err = appendRaw(dst, x.Value); err != nil {
+		return nil, err
+	}
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	return append(dst, '}'), nil
+}
+
 // KVListResult: kv.list result.
 type KVListResult struct {
 	// Entries in key order.
@@ -64,6 +136,27 @@ type KVListResult struct {
 }
 
 func (*KVListResult) validateDoc(doc any, p *vpath, e *verrs) { validateKVListResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVListResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"entries\":")
+	if x.Entries == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Entries); err != nil {
+			return nil, err
+		}
+	}
+	if x.NextCursor != nil {
+		dst = appendKey(dst, start, "\"next_cursor\":")
+		dst = appendString(dst, string(*x.NextCursor))
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x KVListResult) MarshalJSON() ([]byte, error) {
@@ -87,6 +180,20 @@ type KVExpectVersion struct {
 
 func (*KVExpectVersion) validateDoc(doc any, p *vpath, e *verrs) { validateKVExpectVersion(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVExpectVersion) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	return append(dst, '}'), nil
+}
+
 // KVExpectAbsent: Precondition: the key is absent.
 type KVExpectAbsent struct {
 	// The extension's own name, or `name.` plus a suffix; a foreign namespace is -32602.
@@ -98,6 +205,20 @@ type KVExpectAbsent struct {
 }
 
 func (*KVExpectAbsent) validateDoc(doc any, p *vpath, e *verrs) { validateKVExpectAbsent(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVExpectAbsent) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	dst = appendKey(dst, start, "\"absent\":")
+	dst = append(dst, "true"...)
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x KVExpectAbsent) MarshalJSON() ([]byte, error) {
@@ -122,6 +243,17 @@ func (u KVPrecondition) MarshalJSON() ([]byte, error) {
 	}
 	if u.KVExpectAbsent != nil {
 		return json.Marshal(u.KVExpectAbsent)
+	}
+	return nil, &json.UnsupportedValueError{Str: "KVPrecondition has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *KVPrecondition) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.KVExpectVersion != nil:
+		return u.KVExpectVersion.AppendJSON(dst)
+	case u.KVExpectAbsent != nil:
+		return u.KVExpectAbsent.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "KVPrecondition has no variant set"}
 }
@@ -158,6 +290,27 @@ type KVPut struct {
 
 func (*KVPut) validateDoc(doc any, p *vpath, e *verrs) { validateKVPut(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVPut) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"op\":")
+	dst = append(dst, "\"put\""...)
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	dst = appendKey(dst, start, "\"value\":")
+	if x.Value == nil {
+		dst = append(dst, "null"...)
+	} else if dst, err = appendRaw(dst, x.Value); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x KVPut) MarshalJSON() ([]byte, error) {
 	type plain KVPut
@@ -177,6 +330,20 @@ type KVDelete struct {
 }
 
 func (*KVDelete) validateDoc(doc any, p *vpath, e *verrs) { validateKVDelete(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVDelete) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"op\":")
+	dst = append(dst, "\"delete\""...)
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x KVDelete) MarshalJSON() ([]byte, error) {
@@ -201,6 +368,17 @@ func (u KVWrite) MarshalJSON() ([]byte, error) {
 	}
 	if u.KVDelete != nil {
 		return json.Marshal(u.KVDelete)
+	}
+	return nil, &json.UnsupportedValueError{Str: "KVWrite has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *KVWrite) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.KVPut != nil:
+		return u.KVPut.AppendJSON(dst)
+	case u.KVDelete != nil:
+		return u.KVDelete.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "KVWrite has no variant set"}
 }
@@ -233,6 +411,31 @@ type KVCommitParams struct {
 
 func (*KVCommitParams) validateDoc(doc any, p *vpath, e *verrs) { validateKVCommitParams(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVCommitParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"preconditions\":")
+	if x.Preconditions == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Preconditions); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"writes\":")
+	if x.Writes == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Writes); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x KVCommitParams) MarshalJSON() ([]byte, error) {
 	type plain KVCommitParams
@@ -258,6 +461,23 @@ type KVWriteVersion struct {
 
 func (*KVWriteVersion) validateDoc(doc any, p *vpath, e *verrs) { validateKVWriteVersion(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVWriteVersion) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"namespace\":")
+	dst = appendString(dst, string(x.Namespace))
+	dst = appendKey(dst, start, "\"key\":")
+	dst = appendString(dst, string(x.Key))
+	dst = appendKey(dst, start, "\"version\":")
+	if dst, err = appendMarshal(dst, x.Version); err != nil {
+		return nil, err
+	}
+	return append(dst, '}'), nil
+}
+
 // KVCommitResult: kv.commit result.
 type KVCommitResult struct {
 	// One per write, in order.
@@ -265,6 +485,23 @@ type KVCommitResult struct {
 }
 
 func (*KVCommitResult) validateDoc(doc any, p *vpath, e *verrs) { validateKVCommitResult(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *KVCommitResult) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"versions\":")
+	if x.Versions == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Versions); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x KVCommitResult) MarshalJSON() ([]byte, error) {

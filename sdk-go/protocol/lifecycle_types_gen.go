@@ -32,6 +32,16 @@ func (*SessionStartedParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateSessionStartedParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SessionStartedParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	return append(dst, '}'), nil
+}
+
 // SessionSettledParams: session/settled params.
 type SessionSettledParams struct {
 	// Session id.
@@ -41,6 +51,18 @@ type SessionSettledParams struct {
 
 func (*SessionSettledParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateSessionSettledParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SessionSettledParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	dst = appendKey(dst, start, "\"outcome\":")
+	dst = appendString(dst, string(x.Outcome))
+	return append(dst, '}'), nil
 }
 
 // TurnStartedParams: turn/started params.
@@ -55,6 +77,18 @@ func (*TurnStartedParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateTurnStartedParams(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *TurnStartedParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	dst = appendKey(dst, start, "\"turn_id\":")
+	dst = appendString(dst, string(x.TurnID))
+	return append(dst, '}'), nil
+}
+
 // TurnSettledParams: turn/settled params.
 type TurnSettledParams struct {
 	// Session id.
@@ -66,6 +100,20 @@ type TurnSettledParams struct {
 
 func (*TurnSettledParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateTurnSettledParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *TurnSettledParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	dst = appendKey(dst, start, "\"turn_id\":")
+	dst = appendString(dst, string(x.TurnID))
+	dst = appendKey(dst, start, "\"outcome\":")
+	dst = appendString(dst, string(x.Outcome))
+	return append(dst, '}'), nil
 }
 
 // ToolStartedParams: tool/started params.
@@ -82,6 +130,22 @@ type ToolStartedParams struct {
 
 func (*ToolStartedParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolStartedParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolStartedParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	dst = appendKey(dst, start, "\"turn_id\":")
+	dst = appendString(dst, string(x.TurnID))
+	dst = appendKey(dst, start, "\"call_id\":")
+	dst = appendString(dst, string(x.CallID))
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	return append(dst, '}'), nil
 }
 
 // ToolSettledParams: tool/settled params.
@@ -101,4 +165,24 @@ type ToolSettledParams struct {
 
 func (*ToolSettledParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validateToolSettledParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ToolSettledParams) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"session_id\":")
+	dst = appendString(dst, string(x.SessionID))
+	dst = appendKey(dst, start, "\"turn_id\":")
+	dst = appendString(dst, string(x.TurnID))
+	dst = appendKey(dst, start, "\"call_id\":")
+	dst = appendString(dst, string(x.CallID))
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"outcome\":")
+	dst = appendString(dst, string(x.Outcome))
+	dst = appendKey(dst, start, "\"is_error\":")
+	dst = appendBool(dst, bool(x.IsError))
+	return append(dst, '}'), nil
 }

@@ -26,6 +26,57 @@ type Manifest struct {
 
 func (*Manifest) validateDoc(doc any, p *vpath, e *verrs) { validateManifest(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Manifest) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"version\":")
+	dst = appendString(dst, string(x.Version))
+	dst = appendKey(dst, start, "\"api_version\":")
+	dst = appendString(dst, string(x.APIVersion))
+	if x.RequiresOctet != nil {
+		dst = appendKey(dst, start, "\"requires_octet\":")
+		dst = appendString(dst, string(*x.RequiresOctet))
+	}
+	if x.Description != nil {
+		dst = appendKey(dst, start, "\"description\":")
+		dst = appendString(dst, string(*x.Description))
+	}
+	dst = appendKey(dst, start, "\"entrypoint\":")
+	if dst, err = x.Entrypoint.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.Capabilities != nil {
+		dst = appendKey(dst, start, "\"capabilities\":")
+		if dst, err = x.Capabilities.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.Contributes != nil {
+		dst = appendKey(dst, start, "\"contributes\":")
+		if dst, err = x.Contributes.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.Runtime != nil {
+		dst = appendKey(dst, start, "\"runtime\":")
+		if dst, err = x.Runtime.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.Certify != nil {
+		dst = appendKey(dst, start, "\"certify\":")
+		if dst, err = x.Certify.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // ApiVersion: An API version this kit speaks. `0.1` is frozen and sequential; `0.2` is feature-negotiated; `0.4` is the 0.2 wire plus project features. `0.3` is a distinct wire and always refused.
 type ApiVersion string
 
@@ -86,6 +137,27 @@ func (*ManifestEntrypoint) validateDoc(doc any, p *vpath, e *verrs) {
 	validateManifestEntrypoint(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ManifestEntrypoint) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"command\":")
+	dst = appendString(dst, string(x.Command))
+	if x.Args != nil {
+		dst = appendKey(dst, start, "\"args\":")
+		dst = append(dst, '[')
+		for i, s := range x.Args {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
 // ManifestCapabilities: What the extension declares it needs.
 type ManifestCapabilities struct {
 	// Filesystem access the extension asks for.
@@ -102,6 +174,48 @@ type ManifestCapabilities struct {
 
 func (*ManifestCapabilities) validateDoc(doc any, p *vpath, e *verrs) {
 	validateManifestCapabilities(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ManifestCapabilities) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Filesystem != nil {
+		dst = appendKey(dst, start, "\"filesystem\":")
+		dst = appendString(dst, string(*x.Filesystem))
+	}
+	if x.Process != nil {
+		dst = appendKey(dst, start, "\"process\":")
+		dst = appendBool(dst, bool(*x.Process))
+	}
+	if x.Network != nil {
+		dst = appendKey(dst, start, "\"network\":")
+		dst = appendBool(dst, bool(*x.Network))
+	}
+	if x.Secrets != nil {
+		dst = appendKey(dst, start, "\"secrets\":")
+		dst = append(dst, '[')
+		for i, s := range x.Secrets {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Environment != nil {
+		dst = appendKey(dst, start, "\"environment\":")
+		dst = append(dst, '[')
+		for i, s := range x.Environment {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 // ManifestContributions: What the extension contributes to the host.
@@ -130,6 +244,85 @@ func (*ManifestContributions) validateDoc(doc any, p *vpath, e *verrs) {
 	validateManifestContributions(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ManifestContributions) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Tools != nil {
+		dst = appendKey(dst, start, "\"tools\":")
+		dst = append(dst, '[')
+		for i, s := range x.Tools {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Commands != nil {
+		dst = appendKey(dst, start, "\"commands\":")
+		dst = append(dst, '[')
+		for i, s := range x.Commands {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Hooks != nil {
+		dst = appendKey(dst, start, "\"hooks\":")
+		dst = append(dst, '[')
+		for i, s := range x.Hooks {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.UI != nil {
+		dst = appendKey(dst, start, "\"ui\":")
+		dst = append(dst, '[')
+		for i, s := range x.UI {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Context != nil {
+		dst = appendKey(dst, start, "\"context\":")
+		dst = appendBool(dst, bool(*x.Context))
+	}
+	if x.ToolRenderers != nil {
+		dst = appendKey(dst, start, "\"tool_renderers\":")
+		dst = append(dst, '[')
+		for i, s := range x.ToolRenderers {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Notifications != nil {
+		dst = appendKey(dst, start, "\"notifications\":")
+		dst = appendBool(dst, bool(*x.Notifications))
+	}
+	if x.Confirmations != nil {
+		dst = appendKey(dst, start, "\"confirmations\":")
+		dst = appendBool(dst, bool(*x.Confirmations))
+	}
+	if x.Presentation != nil {
+		dst = appendKey(dst, start, "\"presentation\":")
+		dst = appendBool(dst, bool(*x.Presentation))
+	}
+	return append(dst, '}'), nil
+}
+
 // ManifestRuntime: Process lifecycle and sharing.
 type ManifestRuntime struct {
 	// When the host starts and stops the process. workspace_service, always and pi_aggregate need sharing = workspace; oneshot, legacy_resident and session need isolated.
@@ -140,6 +333,22 @@ type ManifestRuntime struct {
 
 func (*ManifestRuntime) validateDoc(doc any, p *vpath, e *verrs) { validateManifestRuntime(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ManifestRuntime) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Lifecycle != nil {
+		dst = appendKey(dst, start, "\"lifecycle\":")
+		dst = appendString(dst, string(*x.Lifecycle))
+	}
+	if x.Sharing != nil {
+		dst = appendKey(dst, start, "\"sharing\":")
+		dst = appendString(dst, string(*x.Sharing))
+	}
+	return append(dst, '}'), nil
+}
+
 // ManifestCertify: How `octet-host certify` calls the extension's own tools with arguments generated from their parameters schemas (docs/conformance.md#the-certify-table). Read by certify only; a host ignores it.
 type ManifestCertify struct {
 	// Per tool: example arguments certify always calls it with, or `skip = true` with the reason it must not be called (external effects).
@@ -147,6 +356,21 @@ type ManifestCertify struct {
 }
 
 func (*ManifestCertify) validateDoc(doc any, p *vpath, e *verrs) { validateManifestCertify(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ManifestCertify) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Tools != nil {
+		dst = appendKey(dst, start, "\"tools\":")
+		if dst, err = appendMarshal(dst, x.Tools); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // CertifyTool: One tool's certify entry, selected by the presence of `skip`.
 // Exactly one variant is set.
@@ -163,6 +387,17 @@ func (u CertifyTool) MarshalJSON() ([]byte, error) {
 	}
 	if u.CertifyExercisedTool != nil {
 		return json.Marshal(u.CertifyExercisedTool)
+	}
+	return nil, &json.UnsupportedValueError{Str: "CertifyTool has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *CertifyTool) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.CertifySkippedTool != nil:
+		return u.CertifySkippedTool.AppendJSON(dst)
+	case u.CertifyExercisedTool != nil:
+		return u.CertifyExercisedTool.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "CertifyTool has no variant set"}
 }
@@ -195,6 +430,20 @@ func (*CertifySkippedTool) validateDoc(doc any, p *vpath, e *verrs) {
 	validateCertifySkippedTool(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CertifySkippedTool) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	dst = appendKey(dst, start, "\"skip\":")
+	dst = append(dst, "true"...)
+	dst = appendKey(dst, start, "\"reason\":")
+	dst = appendString(dst, string(x.Reason))
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x CertifySkippedTool) MarshalJSON() ([]byte, error) {
 	type plain CertifySkippedTool
@@ -207,9 +456,26 @@ func (x CertifySkippedTool) MarshalJSON() ([]byte, error) {
 type CertifyExercisedTool struct {
 	Name ToolName `json:"name"`
 	// Argument objects, each checked against the tool's parameters schema and always called.
-	Examples []map[string]any `json:"examples,omitzero"`
+	Examples []json.RawMessage `json:"examples,omitzero"`
 }
 
 func (*CertifyExercisedTool) validateDoc(doc any, p *vpath, e *verrs) {
 	validateCertifyExercisedTool(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CertifyExercisedTool) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"name\":")
+	dst = appendString(dst, string(x.Name))
+	if x.Examples != nil {
+		dst = appendKey(dst, start, "\"examples\":")
+		if dst, err = appendMarshal(dst, x.Examples); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }

@@ -41,6 +41,18 @@ func (*SessionReference) validateDoc(doc any, p *vpath, e *verrs) {
 	validateSessionReference(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *SessionReference) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"session\""...)
+	dst = appendKey(dst, start, "\"session\":")
+	dst = appendString(dst, string(x.Session))
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x SessionReference) MarshalJSON() ([]byte, error) {
 	type plain SessionReference
@@ -59,6 +71,18 @@ type ArtifactReference struct {
 
 func (*ArtifactReference) validateDoc(doc any, p *vpath, e *verrs) {
 	validateArtifactReference(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ArtifactReference) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"artifact\""...)
+	dst = appendKey(dst, start, "\"artifact_id\":")
+	dst = appendString(dst, string(x.ArtifactID))
+	return append(dst, '}'), nil
 }
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
@@ -81,6 +105,18 @@ func (*ResourceReference) validateDoc(doc any, p *vpath, e *verrs) {
 	validateResourceReference(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ResourceReference) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"resource\""...)
+	dst = appendKey(dst, start, "\"resource\":")
+	dst = appendString(dst, string(x.Resource))
+	return append(dst, '}'), nil
+}
+
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x ResourceReference) MarshalJSON() ([]byte, error) {
 	type plain ResourceReference
@@ -98,6 +134,18 @@ type URLReference struct {
 }
 
 func (*URLReference) validateDoc(doc any, p *vpath, e *verrs) { validateURLReference(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *URLReference) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"type\":")
+	dst = append(dst, "\"url\""...)
+	dst = appendKey(dst, start, "\"url\":")
+	dst = appendString(dst, string(x.URL))
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x URLReference) MarshalJSON() ([]byte, error) {
@@ -130,6 +178,21 @@ func (u Reference) MarshalJSON() ([]byte, error) {
 	}
 	if u.URLReference != nil {
 		return json.Marshal(u.URLReference)
+	}
+	return nil, &json.UnsupportedValueError{Str: "Reference has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *Reference) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.SessionReference != nil:
+		return u.SessionReference.AppendJSON(dst)
+	case u.ArtifactReference != nil:
+		return u.ArtifactReference.AppendJSON(dst)
+	case u.ResourceReference != nil:
+		return u.ResourceReference.AppendJSON(dst)
+	case u.URLReference != nil:
+		return u.URLReference.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "Reference has no variant set"}
 }
@@ -171,6 +234,22 @@ func (*PresentationStatus) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePresentationStatus(doc, p, e)
 }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PresentationStatus) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"state\":")
+	dst = appendString(dst, string(x.State))
+	dst = appendKey(dst, start, "\"label\":")
+	dst = appendString(dst, string(x.Label))
+	if x.Detail != nil {
+		dst = appendKey(dst, start, "\"detail\":")
+		dst = appendString(dst, string(*x.Detail))
+	}
+	return append(dst, '}'), nil
+}
+
 // ActivityMetrics: Usage counters of an activity; reasoning_tokens must not exceed output_tokens (host rule).
 type ActivityMetrics struct {
 	// Tool calls.
@@ -191,6 +270,42 @@ type ActivityMetrics struct {
 
 func (*ActivityMetrics) validateDoc(doc any, p *vpath, e *verrs) { validateActivityMetrics(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *ActivityMetrics) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.ToolCalls != nil {
+		dst = appendKey(dst, start, "\"tool_calls\":")
+		dst = appendInt(dst, int64(*x.ToolCalls))
+	}
+	if x.InputTokens != nil {
+		dst = appendKey(dst, start, "\"input_tokens\":")
+		dst = appendInt(dst, int64(*x.InputTokens))
+	}
+	if x.CacheReadTokens != nil {
+		dst = appendKey(dst, start, "\"cache_read_tokens\":")
+		dst = appendInt(dst, int64(*x.CacheReadTokens))
+	}
+	if x.CacheWriteTokens != nil {
+		dst = appendKey(dst, start, "\"cache_write_tokens\":")
+		dst = appendInt(dst, int64(*x.CacheWriteTokens))
+	}
+	if x.OutputTokens != nil {
+		dst = appendKey(dst, start, "\"output_tokens\":")
+		dst = appendInt(dst, int64(*x.OutputTokens))
+	}
+	if x.ReasoningTokens != nil {
+		dst = appendKey(dst, start, "\"reasoning_tokens\":")
+		dst = appendInt(dst, int64(*x.ReasoningTokens))
+	}
+	if x.CostMicrodollars != nil {
+		dst = appendKey(dst, start, "\"cost_microdollars\":")
+		dst = appendInt(dst, int64(*x.CostMicrodollars))
+	}
+	return append(dst, '}'), nil
+}
+
 // Activity: Something the extension is doing.
 type Activity struct {
 	ID ShortID `json:"id"`
@@ -209,6 +324,45 @@ type Activity struct {
 
 func (*Activity) validateDoc(doc any, p *vpath, e *verrs) { validateActivity(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Activity) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"id\":")
+	dst = appendString(dst, string(x.ID))
+	dst = appendKey(dst, start, "\"label\":")
+	dst = appendString(dst, string(x.Label))
+	dst = appendKey(dst, start, "\"state\":")
+	dst = appendString(dst, string(x.State))
+	if x.Detail != nil {
+		dst = appendKey(dst, start, "\"detail\":")
+		dst = appendString(dst, string(*x.Detail))
+	}
+	if x.Reference != nil {
+		dst = appendKey(dst, start, "\"reference\":")
+		if dst, err = appendMarshal(dst, x.Reference); err != nil {
+			return nil, err
+		}
+	}
+	if x.Metrics != nil {
+		dst = appendKey(dst, start, "\"metrics\":")
+		if dst, err = x.Metrics.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	if x.StartedAtMS != nil {
+		dst = appendKey(dst, start, "\"started_at_ms\":")
+		dst = appendInt(dst, int64(*x.StartedAtMS))
+	}
+	if x.UpdatedAtMS != nil {
+		dst = appendKey(dst, start, "\"updated_at_ms\":")
+		dst = appendInt(dst, int64(*x.UpdatedAtMS))
+	}
+	return append(dst, '}'), nil
+}
+
 // Node: A list or tree node; a tree is at most PRESENTATION_MAX_DEPTH deep (host rule).
 type Node struct {
 	ID ShortID `json:"id"`
@@ -222,6 +376,33 @@ type Node struct {
 
 func (*Node) validateDoc(doc any, p *vpath, e *verrs) { validateNode(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Node) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"id\":")
+	dst = appendString(dst, string(x.ID))
+	if x.Parent != nil {
+		dst = appendKey(dst, start, "\"parent\":")
+		dst = appendString(dst, string(*x.Parent))
+	}
+	dst = appendKey(dst, start, "\"label\":")
+	dst = appendString(dst, string(x.Label))
+	if x.State != nil {
+		dst = appendKey(dst, start, "\"state\":")
+		dst = appendString(dst, string(*x.State))
+	}
+	if x.Reference != nil {
+		dst = appendKey(dst, start, "\"reference\":")
+		if dst, err = appendMarshal(dst, x.Reference); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
 // CollectionDetail: Detail pane of a collection.
 type CollectionDetail struct {
 	// Title.
@@ -232,6 +413,20 @@ type CollectionDetail struct {
 
 func (*CollectionDetail) validateDoc(doc any, p *vpath, e *verrs) {
 	validateCollectionDetail(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *CollectionDetail) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Title != nil {
+		dst = appendKey(dst, start, "\"title\":")
+		dst = appendString(dst, string(*x.Title))
+	}
+	dst = appendKey(dst, start, "\"text\":")
+	dst = appendString(dst, string(x.Text))
+	return append(dst, '}'), nil
 }
 
 // Collection: A list or tree of nodes.
@@ -246,6 +441,35 @@ type Collection struct {
 }
 
 func (*Collection) validateDoc(doc any, p *vpath, e *verrs) { validateCollection(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Collection) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"kind\":")
+	dst = appendString(dst, string(x.Kind))
+	dst = appendKey(dst, start, "\"nodes\":")
+	if x.Nodes == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Nodes); err != nil {
+			return nil, err
+		}
+	}
+	if x.Selected != nil {
+		dst = appendKey(dst, start, "\"selected\":")
+		dst = appendString(dst, string(*x.Selected))
+	}
+	if x.Detail != nil {
+		dst = appendKey(dst, start, "\"detail\":")
+		if dst, err = x.Detail.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x Collection) MarshalJSON() ([]byte, error) {
@@ -272,6 +496,35 @@ type Action struct {
 
 func (*Action) validateDoc(doc any, p *vpath, e *verrs) { validateAction(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Action) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"id\":")
+	dst = appendString(dst, string(x.ID))
+	dst = appendKey(dst, start, "\"label\":")
+	dst = appendString(dst, string(x.Label))
+	dst = appendKey(dst, start, "\"command\":")
+	dst = appendString(dst, string(x.Command))
+	if x.Arguments != nil {
+		dst = appendKey(dst, start, "\"arguments\":")
+		dst = append(dst, '[')
+		for i, s := range x.Arguments {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Destructive != nil {
+		dst = appendKey(dst, start, "\"destructive\":")
+		dst = appendBool(dst, bool(*x.Destructive))
+	}
+	return append(dst, '}'), nil
+}
+
 // Snapshot: A complete, atomic presentation state (latest value wins). Encoded at most PRESENTATION_MAX_BYTES.
 type Snapshot struct {
 	// Strictly increasing within a process generation.
@@ -285,6 +538,45 @@ type Snapshot struct {
 }
 
 func (*Snapshot) validateDoc(doc any, p *vpath, e *verrs) { validateSnapshot(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Snapshot) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"revision\":")
+	dst = appendInt(dst, int64(x.Revision))
+	if x.Status != nil {
+		dst = appendKey(dst, start, "\"status\":")
+		if dst, err = x.Status.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"activities\":")
+	if x.Activities == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Activities); err != nil {
+			return nil, err
+		}
+	}
+	if x.Collection != nil {
+		dst = appendKey(dst, start, "\"collection\":")
+		if dst, err = x.Collection.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"actions\":")
+	if x.Actions == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		if dst, err = appendMarshal(dst, x.Actions); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x Snapshot) MarshalJSON() ([]byte, error) {
@@ -310,4 +602,29 @@ type PresentationUpdateParams struct {
 
 func (*PresentationUpdateParams) validateDoc(doc any, p *vpath, e *verrs) {
 	validatePresentationUpdateParams(doc, p, e)
+}
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *PresentationUpdateParams) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"snapshot\":")
+	if dst, err = x.Snapshot.AppendJSON(dst); err != nil {
+		return nil, err
+	}
+	if x.ParentRequestID != nil {
+		dst = appendKey(dst, start, "\"parent_request_id\":")
+		if dst, err = appendMarshal(dst, x.ParentRequestID); err != nil {
+			return nil, err
+		}
+	}
+	if x.ResourceOwner != nil {
+		dst = appendKey(dst, start, "\"resource_owner\":")
+		if dst, err = x.ResourceOwner.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
 }

@@ -132,3 +132,93 @@ func TestRegistries(t *testing.T) {
 		t.Errorf("method registry: %+v", m)
 	}
 }
+
+// AppendJSON writes the bytes json.Marshal writes, for every valid vector of every object
+// type (the host encodes the params it sends with it).
+func TestAppendJSONMatchesMarshal(t *testing.T) {
+	files, _ := filepath.Glob("../../schema/vectors/*/valid/*.json")
+	checked := 0
+	for _, f := range files {
+		parts := strings.Split(filepath.ToSlash(f), "/")
+		v, ok := protocol.NewMessage(parts[len(parts)-3])
+		if !ok {
+			continue
+		}
+		a, ok := v.(interface{ AppendJSON([]byte) ([]byte, error) })
+		if !ok {
+			continue // unions and enums
+		}
+		raw, _ := os.ReadFile(f)
+		if err := protocol.Unmarshal(raw, v); err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Errorf("%s: marshal: %v", f, err)
+			continue
+		}
+		got, err := a.AppendJSON([]byte("prefix"))
+		if err != nil || string(got) != "prefix"+string(want) {
+			t.Errorf("%s: AppendJSON differs from json.Marshal (%v):\n got: %s\nwant: prefix%s", f, err, got, want)
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("only %d vectors checked", checked)
+	}
+}
+
+// The fallbacks of AppendJSON: escaped strings, raw JSON with whitespace or HTML
+// characters, unset required members, invalid raw JSON.
+func TestAppendJSONEdges(t *testing.T) {
+	owner := protocol.ResourceOwner{SessionID: "s<1>", ExtensionInstanceID: "i&1", ProcessGeneration: 2}
+	p := protocol.ToolCallParams{Name: "é\"\n", Arguments: json.RawMessage(`{ "a" : "<&>\u2028" }`)}
+	p.SetResourceOwner(&owner)
+	for _, c := range []protocol.ToolCallParams{p, {Name: "x"}, {Name: "y", Arguments: json.RawMessage(`{"a":"<&>"}`)}} {
+		want, _ := json.Marshal(c)
+		got, err := c.AppendJSON(nil)
+		if err != nil || string(got) != string(want) {
+			t.Errorf("got %s (%v), want %s", got, err, want)
+		}
+	}
+	if _, err := (&protocol.ToolCallParams{Name: "x", Arguments: json.RawMessage(`{"a":`)}).AppendJSON(nil); err == nil {
+		t.Error("AppendJSON accepted invalid raw arguments")
+	}
+	if b, _ := (&protocol.CommandExecuteParams{Name: "c"}).AppendJSON(nil); string(b) != `{"name":"c","arguments":[]}` {
+		t.Errorf("required array: %s", b)
+	}
+}
+
+// An open object keeps the bytes sent: numbers are not re-encoded (1.0 stays 1.0, so a
+// tool's integer schema still sees the fraction), while the value was validated with the
+// rest of the document.
+func TestOpenObjectsStayRaw(t *testing.T) {
+	in := `{"name":"t","arguments":{"n":1.0,"big":123456789012345678901234567890}}`
+	var p protocol.ToolCallParams
+	if err := protocol.Unmarshal([]byte(in), &p); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(p)
+	if string(out) != in {
+		t.Errorf("round trip changed the open object:\n in: %s\nout: %s", in, out)
+	}
+	if err := protocol.Unmarshal([]byte(`{"name":"t","arguments":[1]}`), &p); err == nil || !strings.Contains(err.Error(), "$.arguments") {
+		t.Errorf("a non-object arguments must be refused at $.arguments, got %v", err)
+	}
+}
+
+// A union encodes its set variant, const discriminator included, and an owner-bound one
+// takes the owner on that variant.
+func TestUnionAppendJSONAndOwner(t *testing.T) {
+	u := protocol.HookRunParams{HookRunBeforePrompt: &protocol.HookRunBeforePrompt{Payload: protocol.BeforePromptPayload{Prompt: "p"}}}
+	u.SetResourceOwner(&protocol.ResourceOwner{SessionID: "s", ExtensionInstanceID: "i", ProcessGeneration: 1})
+	got, err := u.AppendJSON(nil)
+	want := `{"hook":"before_prompt","payload":{"prompt":"p"},"resource_owner":{"session_id":"s","extension_instance_id":"i","process_generation":1}}`
+	if err != nil || string(got) != want {
+		t.Errorf("got %s (%v), want %s", got, err, want)
+	}
+	if _, err := (&protocol.HookRunParams{}).AppendJSON(nil); err == nil {
+		t.Error("a union with no variant set encoded")
+	}
+}

@@ -89,7 +89,14 @@ func goType(m *ir.Model, t *ir.Type, required bool) string {
 	case ir.Array:
 		return "[]" + goType(m, t.Items, true)
 	case ir.Object:
-		return "map[string]any"
+		// An open object (additionalProperties: true, no properties) is kept as the bytes
+		// sent: the schema says nothing of its members, so Go code that reads one decodes it
+		// itself, and code that forwards one (a tool's arguments, schemas, structured
+		// content) sends exactly what it got, once. A map[string]any would turn every number
+		// into a float64 and re-encode it (1.0 sent as 1, which a tool's integer schema
+		// would then accept). The validators still judge the value: Unmarshal validates the
+		// whole document before encoding/json keeps the raw member.
+		return "json.RawMessage"
 	}
 	if t.Nullable() {
 		// A pointer cannot tell absent from null (encoding/json sets it to nil for both).
@@ -161,8 +168,8 @@ func goStruct(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
 		if f.Required && strings.HasPrefix(gt, "[]") {
 			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = %s{} }", goName(f.Name), goName(f.Name), gt))
 		}
-		if f.Required && gt == "map[string]any" {
-			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = map[string]any{} }", goName(f.Name), goName(f.Name)))
+		if f.Required && gt == "json.RawMessage" && ft.Has(ir.Object) {
+			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = json.RawMessage(\"{}\") }", goName(f.Name), goName(f.Name)))
 		}
 		if c, ok := ft.Const.(string); ok && f.Required && f.Type.Ref == "" {
 			fixups = append(fixups, fmt.Sprintf("a.%s = %q", goName(f.Name), c))
@@ -176,6 +183,8 @@ func goStruct(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
 	}
 	b.WriteString("}\n\n")
 	fmt.Fprintf(b, "func (*%s) validateDoc(doc any, p *vpath, e *verrs) { validate%s(doc, p, e) }\n\n", n.Name, n.Name)
+	goAppend(b, m, n)
+	goOwnerSetter(b, m, n)
 	if len(fixups) > 0 {
 		// Required arrays marshal as [] (never null) and constant members are always written.
 		fmt.Fprintf(b, "// MarshalJSON writes required arrays as [] (never null) and fills constant members.\nfunc (x %s) MarshalJSON() ([]byte, error) {\n\ttype plain %s\n\ta := plain(x)\n", n.Name, n.Name)
@@ -199,6 +208,7 @@ func goUnion(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
 		fmt.Fprintf(b, "\tif u.%s != nil {\n\t\treturn json.Marshal(u.%s)\n\t}\n", v.Ref, v.Ref)
 	}
 	fmt.Fprintf(b, "\treturn nil, &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+" has no variant set")
+	goUnionAppend(b, m, n)
 	fmt.Fprintf(b, "// UnmarshalJSON dispatches on the discriminator, never by trying variants in turn.\nfunc (u *%s) UnmarshalJSON(data []byte) error {\n\tm, err := peek(data)\n\tif err != nil {\n\t\treturn err\n\t}\n\t*u = %s{}\n", n.Name, n.Name)
 	d := t.Disc
 	if d.Property != "" {

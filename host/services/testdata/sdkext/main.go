@@ -52,7 +52,7 @@ func main() {
 		art, err := ext.PublishScratchFile(ctx, "image/png", "shot.png", "shot.png")
 		out["artifact_code"], out["artifact_size"] = code(err), art.Size
 
-		intent := protocol.PolicyIntent{Kind: "net", Operation: "fetch", Target: map[string]any{"url": "https://example.com"}}
+		intent := protocol.PolicyIntent{Kind: "net", Operation: "fetch", Target: json.RawMessage(`{"url":"https://example.com"}`)}
 		ask, err := ext.EvaluatePolicy(ctx, intent, "")
 		out["policy_first"], out["policy_code"] = ask.Decision, code(err)
 		if ask.ApprovalToken != "" {

@@ -14,3 +14,13 @@ type TooManyData struct {
 }
 
 func (*TooManyData) validateDoc(doc any, p *vpath, e *verrs) { validateTooManyData(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *TooManyData) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"limit\":")
+	dst = appendInt(dst, int64(x.Limit))
+	return append(dst, '}'), nil
+}

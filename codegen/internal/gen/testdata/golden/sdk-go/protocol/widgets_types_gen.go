@@ -74,7 +74,7 @@ type Widget struct {
 	// Nullable and required.
 	Label Nullable[string] `json:"label"`
 	// Open object.
-	Extra map[string]any `json:"extra,omitzero"`
+	Extra json.RawMessage `json:"extra,omitzero"`
 	// Any JSON value.
 	Any json.RawMessage `json:"any,omitzero"`
 	// Hoisted inline object.
@@ -82,6 +82,88 @@ type Widget struct {
 }
 
 func (*Widget) validateDoc(doc any, p *vpath, e *verrs) { validateWidget(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Widget) AppendJSON(dst []byte) ([]byte, error) {
+	var err error
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"kind\":")
+	dst = append(dst, "\"widget\""...)
+	dst = appendKey(dst, start, "\"id\":")
+	if dst, err = appendMarshal(dst, x.ID); err != nil {
+		return nil, err
+	}
+	if x.Slug != nil {
+		dst = appendKey(dst, start, "\"slug\":")
+		dst = appendString(dst, string(*x.Slug))
+	}
+	if x.Title != nil {
+		dst = appendKey(dst, start, "\"title\":")
+		dst = appendString(dst, string(*x.Title))
+	}
+	if x.Blob != nil {
+		dst = appendKey(dst, start, "\"blob\":")
+		dst = appendString(dst, string(*x.Blob))
+	}
+	if x.Color != nil {
+		dst = appendKey(dst, start, "\"color\":")
+		dst = appendString(dst, string(*x.Color))
+	}
+	if x.Count != nil {
+		dst = appendKey(dst, start, "\"count\":")
+		dst = appendInt(dst, int64(*x.Count))
+	}
+	if x.Ratio != nil {
+		dst = appendKey(dst, start, "\"ratio\":")
+		if dst, err = appendMarshal(dst, x.Ratio); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"tags\":")
+	if x.Tags == nil {
+		dst = append(dst, "[]"...)
+	} else {
+		dst = append(dst, '[')
+		for i, s := range x.Tags {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, string(s))
+		}
+		dst = append(dst, ']')
+	}
+	if x.Note.Present {
+		dst = appendKey(dst, start, "\"note\":")
+		if dst, err = appendMarshal(dst, x.Note); err != nil {
+			return nil, err
+		}
+	}
+	dst = appendKey(dst, start, "\"label\":")
+	if dst, err = appendMarshal(dst, x.Label); err != nil {
+		return nil, err
+	}
+	if x.Extra != nil {
+		dst = appendKey(dst, start, "\"extra\":")
+		if dst, err = appendRaw(dst, x.Extra); err != nil {
+			return nil, err
+		}
+	}
+	if x.Any != nil {
+		dst = appendKey(dst, start, "\"any\":")
+		if dst, err = appendRaw(dst, x.Any); err != nil {
+			return nil, err
+		}
+	}
+	if x.Size != nil {
+		dst = appendKey(dst, start, "\"size\":")
+		if dst, err = x.Size.AppendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x Widget) MarshalJSON() ([]byte, error) {
@@ -102,6 +184,16 @@ type WidgetSize struct {
 
 func (*WidgetSize) validateDoc(doc any, p *vpath, e *verrs) { validateWidgetSize(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *WidgetSize) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"w\":")
+	dst = appendInt(dst, int64(x.W))
+	return append(dst, '}'), nil
+}
+
 // Gadget: A gadget.
 type Gadget struct {
 	// Discriminator.
@@ -111,6 +203,20 @@ type Gadget struct {
 }
 
 func (*Gadget) validateDoc(doc any, p *vpath, e *verrs) { validateGadget(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Gadget) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"kind\":")
+	dst = append(dst, "\"gadget\""...)
+	if x.On != nil {
+		dst = appendKey(dst, start, "\"on\":")
+		dst = appendBool(dst, bool(*x.On))
+	}
+	return append(dst, '}'), nil
+}
 
 // MarshalJSON writes required arrays as [] (never null) and fills constant members.
 func (x Gadget) MarshalJSON() ([]byte, error) {
@@ -135,6 +241,17 @@ func (u Thing) MarshalJSON() ([]byte, error) {
 	}
 	if u.Gadget != nil {
 		return json.Marshal(u.Gadget)
+	}
+	return nil, &json.UnsupportedValueError{Str: "Thing has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *Thing) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.Widget != nil:
+		return u.Widget.AppendJSON(dst)
+	case u.Gadget != nil:
+		return u.Gadget.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "Thing has no variant set"}
 }
@@ -165,6 +282,18 @@ type Inline struct {
 
 func (*Inline) validateDoc(doc any, p *vpath, e *verrs) { validateInline(doc, p, e) }
 
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *Inline) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	if x.Data != nil {
+		dst = appendKey(dst, start, "\"data\":")
+		dst = appendString(dst, string(*x.Data))
+	}
+	return append(dst, '}'), nil
+}
+
 // FromFile: Content from a file.
 type FromFile struct {
 	// Path.
@@ -172,6 +301,16 @@ type FromFile struct {
 }
 
 func (*FromFile) validateDoc(doc any, p *vpath, e *verrs) { validateFromFile(doc, p, e) }
+
+// AppendJSON appends the JSON encoding of x to dst: the bytes json.Marshal writes, built
+// without reflection for scalar, raw and nested object members.
+func (x *FromFile) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	dst = appendKey(dst, start, "\"path\":")
+	dst = appendString(dst, string(x.Path))
+	return append(dst, '}'), nil
+}
 
 // Source: Inline or from a file (presence of path).
 // Exactly one variant is set.
@@ -188,6 +327,17 @@ func (u Source) MarshalJSON() ([]byte, error) {
 	}
 	if u.FromFile != nil {
 		return json.Marshal(u.FromFile)
+	}
+	return nil, &json.UnsupportedValueError{Str: "Source has no variant set"}
+}
+
+// AppendJSON appends the JSON encoding of the set variant to dst (see the variants' AppendJSON).
+func (u *Source) AppendJSON(dst []byte) ([]byte, error) {
+	switch {
+	case u.Inline != nil:
+		return u.Inline.AppendJSON(dst)
+	case u.FromFile != nil:
+		return u.FromFile.AppendJSON(dst)
 	}
 	return nil, &json.UnsupportedValueError{Str: "Source has no variant set"}
 }
