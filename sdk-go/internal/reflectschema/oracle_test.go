@@ -108,12 +108,44 @@ type sdkShaped struct {
 	Tags    []string `json:"tags,omitempty"`
 }
 
+type level string
+
+type myInt int
+
+type stringer interface{ String() string }
+
+type edges struct {
+	myInt
+	Embedded  `json:"emb"`
+	Level     level                 `json:"level" jsonschema:"enum=low,enum=high"`
+	OnlyOpt   string                `json:",omitempty"`
+	Grid      [][]string            `json:"grid" jsonschema:"minItems=1,enum=x"`
+	Times     []time.Time           `json:"times"`
+	ByInt8    map[int8]bool         `json:"by_int8"`
+	ByUint    map[uint]string       `json:"by_uint"`
+	Big       uint64                `json:"big" jsonschema:"maximum=100"`
+	I64       int64                 `json:"i64" jsonschema:"exclusiveMinimum=-5"`
+	Iface     stringer              `json:"iface"`
+	PtrSlice  *[]*leaf              `json:"ptr_slice,omitempty" jsonschema:"nullable"`
+	Raws      []json.RawMessage     `json:"raws" jsonschema:"format=x"`
+	BlobArr   [2]byte               `json:"blob_arr"`
+	NumStr    string                `json:"num_str" jsonschema:"minLength=x,maxLength=3,writeOnly=true"`
+	EqPattern string                `json:"eq_pattern" jsonschema:"pattern=a=b"`
+	EqNum     int                   `json:"eq_num" jsonschema:"minimum=1=2,maximum=3"`
+	Types     any                   `json:"types" jsonschema:"anyof_type=string;;null,title=any"`
+	ExtrasMin int                   `json:"extras_min" jsonschema_extras:"minimum=2,minimum=5,flag=false,flag=t"`
+	NestedPtr *struct{ A *int }     `json:"nested_ptr"`
+	MapOfArr  map[string][]float64  `json:"map_of_arr"`
+	MapRaw    map[string]*time.Time `json:"map_raw"`
+}
+
 func TestDeriveEqualsTheOracle(t *testing.T) {
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[leaf](),
 		reflect.TypeFor[*leaf](),
 		reflect.TypeFor[kinds](),
 		reflect.TypeFor[sdkShaped](),
+		reflect.TypeFor[edges](),
 		reflect.TypeFor[struct{}](),
 		reflect.TypeFor[map[string]int](),
 		reflect.TypeFor[[]kinds](),
