@@ -39,7 +39,7 @@ type deriver struct {
 
 var timeType = reflect.TypeFor[time.Time]()
 
-// rawMessage is encoding/json's RawMessage, named by path so this package need
+// isRawMessage: t is encoding/json's RawMessage (any JSON), named by path so this package need
 // not care whether the caller imports it.
 func isRawMessage(t reflect.Type) bool {
 	return t.PkgPath() == "encoding/json" && t.Name() == "RawMessage"
