@@ -7,9 +7,8 @@ import (
 	"reflect"
 	"sync"
 
-	reflector "github.com/invopop/jsonschema"
-
 	"github.com/octet-kit/octet/sdk-go/internal/jsonschema"
+	"github.com/octet-kit/octet/sdk-go/internal/reflectschema"
 )
 
 // compiledSchema is a JSON Schema ready to validate instances. schema returns
@@ -120,26 +119,21 @@ func (s *compiledSchema) validateDoc(inst any) error {
 func reflectParameters[Args any]() (map[string]any, error) { return reflectObject[Args]("arguments") }
 
 // reflectObject derives the schema of a struct type used as a tool's role ("arguments"
-// or "result"): both must be JSON objects on the wire.
+// or "result"): both must be JSON objects on the wire. The derivation is the SDK's
+// own (internal/reflectschema, the rules of docs/go.md), so an extension binary
+// links no schema library and no net package.
 func reflectObject[T any](role string) (map[string]any, error) {
-	r := &reflector.Reflector{DoNotReference: true, Anonymous: true}
-	s := r.Reflect(new(T))
-	raw, err := json.Marshal(s)
+	t := reflect.TypeFor[T]()
+	doc, err := reflectschema.Derive(t)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("tool %s: %v", role, err)
 	}
-	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, err
-	}
-	delete(doc, "$schema")
-	delete(doc, "$id")
 	if doc["type"] != "object" {
 		return nil, fmt.Errorf("tool %s must be a struct (a JSON object), got a schema of type %v", role, doc["type"])
 	}
 	if _, ok := doc["properties"]; !ok {
 		doc["properties"] = map[string]any{}
 	}
-	boundIntegers(reflect.TypeFor[T](), doc)
+	boundIntegers(t, doc)
 	return doc, nil
 }

@@ -8,7 +8,7 @@ import (
 
 // DefineStructuredTool builds a tool whose result is a typed value, as DefineTool
 // builds one whose arguments are: the output schema is derived from Out (a struct,
-// by github.com/invopop/jsonschema, with the same rules as arguments) unless
+// by internal/reflectschema, with the same rules as arguments) unless
 // spec.OutputSchema is set, the returned value becomes structured_content (checked
 // against that schema before it is sent), and its JSON is also the result's text part,
 // for hosts and models that read only text. An error from fn is a handler error, as in

@@ -38,8 +38,9 @@ func (t *ToolDef) Name() string { return t.spec.Name }
 func (t *ToolDef) Parameters() map[string]any { return t.params.doc }
 
 // DefineTool builds a typed tool: arguments are validated against the parameters
-// schema (derived from Args by github.com/invopop/jsonschema unless spec.Parameters
-// is set), a mismatch is answered -32602 naming the path, then decoded into Args.
+// schema (derived from Args by internal/reflectschema, the rules of docs/go.md,
+// unless spec.Parameters is set), a mismatch is answered -32602 naming the path,
+// then decoded into Args.
 //
 // A schema given as spec.Parameters is compiled here, so an invalid one is an
 // error here; a derived one is compiled on the tool's first call (see
