@@ -36,7 +36,7 @@ func Parse(data []byte) (any, error) { return ParseNested(data, 0) }
 // (a frame's params or result: 1, the envelope), so the bound counts the whole document.
 func ParseNested(data []byte, outer int) (any, error) {
 	// One allocation for the path of most documents, instead of one per growth.
-	p := &parser{s: data, path: make([]step, 0, 8)}
+	p := &parser{s: data, path: make([]step, 0, 4)}
 	p.ws()
 	v, err := p.value(outer)
 	if err != nil {
