@@ -34,9 +34,11 @@ func Parse(data []byte) (any, error) { return ParseNested(data, 0) }
 
 // ParseNested decodes data that sits inside outer arrays or objects of a larger document
 // (a frame's params or result: 1, the envelope), so the bound counts the whole document.
-func ParseNested(data []byte, outer int) (any, error) {
+func ParseNested(data []byte, outer int) (any, error) { return parse(data, outer, nil) }
+
+func parse(data []byte, outer int, r *Reuse) (any, error) {
 	// One allocation for the path of most documents, instead of one per growth.
-	p := &parser{s: data, path: make([]step, 0, 4)}
+	p := &parser{s: data, path: make([]step, 0, 4), reuse: r}
 	p.ws()
 	v, err := p.value(outer)
 	if err != nil {
@@ -59,7 +61,8 @@ type parser struct {
 	// escapes and numbers are slices of it, so a document costs one copy instead of one
 	// allocation per token (a decoded string keeps the whole document alive; the
 	// documents parsed here are frames' params and results, judged and dropped).
-	text string
+	text  string
+	reuse *Reuse // nil: every map and array is new
 	// path is the keys and indexes from the root to the value being parsed; the path
 	// string is built only when an error reports it, so parsing costs no allocation per
 	// level (a path string built at every level grows quadratically with depth).
@@ -144,7 +147,7 @@ func (p *parser) lit(w string) bool {
 // object parses an object at nesting level depth.
 func (p *parser) object(depth int) (any, error) {
 	p.i++ // '{'
-	m := map[string]any{}
+	m := p.reuse.newMap()
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
@@ -196,11 +199,11 @@ func (p *parser) object(depth int) (any, error) {
 // array parses an array at nesting level depth.
 func (p *parser) array(depth int) (any, error) {
 	p.i++ // '['
-	a := []any{}
+	a := p.reuse.newArray()
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return a, nil
+		return p.reuse.keep(a), nil
 	}
 	for {
 		p.ws()
@@ -220,7 +223,7 @@ func (p *parser) array(depth int) (any, error) {
 			p.i++
 		case ']':
 			p.i++
-			return a, nil
+			return p.reuse.keep(a), nil
 		default:
 			return nil, p.fail("expected ',' or ']' in array")
 		}
