@@ -76,7 +76,9 @@ func (e *Extension) RenderTool(ctx context.Context, name string, args, result js
 func (e *Extension) checkedRequest(ctx context.Context, method, name string, params any) (json.RawMessage, error) {
 	var out json.RawMessage
 	err := e.requestOn(ctx, method, params, &out, nil, func(g *generation) error {
-		_, err := g.checkResult(method, name, out)
+		r := getReuse() // the parsed result is only judged, never kept
+		defer putReuse(r)
+		_, err := g.checkResult(method, name, out, r)
 		return err
 	})
 	if err != nil {

@@ -19,10 +19,6 @@ import (
 // was not answered within CancelGrace.
 const ReasonNonCooperative = "non_cooperative"
 
-// errNonCooperative is the cause given to the calls of a generation ended for ignoring
-// cancellation.
-var errNonCooperative = fmt.Errorf("cancelled because the extension ignored $/cancelRequest (%s)", ReasonNonCooperative)
-
 // sent records a host request about to be written, so a later $/cancelRequest arms a grace
 // only for a request whose answer has not arrived: a reply can race the caller giving up, and
 // the cancel that follows it must not count against the extension.
@@ -105,7 +101,7 @@ func (g *generation) nonCooperative(key jsonrpc.ID, grace time.Duration) {
 	}
 	g.ext.host.opts.Logf("%s[%d]: %s", g.manifest.Name, g.number, g.terminated)
 	for _, c := range calls {
-		c.cancel(errNonCooperative)
+		c.cancel() // the calls then end with the transport error of the stopped process
 	}
 	g.proc.Stop(g.ext.host.opts.TermGrace) // SIGTERM to the group, SIGKILL after TermGrace
 }

@@ -62,9 +62,14 @@ type generation struct {
 	endReason    string // set before ended closes
 }
 
-type inflightCall struct{ cancel context.CancelCauseFunc }
+// inflightCall is one host call in progress; stopping the generation sets shutdown, then
+// cancels the call's context, so the call reports why it ended.
+type inflightCall struct {
+	cancel   context.CancelFunc
+	shutdown atomic.Bool
+}
 
-// errShutdownCancel is the cause given to calls cancelled because their generation stops.
+// errShutdownCancel says why a call cancelled because its generation stops ended.
 var errShutdownCancel = errors.New("cancelled because the extension is shutting down")
 
 // owner is the resource owner this generation's requests carry.

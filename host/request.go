@@ -15,25 +15,58 @@ import (
 // params is the method's generated params type (encoded by its AppendJSON, see
 // encodeHostParams) or, from the untyped Extension.Request, a map.
 func (g *generation) request(ctx context.Context, method string, params any, result any) error {
-	g.mu.Lock()
-	if g.closing {
-		g.mu.Unlock()
-		return &UnavailableError{Extension: g.manifest.Name, State: "shutting_down", Reason: "generation " + fmt.Sprint(g.number) + " stopped admitting calls"}
+	timeout := g.ext.host.opts.RequestTimeout
+	select {
+	case g.sem <- struct{}{}:
+		// A free slot, the common case: the request timeout's context is the only one the
+		// call needs, and stopping the generation cancels it directly.
+		tctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+		call := &inflightCall{cancel: cancel}
+		defer func() { <-g.sem }()
+		if err := g.admit(call); err != nil {
+			cancel()
+			return err
+		}
+		defer g.finish(call)
+		return g.send(ctx, tctx, call, method, params, result)
+	default:
 	}
-	cctx, cancel := context.WithCancelCause(ctx)
+	// Every slot is taken: the wait is cancellable by the caller and by stopping the
+	// generation; the request timeout starts once a slot is free.
+	cctx, cancel := context.WithCancel(ctx)
 	call := &inflightCall{cancel: cancel}
-	g.inflight[call] = struct{}{}
-	g.mu.Unlock()
+	if err := g.admit(call); err != nil {
+		cancel()
+		return err
+	}
 	defer g.finish(call)
-
 	select {
 	case g.sem <- struct{}{}:
 		defer func() { <-g.sem }()
 	case <-cctx.Done():
-		return g.ctxError(ctx, cctx, method)
+		return g.ctxError(ctx, call, method)
 	case <-g.ended:
 		return g.transportError()
 	}
+	tctx, tcancel := context.WithTimeoutCause(cctx, timeout, errTimeout)
+	defer tcancel()
+	return g.send(ctx, tctx, call, method, params, result)
+}
+
+// admit registers call as in flight, or refuses it once the generation stopped admitting.
+func (g *generation) admit(call *inflightCall) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closing {
+		return &UnavailableError{Extension: g.manifest.Name, State: "shutting_down", Reason: "generation " + fmt.Sprint(g.number) + " stopped admitting calls"}
+	}
+	g.inflight[call] = struct{}{}
+	return nil
+}
+
+// send makes the call holding a slot; tctx carries the request timeout (errTimeout as its
+// cause) and ends too when the caller's ctx ends or the generation cancels call.
+func (g *generation) send(ctx, tctx context.Context, call *inflightCall, method string, params any, result any) error {
 	if ownerMethods[method] && g.manifest.APIVersion != "0.1" {
 		params = bindOwner(params, g.owner())
 		g.issued.Store(true)
@@ -42,9 +75,6 @@ func (g *generation) request(ctx context.Context, method string, params any, res
 	if err != nil {
 		return err
 	}
-	timeout := g.ext.host.opts.RequestTimeout
-	tctx, tcancel := context.WithTimeoutCause(cctx, timeout, errTimeout)
-	defer tcancel()
 	err = g.conn.Call(tctx, method, wire, result)
 	var we *jsonrpc.Error
 	switch {
@@ -55,24 +85,24 @@ func (g *generation) request(ctx context.Context, method string, params any, res
 	case errors.Is(err, jsonrpc.ErrTransport):
 		return g.transportError()
 	case tctx.Err() != nil:
-		if context.Cause(tctx) == errTimeout && ctx.Err() == nil && cctx.Err() == nil {
-			return &TimeoutError{Extension: g.manifest.Name, Method: method, After: timeout.String()}
+		if context.Cause(tctx) == errTimeout && ctx.Err() == nil && !call.shutdown.Load() {
+			return &TimeoutError{Extension: g.manifest.Name, Method: method, After: g.ext.host.opts.RequestTimeout.String()}
 		}
-		return g.ctxError(ctx, cctx, method)
+		return g.ctxError(ctx, call, method)
 	}
 	return err
 }
 
 var errTimeout = errors.New("request timeout")
 
-func (g *generation) ctxError(parent, own context.Context, method string) error {
+func (g *generation) ctxError(parent context.Context, call *inflightCall, method string) error {
 	if parent.Err() != nil {
 		return parent.Err()
 	}
-	if errors.Is(context.Cause(own), errShutdownCancel) {
+	if call.shutdown.Load() {
 		return &UnavailableError{Extension: g.manifest.Name, State: "shutting_down", Reason: method + " " + errShutdownCancel.Error()}
 	}
-	return own.Err()
+	return context.Canceled
 }
 
 // transportError describes the dead connection, waiting (bounded) for the exit status so the
@@ -91,7 +121,7 @@ func (g *generation) transportError() error {
 }
 
 func (g *generation) finish(call *inflightCall) {
-	call.cancel(nil)
+	call.cancel()
 	g.mu.Lock()
 	delete(g.inflight, call)
 	if g.closing && len(g.inflight) == 0 && g.idle != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -64,8 +65,10 @@ type MediaChecker interface {
 
 // checkResult judges raw, the answer of method for name from generation g, against the
 // method's result type for g's API version. It returns the strict parse for further checks.
-func (g *generation) checkResult(method, name string, raw json.RawMessage) (any, error) {
-	doc, re := judgeResult(method, g.manifest.APIVersion, name, raw)
+// r, when not nil, lends the parse its maps and arrays: the doc is then the caller's only
+// until it releases r.
+func (g *generation) checkResult(method, name string, raw json.RawMessage, r *strictjson.Reuse) (any, error) {
+	doc, re := judgeResultWith(r, method, g.manifest.APIVersion, name, raw)
 	if re != nil {
 		re.Extension = g.manifest.Name
 		return nil, g.reject(re)
@@ -78,6 +81,11 @@ func (g *generation) checkResult(method, name string, raw json.RawMessage) (any,
 // first violation as pointer and keyword. A nil doc and nil error: the method has no
 // result type for that version.
 func judgeResult(method, apiVersion, name string, raw json.RawMessage) (any, *ResultError) {
+	return judgeResultWith(nil, method, apiVersion, name, raw)
+}
+
+// judgeResultWith is judgeResult parsing with r (nil: a document of its own).
+func judgeResultWith(r *strictjson.Reuse, method, apiVersion, name string, raw json.RawMessage) (any, *ResultError) {
 	info, ok := protocol.LookupMethod(method)
 	typeName := ""
 	if ok {
@@ -86,7 +94,13 @@ func judgeResult(method, apiVersion, name string, raw json.RawMessage) (any, *Re
 	if typeName == "" {
 		return nil, nil
 	}
-	doc, err := strictjson.Parse(raw)
+	var doc any
+	var err error
+	if r != nil {
+		doc, err = r.Parse(raw, 0)
+	} else {
+		doc, err = strictjson.Parse(raw)
+	}
 	if err != nil {
 		return nil, &ResultError{Method: method, Name: name, Schema: typeName, Rule: "strict_json", Reason: err.Error()}
 	}
@@ -146,7 +160,11 @@ func JudgeResult(method, apiVersion, name string, raw, outputSchema json.RawMess
 // checkToolResult is checkResult for tool/call plus the tool's output_schema and the media
 // fence. entry is the catalog entry the call was planned against (nil: none known).
 func (g *generation) checkToolResult(ctx context.Context, name string, entry *CatalogEntry, raw json.RawMessage) error {
-	doc, err := g.checkResult(protocol.MethodToolCall, name, raw)
+	// The parsed result lives only in this function: every verdict below is built of
+	// strings and the media check reads raw, so its maps go back for the next call.
+	r := getReuse()
+	defer putReuse(r)
+	doc, err := g.checkResult(protocol.MethodToolCall, name, raw, r)
 	if err != nil || doc == nil {
 		return err
 	}
@@ -180,6 +198,22 @@ func (g *generation) checkToolResult(ctx context.Context, name string, entry *Ca
 		break // CheckMedia judged every part at once
 	}
 	return nil
+}
+
+// reuses lends parses for result checks their maps and arrays (strictjson.Reuse): a
+// result is parsed, judged and dropped on every call.
+var reuses sync.Pool
+
+func getReuse() *strictjson.Reuse {
+	if r, ok := reuses.Get().(*strictjson.Reuse); ok {
+		return r
+	}
+	return new(strictjson.Reuse)
+}
+
+func putReuse(r *strictjson.Reuse) {
+	r.Release()
+	reuses.Put(r)
 }
 
 // mediaFault splits a CheckMedia refusal ("content[2]: artifact ... is unavailable ...")

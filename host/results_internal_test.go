@@ -24,6 +24,15 @@ func BenchmarkResultChecks(b *testing.B) {
 			}
 		}
 	})
+	b.Run("result_type_reused", func(b *testing.B) { // as the host's call path parses
+		for b.Loop() {
+			r := getReuse()
+			if _, re := judgeResultWith(r, "tool/call", "0.4", "t", text); re != nil {
+				b.Fatal(re)
+			}
+			putReuse(r)
+		}
+	})
 	b.Run("result_type+output_schema", func(b *testing.B) {
 		for b.Loop() {
 			doc, re := judgeResult("tool/call", "0.4", "t", structured)

@@ -29,7 +29,8 @@ func (g *generation) stop(reason string) {
 		case <-time.After(o.ShutdownDrain):
 			g.mu.Lock()
 			for c := range g.inflight {
-				c.cancel(errShutdownCancel)
+				c.shutdown.Store(true)
+				c.cancel()
 			}
 			g.mu.Unlock()
 		}

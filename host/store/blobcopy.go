@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"io"
+	"sync"
 )
 
 // Copy buffers: large reads and writes keep the syscall count low (16 of each
@@ -21,8 +22,14 @@ const (
 func (w *BlobWriter) ReadFrom(r io.Reader) (int64, error) {
 	free := make(chan []byte, copyBuffers)
 	for range copyBuffers {
-		free <- make([]byte, copyChunk)
+		free <- getChunk()
 	}
+	defer func() {
+		// Every buffer is back in free once the hash goroutine is done (below).
+		for range copyBuffers {
+			putChunk(<-free)
+		}
+	}()
 	hashed := make(chan []byte, copyBuffers)
 	done := make(chan struct{})
 	go func() {
@@ -60,4 +67,21 @@ func (w *BlobWriter) ReadFrom(r io.Reader) (int64, error) {
 		err = nil
 	}
 	return total, err
+}
+
+// chunks keeps copy buffers between publishes: a 16 MiB artifact otherwise allocates
+// 4 MiB of buffers each time, which the collector then has to reclaim while the next
+// publish copies.
+var chunks sync.Pool
+
+func getChunk() []byte {
+	if b, ok := chunks.Get().(*[]byte); ok {
+		return *b
+	}
+	return make([]byte, copyChunk)
+}
+
+func putChunk(b []byte) {
+	b = b[:cap(b)]
+	chunks.Put(&b)
 }

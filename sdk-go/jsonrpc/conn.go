@@ -347,10 +347,12 @@ func encodeParams(method string, params any) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// checkSize refuses an outgoing frame over the message limit.
-func (c *Conn) checkSize(frame []byte, what string) error {
+// checkSize refuses an outgoing frame over the message limit. kind and method name the
+// frame in the error ("request", "tool/call"); they are formatted only when the frame is
+// refused, so a call within bounds builds no string.
+func (c *Conn) checkSize(frame []byte, kind, method string) error {
 	if limit := c.maxBytes(); len(frame) > limit {
-		return fmt.Errorf("jsonrpc: %s of %d bytes exceeds the %d-byte message limit", what, len(frame), limit)
+		return fmt.Errorf("jsonrpc: %s %q of %d bytes exceeds the %d-byte message limit", kind, method, len(frame), limit)
 	}
 	return nil
 }
@@ -373,7 +375,7 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	if err != nil {
 		return err
 	}
-	if err := c.checkSize(frame, fmt.Sprintf("request %q", method)); err != nil {
+	if err := c.checkSize(frame, "request", method); err != nil {
 		return err
 	}
 	ch := make(chan *message, 1)
@@ -454,7 +456,7 @@ func (c *Conn) Notify(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	if err := c.checkSize(frame, fmt.Sprintf("notification %q", method)); err != nil {
+	if err := c.checkSize(frame, "notification", method); err != nil {
 		return err
 	}
 	if c.opts.OnMessage != nil {

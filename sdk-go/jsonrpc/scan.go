@@ -32,7 +32,7 @@ func splitObject(data []byte) ([]field, error) {
 		end := strictjson.StringEnd(data, i)
 		var key string
 		if bytes.IndexByte(data[i:end], '\\') < 0 {
-			key = string(data[i+1 : end-1])
+			key = memberName(data[i+1 : end-1])
 		} else if err := json.Unmarshal(data[i:end], &key); err != nil {
 			return nil, fmt.Errorf("object key %s: %v", excerpt(data[i:end]), err)
 		}
@@ -47,6 +47,26 @@ func splitObject(data []byte) ([]field, error) {
 		i = strictjson.SkipSpace(data, i+1) // the ','
 	}
 	return nil, fmt.Errorf("unterminated object: %s", excerpt(data))
+}
+
+// memberName is b as a string; the envelope's own members (every frame has two or three
+// of them) are the constants, so splitting a frame allocates no key.
+func memberName(b []byte) string {
+	switch string(b) { // compared without converting
+	case "jsonrpc":
+		return "jsonrpc"
+	case "id":
+		return "id"
+	case "method":
+		return "method"
+	case "params":
+		return "params"
+	case "result":
+		return "result"
+	case "error":
+		return "error"
+	}
+	return string(b)
 }
 
 // excerptBytes is how much of a bad frame an error message quotes.

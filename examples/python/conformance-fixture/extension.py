@@ -129,14 +129,20 @@ def publish(args):
     if args["mode"] == "inline":
         artifact_id = ext.publish_artifact(mime_type=mime_type, data=data)
     else:
-        with open(os.path.join(os.environ["OCTET_EXTENSION_SCRATCH"], "fixture.bin"), "wb") as f:
+        path = os.path.join(os.environ["OCTET_EXTENSION_SCRATCH"], "fixture.bin")
+        with open(path, "wb") as f:
             f.write(data)
         corrupt = args.get("corrupt")
-        artifact_id = ext.publish_artifact(
-            mime_type=mime_type, path="fixture.bin",
-            size=size + 1 if corrupt == "size" else size,
-            sha256=sha256(data + b"corrupt") if corrupt == "sha256" else digest,
-        )
+        try:
+            artifact_id = ext.publish_artifact(
+                mime_type=mime_type, path="fixture.bin",
+                size=size + 1 if corrupt == "size" else size,
+                sha256=sha256(data + b"corrupt") if corrupt == "sha256" else digest,
+            )
+        finally:
+            # The host has its own copy once it answered: removing the file drops its
+            # dirty pages, so a publish writes its bytes to disk once, not twice.
+            os.remove(path)
     return tool_result(text_content("published"),
                        structured_content={"artifact_id": artifact_id, "size": size,
                                            "sha256": digest})

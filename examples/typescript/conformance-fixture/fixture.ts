@@ -2,7 +2,7 @@
 // Kept apart from extension.ts so the SDK's tests can also serve it in-process.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Extension, FeatureName, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
 
@@ -129,7 +129,13 @@ export function buildFixture(): Extension {
         writeFileSync(join(scratch, "fixture.bin"), data);
         const size = args.corrupt === "size" ? data.length + 1 : data.length;
         const digest = args.corrupt === "sha256" ? sha256("not the bytes") : sha256(data);
-        ref = await ext.publishArtifact({ mimeType, path: "fixture.bin", size, sha256: digest });
+        try {
+          ref = await ext.publishArtifact({ mimeType, path: "fixture.bin", size, sha256: digest });
+        } finally {
+          // The host has its own copy once it answered: removing the file drops its
+          // dirty pages, so a publish writes its bytes to disk once, not twice.
+          unlinkSync(join(scratch, "fixture.bin"));
+        }
       }
       return toolResult("published", { structuredContent: { artifact_id: ref.artifact_id, size: ref.size, sha256: ref.sha256 } });
     },
