@@ -57,8 +57,8 @@ type generation struct {
 	readyCh      chan struct{} // closed once ready, or once the generation will never be (readyOnce)
 	readyOnce    sync.Once
 	initAnswered atomic.Bool // the extension's first response (to initialize) was read
-	issued       atomic.Bool   // a request carried owner(): the process may now echo it
-	intentional  atomic.Bool   // stopping on purpose: the end is not a crash
+	issued       atomic.Bool // a request carried owner(): the process may now echo it
+	intentional  atomic.Bool // stopping on purpose: the end is not a crash
 	ended        chan struct{}
 	endReason    string // set before ended closes
 }
