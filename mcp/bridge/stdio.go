@@ -20,9 +20,9 @@ import (
 // stdioTransport runs a stdio MCP server like the SDK's CommandTransport (the same
 // shutdown: stdin closed, SIGTERM after terminate, then SIGKILL), but decodes each
 // message once with encoding/json. The SDK's stdio connection decodes every message
-// three times (a stream decode, a failed try as a batch, the message), each decoder with
-// a fresh 32 KB buffer: half of the garbage a forwarded call made, which kept the
-// collector busy (docs/mcp.md, Benchmarks). octet-mcp offers 2025-11-25, which has no
+// three times (a stream decode, a failed try as a batch, the message), the last two with
+// a fresh 32 KB decoder buffer each: half of the garbage a forwarded call made, which
+// kept the collector busy (docs/mcp.md, Benchmarks). octet-mcp offers 2025-11-25, which has no
 // batches, so a line is one message.
 type stdioTransport struct {
 	cmd       *exec.Cmd
