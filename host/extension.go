@@ -258,6 +258,7 @@ func (e *Extension) startCandidate(ctx context.Context, m *manifest.Manifest) (*
 // Status that shows the new generation ready also shows what installing it changed (a
 // restart counted, a reload's reset failure budget).
 func (e *Extension) install(g *generation, update func()) error {
+	runHook(&hookInstalling, e.name)
 	select {
 	case <-g.ended:
 		return g.transportError()
@@ -282,6 +283,7 @@ func (e *Extension) install(g *generation, update func()) error {
 	}
 	e.setStateLocked(StateReady, nil)
 	e.mu.Unlock()
+	g.markReady(true) // current now: what the extension sent since its answer is served
 	g.seedLifecycle()
 	return nil
 }

@@ -53,11 +53,12 @@ type generation struct {
 	cancelPending atomic.Int64
 	terminated    string
 
-	ready        atomic.Bool   // the handshake completed; reverse requests are served from now on
-	readyCh      chan struct{} // closed when the handshake is over, ready or not
-	initAnswered atomic.Bool   // the extension's first response (to initialize) was delivered
-	issued       atomic.Bool   // a request carried owner(): the process may now echo it
-	intentional  atomic.Bool   // stopping on purpose: the end is not a crash
+	ready        atomic.Bool   // installed as the current generation: reverse requests are served from now on
+	readyCh      chan struct{} // closed once ready, or once the generation will never be (readyOnce)
+	readyOnce    sync.Once
+	initAnswered atomic.Bool // the extension's first response (to initialize) was read
+	issued       atomic.Bool // a request carried owner(): the process may now echo it
+	intentional  atomic.Bool // stopping on purpose: the end is not a crash
 	ended        chan struct{}
 	endReason    string // set before ended closes
 }
@@ -149,16 +150,16 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		err = g.classifyStartFailure(hctx, err)
 	}
 	if err != nil {
-		close(g.readyCh) // ready stays false: waiting notifications are ignored
-		g.kill()
+		g.kill() // ready stays false: waiting requests and notifications are refused
 		return nil, withLog(err, logPath)
 	}
 	for f := range g.neg.features {
 		g.caller.Features[f] = true
 	}
 	g.sem = make(chan struct{}, g.neg.concurrency)
-	g.ready.Store(true) // publishes the negotiated features to handle()
-	close(g.readyCh)
+	// Not ready yet: what the extension sends from now on waits in handle() until install
+	// makes this the current generation (markReady), so a tools/register written right
+	// after the initialize answer finds the catalog seeded and the generation current.
 	if err := h.services.SeedCatalog(g.caller, g.neg.tools); err != nil {
 		g.kill()
 		return nil, &process.StartError{Kind: process.KindRefused, Message: "catalog refused: " + err.Error()}
@@ -257,8 +258,18 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// markReady ends the wait of the extension's early requests and notifications (handle):
+// served when ok (install made g current), refused otherwise. Only the first call counts.
+func (g *generation) markReady(ok bool) {
+	g.readyOnce.Do(func() {
+		g.ready.Store(ok) // before the close: a waiter woken by it sees the verdict
+		close(g.readyCh)
+	})
+}
+
 // kill ends a generation that never became ready (or must go at once).
 func (g *generation) kill() {
+	g.markReady(false)
 	g.intentional.Store(true)
 	_ = g.conn.Close()
 	g.proc.Stop(g.ext.host.opts.TermGrace)

@@ -15,24 +15,32 @@ import (
 func (g *generation) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	if !g.ready.Load() {
 		// Nothing is negotiated before initialize is answered, so nothing can be served.
-		// A notification written after the answer is handled (in order) once the answer
-		// is checked: it must not be lost to the moment between the two.
-		if req.IsNotification() {
-			if !g.initAnswered.Load() {
+		// What the extension writes after the answer (a tools/register, a log line) waits
+		// until the host has checked the answer and installed the generation (markReady),
+		// and is served then: it must not be lost to the moment between the two.
+		if !g.initAnswered.Load() {
+			if req.IsNotification() {
 				return nil, nil
 			}
-			select {
-			case <-g.readyCh:
-			case <-ctx.Done(): // the connection closed
-			}
-			if !g.ready.Load() {
-				return nil, nil // the handshake failed
-			}
-			return g.ext.host.services.Handle(ctx, g.caller, req)
+			return nil, notInitialized(req.Method)
 		}
-		return nil, jsonrpc.NewError(protocol.CodeServiceUnavailable, req.Method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
+		runHook(&hookWaitReady, g.manifest.Name)
+		select {
+		case <-g.readyCh:
+		case <-ctx.Done(): // the connection closed
+		}
+		if !g.ready.Load() { // the handshake failed or the generation was discarded
+			if req.IsNotification() {
+				return nil, nil
+			}
+			return nil, notInitialized(req.Method)
+		}
 	}
 	return g.ext.host.services.Handle(ctx, g.caller, req)
+}
+
+func notInitialized(method string) error {
+	return jsonrpc.NewError(protocol.CodeServiceUnavailable, method+" before the initialize handshake completed", map[string]string{"reason": "not_initialized"})
 }
 
 // frameTap is the connection's OnFrame: the host's frame tap (Options.OnFrame: recorder,
@@ -66,6 +74,12 @@ func (g *generation) onMessage(dir jsonrpc.Direction, env jsonrpc.Envelope) {
 		g.settle(env.CancelID)
 		g.armCancelGrace(env.CancelID)
 	case dir == jsonrpc.Inbound && env.IsResponse():
+		// The first response answers initialize (the host asks nothing else first). It
+		// is noted here, in read order, so a request read after it waits for the
+		// handshake instead of being refused (handle).
+		if !g.initAnswered.Load() {
+			g.initAnswered.Store(true)
+		}
 		g.answered(env.ID)
 	}
 }
@@ -79,12 +93,8 @@ func (g *generation) dropped(n int) {
 	}
 }
 
-// responded is Options.OnResponse: the extension's first response answers initialize
-// (the host asks nothing else first); every response settles its request as a parent.
-func (g *generation) responded(id jsonrpc.ID) {
-	g.initAnswered.Store(true)
-	g.settle(id)
-}
+// responded is Options.OnResponse: every response settles its request as a parent.
+func (g *generation) responded(id jsonrpc.ID) { g.settle(id) }
 
 func (g *generation) settle(id jsonrpc.ID) {
 	g.mu.Lock()

@@ -12,6 +12,9 @@ import (
 // descendants. It returns once the process is reaped and none of its descendants survives.
 func (g *generation) stop(reason string) {
 	o := &g.ext.host.opts
+	// A candidate that is never installed refuses what waits for it: a notification
+	// parked in handle() would hold the shutdown answer behind it (ordered delivery).
+	g.markReady(false)
 	g.intentional.Store(true)
 	g.mu.Lock()
 	g.closing = true

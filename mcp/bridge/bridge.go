@@ -3,11 +3,11 @@
 // nothing of MCP can call them.
 //
 // Files: config.go (the configuration file), upstream.go (one supervised server:
-// transports, handshake classification, restart with backoff), catalog.go (MCP tools to
-// octet tool definitions, atomic republication, fail-closed withdrawal), forward.go
-// (calls: progress, cancellation, errors), elicit.go (elicitation as input requests),
-// content.go (MCP content to octet parts and artifacts), status.go (the bridge's own tools
-// and status surface).
+// transports, handshake classification, restart with backoff), stdio.go (the stdio
+// transport), catalog.go (MCP tools to octet tool definitions, atomic republication,
+// fail-closed withdrawal), forward.go (calls: progress, cancellation, errors), elicit.go
+// (elicitation as input requests), content.go (MCP content to octet parts and
+// artifacts), status.go (the bridge's own tools and status surface).
 package bridge
 
 import (

@@ -143,7 +143,7 @@ func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) er
 	cctx, cancel := context.WithTimeout(ctx, catalogTimeout)
 	defer cancel()
 	if len(defs) > 0 {
-		up, err := b.register(cctx, defs)
+		up, err := b.ext.RegisterTools(cctx, defs...)
 		if err != nil {
 			return fmt.Errorf("the host refused the catalog: %v", err)
 		}
@@ -174,34 +174,6 @@ func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) er
 	b.log.Info("MCP server catalog published", "server", u.name, "tools", len(names), "revision", b.ext.CatalogRevision())
 	b.statusChanged()
 	return nil
-}
-
-// register sends tools/register. A host may refuse a mutation that arrives while it is
-// still finishing the handshake ("tools/register before the initialize handshake
-// completed", -32002) or installing the generation it made ("... is no longer
-// current"): the bridge publishes right after answering initialize, so it retries
-// those refusals, with a short doubling delay, for about two seconds.
-func (b *Bridge) register(ctx context.Context, defs []*octet.ToolDef) (octet.CatalogUpdate, error) {
-	delay := time.Millisecond
-	for attempt := 0; ; attempt++ {
-		up, err := b.ext.RegisterTools(ctx, defs...)
-		if err == nil || attempt == 11 || !handshakeRace(err) {
-			return up, err
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return up, err
-		case <-t.C:
-		}
-		delay *= 2
-	}
-}
-
-func handshakeRace(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "before the initialize handshake completed") || strings.Contains(msg, "is no longer current")
 }
 
 // withdraw removes every tool of u from the catalog (a crash, a catalog that failed

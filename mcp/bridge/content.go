@@ -35,7 +35,7 @@ var mediaTypes = map[string]string{
 // Resources and the result's _meta are listed in metadata.mcp. A result without text
 // gets a text part summarising the others (octet results need one).
 func (b *Bridge) result(ctx context.Context, server string, tool toolInfo, r *mcp.CallToolResult) (octet.Result, error) {
-	var parts []octet.Content
+	parts := make([]octet.Content, 0, len(r.Content)+1) // +1: a summary text part, if needed
 	var resources []map[string]any
 	hasText := false
 	for i, c := range r.Content {
@@ -79,7 +79,9 @@ func (b *Bridge) result(ctx context.Context, server string, tool toolInfo, r *mc
 		hasText = hasText || p.Type == "text"
 	}
 	if !hasText {
-		parts = append([]octet.Content{octet.TextContent(fmt.Sprintf("%d media part(s) from MCP server %s", len(parts), server))}, parts...)
+		parts = append(parts, octet.Content{})
+		copy(parts[1:], parts)
+		parts[0] = octet.TextContent(fmt.Sprintf("%d media part(s) from MCP server %s", len(parts)-1, server))
 	}
 	if len(parts) > protocol.ResultMaxContentParts {
 		return octet.Result{}, fmt.Errorf("MCP server %s returned %d content parts; an octet result carries at most %d", server, len(parts), protocol.ResultMaxContentParts)
@@ -94,15 +96,14 @@ func (b *Bridge) result(ctx context.Context, server string, tool toolInfo, r *mc
 	} else if r.IsError && tool.output {
 		out.StructuredContent = map[string]any{ErrorMarker: true}
 	}
-	meta := map[string]any{}
-	if len(resources) > 0 {
-		meta["resources"] = resources
-	}
-	if len(r.Meta) > 0 {
-		meta["_meta"] = map[string]any(r.Meta)
-	}
-	if len(meta) > 0 {
-		meta["server"] = server
+	if len(resources) > 0 || len(r.Meta) > 0 { // most results have neither: no map per call
+		meta := map[string]any{"server": server}
+		if len(resources) > 0 {
+			meta["resources"] = resources
+		}
+		if len(r.Meta) > 0 {
+			meta["_meta"] = map[string]any(r.Meta)
+		}
 		out.Metadata = map[string]any{"mcp": meta}
 	}
 	return out, nil

@@ -304,7 +304,7 @@ func (u *upstream) connect(ctx context.Context, env []string) (*mcp.ClientSessio
 		}
 		cmd.Env = serverEnv(u.cfg.Env, env)
 		cmd.Stderr = &prefixWriter{prefix: "[" + u.name + "] ", w: os.Stderr}
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		t = &stdioTransport{cmd: cmd, terminate: 2 * time.Second}
 	}
 	hctx, cancel := context.WithTimeout(ctx, u.cfg.handshake)
 	defer cancel()

@@ -38,6 +38,10 @@ func TestMain(m *testing.M) {
 	}
 	for _, b := range builds {
 		cmd := exec.Command("go", "build", "-o", bin+"/", b[1])
+		if b[1] == "./cmd/octet-mcp" && os.Getenv("OCTET_MCP_PROFILE") != "" {
+			// BenchmarkBridgeAddedLatency's profiles (cmd/octet-mcp/profile_on.go).
+			cmd.Args = append(cmd.Args[:2], "-tags", "mcpprofile", "-o", bin+"/", b[1])
+		}
 		cmd.Dir = b[0]
 		cmd.Stderr = os.Stderr
 		if err := cmd.Run(); err != nil {

@@ -14,7 +14,9 @@
 // the host must refuse (an unknown member, structured_content breaking the declared
 // output_schema, an image naming an artifact this process never published); burst {n}
 // writes n $/progress events and its result in one write; flood {n} answers, then writes n
-// notifications.
+// notifications. With -register-early NAME the initialize answer and a tools/register of
+// NAME go out in one write; early returns the host's answer to that request and NAME
+// answers a fixed text.
 package main
 
 import (
@@ -49,7 +51,11 @@ var (
 	hidden      = flag.Bool("family-hidden", false, "with -family, also a child in a new session with an empty environment")
 	hiddenOrph  = flag.Bool("family-hidden-orphan", false, "with -family, also such a child whose parent exits at once")
 	familyFile  = flag.String("family", "", "start a same-group, a setsid and an orphaned setsid sleep; write their pids here")
+	regEarly    = flag.String("register-early", "", "write a tools/register of this tool in the same write as the initialize answer")
 )
+
+// earlyReply is the host's answer to the -register-early request, which tool early returns.
+var earlyReply = make(chan json.RawMessage, 1)
 
 var (
 	outMu  sync.Mutex
@@ -272,7 +278,22 @@ func initialize(f frame) {
 		}
 		res["protocol"] = map[string]any{"version": p.Protocol.Version, "features": features, "limits": map[string]any{"max_concurrent_requests": 8}}
 	}
-	send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
+	if *regEarly == "" {
+		send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
+		return
+	}
+	// The answer and the first request in one write: the host reads the request before
+	// it can have checked the answer.
+	rmu.Lock()
+	replies[`"fx:early"`] = earlyReply
+	rmu.Unlock()
+	answer, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
+	reg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "fx:early", "method": "tools/register", "params": map[string]any{
+		"tools": []any{map[string]any{"name": *regEarly, "description": "registered with the initialize answer", "parameters": map[string]any{"type": "object"}}}}})
+	outMu.Lock()
+	out.Write(append(append(append(answer, '\n'), reg...), '\n'))
+	out.Flush()
+	outMu.Unlock()
 }
 
 func text(s string, isErr bool) map[string]any {
@@ -304,6 +325,13 @@ func toolCall(f frame, cancelled chan struct{}) {
 		reply(text(string(b), false))
 	case "fail":
 		reply(text("failed on purpose", true))
+	case "early":
+		// The host's answer to -register-early's request, as the frame it wrote.
+		r := <-earlyReply
+		earlyReply <- r
+		reply(text(string(r), false))
+	case *regEarly:
+		reply(text("late tool called", false))
 	case "strict":
 		// Its schema forbids anything but {"n": integer}: the host must never send more.
 		b, _ := json.Marshal(p.Arguments)
