@@ -23,6 +23,7 @@ var homonyms = map[string]string{
 	"host/manifest/validate.go\x00secrets":        "the manifest member capabilities.secrets, not the feature",
 	"host/script/parse.go\x00secrets":             "the script file's [secrets] table, not the feature",
 	"host/store/artifacts.go\x00artifacts":        "the state directory's blob folder name, not the feature",
+	"sdk-go/jsonrpc/conn.go\x00notification":      "the frame kind a refused frame's error names (request, notification), not the method",
 }
 
 // Outside generated files, tests, docs and benchmarks, no source spells a wire method name or

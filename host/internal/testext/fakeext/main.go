@@ -288,7 +288,7 @@ func initialize(f frame) {
 	replies[`"fx:early"`] = earlyReply
 	rmu.Unlock()
 	answer, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": res})
-	reg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "fx:early", "method": "tools/register", "params": map[string]any{
+	reg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "fx:early", "method": protocol.MethodToolsRegister, "params": map[string]any{
 		"tools": []any{map[string]any{"name": *regEarly, "description": "registered with the initialize answer", "parameters": map[string]any{"type": "object"}}}}})
 	outMu.Lock()
 	out.Write(append(append(append(answer, '\n'), reg...), '\n'))
