@@ -14,7 +14,11 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 HEAVY = ["typing", "dataclasses", "inspect", "ast", "datetime", "traceback", "base64",
-         "octet_extension._kv"]
+         "octet_extension._kv",
+         # generated modules _models re-exports lazily: a tool-only extension needs none of them
+         "octet_extension._generated.agents", "octet_extension._generated.presentation",
+         "octet_extension._generated.hooks", "octet_extension._generated.kv",
+         "octet_extension._generated.manifest", "octet_extension._generated.host_methods"]
 
 
 def test_import_and_registration_load_no_heavy_modules() -> None:
@@ -41,3 +45,28 @@ def test_kv_types_still_import_from_the_package() -> None:
     assert entry.version == "v1"
     assert KVPage([entry], None).entries == [entry]
     assert KVTransaction.__name__ == "KVTransaction"
+
+
+def test_import_leaves_the_garbage_collector_as_it_found_it() -> None:
+    # The package pauses collection while its modules load; it must give back the state it
+    # found, enabled or not.
+    for before in ("enable", "disable"):
+        code = f"import gc\ngc.{before}()\nimport octet_extension\nprint(gc.isenabled())\n"
+        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, check=True, timeout=60)
+        assert out.stdout.strip() == str(before == "enable")
+
+
+def test_lazy_model_names_resolve_and_unknown_ones_fail() -> None:
+    from octet_extension import _models
+
+    assert _models.validate_short_id("a") == []
+    assert _models.validate_short_id("") != []
+    assert "validate_snapshot" in dir(_models)
+    try:
+        _models.no_such_name  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("an unknown name resolved")

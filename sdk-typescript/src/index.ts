@@ -20,7 +20,7 @@ export { checkSchema, compileSchema, SchemaError } from "./schema.js";
 export type { CompiledSchema, CompileOptions, Fault, FloatProbe, Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
 export type { Id, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export type { Transport, InboundSink } from "./transport.js";
-export * from "./types.js";
+export type * from "./types.js"; // type-only: no module to load at run time
 export * as limits from "./limits.js";
 export { ErrorCode } from "./limits.js";
 export { FeatureName } from "./generated/dispatch.js";

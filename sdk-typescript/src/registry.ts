@@ -3,7 +3,7 @@
 // negotiation read it; nothing here talks to the host.
 import type { RequestContext } from "./context.js";
 import { ValidationError } from "./errors.js";
-import { EVENT_METHODS } from "./generated/index.js";
+import { EVENT_METHODS } from "./generated/dispatch.js";
 import type { JsonObject } from "./json.js";
 import * as L from "./limits.js";
 // negotiate.ts calls this shape "Registry" (the declared names, not the handlers).

@@ -7,7 +7,8 @@ import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as C from "./checks.js";
 import type * as G from "./generated/index.js";
 import * as L from "./limits.js";
-import { FeatureName, Method } from "./generated/index.js";
+import { FeatureName } from "./generated/dispatch.js";
+import { Method } from "./generated/methods.js";
 import type {
   AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KVCommitResult, KVGetResult,
   KVListResult, KVPrecondition, KVWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,

@@ -129,13 +129,17 @@ func emitPython(m *ir.Model, out Output) error {
 		out[PythonGenDir+mod+".py"] = b.Bytes()
 	}
 
-	// _models.py: the old single module's names, re-exported (explicitly, so mypy --strict
-	// sees them as exports).
+	// _models.py: the old single module's names, re-exported. Type checkers read them as
+	// explicit imports (so mypy --strict sees them as exports); at run time each generated
+	// module loads on the first use of one of its names (PEP 562 __getattr__), so a start
+	// loads the five or so an extension needs and not all fifteen (each module costs a file
+	// lookup, a read and an unmarshal: about 0.2 ms of every start, docs/benchmarks.md).
 	var mb bytes.Buffer
 	mb.WriteString(header("#", fingerprint(true, exports, typeExports)))
 	mb.WriteString("# ruff: noqa: E501\n\"\"\"Wire limits, error codes, typed models and validators: the generated subpackage\n")
 	mb.WriteString("octet_extension._generated (one module per schema file) and the strict-JSON checker\n")
-	mb.WriteString("(octet_extension._strict), re-exported under the module's historical name.\"\"\"\n")
+	mb.WriteString("(octet_extension._strict), re-exported under the module's historical name; each generated\n")
+	mb.WriteString("module is imported on the first use of one of its names.\"\"\"\n")
 	mb.WriteString("\nfrom __future__ import annotations\n")
 	mb.WriteString("\nfrom ._strict import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER\nfrom ._strict import NESTING as NESTING\nfrom ._strict import StrictJSONError as StrictJSONError\nfrom ._strict import nesting_offset as nesting_offset\nfrom ._strict import parse_strict as parse_strict\n")
 	var mods []string
@@ -143,26 +147,41 @@ func emitPython(m *ir.Model, out Output) error {
 		mods = append(mods, mod)
 	}
 	sortStrings(mods)
+	mb.WriteString(pyPrelude + "if TYPE_CHECKING:\n    from typing import Any\n\n")
 	for _, mod := range mods {
 		names := exports[mod]
 		sortStrings(names)
 		for _, n := range names {
-			fmt.Fprintf(&mb, "from ._generated.%s import %s as %s\n", mod, n, n)
+			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
 		}
 	}
-	mb.WriteString(pyPrelude + "if TYPE_CHECKING:\n")
-	mods = mods[:0]
+	tmods := make([]string, 0, len(typeExports))
 	for mod := range typeExports {
-		mods = append(mods, mod)
+		tmods = append(tmods, mod)
 	}
-	sortStrings(mods)
-	for _, mod := range mods {
+	sortStrings(tmods)
+	for _, mod := range tmods {
 		names := typeExports[mod]
 		sortStrings(names)
 		for _, n := range names {
 			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
 		}
 	}
+	mb.WriteString("\n# The generated module of every runtime name above.\n_OWNER: dict[str, str] = {\n")
+	for _, mod := range mods {
+		for _, n := range exports[mod] {
+			fmt.Fprintf(&mb, "    %q: %q,\n", n, mod)
+		}
+	}
+	mb.WriteString("}\n\n\ndef __getattr__(name: str) -> Any:\n")
+	mb.WriteString("    mod = _OWNER.get(name)\n    if mod is None:\n")
+	mb.WriteString("        raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")\n")
+	// __import__, not importlib.import_module: importlib is not loaded at start either.
+	mb.WriteString("    module = __import__(f\"{__package__}._generated.{mod}\", fromlist=[name])\n")
+	mb.WriteString("    value = getattr(module, name)\n")
+	mb.WriteString("    globals()[name] = value  # later uses are plain global lookups\n")
+	mb.WriteString("    return value\n\n\n")
+	mb.WriteString("def __dir__() -> list[str]:\n    return sorted([*globals(), *_OWNER])\n")
 	out[PythonFile] = mb.Bytes()
 	return nil
 }

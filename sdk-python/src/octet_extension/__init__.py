@@ -5,31 +5,43 @@ Zero runtime dependencies. Private modules each hold one concern and are re-expo
 
 from __future__ import annotations
 
-from ._cancel import CancellationToken, current_cancellation
-from ._content import (
-    audio_content,
-    image_content,
-    persistence_metadata,
-    post_mutation_rescan,
-    text_content,
-    tool_result,
-)
-from ._errors import (
-    Cancelled,
-    InvalidParams,
-    KVConflict,
-    KvConflict,
-    OctetError,
-    ProtocolError,
-    RemoteError,
-    SecretUnavailable,
-    ToolError,
-    UnavailableError,
-)
-from ._extension import Extension
-from ._generated.dispatch import FeatureName, Method
-from ._log import Logger, log
-from ._typecheck import TYPE_CHECKING
+import gc as _gc
+
+# The cyclic garbage collector is paused while the SDK's modules load: importing them creates
+# thousands of long-lived objects (classes, functions, constants) and no garbage, yet they
+# trigger a dozen collections that would traverse them, about 4 ms of every extension's start
+# (docs/benchmarks.md, scale). Restored below even when an import fails.
+_gc_was_enabled = _gc.isenabled()
+_gc.disable()
+try:
+    from ._cancel import CancellationToken, current_cancellation
+    from ._content import (
+        audio_content,
+        image_content,
+        persistence_metadata,
+        post_mutation_rescan,
+        text_content,
+        tool_result,
+    )
+    from ._errors import (
+        Cancelled,
+        InvalidParams,
+        KVConflict,
+        KvConflict,
+        OctetError,
+        ProtocolError,
+        RemoteError,
+        SecretUnavailable,
+        ToolError,
+        UnavailableError,
+    )
+    from ._extension import Extension
+    from ._generated.dispatch import FeatureName, Method
+    from ._log import Logger, log
+    from ._typecheck import TYPE_CHECKING
+finally:
+    if _gc_was_enabled:
+        _gc.enable()
 
 if TYPE_CHECKING:
     from typing import Any

@@ -3,7 +3,8 @@
 # ruff: noqa: E501
 """Wire limits, error codes, typed models and validators: the generated subpackage
 octet_extension._generated (one module per schema file) and the strict-JSON checker
-(octet_extension._strict), re-exported under the module's historical name."""
+(octet_extension._strict), re-exported under the module's historical name; each generated
+module is imported on the first use of one of its names."""
 
 from __future__ import annotations
 
@@ -12,262 +13,264 @@ from ._strict import NESTING as NESTING
 from ._strict import StrictJSONError as StrictJSONError
 from ._strict import nesting_offset as nesting_offset
 from ._strict import parse_strict as parse_strict
-from ._generated.agents import validate_agent_interrupt_params as validate_agent_interrupt_params
-from ._generated.agents import validate_agent_interrupt_result as validate_agent_interrupt_result
-from ._generated.agents import validate_agent_list_params as validate_agent_list_params
-from ._generated.agents import validate_agent_list_result as validate_agent_list_result
-from ._generated.agents import validate_agent_message_params as validate_agent_message_params
-from ._generated.agents import validate_agent_message_result as validate_agent_message_result
-from ._generated.agents import validate_agent_model as validate_agent_model
-from ._generated.agents import validate_agent_models_params as validate_agent_models_params
-from ._generated.agents import validate_agent_models_result as validate_agent_models_result
-from ._generated.agents import validate_agent_policy as validate_agent_policy
-from ._generated.agents import validate_agent_record as validate_agent_record
-from ._generated.agents import validate_agent_spawn_params as validate_agent_spawn_params
-from ._generated.agents import validate_agent_spawn_result as validate_agent_spawn_result
-from ._generated.agents import validate_agent_state as validate_agent_state
-from ._generated.agents import validate_agent_usage as validate_agent_usage
-from ._generated.agents import validate_agent_wait_params as validate_agent_wait_params
-from ._generated.agents import validate_agent_wait_result as validate_agent_wait_result
-from ._generated.agents import validate_model_selection as validate_model_selection
-from ._generated.agents import validate_name48 as validate_name48
-from ._generated.agents import validate_sha256_hex as validate_sha256_hex
-from ._generated.content import validate_audio_part as validate_audio_part
-from ._generated.content import validate_command_definition as validate_command_definition
-from ._generated.content import validate_content_part as validate_content_part
-from ._generated.content import validate_image_part as validate_image_part
-from ._generated.content import validate_resource_owner as validate_resource_owner
-from ._generated.content import validate_text_part as validate_text_part
-from ._generated.content import validate_tool_definition as validate_tool_definition
-from ._generated.content import validate_tool_definition01 as validate_tool_definition01
-from ._generated.content import validate_tool_result as validate_tool_result
-from ._generated.content import validate_tool_result01 as validate_tool_result01
-from ._generated.envelope import validate_cancel_params as validate_cancel_params
-from ._generated.envelope import validate_error_response as validate_error_response
-from ._generated.envelope import validate_notification as validate_notification
-from ._generated.envelope import validate_request as validate_request
-from ._generated.envelope import validate_request_id as validate_request_id
-from ._generated.envelope import validate_success_response as validate_success_response
-from ._generated.errors import CODE_INTERNAL_ERROR as CODE_INTERNAL_ERROR
-from ._generated.errors import CODE_INVALID_PARAMS as CODE_INVALID_PARAMS
-from ._generated.errors import CODE_INVALID_REQUEST as CODE_INVALID_REQUEST
-from ._generated.errors import CODE_KV_CONFLICT as CODE_KV_CONFLICT
-from ._generated.errors import CODE_METHOD_NOT_FOUND as CODE_METHOD_NOT_FOUND
-from ._generated.errors import CODE_OVERLOADED as CODE_OVERLOADED
-from ._generated.errors import CODE_PARSE_ERROR as CODE_PARSE_ERROR
-from ._generated.errors import CODE_REQUEST_CANCELLED as CODE_REQUEST_CANCELLED
-from ._generated.errors import CODE_SECRET_UNAVAILABLE as CODE_SECRET_UNAVAILABLE
-from ._generated.errors import CODE_SERVICE_UNAVAILABLE as CODE_SERVICE_UNAVAILABLE
-from ._generated.errors import CODE_SHUTTING_DOWN as CODE_SHUTTING_DOWN
-from ._generated.errors import CODE_UNSUPPORTED_API_VERSION as CODE_UNSUPPORTED_API_VERSION
-from ._generated.errors import ERROR_REGISTRY as ERROR_REGISTRY
-from ._generated.errors import ErrorInfo as ErrorInfo
-from ._generated.errors import MESSAGE_HANDLER_EXCEPTION as MESSAGE_HANDLER_EXCEPTION
-from ._generated.errors import MESSAGE_OUTPUT_SCHEMA_FAULT as MESSAGE_OUTPUT_SCHEMA_FAULT
-from ._generated.errors import MESSAGE_UNKNOWN_TOOL as MESSAGE_UNKNOWN_TOOL
-from ._generated.errors import validate_error_object as validate_error_object
-from ._generated.errors import validate_handler_exception_data as validate_handler_exception_data
-from ._generated.errors import validate_internal_error_data as validate_internal_error_data
-from ._generated.errors import validate_invalid_params_data as validate_invalid_params_data
-from ._generated.errors import validate_invalid_request_data as validate_invalid_request_data
-from ._generated.errors import validate_kv_conflict_data as validate_kv_conflict_data
-from ._generated.errors import validate_method_not_found_data as validate_method_not_found_data
-from ._generated.errors import validate_output_schema_fault_data as validate_output_schema_fault_data
-from ._generated.errors import validate_overloaded_data as validate_overloaded_data
-from ._generated.errors import validate_parse_error_data as validate_parse_error_data
-from ._generated.errors import validate_service_unavailable_data as validate_service_unavailable_data
-from ._generated.errors import validate_unknown_tool_data as validate_unknown_tool_data
-from ._generated.errors import validate_unsupported_api_version_data as validate_unsupported_api_version_data
-from ._generated.extension_methods import validate_adapter_hints as validate_adapter_hints
-from ._generated.extension_methods import validate_artifact_publish_file as validate_artifact_publish_file
-from ._generated.extension_methods import validate_artifact_publish_inline as validate_artifact_publish_inline
-from ._generated.extension_methods import validate_artifact_publish_params as validate_artifact_publish_params
-from ._generated.extension_methods import validate_artifact_publish_result as validate_artifact_publish_result
-from ._generated.extension_methods import validate_confirmation_request_params as validate_confirmation_request_params
-from ._generated.extension_methods import validate_confirmation_request_result as validate_confirmation_request_result
-from ._generated.extension_methods import validate_context_contribution_params as validate_context_contribution_params
-from ._generated.extension_methods import validate_input_request_params as validate_input_request_params
-from ._generated.extension_methods import validate_input_request_result as validate_input_request_result
-from ._generated.extension_methods import validate_notification_params as validate_notification_params
-from ._generated.extension_methods import validate_policy_evaluate_params as validate_policy_evaluate_params
-from ._generated.extension_methods import validate_policy_evaluate_result as validate_policy_evaluate_result
-from ._generated.extension_methods import validate_policy_intent as validate_policy_intent
-from ._generated.extension_methods import validate_progress_decoration as validate_progress_decoration
-from ._generated.extension_methods import validate_progress_event as validate_progress_event
-from ._generated.extension_methods import validate_progress_output as validate_progress_output
-from ._generated.extension_methods import validate_progress_params as validate_progress_params
-from ._generated.extension_methods import validate_progress_status as validate_progress_status
-from ._generated.extension_methods import validate_secret_get_params as validate_secret_get_params
-from ._generated.extension_methods import validate_secret_get_result as validate_secret_get_result
-from ._generated.extension_methods import validate_status_contribution_params as validate_status_contribution_params
-from ._generated.extension_methods import validate_tools_catalog_result as validate_tools_catalog_result
-from ._generated.extension_methods import validate_tools_register_params as validate_tools_register_params
-from ._generated.extension_methods import validate_tools_unregister_params as validate_tools_unregister_params
-from ._generated.hooks import validate_after_response_payload as validate_after_response_payload
-from ._generated.hooks import validate_after_tool_call_payload as validate_after_tool_call_payload
-from ._generated.hooks import validate_before_persistence_payload as validate_before_persistence_payload
-from ._generated.hooks import validate_before_prompt_payload as validate_before_prompt_payload
-from ._generated.hooks import validate_before_tool_call_payload as validate_before_tool_call_payload
-from ._generated.hooks import validate_hook_disposition as validate_hook_disposition
-from ._generated.hooks import validate_hook_run_after_response as validate_hook_run_after_response
-from ._generated.hooks import validate_hook_run_after_tool_call as validate_hook_run_after_tool_call
-from ._generated.hooks import validate_hook_run_before_persistence as validate_hook_run_before_persistence
-from ._generated.hooks import validate_hook_run_before_prompt as validate_hook_run_before_prompt
-from ._generated.hooks import validate_hook_run_before_tool_call as validate_hook_run_before_tool_call
-from ._generated.hooks import validate_hook_run_params as validate_hook_run_params
-from ._generated.hooks import validate_hook_run_post_mutation as validate_hook_run_post_mutation
-from ._generated.hooks import validate_hook_run_result as validate_hook_run_result
-from ._generated.hooks import validate_persistence_metadata as validate_persistence_metadata
-from ._generated.hooks import validate_post_mutation_payload as validate_post_mutation_payload
-from ._generated.hooks import validate_post_mutation_rescan as validate_post_mutation_rescan
-from ._generated.host_methods import validate_command_execute_params as validate_command_execute_params
-from ._generated.host_methods import validate_command_execute_result as validate_command_execute_result
-from ._generated.host_methods import validate_context_collect_params as validate_context_collect_params
-from ._generated.host_methods import validate_context_collect_result as validate_context_collect_result
-from ._generated.host_methods import validate_context_item as validate_context_item
-from ._generated.host_methods import validate_render_segment as validate_render_segment
-from ._generated.host_methods import validate_shutdown_params as validate_shutdown_params
-from ._generated.host_methods import validate_shutdown_result as validate_shutdown_result
-from ._generated.host_methods import validate_status_collect_params as validate_status_collect_params
-from ._generated.host_methods import validate_status_collect_result as validate_status_collect_result
-from ._generated.host_methods import validate_tool_call_params as validate_tool_call_params
-from ._generated.host_methods import validate_tool_render_params as validate_tool_render_params
-from ._generated.host_methods import validate_tool_render_params01 as validate_tool_render_params01
-from ._generated.host_methods import validate_tool_render_result as validate_tool_render_result
-from ._generated.initialize import validate_answered_limits as validate_answered_limits
-from ._generated.initialize import validate_extension_info as validate_extension_info
-from ._generated.initialize import validate_feature as validate_feature
-from ._generated.initialize import validate_initialize_params as validate_initialize_params
-from ._generated.initialize import validate_initialize_params01 as validate_initialize_params01
-from ._generated.initialize import validate_initialize_result as validate_initialize_result
-from ._generated.initialize import validate_initialize_result01 as validate_initialize_result01
-from ._generated.initialize import validate_lifecycle_event as validate_lifecycle_event
-from ._generated.initialize import validate_model_info as validate_model_info
-from ._generated.initialize import validate_offered_limits as validate_offered_limits
-from ._generated.initialize import validate_protocol_answer as validate_protocol_answer
-from ._generated.initialize import validate_protocol_offer as validate_protocol_offer
-from ._generated.initialize import validate_session_info as validate_session_info
-from ._generated.initialize import validate_workspace_info as validate_workspace_info
-from ._generated.kv import validate_kv_commit_params as validate_kv_commit_params
-from ._generated.kv import validate_kv_commit_result as validate_kv_commit_result
-from ._generated.kv import validate_kv_delete as validate_kv_delete
-from ._generated.kv import validate_kv_entry as validate_kv_entry
-from ._generated.kv import validate_kv_expect_absent as validate_kv_expect_absent
-from ._generated.kv import validate_kv_expect_version as validate_kv_expect_version
-from ._generated.kv import validate_kv_get_params as validate_kv_get_params
-from ._generated.kv import validate_kv_get_result as validate_kv_get_result
-from ._generated.kv import validate_kv_list_params as validate_kv_list_params
-from ._generated.kv import validate_kv_list_result as validate_kv_list_result
-from ._generated.kv import validate_kv_precondition as validate_kv_precondition
-from ._generated.kv import validate_kv_put as validate_kv_put
-from ._generated.kv import validate_kv_write as validate_kv_write
-from ._generated.kv import validate_kv_write_version as validate_kv_write_version
-from ._generated.lifecycle import validate_outcome as validate_outcome
-from ._generated.lifecycle import validate_session_settled_params as validate_session_settled_params
-from ._generated.lifecycle import validate_session_started_params as validate_session_started_params
-from ._generated.lifecycle import validate_tool_settled_params as validate_tool_settled_params
-from ._generated.lifecycle import validate_tool_started_params as validate_tool_started_params
-from ._generated.lifecycle import validate_turn_settled_params as validate_turn_settled_params
-from ._generated.lifecycle import validate_turn_started_params as validate_turn_started_params
-from ._generated.limits import AGENT_MAX_ACTIVE as AGENT_MAX_ACTIVE
-from ._generated.limits import AGENT_MAX_DEPTH as AGENT_MAX_DEPTH
-from ._generated.limits import AGENT_MAX_RETAINED as AGENT_MAX_RETAINED
-from ._generated.limits import AGENT_MAX_TOKENS_MAX as AGENT_MAX_TOKENS_MAX
-from ._generated.limits import AGENT_MAX_TOKENS_MIN as AGENT_MAX_TOKENS_MIN
-from ._generated.limits import AGENT_MESSAGE_MAX_BYTES as AGENT_MESSAGE_MAX_BYTES
-from ._generated.limits import AGENT_NAME_MAX_CHARS as AGENT_NAME_MAX_CHARS
-from ._generated.limits import AGENT_WAIT_DEFAULT_MS as AGENT_WAIT_DEFAULT_MS
-from ._generated.limits import AGENT_WAIT_MAX_MS as AGENT_WAIT_MAX_MS
-from ._generated.limits import AGENT_WAIT_MIN_MS as AGENT_WAIT_MIN_MS
-from ._generated.limits import APPROVAL_TOKEN_TTL_MS as APPROVAL_TOKEN_TTL_MS
-from ._generated.limits import ARTIFACT_GENERATION_MAX_BYTES as ARTIFACT_GENERATION_MAX_BYTES
-from ._generated.limits import ARTIFACT_GENERATION_MAX_COUNT as ARTIFACT_GENERATION_MAX_COUNT
-from ._generated.limits import ARTIFACT_INLINE_MAX_BYTES as ARTIFACT_INLINE_MAX_BYTES
-from ._generated.limits import ARTIFACT_MAX_BYTES as ARTIFACT_MAX_BYTES
-from ._generated.limits import BACKOFF_BASE_MS as BACKOFF_BASE_MS
-from ._generated.limits import BACKOFF_CAP_MS as BACKOFF_CAP_MS
-from ._generated.limits import CANCEL_GRACE_MS as CANCEL_GRACE_MS
-from ._generated.limits import EVENTS_RETAINED as EVENTS_RETAINED
-from ._generated.limits import INPUT_PROMPT_MAX_BYTES as INPUT_PROMPT_MAX_BYTES
-from ._generated.limits import INPUT_VALUE_MAX_BYTES as INPUT_VALUE_MAX_BYTES
-from ._generated.limits import KV_KEY_MAX_BYTES as KV_KEY_MAX_BYTES
-from ._generated.limits import KV_LIST_MAX as KV_LIST_MAX
-from ._generated.limits import KV_MAX_BATCH as KV_MAX_BATCH
-from ._generated.limits import KV_VALUE_MAX_BYTES as KV_VALUE_MAX_BYTES
-from ._generated.limits import MAX_CATALOG_TOOLS as MAX_CATALOG_TOOLS
-from ._generated.limits import MAX_ID_BYTES as MAX_ID_BYTES
-from ._generated.limits import MAX_IN_FLIGHT as MAX_IN_FLIGHT
-from ._generated.limits import MAX_JSON_DEPTH as MAX_JSON_DEPTH
-from ._generated.limits import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
-from ._generated.limits import MAX_PENDING_REQUESTS as MAX_PENDING_REQUESTS
-from ._generated.limits import MAX_SECRETS as MAX_SECRETS
-from ._generated.limits import MAX_TOOLS_PER_REQUEST as MAX_TOOLS_PER_REQUEST
-from ._generated.limits import NOTIFICATION_DRAIN_MS as NOTIFICATION_DRAIN_MS
-from ._generated.limits import NOTIFICATION_QUEUE_BYTES as NOTIFICATION_QUEUE_BYTES
-from ._generated.limits import NOTIFICATION_QUEUE_FRAMES as NOTIFICATION_QUEUE_FRAMES
-from ._generated.limits import NOTIFICATION_RATE_BURST as NOTIFICATION_RATE_BURST
-from ._generated.limits import NOTIFICATION_RATE_PER_SECOND as NOTIFICATION_RATE_PER_SECOND
-from ._generated.limits import PARK_AFTER_FAILURES as PARK_AFTER_FAILURES
-from ._generated.limits import PRESENTATION_MAX_ACTIONS as PRESENTATION_MAX_ACTIONS
-from ._generated.limits import PRESENTATION_MAX_ACTIVITIES as PRESENTATION_MAX_ACTIVITIES
-from ._generated.limits import PRESENTATION_MAX_BYTES as PRESENTATION_MAX_BYTES
-from ._generated.limits import PRESENTATION_MAX_DEPTH as PRESENTATION_MAX_DEPTH
-from ._generated.limits import PRESENTATION_MAX_DETAIL_BYTES as PRESENTATION_MAX_DETAIL_BYTES
-from ._generated.limits import PRESENTATION_MAX_NODES as PRESENTATION_MAX_NODES
-from ._generated.limits import PRESENTATION_MAX_UPDATES_PER_SECOND as PRESENTATION_MAX_UPDATES_PER_SECOND
-from ._generated.limits import READY_RESET_MS as READY_RESET_MS
-from ._generated.limits import REQUEST_TIMEOUT_MS as REQUEST_TIMEOUT_MS
-from ._generated.limits import RESULT_MAX_CONTENT_PARTS as RESULT_MAX_CONTENT_PARTS
-from ._generated.limits import RESULT_MAX_MEDIA_BYTES as RESULT_MAX_MEDIA_BYTES
-from ._generated.limits import RESULT_MAX_METADATA_BYTES as RESULT_MAX_METADATA_BYTES
-from ._generated.limits import RESULT_MAX_STRUCTURED_BYTES as RESULT_MAX_STRUCTURED_BYTES
-from ._generated.limits import RETAINED_CATALOGS as RETAINED_CATALOGS
-from ._generated.limits import SECRET_NAME_MAX_BYTES as SECRET_NAME_MAX_BYTES
-from ._generated.limits import SECRET_VALUE_MAX_BYTES as SECRET_VALUE_MAX_BYTES
-from ._generated.limits import SHUTDOWN_DRAIN_MS as SHUTDOWN_DRAIN_MS
-from ._generated.limits import START_TIMEOUT_MS as START_TIMEOUT_MS
-from ._generated.limits import STDERR_LOG_MAX_BYTES as STDERR_LOG_MAX_BYTES
-from ._generated.manifest import validate_api_version as validate_api_version
-from ._generated.manifest import validate_certify_exercised_tool as validate_certify_exercised_tool
-from ._generated.manifest import validate_certify_skipped_tool as validate_certify_skipped_tool
-from ._generated.manifest import validate_certify_tool as validate_certify_tool
-from ._generated.manifest import validate_command_name as validate_command_name
-from ._generated.manifest import validate_extension_name as validate_extension_name
-from ._generated.manifest import validate_hook_name as validate_hook_name
-from ._generated.manifest import validate_manifest as validate_manifest
-from ._generated.manifest import validate_manifest_capabilities as validate_manifest_capabilities
-from ._generated.manifest import validate_manifest_certify as validate_manifest_certify
-from ._generated.manifest import validate_manifest_contributions as validate_manifest_contributions
-from ._generated.manifest import validate_manifest_entrypoint as validate_manifest_entrypoint
-from ._generated.manifest import validate_manifest_runtime as validate_manifest_runtime
-from ._generated.manifest import validate_secret_name as validate_secret_name
-from ._generated.manifest import validate_tool_name as validate_tool_name
-from ._generated.manifest import validate_ui_surface as validate_ui_surface
-from ._generated.methods import METHODS as METHODS
-from ._generated.methods import MethodInfo as MethodInfo
-from ._generated.presentation import validate_action as validate_action
-from ._generated.presentation import validate_activity as validate_activity
-from ._generated.presentation import validate_activity_metrics as validate_activity_metrics
-from ._generated.presentation import validate_artifact_reference as validate_artifact_reference
-from ._generated.presentation import validate_collection as validate_collection
-from ._generated.presentation import validate_collection_detail as validate_collection_detail
-from ._generated.presentation import validate_node as validate_node
-from ._generated.presentation import validate_presentation_status as validate_presentation_status
-from ._generated.presentation import validate_presentation_update_params as validate_presentation_update_params
-from ._generated.presentation import validate_reference as validate_reference
-from ._generated.presentation import validate_resource_reference as validate_resource_reference
-from ._generated.presentation import validate_session_reference as validate_session_reference
-from ._generated.presentation import validate_short_id as validate_short_id
-from ._generated.presentation import validate_snapshot as validate_snapshot
-from ._generated.presentation import validate_state as validate_state
-from ._generated.presentation import validate_url_reference as validate_url_reference
-from ._generated.specs import type_names as type_names
-from ._generated.specs import validate as validate
 
 # typing.TYPE_CHECKING without importing typing (~3 ms of every extension's start): mypy treats
 # any name TYPE_CHECKING as true, so only type checkers read the typing imports.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
+    from ._generated.agents import validate_agent_interrupt_params as validate_agent_interrupt_params
+    from ._generated.agents import validate_agent_interrupt_result as validate_agent_interrupt_result
+    from ._generated.agents import validate_agent_list_params as validate_agent_list_params
+    from ._generated.agents import validate_agent_list_result as validate_agent_list_result
+    from ._generated.agents import validate_agent_message_params as validate_agent_message_params
+    from ._generated.agents import validate_agent_message_result as validate_agent_message_result
+    from ._generated.agents import validate_agent_model as validate_agent_model
+    from ._generated.agents import validate_agent_models_params as validate_agent_models_params
+    from ._generated.agents import validate_agent_models_result as validate_agent_models_result
+    from ._generated.agents import validate_agent_policy as validate_agent_policy
+    from ._generated.agents import validate_agent_record as validate_agent_record
+    from ._generated.agents import validate_agent_spawn_params as validate_agent_spawn_params
+    from ._generated.agents import validate_agent_spawn_result as validate_agent_spawn_result
+    from ._generated.agents import validate_agent_state as validate_agent_state
+    from ._generated.agents import validate_agent_usage as validate_agent_usage
+    from ._generated.agents import validate_agent_wait_params as validate_agent_wait_params
+    from ._generated.agents import validate_agent_wait_result as validate_agent_wait_result
+    from ._generated.agents import validate_model_selection as validate_model_selection
+    from ._generated.agents import validate_name48 as validate_name48
+    from ._generated.agents import validate_sha256_hex as validate_sha256_hex
+    from ._generated.content import validate_audio_part as validate_audio_part
+    from ._generated.content import validate_command_definition as validate_command_definition
+    from ._generated.content import validate_content_part as validate_content_part
+    from ._generated.content import validate_image_part as validate_image_part
+    from ._generated.content import validate_resource_owner as validate_resource_owner
+    from ._generated.content import validate_text_part as validate_text_part
+    from ._generated.content import validate_tool_definition as validate_tool_definition
+    from ._generated.content import validate_tool_definition01 as validate_tool_definition01
+    from ._generated.content import validate_tool_result as validate_tool_result
+    from ._generated.content import validate_tool_result01 as validate_tool_result01
+    from ._generated.envelope import validate_cancel_params as validate_cancel_params
+    from ._generated.envelope import validate_error_response as validate_error_response
+    from ._generated.envelope import validate_notification as validate_notification
+    from ._generated.envelope import validate_request as validate_request
+    from ._generated.envelope import validate_request_id as validate_request_id
+    from ._generated.envelope import validate_success_response as validate_success_response
+    from ._generated.errors import CODE_INTERNAL_ERROR as CODE_INTERNAL_ERROR
+    from ._generated.errors import CODE_INVALID_PARAMS as CODE_INVALID_PARAMS
+    from ._generated.errors import CODE_INVALID_REQUEST as CODE_INVALID_REQUEST
+    from ._generated.errors import CODE_KV_CONFLICT as CODE_KV_CONFLICT
+    from ._generated.errors import CODE_METHOD_NOT_FOUND as CODE_METHOD_NOT_FOUND
+    from ._generated.errors import CODE_OVERLOADED as CODE_OVERLOADED
+    from ._generated.errors import CODE_PARSE_ERROR as CODE_PARSE_ERROR
+    from ._generated.errors import CODE_REQUEST_CANCELLED as CODE_REQUEST_CANCELLED
+    from ._generated.errors import CODE_SECRET_UNAVAILABLE as CODE_SECRET_UNAVAILABLE
+    from ._generated.errors import CODE_SERVICE_UNAVAILABLE as CODE_SERVICE_UNAVAILABLE
+    from ._generated.errors import CODE_SHUTTING_DOWN as CODE_SHUTTING_DOWN
+    from ._generated.errors import CODE_UNSUPPORTED_API_VERSION as CODE_UNSUPPORTED_API_VERSION
+    from ._generated.errors import ERROR_REGISTRY as ERROR_REGISTRY
+    from ._generated.errors import ErrorInfo as ErrorInfo
+    from ._generated.errors import MESSAGE_HANDLER_EXCEPTION as MESSAGE_HANDLER_EXCEPTION
+    from ._generated.errors import MESSAGE_OUTPUT_SCHEMA_FAULT as MESSAGE_OUTPUT_SCHEMA_FAULT
+    from ._generated.errors import MESSAGE_UNKNOWN_TOOL as MESSAGE_UNKNOWN_TOOL
+    from ._generated.errors import validate_error_object as validate_error_object
+    from ._generated.errors import validate_handler_exception_data as validate_handler_exception_data
+    from ._generated.errors import validate_internal_error_data as validate_internal_error_data
+    from ._generated.errors import validate_invalid_params_data as validate_invalid_params_data
+    from ._generated.errors import validate_invalid_request_data as validate_invalid_request_data
+    from ._generated.errors import validate_kv_conflict_data as validate_kv_conflict_data
+    from ._generated.errors import validate_method_not_found_data as validate_method_not_found_data
+    from ._generated.errors import validate_output_schema_fault_data as validate_output_schema_fault_data
+    from ._generated.errors import validate_overloaded_data as validate_overloaded_data
+    from ._generated.errors import validate_parse_error_data as validate_parse_error_data
+    from ._generated.errors import validate_service_unavailable_data as validate_service_unavailable_data
+    from ._generated.errors import validate_unknown_tool_data as validate_unknown_tool_data
+    from ._generated.errors import validate_unsupported_api_version_data as validate_unsupported_api_version_data
+    from ._generated.extension_methods import validate_adapter_hints as validate_adapter_hints
+    from ._generated.extension_methods import validate_artifact_publish_file as validate_artifact_publish_file
+    from ._generated.extension_methods import validate_artifact_publish_inline as validate_artifact_publish_inline
+    from ._generated.extension_methods import validate_artifact_publish_params as validate_artifact_publish_params
+    from ._generated.extension_methods import validate_artifact_publish_result as validate_artifact_publish_result
+    from ._generated.extension_methods import validate_confirmation_request_params as validate_confirmation_request_params
+    from ._generated.extension_methods import validate_confirmation_request_result as validate_confirmation_request_result
+    from ._generated.extension_methods import validate_context_contribution_params as validate_context_contribution_params
+    from ._generated.extension_methods import validate_input_request_params as validate_input_request_params
+    from ._generated.extension_methods import validate_input_request_result as validate_input_request_result
+    from ._generated.extension_methods import validate_notification_params as validate_notification_params
+    from ._generated.extension_methods import validate_policy_evaluate_params as validate_policy_evaluate_params
+    from ._generated.extension_methods import validate_policy_evaluate_result as validate_policy_evaluate_result
+    from ._generated.extension_methods import validate_policy_intent as validate_policy_intent
+    from ._generated.extension_methods import validate_progress_decoration as validate_progress_decoration
+    from ._generated.extension_methods import validate_progress_event as validate_progress_event
+    from ._generated.extension_methods import validate_progress_output as validate_progress_output
+    from ._generated.extension_methods import validate_progress_params as validate_progress_params
+    from ._generated.extension_methods import validate_progress_status as validate_progress_status
+    from ._generated.extension_methods import validate_secret_get_params as validate_secret_get_params
+    from ._generated.extension_methods import validate_secret_get_result as validate_secret_get_result
+    from ._generated.extension_methods import validate_status_contribution_params as validate_status_contribution_params
+    from ._generated.extension_methods import validate_tools_catalog_result as validate_tools_catalog_result
+    from ._generated.extension_methods import validate_tools_register_params as validate_tools_register_params
+    from ._generated.extension_methods import validate_tools_unregister_params as validate_tools_unregister_params
+    from ._generated.hooks import validate_after_response_payload as validate_after_response_payload
+    from ._generated.hooks import validate_after_tool_call_payload as validate_after_tool_call_payload
+    from ._generated.hooks import validate_before_persistence_payload as validate_before_persistence_payload
+    from ._generated.hooks import validate_before_prompt_payload as validate_before_prompt_payload
+    from ._generated.hooks import validate_before_tool_call_payload as validate_before_tool_call_payload
+    from ._generated.hooks import validate_hook_disposition as validate_hook_disposition
+    from ._generated.hooks import validate_hook_run_after_response as validate_hook_run_after_response
+    from ._generated.hooks import validate_hook_run_after_tool_call as validate_hook_run_after_tool_call
+    from ._generated.hooks import validate_hook_run_before_persistence as validate_hook_run_before_persistence
+    from ._generated.hooks import validate_hook_run_before_prompt as validate_hook_run_before_prompt
+    from ._generated.hooks import validate_hook_run_before_tool_call as validate_hook_run_before_tool_call
+    from ._generated.hooks import validate_hook_run_params as validate_hook_run_params
+    from ._generated.hooks import validate_hook_run_post_mutation as validate_hook_run_post_mutation
+    from ._generated.hooks import validate_hook_run_result as validate_hook_run_result
+    from ._generated.hooks import validate_persistence_metadata as validate_persistence_metadata
+    from ._generated.hooks import validate_post_mutation_payload as validate_post_mutation_payload
+    from ._generated.hooks import validate_post_mutation_rescan as validate_post_mutation_rescan
+    from ._generated.host_methods import validate_command_execute_params as validate_command_execute_params
+    from ._generated.host_methods import validate_command_execute_result as validate_command_execute_result
+    from ._generated.host_methods import validate_context_collect_params as validate_context_collect_params
+    from ._generated.host_methods import validate_context_collect_result as validate_context_collect_result
+    from ._generated.host_methods import validate_context_item as validate_context_item
+    from ._generated.host_methods import validate_render_segment as validate_render_segment
+    from ._generated.host_methods import validate_shutdown_params as validate_shutdown_params
+    from ._generated.host_methods import validate_shutdown_result as validate_shutdown_result
+    from ._generated.host_methods import validate_status_collect_params as validate_status_collect_params
+    from ._generated.host_methods import validate_status_collect_result as validate_status_collect_result
+    from ._generated.host_methods import validate_tool_call_params as validate_tool_call_params
+    from ._generated.host_methods import validate_tool_render_params as validate_tool_render_params
+    from ._generated.host_methods import validate_tool_render_params01 as validate_tool_render_params01
+    from ._generated.host_methods import validate_tool_render_result as validate_tool_render_result
+    from ._generated.initialize import validate_answered_limits as validate_answered_limits
+    from ._generated.initialize import validate_extension_info as validate_extension_info
+    from ._generated.initialize import validate_feature as validate_feature
+    from ._generated.initialize import validate_initialize_params as validate_initialize_params
+    from ._generated.initialize import validate_initialize_params01 as validate_initialize_params01
+    from ._generated.initialize import validate_initialize_result as validate_initialize_result
+    from ._generated.initialize import validate_initialize_result01 as validate_initialize_result01
+    from ._generated.initialize import validate_lifecycle_event as validate_lifecycle_event
+    from ._generated.initialize import validate_model_info as validate_model_info
+    from ._generated.initialize import validate_offered_limits as validate_offered_limits
+    from ._generated.initialize import validate_protocol_answer as validate_protocol_answer
+    from ._generated.initialize import validate_protocol_offer as validate_protocol_offer
+    from ._generated.initialize import validate_session_info as validate_session_info
+    from ._generated.initialize import validate_workspace_info as validate_workspace_info
+    from ._generated.kv import validate_kv_commit_params as validate_kv_commit_params
+    from ._generated.kv import validate_kv_commit_result as validate_kv_commit_result
+    from ._generated.kv import validate_kv_delete as validate_kv_delete
+    from ._generated.kv import validate_kv_entry as validate_kv_entry
+    from ._generated.kv import validate_kv_expect_absent as validate_kv_expect_absent
+    from ._generated.kv import validate_kv_expect_version as validate_kv_expect_version
+    from ._generated.kv import validate_kv_get_params as validate_kv_get_params
+    from ._generated.kv import validate_kv_get_result as validate_kv_get_result
+    from ._generated.kv import validate_kv_list_params as validate_kv_list_params
+    from ._generated.kv import validate_kv_list_result as validate_kv_list_result
+    from ._generated.kv import validate_kv_precondition as validate_kv_precondition
+    from ._generated.kv import validate_kv_put as validate_kv_put
+    from ._generated.kv import validate_kv_write as validate_kv_write
+    from ._generated.kv import validate_kv_write_version as validate_kv_write_version
+    from ._generated.lifecycle import validate_outcome as validate_outcome
+    from ._generated.lifecycle import validate_session_settled_params as validate_session_settled_params
+    from ._generated.lifecycle import validate_session_started_params as validate_session_started_params
+    from ._generated.lifecycle import validate_tool_settled_params as validate_tool_settled_params
+    from ._generated.lifecycle import validate_tool_started_params as validate_tool_started_params
+    from ._generated.lifecycle import validate_turn_settled_params as validate_turn_settled_params
+    from ._generated.lifecycle import validate_turn_started_params as validate_turn_started_params
+    from ._generated.limits import AGENT_MAX_ACTIVE as AGENT_MAX_ACTIVE
+    from ._generated.limits import AGENT_MAX_DEPTH as AGENT_MAX_DEPTH
+    from ._generated.limits import AGENT_MAX_RETAINED as AGENT_MAX_RETAINED
+    from ._generated.limits import AGENT_MAX_TOKENS_MAX as AGENT_MAX_TOKENS_MAX
+    from ._generated.limits import AGENT_MAX_TOKENS_MIN as AGENT_MAX_TOKENS_MIN
+    from ._generated.limits import AGENT_MESSAGE_MAX_BYTES as AGENT_MESSAGE_MAX_BYTES
+    from ._generated.limits import AGENT_NAME_MAX_CHARS as AGENT_NAME_MAX_CHARS
+    from ._generated.limits import AGENT_WAIT_DEFAULT_MS as AGENT_WAIT_DEFAULT_MS
+    from ._generated.limits import AGENT_WAIT_MAX_MS as AGENT_WAIT_MAX_MS
+    from ._generated.limits import AGENT_WAIT_MIN_MS as AGENT_WAIT_MIN_MS
+    from ._generated.limits import APPROVAL_TOKEN_TTL_MS as APPROVAL_TOKEN_TTL_MS
+    from ._generated.limits import ARTIFACT_GENERATION_MAX_BYTES as ARTIFACT_GENERATION_MAX_BYTES
+    from ._generated.limits import ARTIFACT_GENERATION_MAX_COUNT as ARTIFACT_GENERATION_MAX_COUNT
+    from ._generated.limits import ARTIFACT_INLINE_MAX_BYTES as ARTIFACT_INLINE_MAX_BYTES
+    from ._generated.limits import ARTIFACT_MAX_BYTES as ARTIFACT_MAX_BYTES
+    from ._generated.limits import BACKOFF_BASE_MS as BACKOFF_BASE_MS
+    from ._generated.limits import BACKOFF_CAP_MS as BACKOFF_CAP_MS
+    from ._generated.limits import CANCEL_GRACE_MS as CANCEL_GRACE_MS
+    from ._generated.limits import EVENTS_RETAINED as EVENTS_RETAINED
+    from ._generated.limits import INPUT_PROMPT_MAX_BYTES as INPUT_PROMPT_MAX_BYTES
+    from ._generated.limits import INPUT_VALUE_MAX_BYTES as INPUT_VALUE_MAX_BYTES
+    from ._generated.limits import KV_KEY_MAX_BYTES as KV_KEY_MAX_BYTES
+    from ._generated.limits import KV_LIST_MAX as KV_LIST_MAX
+    from ._generated.limits import KV_MAX_BATCH as KV_MAX_BATCH
+    from ._generated.limits import KV_VALUE_MAX_BYTES as KV_VALUE_MAX_BYTES
+    from ._generated.limits import MAX_CATALOG_TOOLS as MAX_CATALOG_TOOLS
+    from ._generated.limits import MAX_ID_BYTES as MAX_ID_BYTES
+    from ._generated.limits import MAX_IN_FLIGHT as MAX_IN_FLIGHT
+    from ._generated.limits import MAX_JSON_DEPTH as MAX_JSON_DEPTH
+    from ._generated.limits import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
+    from ._generated.limits import MAX_PENDING_REQUESTS as MAX_PENDING_REQUESTS
+    from ._generated.limits import MAX_SECRETS as MAX_SECRETS
+    from ._generated.limits import MAX_TOOLS_PER_REQUEST as MAX_TOOLS_PER_REQUEST
+    from ._generated.limits import NOTIFICATION_DRAIN_MS as NOTIFICATION_DRAIN_MS
+    from ._generated.limits import NOTIFICATION_QUEUE_BYTES as NOTIFICATION_QUEUE_BYTES
+    from ._generated.limits import NOTIFICATION_QUEUE_FRAMES as NOTIFICATION_QUEUE_FRAMES
+    from ._generated.limits import NOTIFICATION_RATE_BURST as NOTIFICATION_RATE_BURST
+    from ._generated.limits import NOTIFICATION_RATE_PER_SECOND as NOTIFICATION_RATE_PER_SECOND
+    from ._generated.limits import PARK_AFTER_FAILURES as PARK_AFTER_FAILURES
+    from ._generated.limits import PRESENTATION_MAX_ACTIONS as PRESENTATION_MAX_ACTIONS
+    from ._generated.limits import PRESENTATION_MAX_ACTIVITIES as PRESENTATION_MAX_ACTIVITIES
+    from ._generated.limits import PRESENTATION_MAX_BYTES as PRESENTATION_MAX_BYTES
+    from ._generated.limits import PRESENTATION_MAX_DEPTH as PRESENTATION_MAX_DEPTH
+    from ._generated.limits import PRESENTATION_MAX_DETAIL_BYTES as PRESENTATION_MAX_DETAIL_BYTES
+    from ._generated.limits import PRESENTATION_MAX_NODES as PRESENTATION_MAX_NODES
+    from ._generated.limits import PRESENTATION_MAX_UPDATES_PER_SECOND as PRESENTATION_MAX_UPDATES_PER_SECOND
+    from ._generated.limits import READY_RESET_MS as READY_RESET_MS
+    from ._generated.limits import REQUEST_TIMEOUT_MS as REQUEST_TIMEOUT_MS
+    from ._generated.limits import RESULT_MAX_CONTENT_PARTS as RESULT_MAX_CONTENT_PARTS
+    from ._generated.limits import RESULT_MAX_MEDIA_BYTES as RESULT_MAX_MEDIA_BYTES
+    from ._generated.limits import RESULT_MAX_METADATA_BYTES as RESULT_MAX_METADATA_BYTES
+    from ._generated.limits import RESULT_MAX_STRUCTURED_BYTES as RESULT_MAX_STRUCTURED_BYTES
+    from ._generated.limits import RETAINED_CATALOGS as RETAINED_CATALOGS
+    from ._generated.limits import SECRET_NAME_MAX_BYTES as SECRET_NAME_MAX_BYTES
+    from ._generated.limits import SECRET_VALUE_MAX_BYTES as SECRET_VALUE_MAX_BYTES
+    from ._generated.limits import SHUTDOWN_DRAIN_MS as SHUTDOWN_DRAIN_MS
+    from ._generated.limits import START_TIMEOUT_MS as START_TIMEOUT_MS
+    from ._generated.limits import STDERR_LOG_MAX_BYTES as STDERR_LOG_MAX_BYTES
+    from ._generated.manifest import validate_api_version as validate_api_version
+    from ._generated.manifest import validate_certify_exercised_tool as validate_certify_exercised_tool
+    from ._generated.manifest import validate_certify_skipped_tool as validate_certify_skipped_tool
+    from ._generated.manifest import validate_certify_tool as validate_certify_tool
+    from ._generated.manifest import validate_command_name as validate_command_name
+    from ._generated.manifest import validate_extension_name as validate_extension_name
+    from ._generated.manifest import validate_hook_name as validate_hook_name
+    from ._generated.manifest import validate_manifest as validate_manifest
+    from ._generated.manifest import validate_manifest_capabilities as validate_manifest_capabilities
+    from ._generated.manifest import validate_manifest_certify as validate_manifest_certify
+    from ._generated.manifest import validate_manifest_contributions as validate_manifest_contributions
+    from ._generated.manifest import validate_manifest_entrypoint as validate_manifest_entrypoint
+    from ._generated.manifest import validate_manifest_runtime as validate_manifest_runtime
+    from ._generated.manifest import validate_secret_name as validate_secret_name
+    from ._generated.manifest import validate_tool_name as validate_tool_name
+    from ._generated.manifest import validate_ui_surface as validate_ui_surface
+    from ._generated.methods import METHODS as METHODS
+    from ._generated.methods import MethodInfo as MethodInfo
+    from ._generated.presentation import validate_action as validate_action
+    from ._generated.presentation import validate_activity as validate_activity
+    from ._generated.presentation import validate_activity_metrics as validate_activity_metrics
+    from ._generated.presentation import validate_artifact_reference as validate_artifact_reference
+    from ._generated.presentation import validate_collection as validate_collection
+    from ._generated.presentation import validate_collection_detail as validate_collection_detail
+    from ._generated.presentation import validate_node as validate_node
+    from ._generated.presentation import validate_presentation_status as validate_presentation_status
+    from ._generated.presentation import validate_presentation_update_params as validate_presentation_update_params
+    from ._generated.presentation import validate_reference as validate_reference
+    from ._generated.presentation import validate_resource_reference as validate_resource_reference
+    from ._generated.presentation import validate_session_reference as validate_session_reference
+    from ._generated.presentation import validate_short_id as validate_short_id
+    from ._generated.presentation import validate_snapshot as validate_snapshot
+    from ._generated.presentation import validate_state as validate_state
+    from ._generated.presentation import validate_url_reference as validate_url_reference
+    from ._generated.specs import type_names as type_names
+    from ._generated.specs import validate as validate
     from ._generated.agents import AgentInterruptParams as AgentInterruptParams
     from ._generated.agents import AgentInterruptResult as AgentInterruptResult
     from ._generated.agents import AgentListParams as AgentListParams
@@ -440,3 +443,272 @@ if TYPE_CHECKING:
     from ._generated.presentation import Snapshot as Snapshot
     from ._generated.presentation import State as State
     from ._generated.presentation import URLReference as URLReference
+
+# The generated module of every runtime name above.
+_OWNER: dict[str, str] = {
+    "validate_agent_interrupt_params": "agents",
+    "validate_agent_interrupt_result": "agents",
+    "validate_agent_list_params": "agents",
+    "validate_agent_list_result": "agents",
+    "validate_agent_message_params": "agents",
+    "validate_agent_message_result": "agents",
+    "validate_agent_model": "agents",
+    "validate_agent_models_params": "agents",
+    "validate_agent_models_result": "agents",
+    "validate_agent_policy": "agents",
+    "validate_agent_record": "agents",
+    "validate_agent_spawn_params": "agents",
+    "validate_agent_spawn_result": "agents",
+    "validate_agent_state": "agents",
+    "validate_agent_usage": "agents",
+    "validate_agent_wait_params": "agents",
+    "validate_agent_wait_result": "agents",
+    "validate_model_selection": "agents",
+    "validate_name48": "agents",
+    "validate_sha256_hex": "agents",
+    "validate_audio_part": "content",
+    "validate_command_definition": "content",
+    "validate_content_part": "content",
+    "validate_image_part": "content",
+    "validate_resource_owner": "content",
+    "validate_text_part": "content",
+    "validate_tool_definition": "content",
+    "validate_tool_definition01": "content",
+    "validate_tool_result": "content",
+    "validate_tool_result01": "content",
+    "validate_cancel_params": "envelope",
+    "validate_error_response": "envelope",
+    "validate_notification": "envelope",
+    "validate_request": "envelope",
+    "validate_request_id": "envelope",
+    "validate_success_response": "envelope",
+    "CODE_INTERNAL_ERROR": "errors",
+    "CODE_INVALID_PARAMS": "errors",
+    "CODE_INVALID_REQUEST": "errors",
+    "CODE_KV_CONFLICT": "errors",
+    "CODE_METHOD_NOT_FOUND": "errors",
+    "CODE_OVERLOADED": "errors",
+    "CODE_PARSE_ERROR": "errors",
+    "CODE_REQUEST_CANCELLED": "errors",
+    "CODE_SECRET_UNAVAILABLE": "errors",
+    "CODE_SERVICE_UNAVAILABLE": "errors",
+    "CODE_SHUTTING_DOWN": "errors",
+    "CODE_UNSUPPORTED_API_VERSION": "errors",
+    "ERROR_REGISTRY": "errors",
+    "ErrorInfo": "errors",
+    "MESSAGE_HANDLER_EXCEPTION": "errors",
+    "MESSAGE_OUTPUT_SCHEMA_FAULT": "errors",
+    "MESSAGE_UNKNOWN_TOOL": "errors",
+    "validate_error_object": "errors",
+    "validate_handler_exception_data": "errors",
+    "validate_internal_error_data": "errors",
+    "validate_invalid_params_data": "errors",
+    "validate_invalid_request_data": "errors",
+    "validate_kv_conflict_data": "errors",
+    "validate_method_not_found_data": "errors",
+    "validate_output_schema_fault_data": "errors",
+    "validate_overloaded_data": "errors",
+    "validate_parse_error_data": "errors",
+    "validate_service_unavailable_data": "errors",
+    "validate_unknown_tool_data": "errors",
+    "validate_unsupported_api_version_data": "errors",
+    "validate_adapter_hints": "extension_methods",
+    "validate_artifact_publish_file": "extension_methods",
+    "validate_artifact_publish_inline": "extension_methods",
+    "validate_artifact_publish_params": "extension_methods",
+    "validate_artifact_publish_result": "extension_methods",
+    "validate_confirmation_request_params": "extension_methods",
+    "validate_confirmation_request_result": "extension_methods",
+    "validate_context_contribution_params": "extension_methods",
+    "validate_input_request_params": "extension_methods",
+    "validate_input_request_result": "extension_methods",
+    "validate_notification_params": "extension_methods",
+    "validate_policy_evaluate_params": "extension_methods",
+    "validate_policy_evaluate_result": "extension_methods",
+    "validate_policy_intent": "extension_methods",
+    "validate_progress_decoration": "extension_methods",
+    "validate_progress_event": "extension_methods",
+    "validate_progress_output": "extension_methods",
+    "validate_progress_params": "extension_methods",
+    "validate_progress_status": "extension_methods",
+    "validate_secret_get_params": "extension_methods",
+    "validate_secret_get_result": "extension_methods",
+    "validate_status_contribution_params": "extension_methods",
+    "validate_tools_catalog_result": "extension_methods",
+    "validate_tools_register_params": "extension_methods",
+    "validate_tools_unregister_params": "extension_methods",
+    "validate_after_response_payload": "hooks",
+    "validate_after_tool_call_payload": "hooks",
+    "validate_before_persistence_payload": "hooks",
+    "validate_before_prompt_payload": "hooks",
+    "validate_before_tool_call_payload": "hooks",
+    "validate_hook_disposition": "hooks",
+    "validate_hook_run_after_response": "hooks",
+    "validate_hook_run_after_tool_call": "hooks",
+    "validate_hook_run_before_persistence": "hooks",
+    "validate_hook_run_before_prompt": "hooks",
+    "validate_hook_run_before_tool_call": "hooks",
+    "validate_hook_run_params": "hooks",
+    "validate_hook_run_post_mutation": "hooks",
+    "validate_hook_run_result": "hooks",
+    "validate_persistence_metadata": "hooks",
+    "validate_post_mutation_payload": "hooks",
+    "validate_post_mutation_rescan": "hooks",
+    "validate_command_execute_params": "host_methods",
+    "validate_command_execute_result": "host_methods",
+    "validate_context_collect_params": "host_methods",
+    "validate_context_collect_result": "host_methods",
+    "validate_context_item": "host_methods",
+    "validate_render_segment": "host_methods",
+    "validate_shutdown_params": "host_methods",
+    "validate_shutdown_result": "host_methods",
+    "validate_status_collect_params": "host_methods",
+    "validate_status_collect_result": "host_methods",
+    "validate_tool_call_params": "host_methods",
+    "validate_tool_render_params": "host_methods",
+    "validate_tool_render_params01": "host_methods",
+    "validate_tool_render_result": "host_methods",
+    "validate_answered_limits": "initialize",
+    "validate_extension_info": "initialize",
+    "validate_feature": "initialize",
+    "validate_initialize_params": "initialize",
+    "validate_initialize_params01": "initialize",
+    "validate_initialize_result": "initialize",
+    "validate_initialize_result01": "initialize",
+    "validate_lifecycle_event": "initialize",
+    "validate_model_info": "initialize",
+    "validate_offered_limits": "initialize",
+    "validate_protocol_answer": "initialize",
+    "validate_protocol_offer": "initialize",
+    "validate_session_info": "initialize",
+    "validate_workspace_info": "initialize",
+    "validate_kv_commit_params": "kv",
+    "validate_kv_commit_result": "kv",
+    "validate_kv_delete": "kv",
+    "validate_kv_entry": "kv",
+    "validate_kv_expect_absent": "kv",
+    "validate_kv_expect_version": "kv",
+    "validate_kv_get_params": "kv",
+    "validate_kv_get_result": "kv",
+    "validate_kv_list_params": "kv",
+    "validate_kv_list_result": "kv",
+    "validate_kv_precondition": "kv",
+    "validate_kv_put": "kv",
+    "validate_kv_write": "kv",
+    "validate_kv_write_version": "kv",
+    "validate_outcome": "lifecycle",
+    "validate_session_settled_params": "lifecycle",
+    "validate_session_started_params": "lifecycle",
+    "validate_tool_settled_params": "lifecycle",
+    "validate_tool_started_params": "lifecycle",
+    "validate_turn_settled_params": "lifecycle",
+    "validate_turn_started_params": "lifecycle",
+    "AGENT_MAX_ACTIVE": "limits",
+    "AGENT_MAX_DEPTH": "limits",
+    "AGENT_MAX_RETAINED": "limits",
+    "AGENT_MAX_TOKENS_MAX": "limits",
+    "AGENT_MAX_TOKENS_MIN": "limits",
+    "AGENT_MESSAGE_MAX_BYTES": "limits",
+    "AGENT_NAME_MAX_CHARS": "limits",
+    "AGENT_WAIT_DEFAULT_MS": "limits",
+    "AGENT_WAIT_MAX_MS": "limits",
+    "AGENT_WAIT_MIN_MS": "limits",
+    "APPROVAL_TOKEN_TTL_MS": "limits",
+    "ARTIFACT_GENERATION_MAX_BYTES": "limits",
+    "ARTIFACT_GENERATION_MAX_COUNT": "limits",
+    "ARTIFACT_INLINE_MAX_BYTES": "limits",
+    "ARTIFACT_MAX_BYTES": "limits",
+    "BACKOFF_BASE_MS": "limits",
+    "BACKOFF_CAP_MS": "limits",
+    "CANCEL_GRACE_MS": "limits",
+    "EVENTS_RETAINED": "limits",
+    "INPUT_PROMPT_MAX_BYTES": "limits",
+    "INPUT_VALUE_MAX_BYTES": "limits",
+    "KV_KEY_MAX_BYTES": "limits",
+    "KV_LIST_MAX": "limits",
+    "KV_MAX_BATCH": "limits",
+    "KV_VALUE_MAX_BYTES": "limits",
+    "MAX_CATALOG_TOOLS": "limits",
+    "MAX_ID_BYTES": "limits",
+    "MAX_IN_FLIGHT": "limits",
+    "MAX_JSON_DEPTH": "limits",
+    "MAX_MESSAGE_BYTES": "limits",
+    "MAX_PENDING_REQUESTS": "limits",
+    "MAX_SECRETS": "limits",
+    "MAX_TOOLS_PER_REQUEST": "limits",
+    "NOTIFICATION_DRAIN_MS": "limits",
+    "NOTIFICATION_QUEUE_BYTES": "limits",
+    "NOTIFICATION_QUEUE_FRAMES": "limits",
+    "NOTIFICATION_RATE_BURST": "limits",
+    "NOTIFICATION_RATE_PER_SECOND": "limits",
+    "PARK_AFTER_FAILURES": "limits",
+    "PRESENTATION_MAX_ACTIONS": "limits",
+    "PRESENTATION_MAX_ACTIVITIES": "limits",
+    "PRESENTATION_MAX_BYTES": "limits",
+    "PRESENTATION_MAX_DEPTH": "limits",
+    "PRESENTATION_MAX_DETAIL_BYTES": "limits",
+    "PRESENTATION_MAX_NODES": "limits",
+    "PRESENTATION_MAX_UPDATES_PER_SECOND": "limits",
+    "READY_RESET_MS": "limits",
+    "REQUEST_TIMEOUT_MS": "limits",
+    "RESULT_MAX_CONTENT_PARTS": "limits",
+    "RESULT_MAX_MEDIA_BYTES": "limits",
+    "RESULT_MAX_METADATA_BYTES": "limits",
+    "RESULT_MAX_STRUCTURED_BYTES": "limits",
+    "RETAINED_CATALOGS": "limits",
+    "SECRET_NAME_MAX_BYTES": "limits",
+    "SECRET_VALUE_MAX_BYTES": "limits",
+    "SHUTDOWN_DRAIN_MS": "limits",
+    "START_TIMEOUT_MS": "limits",
+    "STDERR_LOG_MAX_BYTES": "limits",
+    "validate_api_version": "manifest",
+    "validate_certify_exercised_tool": "manifest",
+    "validate_certify_skipped_tool": "manifest",
+    "validate_certify_tool": "manifest",
+    "validate_command_name": "manifest",
+    "validate_extension_name": "manifest",
+    "validate_hook_name": "manifest",
+    "validate_manifest": "manifest",
+    "validate_manifest_capabilities": "manifest",
+    "validate_manifest_certify": "manifest",
+    "validate_manifest_contributions": "manifest",
+    "validate_manifest_entrypoint": "manifest",
+    "validate_manifest_runtime": "manifest",
+    "validate_secret_name": "manifest",
+    "validate_tool_name": "manifest",
+    "validate_ui_surface": "manifest",
+    "METHODS": "methods",
+    "MethodInfo": "methods",
+    "validate_action": "presentation",
+    "validate_activity": "presentation",
+    "validate_activity_metrics": "presentation",
+    "validate_artifact_reference": "presentation",
+    "validate_collection": "presentation",
+    "validate_collection_detail": "presentation",
+    "validate_node": "presentation",
+    "validate_presentation_status": "presentation",
+    "validate_presentation_update_params": "presentation",
+    "validate_reference": "presentation",
+    "validate_resource_reference": "presentation",
+    "validate_session_reference": "presentation",
+    "validate_short_id": "presentation",
+    "validate_snapshot": "presentation",
+    "validate_state": "presentation",
+    "validate_url_reference": "presentation",
+    "type_names": "specs",
+    "validate": "specs",
+}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _OWNER.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = __import__(f"{__package__}._generated.{mod}", fromlist=[name])
+    value = getattr(module, name)
+    globals()[name] = value  # later uses are plain global lookups
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_OWNER])

@@ -3,7 +3,8 @@
 # ruff: noqa: E501
 """Wire limits, error codes, typed models and validators: the generated subpackage
 octet_extension._generated (one module per schema file) and the strict-JSON checker
-(octet_extension._strict), re-exported under the module's historical name."""
+(octet_extension._strict), re-exported under the module's historical name; each generated
+module is imported on the first use of one of its names."""
 
 from __future__ import annotations
 
@@ -12,33 +13,35 @@ from ._strict import NESTING as NESTING
 from ._strict import StrictJSONError as StrictJSONError
 from ._strict import nesting_offset as nesting_offset
 from ._strict import parse_strict as parse_strict
-from ._generated.errors import CODE_REQUEST_CANCELLED as CODE_REQUEST_CANCELLED
-from ._generated.errors import CODE_TOO_MANY as CODE_TOO_MANY
-from ._generated.errors import ERROR_REGISTRY as ERROR_REGISTRY
-from ._generated.errors import ErrorInfo as ErrorInfo
-from ._generated.errors import validate_too_many_data as validate_too_many_data
-from ._generated.features import validate_feature as validate_feature
-from ._generated.features import validate_lifecycle_event as validate_lifecycle_event
-from ._generated.limits import MAX_WIDGETS as MAX_WIDGETS
-from ._generated.methods import METHODS as METHODS
-from ._generated.methods import MethodInfo as MethodInfo
-from ._generated.specs import type_names as type_names
-from ._generated.specs import validate as validate
-from ._generated.widgets import validate_color as validate_color
-from ._generated.widgets import validate_from_file as validate_from_file
-from ._generated.widgets import validate_gadget as validate_gadget
-from ._generated.widgets import validate_ident as validate_ident
-from ._generated.widgets import validate_inline as validate_inline
-from ._generated.widgets import validate_slug as validate_slug
-from ._generated.widgets import validate_source as validate_source
-from ._generated.widgets import validate_thing as validate_thing
-from ._generated.widgets import validate_widget as validate_widget
-from ._generated.widgets import validate_widget_size as validate_widget_size
 
 # typing.TYPE_CHECKING without importing typing (~3 ms of every extension's start): mypy treats
 # any name TYPE_CHECKING as true, so only type checkers read the typing imports.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
+    from ._generated.errors import CODE_REQUEST_CANCELLED as CODE_REQUEST_CANCELLED
+    from ._generated.errors import CODE_TOO_MANY as CODE_TOO_MANY
+    from ._generated.errors import ERROR_REGISTRY as ERROR_REGISTRY
+    from ._generated.errors import ErrorInfo as ErrorInfo
+    from ._generated.errors import validate_too_many_data as validate_too_many_data
+    from ._generated.features import validate_feature as validate_feature
+    from ._generated.features import validate_lifecycle_event as validate_lifecycle_event
+    from ._generated.limits import MAX_WIDGETS as MAX_WIDGETS
+    from ._generated.methods import METHODS as METHODS
+    from ._generated.methods import MethodInfo as MethodInfo
+    from ._generated.specs import type_names as type_names
+    from ._generated.specs import validate as validate
+    from ._generated.widgets import validate_color as validate_color
+    from ._generated.widgets import validate_from_file as validate_from_file
+    from ._generated.widgets import validate_gadget as validate_gadget
+    from ._generated.widgets import validate_ident as validate_ident
+    from ._generated.widgets import validate_inline as validate_inline
+    from ._generated.widgets import validate_slug as validate_slug
+    from ._generated.widgets import validate_source as validate_source
+    from ._generated.widgets import validate_thing as validate_thing
+    from ._generated.widgets import validate_widget as validate_widget
+    from ._generated.widgets import validate_widget_size as validate_widget_size
     from ._generated.errors import TooManyData as TooManyData
     from ._generated.features import Feature as Feature
     from ._generated.features import LifecycleEvent as LifecycleEvent
@@ -52,3 +55,43 @@ if TYPE_CHECKING:
     from ._generated.widgets import Thing as Thing
     from ._generated.widgets import Widget as Widget
     from ._generated.widgets import WidgetSize as WidgetSize
+
+# The generated module of every runtime name above.
+_OWNER: dict[str, str] = {
+    "CODE_REQUEST_CANCELLED": "errors",
+    "CODE_TOO_MANY": "errors",
+    "ERROR_REGISTRY": "errors",
+    "ErrorInfo": "errors",
+    "validate_too_many_data": "errors",
+    "validate_feature": "features",
+    "validate_lifecycle_event": "features",
+    "MAX_WIDGETS": "limits",
+    "METHODS": "methods",
+    "MethodInfo": "methods",
+    "type_names": "specs",
+    "validate": "specs",
+    "validate_color": "widgets",
+    "validate_from_file": "widgets",
+    "validate_gadget": "widgets",
+    "validate_ident": "widgets",
+    "validate_inline": "widgets",
+    "validate_slug": "widgets",
+    "validate_source": "widgets",
+    "validate_thing": "widgets",
+    "validate_widget": "widgets",
+    "validate_widget_size": "widgets",
+}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _OWNER.get(name)
+    if mod is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = __import__(f"{__package__}._generated.{mod}", fromlist=[name])
+    value = getattr(module, name)
+    globals()[name] = value  # later uses are plain global lookups
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_OWNER])
