@@ -136,7 +136,11 @@ def test_publish_inline_path_and_corrupt(shared) -> None:
     inline = sc(host.call_tool("publish", {"bytes": 300, "mode": "inline"}))
     assert host.artifacts[inline["artifact_id"]] == bytes(i % 251 for i in range(300))
     by_path = sc(host.call_tool("publish", {"bytes": 1000, "mode": "path"}))
-    assert by_path["sha256"] == hashlib.sha256((scratch / "fixture.bin").read_bytes()).hexdigest()
+    pattern = bytes(i % 251 for i in range(1000))
+    assert by_path["sha256"] == hashlib.sha256(pattern).hexdigest()
+    assert host.artifacts[by_path["artifact_id"]] == pattern
+    # Once the host has its copy, the fixture removes its scratch file.
+    assert not (scratch / "fixture.bin").exists()
     for field in ("size", "sha256"):
         with pytest.raises(RemoteError) as err:
             host.call_tool("publish", {"bytes": 10, "mode": "path", "corrupt": field})
