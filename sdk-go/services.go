@@ -208,7 +208,7 @@ func (e *Extension) PublishStatus(status StatusResult) error {
 	declared := false
 	if c := s.manifest.Contributes; c != nil {
 		for _, u := range c.UI {
-			declared = declared || string(u) == status.Surface
+			declared = declared || u == status.Surface
 		}
 	}
 	if !declared {

@@ -125,7 +125,7 @@ func TestServicesNeedTheirFeatures(t *testing.T) {
 	if _, err := ext.KVGet(ctx, "sdk-test", "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
 		t.Fatalf("KVGet without the feature: %v", err)
 	}
-	if err := ext.Progress(ctx, octet.ProgressStatus{Message: "x"}); err == nil {
+	if err := ext.Progress(ctx, octet.StatusMessage("x")); err == nil {
 		t.Fatal("Progress without request_progress")
 	}
 }
