@@ -114,20 +114,20 @@ func Styled(text, role string) Segment {
 // RenderHandler answers tool/render for one tool; params is the whole object.
 type RenderHandler func(ctx context.Context, params json.RawMessage) ([]Segment, error)
 
-// LifecycleEvent is one lifecycle notification (session/turn/tool started/settled).
-type LifecycleEvent struct {
-	Method    string          // e.g. "turn/settled"
-	SessionID string          `json:"session_id"`
-	TurnID    string          `json:"turn_id,omitempty"`
-	CallID    string          `json:"call_id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Outcome   string          `json:"outcome,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
-	Raw       json.RawMessage `json:"-"` // the params as sent
-}
+// LifecycleNotification is one lifecycle event as it happens (session/turn/tool
+// started/settled): the protocol type. Method is the event (protocol.LifecycleEvent); the other
+// fields are those its params carry; Raw is the params as sent.
+type LifecycleNotification = protocol.LifecycleNotification
+
+// LifecycleEvent is LifecycleNotification under its old name.
+//
+// Deprecated: use LifecycleNotification. In the schema and in protocol, LifecycleEvent is the
+// enum of event names, not an occurrence (docs/glossary.md); this alias goes in the release
+// after next.
+type LifecycleEvent = LifecycleNotification
 
 // LifecycleHandler observes a lifecycle event; it cannot veto the transition.
-type LifecycleHandler func(ctx context.Context, event LifecycleEvent)
+type LifecycleHandler func(ctx context.Context, event LifecycleNotification)
 
 // lifecycleMethods are the lifecycle events, derived from the schema's dispatch roles.
 var lifecycleMethods = protocol.EventMethods

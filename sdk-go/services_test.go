@@ -51,7 +51,7 @@ var _ = behaviour("ArtifactsInlineAndPath", func(t *testing.T, h *octettest.Host
 	}
 })
 
-var _ = behaviour("DynamicToolsEpochs", func(t *testing.T, h *octettest.Host) {
+var _ = behaviour("DynamicToolsRevisions", func(t *testing.T, h *octettest.Host) {
 	ctx := context.Background()
 	var base int // revisions earlier behaviours committed
 	for i := 1; i <= 10; i++ {
@@ -175,8 +175,8 @@ func TestPresentationLimitsAndRevisions(t *testing.T) {
 
 func TestLifecycleSubscription(t *testing.T) {
 	ext := testExtension(octet.Options{})
-	got := make(chan octet.LifecycleEvent, 2)
-	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) { got <- ev })
+	got := make(chan octet.LifecycleNotification, 2)
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) { got <- ev })
 	var res map[string]any
 	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest(), SkipInitialize: true})
 	res, err := h.Initialize()

@@ -15,6 +15,10 @@ var (
 	_ *protocol.HookDisposition     = (*octet.Disposition)(nil)
 	_ *protocol.StatusCollectResult = (*octet.StatusResult)(nil)
 	_ *protocol.RenderSegment       = (*octet.Segment)(nil)
+	// One Go type for a lifecycle occurrence, the SDK's and the host's (host/services tests
+	// the host side); its Method is the schema's LifecycleEvent enum.
+	_ *protocol.LifecycleNotification = (*octet.LifecycleNotification)(nil)
+	_ protocol.LifecycleEvent         = octet.LifecycleNotification{}.Method
 )
 
 func TestWireTypeHelpers(t *testing.T) {

@@ -387,7 +387,7 @@ def test_staged_catalog_is_addressable_before_the_ack() -> None:
     seen = []
 
     def register(params):
-        # The host publishes before acknowledging: a call pinned to epoch 1 arrives first.
+        # The host publishes before acknowledging: a call pinned to revision 1 arrives first.
         pending = host.start_tool("dyn", catalog_revision=1)
         seen.append(pending)
         return {"revision": 1, "tools": ["dyn"]}

@@ -107,7 +107,7 @@ func registerContributions(ext *octet.Extension) {
 		}
 		return []octet.Segment{{Text: "echo"}}, nil // the zero StyleRole is null
 	})
-	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) {
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) {
 		ext.Log().Info("turn settled", "session_id", ev.SessionID, "turn_id", ev.TurnID, "outcome", ev.Outcome)
 	})
 }

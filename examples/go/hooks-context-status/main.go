@@ -52,7 +52,7 @@ func main() {
 	ext.Command("turns", "Show how many turns settled", func(ctx context.Context, args []string) (octet.CommandResult, error) {
 		return octet.CommandResult{Text: fmt.Sprintf("%d turns settled", turns.Load())}, nil
 	})
-	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) {
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) {
 		if turns.Add(1)%10 == 0 {
 			_ = ext.Notify(fmt.Sprintf("%d turns settled", turns.Load()), "info", "")
 		}
