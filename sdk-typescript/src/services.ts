@@ -338,7 +338,7 @@ export abstract class HostServices {
   private async kvGet(namespace: string, key: string): Promise<KVGetResult> {
     this.require(FeatureName.KV, Method.KV_GET);
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
-    C.checkKvKey(key, "/key");
+    C.checkKVKey(key, "/key");
     const r = (await this.call(Method.KV_GET, { namespace, key })) as unknown as G.KVGetResult;
     return r as unknown as KVGetResult;
   }
@@ -363,12 +363,12 @@ export abstract class HostServices {
     }
     pre.forEach((p, i) => {
       C.checkNamespace(p.namespace, own, `/preconditions/${i}/namespace`);
-      C.checkKvKey(p.key, `/preconditions/${i}/key`);
+      C.checkKVKey(p.key, `/preconditions/${i}/key`);
     });
     batch.writes.forEach((w, i) => {
       C.checkNamespace(w.namespace, own, `/writes/${i}/namespace`);
-      C.checkKvKey(w.key, `/writes/${i}/key`);
-      if (w.op === "put") C.checkKvValue(w.value, `/writes/${i}/value`);
+      C.checkKVKey(w.key, `/writes/${i}/key`);
+      if (w.op === "put") C.checkKVValue(w.value, `/writes/${i}/value`);
       else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
     });
     const r = (await this.call(Method.KV_COMMIT, { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] })) as unknown as G.KVCommitResult;
