@@ -18,7 +18,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
+	"github.com/octet-kit/octet/schema/internal/strictjson"
 )
 
 // BaseURL is the common prefix of every file's $id; refs between files are relative to it.

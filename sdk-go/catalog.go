@@ -14,7 +14,7 @@ type catalogRev struct {
 	tools map[string]*ToolDef
 }
 
-// catalog holds the dynamic tool catalogs (wire.md §10): epoch 0 is initialize's;
+// catalog holds the dynamic tool catalogs (wire.md §10): revision 0 is initialize's;
 // each mutation stages the next catalog locally (addressable by a tool/call that
 // races the acknowledgement), commits what the host accepted when it answers
 // exactly the next revision, and keeps the last RETAINED_CATALOGS committed ones so
@@ -34,7 +34,7 @@ func newCatalog(e *Extension) *catalog { return &catalog{e: e} }
 // catalog): the wire type, already checked by its generated validator when it arrives.
 type CatalogUpdate = protocol.ToolsCatalogResult
 
-// reset installs epoch 0.
+// reset installs revision 0.
 func (c *catalog) reset(tools []*ToolDef) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -111,12 +111,12 @@ func (e *Extension) observe(ctx context.Context, req *jsonrpc.Request) (any, err
 	if !e.HasFeature(string(protocol.FeatureLifecycleEvents)) {
 		return nil, nil
 	}
-	ev := LifecycleEvent{Method: req.Method, Raw: req.Params}
+	ev := LifecycleNotification{Raw: req.Params}
 	if err := json.Unmarshal(req.Params, &ev); err != nil {
 		e.log.Warn("malformed lifecycle event", "method", req.Method, "err", err.Error())
 		return nil, nil
 	}
-	ev.Method = req.Method
+	ev.Method = protocol.LifecycleEvent(req.Method)
 	for _, fn := range e.lifecycle[req.Method] {
 		func() {
 			defer func() {

@@ -41,7 +41,7 @@ type Extension struct {
 	log  *slog.Logger
 
 	mu        sync.Mutex
-	tools     []*ToolDef // bootstrap catalog (epoch 0), in registration order
+	tools     []*ToolDef // bootstrap catalog (revision 0), in registration order
 	commands  []*commandEntry
 	hooks     map[string]HookHandler
 	context   ContextHandler

@@ -81,10 +81,10 @@ func (h hostMethods) ContextCollect(ctx context.Context, req *jsonrpc.Request) (
 
 func (h hostMethods) StatusCollect(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	var p struct {
-		Surface string `json:"surface"`
+		Surface protocol.UISurface `json:"surface"`
 	}
 	_ = json.Unmarshal(req.Params, &p)
-	fn := h.e.statuses[p.Surface]
+	fn := h.e.statuses[string(p.Surface)]
 	if fn == nil {
 		return nil, invalidParams("/surface", "surface %q is not served by this extension", p.Surface)
 	}
@@ -111,10 +111,7 @@ func (h hostMethods) ToolRender(ctx context.Context, req *jsonrpc.Request) (any,
 	if err != nil {
 		return nil, err
 	}
-	if segs == nil {
-		segs = []Segment{}
-	}
-	return map[string]any{"segments": segs}, nil
+	return protocol.ToolRenderResult{Segments: segs}, nil // nil segments marshal as []
 }
 
 // The lifecycle events all go to observe, which delivers them to their subscribers.

@@ -48,7 +48,7 @@ func TestNegotiationVectors(t *testing.T) {
 			ext := octet.New(octet.Options{APIVersion: v.Pinned, MaxConcurrentRequests: v.MaxConcurrentRequests,
 				Logger: octet.NewLogger(os.Stderr, 100)})
 			for _, ev := range v.Handlers["lifecycle"] {
-				ext.OnLifecycle(ev, func(context.Context, octet.LifecycleEvent) {})
+				ext.OnLifecycle(ev, func(context.Context, octet.LifecycleNotification) {})
 			}
 			h := octettest.Start(t, ext, octettest.Options{Manifest: v.Manifest, SkipInitialize: true})
 			params := map[string]any{

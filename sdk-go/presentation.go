@@ -7,13 +7,13 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// PublishPresentation sends a presentation snapshot (API 0.2/0.4, `[contributes]
-// presentation = true`). Inside a handler it belongs to that request; elsewhere,
+// UpdatePresentation sends a presentation snapshot, the wire's presentation/update (API
+// 0.2/0.4, `[contributes] presentation = true`). Inside a handler it belongs to that request; elsewhere,
 // pass owner (the host-issued triple) or nil for process-scoped state. The SDK
 // checks the limits (256 KiB, 128 activities, 256 nodes, 64 actions, 64 KiB detail)
 // and that revisions increase; the host checks the rest.
-func (e *Extension) PublishPresentation(ctx context.Context, snap protocol.Snapshot, owner *protocol.ResourceOwner) error {
-	s, err := e.ready("PublishPresentation")
+func (e *Extension) UpdatePresentation(ctx context.Context, snap protocol.Snapshot, owner *protocol.ResourceOwner) error {
+	s, err := e.ready("UpdatePresentation")
 	if err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func (e *Extension) PublishPresentation(ctx context.Context, snap protocol.Snaps
 		return localError("presentation needs API 0.2 or later")
 	}
 	if !contributes(s, func(c *protocol.ManifestContributions) *bool { return c.Presentation }) {
-		return localError("PublishPresentation needs [contributes] presentation = true in the manifest")
+		return localError("UpdatePresentation needs [contributes] presentation = true in the manifest")
 	}
 	switch {
 	case snap.Revision < 0:
@@ -60,4 +60,12 @@ func (e *Extension) PublishPresentation(ctx context.Context, snap protocol.Snaps
 	}
 	e.presentRev.Store(snap.Revision)
 	return nil
+}
+
+// PublishPresentation is UpdatePresentation under its old name.
+//
+// Deprecated: use UpdatePresentation, named for the wire's presentation/update
+// (docs/glossary.md); PublishPresentation goes in the release after next.
+func (e *Extension) PublishPresentation(ctx context.Context, snap protocol.Snapshot, owner *protocol.ResourceOwner) error {
+	return e.UpdatePresentation(ctx, snap, owner)
 }

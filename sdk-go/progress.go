@@ -7,43 +7,29 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// ProgressStatus is a status progress event; nil numbers are left out.
-type ProgressStatus struct {
-	Message string
-	Current *float64
-	Total   *float64
-	Unit    string
+// ProgressStatus is a status progress event: the wire type. Nil fields are left out; the
+// generated MarshalJSON writes Type ("status").
+type ProgressStatus = protocol.ProgressStatus
+
+// Steps is a ProgressStatus for "step current of total" (an empty message or unit is left
+// out).
+func Steps(message string, current, total int, unit string) ProgressStatus {
+	return ProgressStatus{Message: nonEmpty(message), Current: Ptr(float64(current)), Total: Ptr(float64(total)), Unit: nonEmpty(unit)}
 }
 
-// Steps is a ProgressStatus for "step current of total".
-func Steps(message string, current, total int, unit string) ProgressStatus {
-	c, t := float64(current), float64(total)
-	return ProgressStatus{Message: message, Current: &c, Total: &t, Unit: unit}
-}
+// StatusMessage is a ProgressStatus that carries only message.
+func StatusMessage(message string) ProgressStatus { return ProgressStatus{Message: Ptr(message)} }
 
 // Progress emits a status event for the ambient request ($/progress, sequence from
 // 1 per request). Needs negotiated request_progress.
 func (e *Extension) Progress(ctx context.Context, p ProgressStatus) error {
-	ev := map[string]any{"type": "status"}
-	if p.Message != "" {
-		ev["message"] = p.Message
+	if p.Current != nil && *p.Current < 0 {
+		return localError("progress current must be ≥ 0")
 	}
-	if p.Current != nil {
-		if *p.Current < 0 {
-			return localError("progress current must be ≥ 0")
-		}
-		ev["current"] = *p.Current
+	if p.Total != nil && *p.Total < 0 {
+		return localError("progress total must be ≥ 0")
 	}
-	if p.Total != nil {
-		if *p.Total < 0 {
-			return localError("progress total must be ≥ 0")
-		}
-		ev["total"] = *p.Total
-	}
-	if p.Unit != "" {
-		ev["unit"] = p.Unit
-	}
-	return e.progress(ctx, protocol.FeatureRequestProgress, ev)
+	return e.progress(ctx, protocol.FeatureRequestProgress, p)
 }
 
 // ProgressOutput streams output text (stream "stdout" or "stderr"; utf8).
@@ -72,7 +58,8 @@ func (e *Extension) ProgressDecoration(ctx context.Context, label, detail string
 	return e.progress(ctx, protocol.FeatureRequestProgress, ev)
 }
 
-func (e *Extension) progress(ctx context.Context, feature protocol.Feature, event map[string]any) error {
+// progress sends one event (a ProgressStatus or a map of another kind) for the ambient request.
+func (e *Extension) progress(ctx context.Context, feature protocol.Feature, event any) error {
 	if _, err := e.need("Progress", feature); err != nil {
 		return err
 	}

@@ -35,16 +35,10 @@ type HookResult struct {
 	PostMutationRescan  *PostMutationRescan  `json:"post_mutation_rescan,omitempty"`
 }
 
-// Disposition tells the host to continue, block or replace. A replace carries what the
-// hook point replaces: Prompt (before_prompt), Arguments (before_tool_call) or Output
-// (after_tool_call).
-type Disposition struct {
-	Action    string         `json:"action"` // "continue", "block" or "replace"
-	Message   string         `json:"message,omitempty"`
-	Prompt    string         `json:"prompt,omitempty"`
-	Arguments map[string]any `json:"arguments,omitempty"`
-	Output    *string        `json:"output,omitempty"`
-}
+// Disposition tells the host to continue, block or replace: the wire type. A replace
+// carries what the hook point replaces: Prompt (before_prompt), Arguments (before_tool_call)
+// or Output (after_tool_call). Continue, Block and the Replace helpers build one.
+type Disposition = protocol.HookDisposition
 
 // PersistenceMetadata is a before_persistence hook's typed result field: the wire type.
 type PersistenceMetadata = protocol.PersistenceMetadata
@@ -57,12 +51,12 @@ func Continue() HookResult { return HookResult{Disposition: &Disposition{Action:
 
 // Block returns a hook result that stops the operation with message.
 func Block(message string) HookResult {
-	return HookResult{Disposition: &Disposition{Action: "block", Message: message}}
+	return HookResult{Disposition: &Disposition{Action: "block", Message: nonEmpty(message)}}
 }
 
 // ReplacePrompt returns a before_prompt result that replaces the prompt.
 func ReplacePrompt(prompt string) HookResult {
-	return HookResult{Disposition: &Disposition{Action: "replace", Prompt: prompt}}
+	return HookResult{Disposition: &Disposition{Action: "replace", Prompt: &prompt}}
 }
 
 // ReplaceArguments returns a before_tool_call result that calls the tool with args instead
@@ -110,40 +104,40 @@ type ContextItem = protocol.ContextItem
 // ContextHandler answers context/collect; params is the whole params object.
 type ContextHandler func(ctx context.Context, params json.RawMessage) ([]ContextItem, error)
 
-// StatusResult answers status/collect (and is the body of status/contribution).
-type StatusResult struct {
-	Surface   string  `json:"surface"`
-	Text      string  `json:"text"`
-	Priority  int64   `json:"priority"`
-	StyleRole *string `json:"style_role,omitempty"`
-}
+// StatusResult answers status/collect (and is the body of status/contribution): the wire
+// type. An empty Surface is the surface the host asked for; StyleRole is left out unless set
+// (protocol.OptionalValue("accent")).
+type StatusResult = protocol.StatusCollectResult
 
 // StatusHandler answers status/collect for one surface; params is the whole object.
 type StatusHandler func(ctx context.Context, params json.RawMessage) (StatusResult, error)
 
-// Segment is one styled piece of a rendered tool result; a nil StyleRole is null.
-type Segment struct {
-	Text      string  `json:"text"`
-	StyleRole *string `json:"style_role"`
+// Segment is one styled piece of a rendered tool result: the wire type. The zero StyleRole
+// is null (plain text); Styled sets one.
+type Segment = protocol.RenderSegment
+
+// Styled is a Segment of text in the style role role.
+func Styled(text, role string) Segment {
+	return Segment{Text: text, StyleRole: protocol.NullableOf(role)}
 }
 
 // RenderHandler answers tool/render for one tool; params is the whole object.
 type RenderHandler func(ctx context.Context, params json.RawMessage) ([]Segment, error)
 
-// LifecycleEvent is one lifecycle notification (session/turn/tool started/settled).
-type LifecycleEvent struct {
-	Method    string          // e.g. "turn/settled"
-	SessionID string          `json:"session_id"`
-	TurnID    string          `json:"turn_id,omitempty"`
-	CallID    string          `json:"call_id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Outcome   string          `json:"outcome,omitempty"`
-	IsError   bool            `json:"is_error,omitempty"`
-	Raw       json.RawMessage `json:"-"` // the params as sent
-}
+// LifecycleNotification is one lifecycle event as it happens (session/turn/tool
+// started/settled): the protocol type. Method is the event (protocol.LifecycleEvent); the other
+// fields are those its params carry; Raw is the params as sent.
+type LifecycleNotification = protocol.LifecycleNotification
+
+// LifecycleEvent is LifecycleNotification under its old name.
+//
+// Deprecated: use LifecycleNotification. In the schema and in protocol, LifecycleEvent is the
+// enum of event names, not an occurrence (docs/glossary.md); this alias goes in the release
+// after next.
+type LifecycleEvent = LifecycleNotification
 
 // LifecycleHandler observes a lifecycle event; it cannot veto the transition.
-type LifecycleHandler func(ctx context.Context, event LifecycleEvent)
+type LifecycleHandler func(ctx context.Context, event LifecycleNotification)
 
 // lifecycleMethods are the lifecycle events, derived from the schema's dispatch roles.
 var lifecycleMethods = protocol.EventMethods

@@ -183,15 +183,15 @@ func (e *Extension) GetSecret(ctx context.Context, name string) (string, error) 
 	return res.Value, nil
 }
 
-// PublishContext pushes context items unprompted (context/contribution). Needs
+// ContributeContext pushes context items unprompted (context/contribution). Needs
 // `[contributes] context = true`.
-func (e *Extension) PublishContext(items []ContextItem) error {
-	s, err := e.ready("PublishContext")
+func (e *Extension) ContributeContext(items []ContextItem) error {
+	s, err := e.ready("ContributeContext")
 	if err != nil {
 		return err
 	}
 	if !contributes(s, func(c *protocol.ManifestContributions) *bool { return c.Context }) {
-		return localError("PublishContext needs [contributes] context = true in the manifest")
+		return localError("ContributeContext needs [contributes] context = true in the manifest")
 	}
 	if items == nil {
 		items = []ContextItem{}
@@ -199,23 +199,35 @@ func (e *Extension) PublishContext(items []ContextItem) error {
 	return e.conn.Notify(protocol.MethodContextContribution, map[string]any{"items": items})
 }
 
-// PublishStatus pushes a status surface's text unprompted (status/contribution).
-func (e *Extension) PublishStatus(status StatusResult) error {
-	s, err := e.ready("PublishStatus")
+// ContributeStatus pushes a status surface's text unprompted (status/contribution).
+func (e *Extension) ContributeStatus(status StatusResult) error {
+	s, err := e.ready("ContributeStatus")
 	if err != nil {
 		return err
 	}
 	declared := false
 	if c := s.manifest.Contributes; c != nil {
 		for _, u := range c.UI {
-			declared = declared || string(u) == status.Surface
+			declared = declared || u == status.Surface
 		}
 	}
 	if !declared {
-		return localError("PublishStatus: surface %q is not declared in the manifest's contributes.ui", status.Surface)
+		return localError("ContributeStatus: surface %q is not declared in the manifest's contributes.ui", status.Surface)
 	}
 	if n := utf8.RuneCountInString(status.Text); n > 1024 {
 		return localError("status text of %d characters exceeds 1024", n)
 	}
 	return e.conn.Notify(protocol.MethodStatusContribution, status)
 }
+
+// PublishContext is ContributeContext under its old name.
+//
+// Deprecated: use ContributeContext, named for the wire's context/contribution as in Python
+// and TypeScript (docs/glossary.md); PublishContext goes in the release after next.
+func (e *Extension) PublishContext(items []ContextItem) error { return e.ContributeContext(items) }
+
+// PublishStatus is ContributeStatus under its old name.
+//
+// Deprecated: use ContributeStatus, named for the wire's status/contribution as in Python and
+// TypeScript (docs/glossary.md); PublishStatus goes in the release after next.
+func (e *Extension) PublishStatus(status StatusResult) error { return e.ContributeStatus(status) }

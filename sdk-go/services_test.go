@@ -51,7 +51,7 @@ var _ = behaviour("ArtifactsInlineAndPath", func(t *testing.T, h *octettest.Host
 	}
 })
 
-var _ = behaviour("DynamicToolsEpochs", func(t *testing.T, h *octettest.Host) {
+var _ = behaviour("DynamicToolsRevisions", func(t *testing.T, h *octettest.Host) {
 	ctx := context.Background()
 	var base int // revisions earlier behaviours committed
 	for i := 1; i <= 10; i++ {
@@ -125,7 +125,7 @@ func TestServicesNeedTheirFeatures(t *testing.T) {
 	if _, err := ext.KVGet(ctx, "sdk-test", "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
 		t.Fatalf("KVGet without the feature: %v", err)
 	}
-	if err := ext.Progress(ctx, octet.ProgressStatus{Message: "x"}); err == nil {
+	if err := ext.Progress(ctx, octet.StatusMessage("x")); err == nil {
 		t.Fatal("Progress without request_progress")
 	}
 }
@@ -147,27 +147,36 @@ func TestPresentationLimitsAndRevisions(t *testing.T) {
 	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
 	ctx := context.Background()
 	snap := protocol.Snapshot{Revision: 1, Activities: []protocol.Activity{}, Actions: []protocol.Action{}}
-	if err := ext.PublishPresentation(ctx, snap, nil); err != nil {
+	if err := ext.UpdatePresentation(ctx, snap, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := ext.PublishPresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "does not increase") {
+	if err := ext.UpdatePresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "does not increase") {
 		t.Fatalf("repeated revision: %v", err)
 	}
 	snap.Revision = 2
 	snap.Activities = make([]protocol.Activity, 129)
-	if err := ext.PublishPresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "129 activities") {
+	if err := ext.UpdatePresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "129 activities") {
 		t.Fatalf("too many activities: %v", err)
 	}
 	waitFor(t, func() bool { return len(h.Received("presentation/update")) >= 1 })
 	if n := len(h.Received("presentation/update")); n != 1 {
 		t.Fatalf("%d updates sent, want 1", n)
 	}
+	// The deprecated name is the same call for one release.
+	snap.Revision, snap.Activities = 3, []protocol.Activity{}
+	if err := ext.PublishPresentation(ctx, snap, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return len(h.Received("presentation/update")) >= 2 })
+	if got := h.Received("presentation/update")[1]["params"].(map[string]any)["snapshot"].(map[string]any)["revision"]; got != 3.0 {
+		t.Fatalf("PublishPresentation sent revision %v, want 3", got)
+	}
 }
 
 func TestLifecycleSubscription(t *testing.T) {
 	ext := testExtension(octet.Options{})
-	got := make(chan octet.LifecycleEvent, 2)
-	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) { got <- ev })
+	got := make(chan octet.LifecycleNotification, 2)
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) { got <- ev })
 	var res map[string]any
 	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest(), SkipInitialize: true})
 	res, err := h.Initialize()
@@ -184,5 +193,32 @@ func TestLifecycleSubscription(t *testing.T) {
 	ev := <-got
 	if ev.Method != "turn/settled" || ev.TurnID != "t1" || ev.Outcome != "completed" {
 		t.Fatalf("event = %+v", ev)
+	}
+}
+
+// Contributions are named for the wire's context/contribution and status/contribution, as in
+// Python and TypeScript; the Publish names are the same calls for one release.
+func TestContributionsAndTheirDeprecatedNames(t *testing.T) {
+	ext := testExtension(octet.Options{})
+	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
+	if err := ext.ContributeStatus(octet.StatusResult{Surface: "footer", Text: "x"}); err == nil || !strings.Contains(err.Error(), `ContributeStatus: surface "footer" is not declared`) {
+		t.Fatalf("undeclared surface: %v", err)
+	}
+	items := []octet.ContextItem{{Label: "l", Content: "c", Placement: "prompt_prefix"}}
+	for _, send := range []func() error{
+		func() error { return ext.ContributeStatus(octet.StatusResult{Surface: "status", Text: "one"}) },
+		func() error { return ext.PublishStatus(octet.StatusResult{Surface: "status", Text: "two"}) },
+		func() error { return ext.ContributeContext(items) },
+		func() error { return ext.PublishContext(items) },
+	} {
+		if err := send(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool {
+		return len(h.Received("status/contribution")) == 2 && len(h.Received("context/contribution")) == 2
+	})
+	if got := h.Received("status/contribution")[1]["params"].(map[string]any)["text"]; got != "two" {
+		t.Fatalf("PublishStatus sent %v", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -131,6 +132,10 @@ var _ = behaviour("ProgressSequencesStartAtOne", func(t *testing.T, h *octettest
 		ev := p["event"].(map[string]any)
 		if p["sequence"] != float64(i+1) || ev["current"] != float64(i+1) || ev["total"] != 5.0 || p["parent_request_id"] == nil {
 			t.Fatalf("progress %d = %v", i, p)
+		}
+		// Progress fills the discriminator; Steps leaves an empty unit out.
+		if _, unit := ev["unit"]; ev["type"] != "status" || ev["message"] != fmt.Sprintf("step %d", i+1) || unit {
+			t.Fatalf("progress %d event = %v", i, ev)
 		}
 	}
 })

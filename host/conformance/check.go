@@ -98,8 +98,25 @@ func Checks() []*Check {
 	return out
 }
 
-// Lookup returns the check with that name.
+// renamed maps a check's former name to its current one. A former name is still accepted for
+// one release (Lookup, Options.Only and Skip, certify --check) so that scripts and CI lines
+// keep working while they migrate; the report always says the current name.
+var renamed = map[string]string{
+	"catalog.epochs": "catalog.revisions", // the catalog's versions are revisions (docs/glossary.md)
+}
+
+// Canonical returns the current name of the check name. For a former name it also returns a
+// deprecation note to show the user; otherwise note is empty.
+func Canonical(name string) (current, note string) {
+	if to, ok := renamed[name]; ok {
+		return to, fmt.Sprintf("check %q is now %q; the old name is accepted until the release after next", name, to)
+	}
+	return name, ""
+}
+
+// Lookup returns the check with that name (a former name finds the renamed check).
 func Lookup(name string) (*Check, bool) {
+	name, _ = Canonical(name)
 	i := slices.IndexFunc(registry, func(c *Check) bool { return c.Name == name })
 	if i < 0 {
 		return nil, false

@@ -18,7 +18,7 @@ import (
 func init() {
 	register(
 		&Check{
-			Name:        "catalog.epochs",
+			Name:        "catalog.revisions",
 			Description: "dynamic tools: register, replace and unregister commit revisions +1; calls pinned to an older retained catalog_revision use that catalog; a retired revision is -32602 naming it",
 			Requirement: "wire.md §10 dynamic catalogs (retain 8); §6 tools/register, tools/unregister",
 			Tier:        Conditional,

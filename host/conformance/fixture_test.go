@@ -133,7 +133,7 @@ var brokenFor = map[string]string{
 	"shutdown.ack":                       "shutdown-no-ack",
 	"shutdown.bounded":                   "shutdown-error-ack",
 	"shutdown.self_bounded":              "stuck-shutdown",
-	"catalog.epochs":                     "catalog-no-pin",
+	"catalog.revisions":                  "catalog-no-pin",
 	"artifacts.integrity":                "artifact-ignore-error",
 	"input.correlation":                  "ask-wrong-parent",
 	"secrets.allowlist":                  "secret-error-rewrite",

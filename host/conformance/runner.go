@@ -147,8 +147,9 @@ func (t *T) Open(o InitOptions) (*Session, *InitResult, error) {
 func Certify(ctx context.Context, ext *Extension, opts Options) *Report {
 	rep := &Report{Extension: ext.Manifest.Name, Language: ext.Language, Dir: ext.Dir}
 	dead := preflight(ctx, ext, opts)
+	only, skip := canonicalNames(opts.Only), canonicalNames(opts.Skip)
 	for _, c := range Checks() {
-		if len(opts.Only) > 0 && !slices.Contains(opts.Only, c.Name) || slices.Contains(opts.Skip, c.Name) {
+		if len(only) > 0 && !slices.Contains(only, c.Name) || slices.Contains(skip, c.Name) {
 			continue
 		}
 		res := RunCheck(ctx, c, ext, opts)
@@ -306,4 +307,13 @@ func expectCode(resp Response, code int64, what string) error {
 		return fail(fmt.Sprintf("error %d (%s)", code, what), "%s", resp.Error)
 	}
 	return nil
+}
+
+// canonicalNames is names with every former check name replaced by its current one.
+func canonicalNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i], _ = Canonical(n)
+	}
+	return out
 }

@@ -38,8 +38,8 @@ func (h *Host) BeginSession() (*Session, error) {
 	if len(events) > 0 {
 		s.scripted = true
 		for _, ev := range events {
-			p, _ := ev.Params() // validated by ScriptedLifecycle
-			h.Lifecycle(ev.Method, p)
+			p, _ := services.LifecycleParams(ev) // validated by ScriptedLifecycle
+			h.Lifecycle(string(ev.Method), p)
 		}
 		return s, nil
 	}

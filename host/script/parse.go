@@ -191,8 +191,9 @@ func Parse(name string, data []byte, baseDir string) (*Script, error) {
 		s.Models = append(s.Models, Model(m))
 	}
 	for i, l := range f.Lifecycle {
-		e := LifecycleEvent(l)
-		if err := e.check(); err != nil {
+		e := protocol.LifecycleNotification{Method: protocol.LifecycleEvent(l.Method), SessionID: l.SessionID, TurnID: l.TurnID,
+			CallID: l.CallID, Name: l.Name, Outcome: l.Outcome, IsError: l.IsError}
+		if err := checkLifecycle(e); err != nil {
 			return nil, fail("lifecycle", i, "%v", err)
 		}
 		s.Lifecycle = append(s.Lifecycle, e)
@@ -282,8 +283,9 @@ var lifecycleFields = map[string][]string{
 var outcomes = []string{string(protocol.OutcomeCompleted), string(protocol.OutcomeFailed), string(protocol.OutcomeCancelled),
 	string(protocol.OutcomeInterrupted), string(protocol.OutcomeDisconnected), string(protocol.OutcomeShutdown), string(protocol.OutcomeLimit)}
 
-func (e LifecycleEvent) check() error {
-	need, ok := lifecycleFields[e.Method]
+// checkLifecycle says what a script's lifecycle entry lacks or has too much of.
+func checkLifecycle(e protocol.LifecycleNotification) error {
+	need, ok := lifecycleFields[string(e.Method)]
 	if !ok {
 		return fmt.Errorf("method %q is not a lifecycle notification", e.Method)
 	}

@@ -4,7 +4,11 @@
 // and the lifecycle events the host emits. See docs/host-script.md.
 package script
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
 
 // Script is a parsed --script file. The zero value (or nil) is the default
 // policy: deny confirmations, cancel input, deny policy, serve no secrets,
@@ -15,7 +19,7 @@ type Script struct {
 	Policy        []PolicyRule
 	Agents        []Agent
 	Models        []Model
-	Lifecycle     []LifecycleEvent
+	Lifecycle     []protocol.LifecycleNotification
 	// secrets maps a logical secret name to its value. Unexported so it is
 	// never printed by %v or encoded by accident; read with Secret.
 	secrets map[string]string
@@ -70,15 +74,11 @@ type Model struct {
 }
 
 // LifecycleEvent is a lifecycle notification the host emits to subscribers.
-type LifecycleEvent struct {
-	Method    string
-	SessionID string
-	TurnID    string
-	CallID    string
-	Name      string
-	Outcome   string
-	IsError   bool
-}
+//
+// Deprecated: it is protocol.LifecycleNotification, the one Go type of a lifecycle occurrence
+// (protocol.LifecycleEvent is the enum of event names); this alias goes in the release after
+// next.
+type LifecycleEvent = protocol.LifecycleNotification
 
 // Secret returns the value of a brokered secret.
 func (s *Script) Secret(name string) (string, bool) {

@@ -50,7 +50,7 @@ func TestCatalogRegisterUnregister(t *testing.T) {
 		t.Fatal("revision 3 still has fetch")
 	}
 	if _, ok := e.r.CatalogTool(e.c, 0, "boot"); !ok {
-		t.Fatal("epoch 0 lost")
+		t.Fatal("revision 0 lost")
 	}
 	// Only 8 revisions are retained.
 	for i := 0; i < 8; i++ {
@@ -142,7 +142,7 @@ func TestCatalogHookRefusal(t *testing.T) {
 	if res.Revision != 2 || fmt.Sprint(seen) != "[1 2 2]" {
 		t.Fatalf("revision %d, hook saw %v", res.Revision, seen)
 	}
-	// A new generation starts again at epoch 0.
+	// A new generation starts again at revision 0.
 	e.r.GenerationEnded(e.c)
 	e.c.Generation = 2
 	if rev, _ := e.r.Catalog(e.c); rev != 0 {

@@ -13,22 +13,17 @@ import (
 // LifecycleMethods are the lifecycle notification methods (wire.md §5), in schema order.
 var LifecycleMethods = protocol.LifecycleEvents
 
-// LifecycleEvent is one lifecycle observation the core sends to subscribed
-// extensions with lifecycle_events negotiated.
-type LifecycleEvent struct {
-	Method    string
-	SessionID string
-	TurnID    string
-	CallID    string
-	Name      string
-	Outcome   string
-	IsError   bool
-}
+// LifecycleEvent is one lifecycle observation the core sends to subscribed extensions.
+//
+// Deprecated: it is protocol.LifecycleNotification, the one Go type of a lifecycle occurrence
+// (protocol.LifecycleEvent is the enum of event names); use LifecycleParams for what its
+// Params method did. The alias goes in the release after next.
+type LifecycleEvent = protocol.LifecycleNotification
 
-// Params returns e's wire params, the generated params type of its method, checked by that
-// type's generated validator: exactly the fields its method carries, so a turn event never
-// leaks a tool name and so on.
-func (e LifecycleEvent) Params() (map[string]any, error) {
+// LifecycleParams returns e's wire params, the generated params type of its method, checked by
+// that type's generated validator: exactly the fields its method carries, so a turn event never
+// leaks a tool name and so on. The ids an event carries must be non-empty (a host rule).
+func LifecycleParams(e protocol.LifecycleNotification) (map[string]any, error) {
 	out := protocol.Outcome(e.Outcome)
 	var p any
 	var ids [][2]string // the ids the method carries, each a non-empty string (host rule)
@@ -61,7 +56,7 @@ func (e LifecycleEvent) Params() (map[string]any, error) {
 	}
 	doc, err := strictjson.Parse(b)
 	if err == nil {
-		err = protocol.Validate(lifecycleParamsType[e.Method], doc)
+		err = protocol.Validate(lifecycleParamsType[string(e.Method)], doc)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("lifecycle %s: %v", e.Method, err)
@@ -101,17 +96,14 @@ func Subscribed(subscription []string, method string) bool {
 
 // ScriptedLifecycle returns the script's lifecycle events, validated, in
 // file order, for the core to emit.
-func ScriptedLifecycle(s *script.Script) ([]LifecycleEvent, error) {
+func ScriptedLifecycle(s *script.Script) ([]protocol.LifecycleNotification, error) {
 	if s == nil {
 		return nil, nil
 	}
-	out := make([]LifecycleEvent, 0, len(s.Lifecycle))
-	for i, l := range s.Lifecycle {
-		e := LifecycleEvent(l)
-		if _, err := e.Params(); err != nil {
+	for i, e := range s.Lifecycle {
+		if _, err := LifecycleParams(e); err != nil {
 			return nil, fmt.Errorf("script lifecycle[%d]: %w", i, err)
 		}
-		out = append(out, e)
 	}
-	return out, nil
+	return slices.Clone(s.Lifecycle), nil
 }

@@ -88,7 +88,10 @@ func (b *Bridge) progress(_ context.Context, req *mcp.ProgressNotificationClient
 	}
 	call := v.(*inflight)
 	cur := p.Progress
-	st := octet.ProgressStatus{Message: p.Message, Current: &cur}
+	st := octet.ProgressStatus{Current: &cur}
+	if p.Message != "" {
+		st.Message = octet.Ptr(p.Message)
+	}
 	if p.Total > 0 {
 		t := p.Total
 		st.Total = &t

@@ -210,7 +210,7 @@ func (h *Host) Initialize() (map[string]any, error) {
 	var res map[string]any
 	err := h.Call(context.Background(), protocol.MethodInitialize, h.InitializeParams(), &res)
 	if tools, ok := res["tools"].([]any); ok {
-		// Epoch 0 is the initialize catalog; later mutations answer the whole catalog.
+		// Revision 0 is the initialize catalog; later mutations answer the whole catalog.
 		h.svc.mu.Lock()
 		for _, t := range tools {
 			if def, ok := t.(map[string]any); ok {

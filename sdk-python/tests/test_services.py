@@ -274,7 +274,7 @@ def test_presentation_is_monotonic_and_carries_the_parent() -> None:
     ext, job = service_ext()
     owner = {"session_id": "s", "extension_instance_id": "i", "process_generation": 1}
     with LoopbackHost(ext) as host:
-        run(host, job, lambda c: ext.publish_presentation(snapshot(0)))
+        run(host, job, lambda c: ext.update_presentation(snapshot(0)))
         ext.presentation(snapshot(1), resource_owner=owner)
         ext.presentation(snapshot(2))
         sent = host.notifications("presentation/update")
@@ -285,6 +285,14 @@ def test_presentation_is_monotonic_and_carries_the_parent() -> None:
             ext.presentation(snapshot(2))
         with pytest.raises(InvalidParams, match="mutually exclusive"):
             ext.presentation(snapshot(3), resource_owner=owner, parent_request_id=1)
+
+
+def test_publish_presentation_is_the_deprecated_name_of_update_presentation() -> None:
+    ext, _job = service_ext()
+    with LoopbackHost(ext) as host:
+        with pytest.warns(DeprecationWarning, match="use update_presentation"):
+            ext.publish_presentation(snapshot(4))
+        assert [n["snapshot"]["revision"] for n in host.notifications("presentation/update")] == [4]
 
 
 @pytest.mark.parametrize("extra,reason", [
@@ -379,7 +387,7 @@ def test_staged_catalog_is_addressable_before_the_ack() -> None:
     seen = []
 
     def register(params):
-        # The host publishes before acknowledging: a call pinned to epoch 1 arrives first.
+        # The host publishes before acknowledging: a call pinned to revision 1 arrives first.
         pending = host.start_tool("dyn", catalog_revision=1)
         seen.append(pending)
         return {"revision": 1, "tools": ["dyn"]}

@@ -105,14 +105,14 @@ def test_notifications_and_contributions_match_the_schema() -> None:
         ext.notify("hello", level="warning", title="t")
         ext.progress(message="m", current=1, total=2, unit="u")
         ext.progress_decoration("label", detail="d")
-        ext.publish_presentation({"revision": 1, "activities": [], "actions": []})
+        ext.update_presentation({"revision": 1, "activities": [], "actions": []})
         return "ok"
 
     with LoopbackHost(ext) as host:
         host.call_tool("t")
         ext.contribute_context([{"label": "l", "content": "c", "placement": "system_prefix"}])
         ext.contribute_status("status", "ready", style_role=None)
-        ext.publish_presentation({"revision": 2, "activities": [], "actions": []},
+        ext.update_presentation({"revision": 2, "activities": [], "actions": []},
                                  resource_owner=OWNER)
         host.sync()
         assert check_frames(host.frames, "0.4") >= 10

@@ -141,13 +141,13 @@ export function checkNamespace(namespace: unknown, own: string, path: string): v
   }
 }
 
-export function checkKvKey(key: unknown, path: string): void {
+export function checkKVKey(key: unknown, path: string): void {
   if (typeof key !== "string") throw new ValidationError("kv key must be a string", path);
   const n = utf8Bytes(key);
   if (n < 1 || n > L.KV_KEY_MAX_BYTES) throw new ValidationError(`kv key is ${n} bytes; 1..${L.KV_KEY_MAX_BYTES} are allowed`, path);
 }
 
-export function checkKvValue(value: unknown, path: string): void {
+export function checkKVValue(value: unknown, path: string): void {
   if (value === undefined) throw new ValidationError("kv value is missing", path);
   const n = encodedBytes(value);
   if (n > L.KV_VALUE_MAX_BYTES) throw new ValidationError(`kv value of ${n} bytes exceeds ${L.KV_VALUE_MAX_BYTES}`, path);

@@ -26,7 +26,7 @@ import type { JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
-import type { ApiVersion, CatalogUpdate, HookName, LifecycleEvent, LifecycleMethod, ResourceOwner, ShutdownParams, Surface } from "./types.js";
+import type { ApiVersion, CatalogUpdate, HookName, LifecycleMethod, LifecycleNotification, ResourceOwner, ShutdownParams, Surface } from "./types.js";
 
 // The registration types were declared here before registry.ts; they stay importable from here.
 export type {
@@ -390,7 +390,7 @@ export class Extension extends HostServices {
     if (!isLifecycle(method)) return;
     const handlers = this.registry.lifecycle.get(method);
     if (handlers === undefined || !this.negotiated.has(FeatureName.LIFECYCLE_EVENTS)) return;
-    const event = params as unknown as LifecycleEvent;
+    const event = params as unknown as LifecycleNotification;
     this.observations.push(handlers.map((h) => () => h(event, method)));
   }
 

@@ -10,7 +10,7 @@ import * as L from "./limits.js";
 import type { Registry as Registered } from "./negotiate.js";
 import { compileToolSchema, type CompiledSchema, type Infer, type JsonSchema } from "./schema.js";
 import type {
-  CommandResult, ContextCollectParams, ContextItem, HookName, HookPayloads, HookResult, LifecycleEvent, LifecycleMethod, RenderParams,
+  CommandResult, ContextCollectParams, ContextItem, HookName, HookPayloads, HookResult, LifecycleMethod, LifecycleNotification, RenderParams,
   RenderResult, ShutdownParams, StatusCollectParams, StatusResult, Surface, ToolDefinition, ToolReturn,
 } from "./types.js";
 
@@ -29,7 +29,7 @@ export type HookHandler<H extends HookName> = (payload: HookPayloads[H], ctx: Re
 export type ContextHandler = (params: ContextCollectParams, ctx: RequestContext) => Awaitable<ContextItem[] | { items: ContextItem[] }>;
 export type StatusHandler = (params: StatusCollectParams, ctx: RequestContext) => Awaitable<StatusResult>;
 export type RendererHandler = (params: RenderParams, ctx: RequestContext) => Awaitable<RenderResult>;
-export type LifecycleHandler = (event: LifecycleEvent, method: LifecycleMethod) => Awaitable<void>;
+export type LifecycleHandler = (event: LifecycleNotification, method: LifecycleMethod) => Awaitable<void>;
 export type ShutdownHandler = (params: ShutdownParams) => Awaitable<void>;
 
 /** A tool's argument type: explicit `A`, else inferred from `parameters`, else any JSON object. */

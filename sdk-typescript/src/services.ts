@@ -286,13 +286,14 @@ export abstract class HostServices {
   // ---- presentation and contributions
 
   /**
-   * Publish a complete presentation snapshot (manifest `presentation = true`, API 0.2+).
+   * Replace the presentation snapshot: the wire's `presentation/update` (manifest
+   * `presentation = true`, API 0.2+).
    * From a handler it carries parent_request_id; background publishers pass the host-issued
    * resourceOwner; with neither the state is process-scoped.
    */
-  publishPresentation(snapshot: Snapshot, options: { parent?: Parent; resourceOwner?: ResourceOwner } = {}): void {
-    this.requireApi02("publishPresentation");
-    if (!this.manifestFlag("presentation")) throw new ValidationError("publishPresentation needs [contributes] presentation = true in the manifest");
+  updatePresentation(snapshot: Snapshot, options: { parent?: Parent; resourceOwner?: ResourceOwner } = {}): void {
+    this.requireApi02("updatePresentation");
+    if (!this.manifestFlag("presentation")) throw new ValidationError("updatePresentation needs [contributes] presentation = true in the manifest");
     if (options.parent !== undefined && options.resourceOwner !== undefined) {
       throw new ValidationError("parent and resourceOwner are mutually exclusive");
     }
@@ -300,11 +301,20 @@ export abstract class HostServices {
     const params: JsonObject = { snapshot: snapshot as unknown as JsonObject };
     if (options.resourceOwner !== undefined) params["resource_owner"] = options.resourceOwner as unknown as JsonObject;
     else {
-      const parent = this.parentOf(options, "publishPresentation", false);
+      const parent = this.parentOf(options, "updatePresentation", false);
       if (parent.id !== undefined) params["parent_request_id"] = parent.id;
     }
     this.send(Method.PRESENTATION_UPDATE, params);
     this.lastPresentationRevision = snapshot.revision;
+  }
+
+  /**
+   * `updatePresentation` under its old name.
+   * @deprecated Use `updatePresentation`, named for the wire's `presentation/update`
+   * (docs/glossary.md); this name goes in the release after next.
+   */
+  publishPresentation(snapshot: Snapshot, options: { parent?: Parent; resourceOwner?: ResourceOwner } = {}): void {
+    this.updatePresentation(snapshot, options);
   }
 
   /** Push context items unprompted (manifest `context = true`). */
@@ -329,7 +339,7 @@ export abstract class HostServices {
   private async kvGet(namespace: string, key: string): Promise<KVGetResult> {
     this.require(FeatureName.KV, Method.KV_GET);
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
-    C.checkKvKey(key, "/key");
+    C.checkKVKey(key, "/key");
     const r = (await this.call(Method.KV_GET, { namespace, key })) as unknown as G.KVGetResult;
     return r as unknown as KVGetResult;
   }
@@ -354,12 +364,12 @@ export abstract class HostServices {
     }
     pre.forEach((p, i) => {
       C.checkNamespace(p.namespace, own, `/preconditions/${i}/namespace`);
-      C.checkKvKey(p.key, `/preconditions/${i}/key`);
+      C.checkKVKey(p.key, `/preconditions/${i}/key`);
     });
     batch.writes.forEach((w, i) => {
       C.checkNamespace(w.namespace, own, `/writes/${i}/namespace`);
-      C.checkKvKey(w.key, `/writes/${i}/key`);
-      if (w.op === "put") C.checkKvValue(w.value, `/writes/${i}/value`);
+      C.checkKVKey(w.key, `/writes/${i}/key`);
+      if (w.op === "put") C.checkKVValue(w.value, `/writes/${i}/value`);
       else if (w.op !== "delete") throw new ValidationError(`write op must be 'put' or 'delete'`, `/writes/${i}/op`);
     });
     const r = (await this.call(Method.KV_COMMIT, { preconditions: pre as unknown as JsonValue[], writes: batch.writes as unknown as JsonValue[] })) as unknown as G.KVCommitResult;

@@ -45,8 +45,11 @@ export type RenderParams = G.ToolRenderParams;
 
 /** A lifecycle event name (generated from the schema). */
 export type LifecycleMethod = G.LifecycleEvent;
-/** One lifecycle notification's params, whichever of the six it is. */
-export interface LifecycleEvent {
+/**
+ * One lifecycle event as it happens: its notification's params, whichever of the six it is
+ * (the event's name, the schema's `LifecycleEvent` enum, is `LifecycleMethod`).
+ */
+export interface LifecycleNotification {
   session_id: string;
   turn_id?: string;
   call_id?: string;
@@ -54,6 +57,11 @@ export interface LifecycleEvent {
   outcome?: G.Outcome;
   is_error?: boolean;
 }
+/**
+ * @deprecated Use `LifecycleNotification`: in the schema `LifecycleEvent` is the enum of event
+ * names, not an occurrence (docs/glossary.md). This alias goes in the release after next.
+ */
+export type LifecycleEvent = LifecycleNotification;
 
 /** kv.get's answer, its value parsed (the schema says any JSON). */
 export interface KVGetResult extends Omit<G.KVGetResult, "value"> {

@@ -130,7 +130,7 @@ for (const mode of MODES) {
       assert.equal(tooBig.error?.code, -32602, "inline over 256 KiB is refused locally");
     });
 
-    it("dynamic tools: register, call pinned revisions, unregister, retired epochs", async () => {
+    it("dynamic tools: register, call pinned revisions, unregister, retired revisions", async () => {
       const reg = await host.callTool("register_dynamic", { name: "dyn", text: "first" });
       const r1 = ((reg.result as JsonObject)["structured_content"] as JsonObject)["revision"] as number;
       assert.equal(r1, 1);
@@ -148,7 +148,7 @@ for (const mode of MODES) {
       assert.match(unknown.error!.message, /catalog revision 99 is unknown or retired/);
       for (let i = 0; i < 8; i++) await host.callTool("register_dynamic", { name: `d${i}`, text: "t" });
       const retired = await host.callTool("dyn", {}, { catalog_revision: 1 });
-      assert.equal(retired.error?.code, -32602, "epoch 1 fell out of the 8 retained catalogs");
+      assert.equal(retired.error?.code, -32602, "revision 1 fell out of the 8 retained catalogs");
       const kept = await host.callTool("d7", {}, { catalog_revision: 11 });
       assert.deepEqual(kept.result, { content: [{ type: "text", text: "t" }] });
     });

@@ -150,11 +150,14 @@ describe("host services", () => {
     assert.deepEqual(host.sent("notification")[0]!["params"], { message: "Ready", level: "success", title: "t" });
     ext.contributeContext([{ label: "l", content: "c", placement: "prompt_prefix" }]);
     ext.contributeStatus({ surface: "status", text: "busy", priority: 1 });
-    ext.publishPresentation({ revision: 0, status: { state: "active", label: "ready" }, activities: [], actions: [] }, { resourceOwner: { session_id: "s", extension_instance_id: "i", process_generation: 0 } });
-    assert.throws(() => ext.publishPresentation({ revision: 1, activities: [], actions: [] }, { parent: 1, resourceOwner: { session_id: "s", extension_instance_id: "i", process_generation: 0 } }), /mutually exclusive/);
+    ext.updatePresentation({ revision: 0, status: { state: "active", label: "ready" }, activities: [], actions: [] }, { resourceOwner: { session_id: "s", extension_instance_id: "i", process_generation: 0 } });
+    assert.throws(() => ext.updatePresentation({ revision: 1, activities: [], actions: [] }, { parent: 1, resourceOwner: { session_id: "s", extension_instance_id: "i", process_generation: 0 } }), /mutually exclusive/);
     await host.waitFor((f) => f["method"] === "presentation/update");
     const update = host.sent("presentation/update")[0]!["params"] as JsonObject;
     assert.ok("resource_owner" in update && !("parent_request_id" in update));
+    // The deprecated name is the same call for one release.
+    ext.publishPresentation({ revision: 2, activities: [], actions: [] });
+    await host.waitFor((f) => f["method"] === "presentation/update" && ((f["params"] as JsonObject)["snapshot"] as JsonObject)["revision"] === 2);
     assert.equal(host.sent("context/contribution").length, 1);
     assert.equal(host.sent("status/contribution").length, 1);
     assert.throws(() => ext.notify("x".repeat(4097)), /4096/);

@@ -129,7 +129,7 @@ describe("local bound checks", () => {
 });
 
 describe("catalog history", () => {
-  it("retains eight committed epochs and addresses the staged one", () => {
+  it("retains eight committed revisions and addresses the staged one", () => {
     const h = new CatalogHistory<string>(new Map([["a", "a0"]]));
     for (let i = 1; i <= 9; i++) {
       const rev = h.stage(new Map([["a", `a${i}`]]));

@@ -40,6 +40,16 @@ func run(schemaDir, out, check string) error {
 	if err != nil {
 		return err
 	}
+	root := out
+	if check != "" {
+		root = check
+	}
+	if root == "" {
+		return fmt.Errorf("give -out or -check")
+	}
+	if err := mirrorStrictJSON(os.DirFS(root), files); err != nil {
+		return err
+	}
 	switch {
 	case check != "":
 		stale := gen.Stale(files, os.DirFS(check))

@@ -26,7 +26,7 @@ func registerContributions(ext *octet.Extension) {
 		if msg, ok := strings.CutPrefix(arg, "fail:"); ok {
 			return octet.CommandResult{}, errors.New(msg) // uncaught: -32603 naming it
 		}
-		if err := ext.Progress(ctx, octet.ProgressStatus{Message: "waiting"}); err != nil {
+		if err := ext.Progress(ctx, octet.StatusMessage("waiting")); err != nil {
 			return octet.CommandResult{}, err
 		}
 		ms, _ := strconv.Atoi(arg)
@@ -105,9 +105,9 @@ func registerContributions(ext *octet.Extension) {
 				return nil, err
 			}
 		}
-		return []octet.Segment{{Text: "echo", StyleRole: nil}}, nil
+		return []octet.Segment{{Text: "echo"}}, nil // the zero StyleRole is null
 	})
-	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) {
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) {
 		ext.Log().Info("turn settled", "session_id", ev.SessionID, "turn_id", ev.TurnID, "outcome", ev.Outcome)
 	})
 }

@@ -142,7 +142,7 @@ func registerServices(ext *octet.Extension) {
 				acts[i] = protocol.Activity{ID: "a" + itoa(i), Label: "activity " + itoa(i), State: "running"}
 			}
 			snap := protocol.Snapshot{Revision: a.Revision, Activities: acts, Actions: []protocol.Action{}}
-			if err := ext.PublishPresentation(ctx, snap, nil); err != nil {
+			if err := ext.UpdatePresentation(ctx, snap, nil); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("presented"), nil

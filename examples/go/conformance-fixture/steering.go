@@ -39,10 +39,10 @@ func registerSteering(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			Text string `json:"text"`
 		}) (octet.Result, error) {
-			if err := ext.PublishContext([]octet.ContextItem{{Label: "fixture", Content: a.Text, Placement: "prompt_prefix"}}); err != nil {
+			if err := ext.ContributeContext([]octet.ContextItem{{Label: "fixture", Content: a.Text, Placement: "prompt_prefix"}}); err != nil {
 				return octet.Result{}, err
 			}
-			if err := ext.PublishStatus(octet.StatusResult{Surface: "status", Text: a.Text, Priority: 1}); err != nil {
+			if err := ext.ContributeStatus(octet.StatusResult{Surface: "status", Text: a.Text, Priority: 1}); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("contributed"), nil

@@ -47,13 +47,12 @@ func main() {
 		return octet.StatusResult{Surface: "status", Text: fmt.Sprintf("%d turns, %d tool calls", turns.Load(), toolCalls.Load())}, nil
 	})
 	ext.Renderer("word_count", func(ctx context.Context, params json.RawMessage) ([]octet.Segment, error) {
-		accent := "accent"
-		return []octet.Segment{{Text: "words: "}, {Text: "counted", StyleRole: &accent}}, nil
+		return []octet.Segment{{Text: "words: "}, octet.Styled("counted", "accent")}, nil
 	})
 	ext.Command("turns", "Show how many turns settled", func(ctx context.Context, args []string) (octet.CommandResult, error) {
 		return octet.CommandResult{Text: fmt.Sprintf("%d turns settled", turns.Load())}, nil
 	})
-	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleEvent) {
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) {
 		if turns.Add(1)%10 == 0 {
 			_ = ext.Notify(fmt.Sprintf("%d turns settled", turns.Load()), "info", "")
 		}

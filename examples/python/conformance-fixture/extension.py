@@ -192,7 +192,7 @@ def secret(args):
 @ext.tool(name="present", description="Publish a snapshot with n running activities",
           parameters=obj({"revision": INT, "activities": INT}, ["revision", "activities"]))
 def present(args):
-    ext.publish_presentation({
+    ext.update_presentation({
         "revision": args["revision"],
         "activities": [{"id": f"a{i}", "label": f"activity {i}", "state": "running"}
                        for i in range(args["activities"])],

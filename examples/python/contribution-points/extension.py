@@ -59,7 +59,7 @@ revision = 0
 # Call after initialize, with `[contributes] presentation = true` (API 0.2).
 def publish_ready_after_initialize():
     global revision
-    ext.publish_presentation({
+    ext.update_presentation({
         "revision": revision,
         "status": {"state": "active", "label": "ready"},
         "activities": [],

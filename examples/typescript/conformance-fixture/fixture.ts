@@ -206,7 +206,7 @@ export function buildFixture(): Extension {
     },
     (args) => {
       const activities = Array.from({ length: args.activities }, (_, i) => ({ id: `a${i}`, label: `activity ${i}`, state: "running" as const }));
-      ext.publishPresentation({ revision: args.revision, activities, actions: [] });
+      ext.updatePresentation({ revision: args.revision, activities, actions: [] });
       return "presented";
     },
   );

@@ -1,6 +1,6 @@
 // dynamic-provider-search: live tool catalogs. Selecting a provider registers (or replaces)
-// `provider_search`; selecting "none" removes it. Every accepted change is a new epoch, and a
-// call pinned to an older epoch still reaches the handler the model saw.
+// `provider_search`; selecting "none" removes it. Every accepted change is a new catalog revision, and a
+// call pinned to an older revision still reaches the handler the model saw.
 import { Extension, toolResult } from "octet-extension-sdk";
 
 const ext = new Extension({ apiVersion: "0.4" });

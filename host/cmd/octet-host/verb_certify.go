@@ -70,10 +70,14 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
 	}
-	for _, name := range only {
+	for i, name := range only {
 		if _, ok := conformance.Lookup(name); !ok {
 			fmt.Fprintf(stderr, "octet-host certify: unknown check %q; see docs/conformance.md for the list\n", name)
 			return exitStartup
+		}
+		var note string
+		if only[i], note = conformance.Canonical(name); note != "" {
+			fmt.Fprintf(stderr, "octet-host certify: deprecated: %s\n", note)
 		}
 	}
 	if fs.NArg() == 0 || *matrix && fs.NArg() != 1 {

@@ -99,6 +99,12 @@ func TestCertifyJSONAndExitCodes(t *testing.T) {
 	if code, _, _ := octetHost(t, "", "certify", "--check", "no.such.check", good); code != exitStartup {
 		t.Errorf("unknown check: exit %d, want %d", code, exitStartup)
 	}
+	// A former check name is accepted with a deprecation note (then the missing directory
+	// stops the run before any extension starts).
+	if code, _, errOut := octetHost(t, "", "certify", "--check", "catalog.epochs"); code != exitStartup ||
+		!strings.Contains(errOut, `deprecated: check "catalog.epochs" is now "catalog.revisions"`) || strings.Contains(errOut, "unknown check") {
+		t.Errorf("former check name: exit %d\n%s", code, errOut)
+	}
 }
 
 func TestCertifyMatrix(t *testing.T) {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from . import _limits as L
 from ._base import Base, ParentId
 from ._cancel import current_call
@@ -154,14 +156,15 @@ class InteractMixin(Base):
         session.send(METHOD_PROGRESS,
                      {"parent_request_id": parent, "sequence": sequence, "event": event})
 
-    def publish_presentation(self, snapshot: dict[str, Any], *,
-                             parent_request_id: ParentId = ...,
-                             resource_owner: dict[str, Any] | None = None) -> None:
-        """Replace this extension's presentation snapshot (manifest ``presentation = true``)."""
-        session, negotiated = self._negotiated("publish_presentation()")
+    def update_presentation(self, snapshot: dict[str, Any], *,
+                            parent_request_id: ParentId = ...,
+                            resource_owner: dict[str, Any] | None = None) -> None:
+        """Replace this extension's presentation snapshot (``presentation/update``; manifest
+        ``presentation = true``)."""
+        session, negotiated = self._negotiated("update_presentation()")
         if session.legacy:
-            raise UnavailableError("publish_presentation() needs API 0.2 or later")
-        self._manifest_flag(negotiated, "presentation", "publish_presentation()")
+            raise UnavailableError("update_presentation() needs API 0.2 or later")
+        self._manifest_flag(negotiated, "presentation", "update_presentation()")
         commands = frozenset(negotiated.contributes.get("commands") or ())
         check_snapshot(snapshot, commands)
         revision = snapshot["revision"]
@@ -174,7 +177,7 @@ class InteractMixin(Base):
             params["resource_owner"] = resource_owner
         elif parent_request_id is not ...:
             params["parent_request_id"] = self._parent(session, parent_request_id,
-                                                       "publish_presentation()")
+                                                       "update_presentation()")
         else:
             call = current_call.get()
             if call is not None:
@@ -190,4 +193,14 @@ class InteractMixin(Base):
             session.send(METHOD_PRESENTATION_UPDATE, params)
             session.presentation_revision = revision
 
-    presentation = publish_presentation
+    presentation = update_presentation
+
+    def publish_presentation(self, snapshot: dict[str, Any], *,
+                             parent_request_id: ParentId = ...,
+                             resource_owner: dict[str, Any] | None = None) -> None:
+        """Deprecated: ``update_presentation()``, named for the wire's ``presentation/update``
+        (docs/glossary.md); this name goes in the release after next."""
+        warnings.warn("publish_presentation() is deprecated; use update_presentation()",
+                      DeprecationWarning, stacklevel=2)
+        self.update_presentation(snapshot, parent_request_id=parent_request_id,
+                                 resource_owner=resource_owner)

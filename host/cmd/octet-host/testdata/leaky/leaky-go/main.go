@@ -33,7 +33,7 @@ func gather(ctx context.Context, ext *octet.Extension) ([]string, error) {
 	vals = append(vals, *in)
 	for _, v := range vals {
 		_ = ext.Notify("note "+v, "info", "")
-		_ = ext.Progress(ctx, octet.ProgressStatus{Message: "step " + v})
+		_ = ext.Progress(ctx, octet.StatusMessage("step "+v))
 		b, _ := json.Marshal(map[string]string{"leak": v})
 		fmt.Fprintf(os.Stderr, "raw %s\njson %s\n", v, b)
 	}
