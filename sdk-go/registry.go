@@ -60,12 +60,10 @@ func ReplacePrompt(prompt string) HookResult {
 }
 
 // ReplaceArguments returns a before_tool_call result that calls the tool with args instead
-// (the host still checks them against the tool's parameters).
+// (the host still checks them against the tool's parameters). args is encoded once, here;
+// a value encoding/json cannot encode panics, as a handler's programming error.
 func ReplaceArguments(args map[string]any) HookResult {
-	if args == nil {
-		args = map[string]any{}
-	}
-	return HookResult{Disposition: &Disposition{Action: "replace", Arguments: args}}
+	return HookResult{Disposition: &Disposition{Action: "replace", Arguments: encodeObject("replacement arguments", args)}}
 }
 
 // ReplaceOutput returns an after_tool_call result that shows output instead of the tool's
@@ -78,15 +76,20 @@ func ReplaceOutput(output string) HookResult {
 // JSON object (nil is {}); a value encoding/json cannot encode panics, as a handler's
 // programming error.
 func WithPersistenceMetadata(value map[string]any, public bool) HookResult {
-	raw := json.RawMessage("{}")
-	if value != nil {
-		b, err := json.Marshal(value)
-		if err != nil {
-			panic(fmt.Sprintf("octet: persistence metadata: %v", err))
-		}
-		raw = b
+	return HookResult{PersistenceMetadata: &PersistenceMetadata{Value: encodeObject("persistence metadata", value), Public: public}}
+}
+
+// encodeObject encodes a hook result's open object (nil is {}) for a json.RawMessage
+// field; what encoding/json cannot encode panics, naming what.
+func encodeObject(what string, value map[string]any) json.RawMessage {
+	if value == nil {
+		return json.RawMessage("{}")
 	}
-	return HookResult{PersistenceMetadata: &PersistenceMetadata{Value: raw, Public: public}}
+	b, err := json.Marshal(value)
+	if err != nil {
+		panic(fmt.Sprintf("octet: %s: %v", what, err))
+	}
+	return b
 }
 
 // WithPostMutationRescan returns a post_mutation result.

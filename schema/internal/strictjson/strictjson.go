@@ -37,8 +37,11 @@ func Parse(data []byte) (any, error) { return ParseNested(data, 0) }
 
 // ParseNested decodes data that sits inside outer arrays or objects of a larger document
 // (a frame's params or result: 1, the envelope), so the bound counts the whole document.
-func ParseNested(data []byte, outer int) (any, error) {
-	p := &parser{s: data}
+func ParseNested(data []byte, outer int) (any, error) { return parse(data, outer, nil) }
+
+func parse(data []byte, outer int, r *Reuse) (any, error) {
+	// One allocation for the path of most documents, instead of one per growth.
+	p := &parser{s: data, path: make([]step, 0, 4), reuse: r}
 	p.ws()
 	v, err := p.value(outer)
 	if err != nil {
@@ -57,6 +60,12 @@ var Nesting = fmt.Sprintf("nesting deeper than %d levels (MAX_JSON_DEPTH)", MaxD
 type parser struct {
 	s []byte
 	i int
+	// text is s as one string, made on the first string or number: keys, strings without
+	// escapes and numbers are slices of it, so a document costs one copy instead of one
+	// allocation per token (a decoded string keeps the whole document alive; the
+	// documents parsed here are frames' params and results, judged and dropped).
+	text  string
+	reuse *Reuse // nil: every map and array is new
 	// path is the keys and indexes from the root to the value being parsed; the path
 	// string is built only when an error reports it, so parsing costs no allocation per
 	// level (a path string built at every level grows quadratically with depth).
@@ -141,7 +150,7 @@ func (p *parser) lit(w string) bool {
 // object parses an object at nesting level depth.
 func (p *parser) object(depth int) (any, error) {
 	p.i++ // '{'
-	m := map[string]any{}
+	m := p.reuse.newMap()
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
@@ -193,11 +202,11 @@ func (p *parser) object(depth int) (any, error) {
 // array parses an array at nesting level depth.
 func (p *parser) array(depth int) (any, error) {
 	p.i++ // '['
-	a := []any{}
+	a := p.reuse.newArray()
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return a, nil
+		return p.reuse.keep(a), nil
 	}
 	for {
 		p.ws()
@@ -217,7 +226,7 @@ func (p *parser) array(depth int) (any, error) {
 			p.i++
 		case ']':
 			p.i++
-			return a, nil
+			return p.reuse.keep(a), nil
 		default:
 			return nil, p.fail("expected ',' or ']' in array")
 		}
@@ -257,7 +266,7 @@ func (p *parser) number() (any, error) {
 			return nil, p.fail("malformed number: no digits in exponent")
 		}
 	}
-	tok := string(p.s[start:p.i])
+	tok := p.slice(start, p.i)
 	// Every decoder must be able to read it: beyond float64 it is Infinity in JS and Python.
 	if f, err := strconv.ParseFloat(tok, 64); err != nil && math.IsInf(f, 0) {
 		return nil, p.fail("number %s is beyond the range of a 64-bit float", tok)
@@ -277,7 +286,7 @@ func (p *parser) str() (string, error) {
 				return "", p.fail("string is not valid UTF-8")
 			}
 			p.i++
-			return string(s), nil
+			return p.slice(start, p.i-1), nil
 		}
 		if c == '\\' {
 			break
@@ -348,6 +357,14 @@ func (p *parser) str() (string, error) {
 		}
 	}
 	return "", p.fail("unterminated string")
+}
+
+// slice is s[from:to] as a string, sharing text.
+func (p *parser) slice(from, to int) string {
+	if p.text == "" {
+		p.text = string(p.s)
+	}
+	return p.text[from:to]
 }
 
 func (p *parser) hex4() (rune, bool) {
