@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/internal/jsonschema"
 )
 
 // The fault contract's printing (docs/conformance.md#validation-faults):
@@ -28,46 +30,9 @@ func ratString(r *big.Rat) string {
 	return esNumber(f)
 }
 
-// esNumber formats f as ECMAScript's Number.prototype.toString (shortest
-// round-trip digits; plain notation for exponents -7 < e < 21).
-func esNumber(f float64) string {
-	if f == 0 {
-		return "0"
-	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	k, n := len(digits), x+1
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	es := "+"
-	if n-1 < 0 {
-		es = "-"
-	}
-	m := digits[:1]
-	if k > 1 {
-		m += "." + digits[1:]
-	}
-	return sign + m + "e" + es + strconv.Itoa(abs(n-1))
-}
-
-func abs(i int) int {
-	if i < 0 {
-		return -i
-	}
-	return i
-}
+// esNumber is the validator's ECMAScript number form: the oracle's faults must print
+// numbers exactly as the SDK's do, so they share it.
+func esNumber(f float64) string { return jsonschema.ESNumber(f) }
 
 // faultJSON writes a value as the contract's compact JSON: sorted keys, only
 // quote, backslash and control characters escaped, numbers as esNumber.
@@ -128,33 +93,4 @@ func writeFaultJSON(b *strings.Builder, v any) {
 	}
 }
 
-func writeFaultString(b *strings.Builder, s string) {
-	const hex = "0123456789abcdef"
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			b.WriteString(`\"`)
-		case c == '\\':
-			b.WriteString(`\\`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\r':
-			b.WriteString(`\r`)
-		case c == '\b':
-			b.WriteString(`\b`)
-		case c == '\f':
-			b.WriteString(`\f`)
-		case c < 0x20:
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('"')
-}
+func writeFaultString(b *strings.Builder, s string) { b.WriteString(jsonschema.QuoteString(s)) }
