@@ -94,8 +94,8 @@ def test_a_skipped_case_that_passes_fails_the_run() -> None:
 
 def test_suite_faults_match_the_go_oracle() -> None:
     # testsuites/json-schema-faults.json: the fault the Go SDK reports for every invalid
-    # required case (written by sdk-go's TestValidatorMatchesOracleOnSuite); the fault contract makes
-    # Python's the same, pointer, keyword and reason.
+    # required case (written by sdk-go's TestValidatorMatchesOracleOnSuite); the fault
+    # contract makes Python's the same, pointer, keyword and reason.
     want = json.loads((ROOT / "json-schema-faults.json").read_text(encoding="utf-8"))
     remotes = _remotes()
     got = []
