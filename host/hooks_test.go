@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/internal/testext"
 	"github.com/octet-kit/octet/host/manifest"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 func startHooked(t *testing.T) *host.Host {
@@ -78,5 +81,48 @@ func TestBeforePromptDispositions(t *testing.T) {
 	var hb *host.HookBlockedError
 	if _, err := h.BeforePrompt(t.Context(), "forbidden"); !errors.As(err, &hb) || hb.Message != "not that" {
 		t.Fatalf("block: %v", err)
+	}
+}
+
+// The host's hook points build one params value and send it to every extension in turn:
+// the resource owner set for an API 0.4 extension must not reach the API 0.1 extension
+// after it, whose frozen wire has no resource_owner.
+func TestHookParamsCarryNoPreviousOwnerToAnAPI01Extension(t *testing.T) {
+	base := t.TempDir()
+	hooks := "hooks = [\"before_tool_call\"]\n"
+	root := filepath.Join(base, "exts")
+	testext.Write(t, root, testext.Ext{Name: "a-new", Tools: []string{"echo"}, Extra: hooks})
+	testext.Write(t, root, testext.Ext{Name: "b-old", API: "0.1", Tools: []string{"old_echo"}, Extra: hooks})
+	res := discovery.Discover([]discovery.Root{{Dir: root, Source: discovery.Explicit}}, manifest.Options{OctetVersion: host.OctetVersion})
+	var mu sync.Mutex
+	var order []string
+	sent := map[string]string{}
+	h := host.New(host.Options{StateDir: filepath.Join(base, "state"), Workspace: base, TermGrace: 300 * time.Millisecond,
+		OnFrame: func(ext string, _ int64, dir jsonrpc.Direction, frame []byte) {
+			if dir != jsonrpc.Outbound || !strings.Contains(string(frame), `"`+protocol.MethodHookRun+`"`) {
+				return
+			}
+			mu.Lock()
+			order = append(order, ext)
+			sent[ext] = string(frame)
+			mu.Unlock()
+		}})
+	if _, err := h.Start(t.Context(), res.Entries, []string{"a-new", "b-old"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Shutdown)
+	if _, err := h.BeforeToolCall(t.Context(), "echo", []byte(`{"hook":"none"}`)); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(order) != 2 || order[0] != "a-new" || order[1] != "b-old" {
+		t.Fatalf("the hook should run on a-new, then b-old; it ran on %v", order)
+	}
+	if !strings.Contains(sent["a-new"], `"resource_owner"`) {
+		t.Errorf("the API 0.4 extension's hook/run lacks its resource owner: %s", sent["a-new"])
+	}
+	if strings.Contains(sent["b-old"], `"resource_owner"`) {
+		t.Errorf("the API 0.1 extension received the previous extension's resource owner: %s", sent["b-old"])
 	}
 }
