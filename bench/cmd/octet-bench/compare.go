@@ -32,7 +32,7 @@ func compareTargets(root, spec, via string) ([]target.Target, error) {
 		if _, err := target.LoadExtension(dir); err != nil {
 			t.Missing = err.Error()
 		} else {
-			octetStart(&t, dir, env[lang], via)
+			octetStart(&t, dir, env[lang], via, target.EchoCall)
 		}
 		out = append(out, t)
 	}

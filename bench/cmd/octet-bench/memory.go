@@ -9,17 +9,14 @@ import (
 	"github.com/octet-kit/octet/bench/internal/target"
 )
 
-// memory measures, per repetition, each floor's and SDK's extension process driven
+// memory measures, per repetition, each floor's, fixture's and hello-world's extension process driven
 // directly (the host's own memory is the scale table's): RSS once initialised, its growth
 // over MemoryCalls echo calls, and what MemoryCalls more kept (measure.MemoryRun).
 func (r *runner) memory(ctx context.Context) {
 	for rep := 0; rep < r.cfg.Reps; rep++ {
 		r.sampleLoad()
 		idle := map[string]float64{}
-		for _, t := range rotated(r.targets, rep) {
-			if t.Kind != target.SDK && t.Kind != target.Floor {
-				continue
-			}
+		for _, t := range rotated(r.phaseTargets("memory"), rep) {
 			start := t.Start
 			if t.Direct != nil {
 				start = t.Direct
@@ -37,7 +34,7 @@ func (r *runner) memory(ctx context.Context) {
 			idle[t.ID] = float64(run.IdleKiB)
 		}
 		for _, t := range r.targets {
-			if v, ok := idle[t.ID]; ok && t.Kind == target.SDK {
+			if v, ok := idle[t.ID]; ok && t.Kind != target.Floor {
 				if f, ok := idle["floor-"+t.Lang]; ok && f > 0 {
 					r.res.Add(report.RSSOverFloor, t.ID, v/f)
 				}

@@ -26,9 +26,10 @@ func plan(root, bench, via string) []target.Target {
 	var ts []target.Target
 	for _, lang := range langs {
 		floor := target.Target{ID: "floor-" + lang, Name: floorName[lang], Lang: lang, Kind: target.Floor}
-		octetStart(&floor, filepath.Join(bench, "floors", floorDir[lang]), env[lang], via)
+		octetStart(&floor, filepath.Join(bench, "floors", floorDir[lang]), env[lang], via, target.EchoCall)
 		ts = append(ts, floor)
-		ts = append(ts, fixtureTarget(root, bench, lang, env[lang], via))
+		ts = append(ts, exampleTarget(root, bench, lang, env[lang], via, fixtureExample))
+		ts = append(ts, exampleTarget(root, bench, lang, env[lang], via, helloExample))
 		ts = append(ts, mcpTarget(bench, work, lang))
 	}
 	ts = append(ts, target.Target{
@@ -38,32 +39,52 @@ func plan(root, bench, via string) []target.Target {
 	return ts
 }
 
-// fixtureTarget is our SDK's conformance fixture in lang, driven directly.
-func fixtureTarget(root, bench, lang string, env []string, via string) target.Target {
-	rel := filepath.Join("examples", lang, "conformance-fixture")
+// example is one of the kit's examples measured as an octet target: the conformance
+// fixture (27 tools; the latency, crash and artifact scenarios need its tools) or the
+// hello-world (one tool, like the floor; what the memory, cold-start and scale targets
+// of issue 17 name).
+type example struct {
+	dir  string // under examples/LANG
+	id   string // target id prefix: id + "-" + lang
+	kind target.Kind
+	call target.Call
+}
+
+var (
+	fixtureExample = example{dir: "conformance-fixture", id: "octet", kind: target.SDK, call: target.EchoCall}
+	helloExample   = example{dir: "hello-world", id: "hello", kind: target.Hello, call: target.HelloCall}
+)
+
+// exampleTarget is example ex of our SDK in lang.
+func exampleTarget(root, bench, lang string, env []string, via string, ex example) target.Target {
+	rel := filepath.Join("examples", lang, ex.dir)
 	dir := filepath.Join(root, rel)
-	t := target.Target{ID: "octet-" + lang, Name: "octet SDK (" + langTitle[lang] + ")", Lang: lang, Kind: target.SDK}
+	t := target.Target{ID: ex.id + "-" + lang, Name: "octet SDK " + ex.dir + " (" + langTitle[lang] + ")", Lang: lang, Kind: ex.kind}
 	if _, err := os.Stat(filepath.Join(dir, "extension.toml")); err != nil {
 		t.Missing = rel + " is not in this checkout yet"
 		return t
 	}
-	if _, err := target.LoadExtension(dir); err != nil {
+	ext, err := target.LoadExtension(dir)
+	if err != nil {
 		t.Missing = err.Error()
 		return t
 	}
+	// The name says which extension a row measures: the fixture's tool count is read from
+	// its manifest, so the label follows the fixture when tools are added.
+	t.Name = fmt.Sprintf("octet SDK %s, %d tool%s (%s)", ex.dir, len(ext.Tools), map[bool]string{true: "", false: "s"}[len(ext.Tools) == 1], langTitle[lang])
 	if lang == "typescript" {
 		if _, err := os.Stat(filepath.Join(dir, "dist", "extension.js")); err != nil {
-			t.Missing = rel + " is not built (npm run build in sdk-typescript)"
+			t.Missing = rel + " is not built (setup builds it: tsc -b examples/typescript)"
 			return t
 		}
 	}
 	if lang == "go" {
-		bin := goFixtureBinary(bench)
+		bin := goExampleBinary(bench, ex.dir)
 		if _, err := os.Stat(bin); err != nil {
 			t.Missing = rel + " is not built (setup builds it; run without -skip-setup)"
 			return t
 		}
-		cp, err := target.Rebind(dir, bin, filepath.Join(bench, ".work", "fixture-go"))
+		cp, err := target.Rebind(dir, bin, filepath.Join(bench, ".work", ex.id+"-go"))
 		if err != nil {
 			t.Missing = err.Error()
 			return t
@@ -71,19 +92,19 @@ func fixtureTarget(root, bench, lang string, env []string, via string) target.Ta
 		dir = cp
 		t.Note = "started as the binary built once by setup. The example's launcher (`run`) execs its `.bin/extension` when that is newer than the example's and sdk-go's sources (the check, shell builtins over both, adds about 2 ms to a start; the `find` it used before added about 5) and runs `go build` first only after a change"
 	}
-	octetStart(&t, dir, env, via)
+	octetStart(&t, dir, env, via, ex.call)
 	return t
 }
 
-// octetStart sets how an octet extension directory is started.
-func octetStart(t *target.Target, dir string, env []string, via string) {
+// octetStart sets how an octet extension directory is started; its sessions' Echo makes call.
+func octetStart(t *target.Target, dir string, env []string, via string, call target.Call) {
 	if via == "direct" {
-		t.Via, t.Start = target.ViaDirect, target.OctetDirect(dir, env)
+		t.Via, t.Start = target.ViaDirect, target.OctetDirect(dir, env, call)
 		return
 	}
-	t.Via, t.Start = target.ViaHost, target.HostStart(dir, env)
-	t.Direct = target.OctetDirect(dir, env)
-	t.StartGroup = target.HostGroupStart(dir, env)
+	t.Via, t.Start = target.ViaHost, target.HostStart(dir, env, call)
+	t.Direct = target.OctetDirect(dir, env, call)
+	t.StartGroup = target.HostGroupStart(dir, env, call)
 }
 
 func mcpTarget(bench, work, lang string) target.Target {

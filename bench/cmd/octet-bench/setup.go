@@ -13,10 +13,10 @@ import (
 // with the pinned MCP Python SDK, and the MCP TypeScript SDK from its lock file.
 // Everything lands under bench/.work/ or next to the floor (git-ignored).
 func setup(bench string, logf func(string, ...any)) error {
-	if err := buildTypeScriptFixture(filepath.Dir(bench), logf); err != nil {
+	if err := buildTypeScriptExamples(filepath.Dir(bench), logf); err != nil {
 		return err
 	}
-	if err := buildGoFixture(filepath.Dir(bench), bench, logf); err != nil {
+	if err := buildGoExamples(filepath.Dir(bench), bench, logf); err != nil {
 		return err
 	}
 	bin := filepath.Join(bench, ".work", "bin")
@@ -54,14 +54,25 @@ func setup(bench string, logf func(string, ...any)) error {
 	return nil
 }
 
-// buildTypeScriptFixture compiles the TypeScript SDK and its examples (one tsc build in
-// sdk-typescript) when the fixture is present but not built: dist/ is not committed.
-func buildTypeScriptFixture(root string, logf func(string, ...any)) error {
-	fixture := filepath.Join(root, "examples", "typescript", "conformance-fixture")
-	if _, err := os.Stat(filepath.Join(fixture, "extension.toml")); err != nil {
-		return nil // not in this checkout; the plan reports it
+// measuredExamples are the examples/LANG directories the plan measures (see plan.go).
+var measuredExamples = []string{fixtureExample.dir, helloExample.dir}
+
+// buildTypeScriptExamples compiles the TypeScript SDK and the examples when a measured
+// example is present but not built (dist/ is not committed), the way `go run mage.go
+// buildTypeScript` does: the SDK's own build compiles only the package, so the examples
+// get the SDK linked into examples/typescript/node_modules and one `tsc -b` over them.
+func buildTypeScriptExamples(root string, logf func(string, ...any)) error {
+	built := true
+	for _, ex := range measuredExamples {
+		dir := filepath.Join(root, "examples", "typescript", ex)
+		if _, err := os.Stat(filepath.Join(dir, "extension.toml")); err != nil {
+			continue // not in this checkout; the plan reports it
+		}
+		if _, err := os.Stat(filepath.Join(dir, "dist", "extension.js")); err != nil {
+			built = false
+		}
 	}
-	if _, err := os.Stat(filepath.Join(fixture, "dist", "extension.js")); err == nil {
+	if built {
 		return nil
 	}
 	sdk := filepath.Join(root, "sdk-typescript")
@@ -71,22 +82,34 @@ func buildTypeScriptFixture(root string, logf func(string, ...any)) error {
 			return err
 		}
 	}
-	logf("build the TypeScript SDK and examples (npm run build in %s)", sdk)
-	return runIn(sdk, nil, "npm", "run", "--silent", "build")
-}
-
-// goFixtureBinary is where setup builds the Go fixture (see target.Rebind).
-func goFixtureBinary(bench string) string {
-	return filepath.Join(bench, ".work", "bin", "go-conformance-fixture")
-}
-
-// buildGoFixture builds examples/go/conformance-fixture with the main module.
-func buildGoFixture(root, bench string, logf func(string, ...any)) error {
-	if _, err := os.Stat(filepath.Join(root, "examples", "go", "conformance-fixture", "extension.toml")); err != nil {
-		return nil // not in this checkout; the plan reports it
+	logf("build the TypeScript SDK (npm run build in %s) and the examples (tsc -b examples/typescript)", sdk)
+	if err := runIn(sdk, nil, "npm", "run", "--silent", "build"); err != nil {
+		return err
 	}
-	logf("build ./examples/go/conformance-fixture")
-	return runIn(root, nil, "go", "build", "-o", goFixtureBinary(bench), "./examples/go/conformance-fixture")
+	if err := runIn(sdk, nil, "node", "scripts/link-examples.mjs"); err != nil {
+		return err
+	}
+	return runIn(filepath.Join(root, "examples", "typescript"), nil, filepath.Join(sdk, "node_modules", ".bin", "tsc"), "-b", ".")
+}
+
+// goExampleBinary is where setup builds the Go example examples/go/<dir> (see target.Rebind).
+func goExampleBinary(bench, dir string) string {
+	return filepath.Join(bench, ".work", "bin", "go-"+dir)
+}
+
+// buildGoExamples builds the measured Go examples with the main module.
+func buildGoExamples(root, bench string, logf func(string, ...any)) error {
+	for _, ex := range measuredExamples {
+		pkg := "./examples/go/" + ex
+		if _, err := os.Stat(filepath.Join(root, pkg, "extension.toml")); err != nil {
+			continue // not in this checkout; the plan reports it
+		}
+		logf("build %s", pkg)
+		if err := runIn(root, nil, "go", "build", "-o", goExampleBinary(bench, ex), pkg); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func runIn(dir string, env []string, name string, args ...string) error {

@@ -9,12 +9,12 @@ import (
 	"github.com/octet-kit/octet/bench/internal/target"
 )
 
-// ColdStart times Start: process spawn to initialised and ready for calls. The
-// session is closed afterwards, untimed.
-func ColdStart(ctx context.Context, t target.Target) (time.Duration, error) {
-	start := time.Now()
-	s, err := t.Start(ctx)
-	took := time.Since(start)
+// ColdStart times start (a target's Start or Direct): process spawn to initialised and
+// ready for calls. The session is closed afterwards, untimed.
+func ColdStart(ctx context.Context, start func(context.Context) (target.Session, error)) (time.Duration, error) {
+	t0 := time.Now()
+	s, err := start(ctx)
+	took := time.Since(t0)
 	if err != nil {
 		return 0, err
 	}

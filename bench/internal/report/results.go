@@ -14,18 +14,21 @@ import (
 
 // Metric names, with their units, used as keys in Results.Metrics.
 const (
-	RTTP50      = "rtt_p50_us"          // sequential echo round trip, median of a run
-	RTTP99      = "rtt_p99_us"          // sequential echo round trip, 99th percentile of a run
-	Throughput  = "calls_per_s_32"      // echo calls/s with 32 in flight
-	ColdStart   = "cold_start_ms"       // spawn to initialised
-	Callback    = "callback_us"         // one extension-to-host kv.get while serving
-	Artifact16  = "artifact_16mib_mibs" // 16 MiB publish by scratch path, MiB/s end to end
-	Inline256   = "artifact_256kib_ms"  // 256 KiB inline publish, ms end to end
-	Cancel      = "cancel_us"           // $/cancelRequest sent to -32800 received
-	Crash       = "crash_ms"            // crash tool call sent to transport error
-	RatioFloor  = "p50_over_floor"      // same-rep ratio to the language's floor
-	RatioMCP    = "mcp_p50_over_ours"   // same-rep: MCP p50 / our p50 (how many times faster)
-	ThroughFrac = "calls_per_s_of_floor"
+	RTTP50     = "rtt_p50_us"     // sequential echo round trip, median of a run
+	RTTP99     = "rtt_p99_us"     // sequential echo round trip, 99th percentile of a run
+	Throughput = "calls_per_s_32" // echo calls/s with 32 in flight
+	ColdStart  = "cold_start_ms"  // spawn to initialised
+	// ColdStartDirect is the same target started directly over sdk-go/jsonrpc by the
+	// harness in the same round: the extension's own start without the host's.
+	ColdStartDirect = "direct_cold_start_ms"
+	Callback        = "callback_us"         // one extension-to-host kv.get while serving
+	Artifact16      = "artifact_16mib_mibs" // 16 MiB publish by scratch path, MiB/s end to end
+	Inline256       = "artifact_256kib_ms"  // 256 KiB inline publish, ms end to end
+	Cancel          = "cancel_us"           // $/cancelRequest sent to -32800 received
+	Crash           = "crash_ms"            // crash tool call sent to transport error
+	RatioFloor      = "p50_over_floor"      // same-rep ratio to the language's floor
+	RatioMCP        = "mcp_p50_over_ours"   // same-rep: MCP p50 / our p50 (how many times faster)
+	ThroughFrac     = "calls_per_s_of_floor"
 
 	// The same target driven directly over sdk-go/jsonrpc from the harness, measured in the
 	// same repetition right after it was driven through the host: the SDK's own cost

@@ -55,7 +55,7 @@ func BenchmarkHostArtifactGo16MiB(b *testing.B) {
 		if g, err = StartHost(ctx, []string{dir}, nil); err != nil {
 			b.Fatal(err)
 		}
-		pub = g.Session(0).(Publisher)
+		pub = g.Session(0, EchoCall).(Publisher)
 		if err := pub.Publish(ctx, size, "path"); err != nil {
 			b.Fatal(err)
 		}

@@ -20,6 +20,7 @@ type Extension struct {
 	Manifest     json.RawMessage
 	Command      string // absolute path of the executable
 	Args         []string
+	Tools        []string // contributes.tools, for naming a target by what it carries
 }
 
 // LoadExtension reads dir/extension.toml. The command is resolved the way the host
@@ -46,6 +47,9 @@ func LoadExtension(dir string) (*Extension, error) {
 			Command string   `json:"command"`
 			Args    []string `json:"args"`
 		} `json:"entrypoint"`
+		Contributes struct {
+			Tools []string `json:"tools"`
+		} `json:"contributes"`
 	}
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return nil, fmt.Errorf("manifest %s: %w", path, err)
@@ -58,7 +62,7 @@ func LoadExtension(dir string) (*Extension, error) {
 		return nil, fmt.Errorf("manifest %s: %w", path, err)
 	}
 	return &Extension{Dir: dir, ManifestPath: path, Name: head.Name, Version: head.Version,
-		Manifest: raw, Command: cmd, Args: head.Entrypoint.Args}, nil
+		Manifest: raw, Command: cmd, Args: head.Entrypoint.Args, Tools: head.Contributes.Tools}, nil
 }
 
 func resolveCommand(dir, command string) (string, error) {

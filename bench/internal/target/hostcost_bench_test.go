@@ -70,6 +70,6 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func BenchmarkFloorGoDirect(b *testing.B) { benchEcho(b, OctetDirect(floorGoDir(b), nil)) }
+func BenchmarkFloorGoDirect(b *testing.B) { benchEcho(b, OctetDirect(floorGoDir(b), nil, EchoCall)) }
 
-func BenchmarkFloorGoHost(b *testing.B) { benchEcho(b, HostStart(floorGoDir(b), nil)) }
+func BenchmarkFloorGoHost(b *testing.B) { benchEcho(b, HostStart(floorGoDir(b), nil, EchoCall)) }

@@ -129,8 +129,10 @@ func StartHost(ctx context.Context, dirs []string, env []string) (*HostGroup, er
 	return g, nil
 }
 
-// Session returns a Session for the i-th extension of the group.
-func (g *HostGroup) Session(i int) Session { return &hostSession{g: g, ext: g.exts[i], owner: i == 0} }
+// Session returns a Session for the i-th extension of the group whose Echo makes call.
+func (g *HostGroup) Session(i int, call Call) Session {
+	return &hostSession{g: g, ext: g.exts[i], call: call, owner: i == 0}
+}
 
 // Len is the number of extensions.
 func (g *HostGroup) Len() int { return len(g.exts) }
@@ -144,8 +146,9 @@ func (g *HostGroup) Close() error {
 	return errors.Join(err, os.RemoveAll(g.dir))
 }
 
-// HostStart returns a Start function that runs one extension directory in its own host.
-func HostStart(dir string, env []string) func(ctx context.Context) (Session, error) {
+// HostStart returns a Start function that runs one extension directory in its own host;
+// the sessions' Echo makes call.
+func HostStart(dir string, env []string, call Call) func(ctx context.Context) (Session, error) {
 	return func(ctx context.Context) (Session, error) {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -155,28 +158,24 @@ func HostStart(dir string, env []string) func(ctx context.Context) (Session, err
 		if err != nil {
 			return nil, err
 		}
-		return g.Session(0), nil
+		return g.Session(0, call), nil
 	}
 }
 
 type hostSession struct {
 	g     *HostGroup
 	ext   *host.Extension
+	call  Call // what Echo calls
 	owner bool // closing this session closes the host
 }
 
 func (s *hostSession) Echo(ctx context.Context) error {
-	res, err := s.ext.CallTool(ctx, "echo", hostEchoArgs)
+	res, err := s.ext.CallTool(ctx, s.call.Tool, s.call.Args)
 	if err != nil {
 		return err
 	}
-	if !bytes.Contains(res, []byte(EchoValue)) {
-		return fmt.Errorf("echo answered %s without the value", truncate(res))
-	}
-	return nil
+	return s.call.Check(res)
 }
-
-var hostEchoArgs = json.RawMessage(`{"value":"` + EchoValue + `"}`)
 
 func (s *hostSession) CallbackN(ctx context.Context, n int) error {
 	_, err := s.ext.CallTool(ctx, "callback_n", json.RawMessage(fmt.Sprintf(`{"n":%d}`, n)))
@@ -261,7 +260,7 @@ func (s *hostSession) Close() error {
 // extension each, started at once, sharing one store. One host
 // cannot hold n copies of the same extension: its tool catalog is global and refuses
 // a second provider of the same tool name.
-func HostGroupStart(dir string, env []string) func(ctx context.Context, n int) ([]Session, func(), error) {
+func HostGroupStart(dir string, env []string, call Call) func(ctx context.Context, n int) ([]Session, func(), error) {
 	return func(ctx context.Context, n int) ([]Session, func(), error) {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -294,7 +293,7 @@ func HostGroupStart(dir string, env []string) func(ctx context.Context, n int) (
 				closeAll()
 				return nil, nil, fmt.Errorf("extension %d of %d: %w", i+1, n, errs[i])
 			}
-			ss[i] = &hostSession{g: g, ext: g.exts[0]}
+			ss[i] = &hostSession{g: g, ext: g.exts[0], call: call}
 		}
 		return ss, closeAll, nil
 	}

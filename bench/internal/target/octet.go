@@ -27,14 +27,15 @@ import (
 const ViaDirect = "sdk-go/jsonrpc (direct)"
 
 // OctetDirect returns a Start function for an octet extension directory, driven
-// directly over sdk-go/jsonrpc. extraEnv is added to the child's environment.
-func OctetDirect(dir string, extraEnv []string) func(ctx context.Context) (Session, error) {
+// directly over sdk-go/jsonrpc. extraEnv is added to the child's environment; the
+// sessions' Echo makes call.
+func OctetDirect(dir string, extraEnv []string, call Call) func(ctx context.Context) (Session, error) {
 	return func(ctx context.Context) (Session, error) {
 		ext, err := LoadExtension(dir)
 		if err != nil {
 			return nil, err
 		}
-		s, err := startOctet(ctx, ext, extraEnv)
+		s, err := startOctet(ctx, ext, extraEnv, call)
 		if err != nil {
 			return nil, err // never a typed nil inside the interface
 		}
@@ -44,6 +45,7 @@ func OctetDirect(dir string, extraEnv []string) func(ctx context.Context) (Sessi
 
 type octetSession struct {
 	ext     *Extension
+	call    Call // what Echo calls
 	cmd     *exec.Cmd
 	conn    *jsonrpc.Conn
 	work    string // workspace + scratch, removed on Close
@@ -59,12 +61,12 @@ type octetSession struct {
 	frameHook func(dir jsonrpc.Direction, frame []byte)
 }
 
-func startOctet(ctx context.Context, ext *Extension, extraEnv []string) (*octetSession, error) {
+func startOctet(ctx context.Context, ext *Extension, extraEnv []string, call Call) (*octetSession, error) {
 	work, err := os.MkdirTemp("", "octet-bench-")
 	if err != nil {
 		return nil, err
 	}
-	s := &octetSession{ext: ext, work: work, scratch: filepath.Join(work, "scratch"), exited: make(chan struct{})}
+	s := &octetSession{ext: ext, call: call, work: work, scratch: filepath.Join(work, "scratch"), exited: make(chan struct{})}
 	if err := os.MkdirAll(s.scratch, 0o700); err != nil {
 		return nil, err
 	}
@@ -217,17 +219,12 @@ func (s *octetSession) tool(ctx context.Context, name string, args any) (json.Ra
 	return res, err
 }
 
-var echoArgs = map[string]any{"value": EchoValue}
-
 func (s *octetSession) Echo(ctx context.Context) error {
-	res, err := s.tool(ctx, "echo", echoArgs)
+	res, err := s.tool(ctx, s.call.Tool, s.call.Args)
 	if err != nil {
 		return err
 	}
-	if !bytes.Contains(res, []byte(EchoValue)) {
-		return fmt.Errorf("echo answered %s without the value", truncate(res))
-	}
-	return nil
+	return s.call.Check(res)
 }
 
 func (s *octetSession) CallbackN(ctx context.Context, n int) error {

@@ -20,7 +20,7 @@ func BenchmarkFloorGoHostOneCaller(b *testing.B) {
 	for _, n := range []int{1, 200} {
 		b.Run(fmt.Sprintf("connected=%d", n), func(b *testing.B) {
 			ctx := context.Background()
-			sessions, closeAll, err := HostGroupStart(dir, nil)(ctx, n)
+			sessions, closeAll, err := HostGroupStart(dir, nil, EchoCall)(ctx, n)
 			if err != nil {
 				b.Fatal(err)
 			}

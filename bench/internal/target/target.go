@@ -24,7 +24,8 @@ type Kind string
 
 const (
 	Floor    Kind = "floor"     // hand-written JSON-lines child: the least a language can do
-	SDK      Kind = "octet"     // our SDK's conformance fixture
+	SDK      Kind = "octet"     // our SDK's conformance fixture (27 tools)
+	Hello    Kind = "hello"     // our SDK's hello-world example: one tool, like the floor
 	MCP      Kind = "mcp"       // the official MCP SDK of the language
 	GoPlugin Kind = "go-plugin" // hashicorp/go-plugin over gRPC
 )
