@@ -114,7 +114,7 @@ func run() error {
 	}
 	targets = append(targets, extra...)
 	for _, t := range targets {
-		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Missing: t.Missing, Note: t.Note})
+		res.Targets = append(res.Targets, report.Target{ID: t.ID, Name: t.Name, Lang: t.Lang, Kind: string(t.Kind), Via: t.Via, Tools: t.Tools, Missing: t.Missing, Note: t.Note})
 		if t.Missing != "" {
 			logf("skip %s: %s", t.ID, t.Missing)
 		}

@@ -71,6 +71,7 @@ func exampleTarget(root, bench, lang string, env []string, via string, ex exampl
 	}
 	// The name says which extension a row measures: the fixture's tool count is read from
 	// its manifest, so the label follows the fixture when tools are added.
+	t.Tools = len(ext.Tools)
 	t.Name = fmt.Sprintf("octet SDK %s, %d tool%s (%s)", ex.dir, len(ext.Tools), map[bool]string{true: "", false: "s"}[len(ext.Tools) == 1], langTitle[lang])
 	if lang == "typescript" {
 		if _, err := os.Stat(filepath.Join(dir, "dist", "extension.js")); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/bench/internal/measure"
+	"github.com/octet-kit/octet/bench/internal/target"
 )
 
 var langTitle = map[string]string{"go": "Go", "python": "Python", "typescript": "TypeScript"}
@@ -25,6 +26,10 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	w("over gRPC. One client-side timing loop serves every target; repetitions are interleaved\n")
 	w("(each repetition visits every target, in a rotated order) and ratios are taken within a\n")
 	w("repetition. Cells read `median (min–max)` over repetitions.\n\n")
+	w("Each SDK is measured through two of its examples, named in every row: the conformance fixture\n")
+	w("(every tool the conformance checks call; the round-trip, callback, artifact, cancel and crash\n")
+	w("scenarios need its tools) and the hello-world (one tool, `hello_world`, whose exact greeting is\n")
+	w("checked on every call), which the memory, cold-start and scale targets compare with the one-tool floor.\n\n")
 	machine(&b, r)
 	w("## Targets\n\n")
 	goals(&b, r)
@@ -40,6 +45,9 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	w("| lang | target | driven by | p50 µs | p99 µs | calls/s (32 in flight) | p50 ÷ floor | MCP ÷ ours | calls/s of floor |\n")
 	w("|---|---|---|---|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
+		if t.Kind == helloKind {
+			continue // not in the latency phase (one tool: no callback, artifact, cancel or crash)
+		}
 		if t.Missing != "" {
 			w("| %s | %s | – | n/a: %s | | | | | |\n", langTitle[t.Lang], t.Name, t.Missing)
 			continue
@@ -48,33 +56,39 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 			cell(r, RTTP50, t.ID, spread), cell(r, RTTP99, t.ID, spread), cell(r, Throughput, t.ID, spread),
 			cell(r, RatioFloor, t.ID, ratio), cell(r, RatioMCP, t.ID, ratio), cell(r, ThroughFrac, t.ID, percent))
 	}
-	for _, t := range r.Targets {
-		if t.Note != "" {
-			w("\n%s: %s.\n", t.Name, t.Note)
-		}
-	}
+	targetNotes(&b, r)
 	hostCost(&b, r)
 	w("\n## Cold start to initialised\n\n")
 	w("Spawn to the initialize answer (MCP: `Connect` returned; go-plugin: client started and plugin\n")
 	w("dispensed), %d interleaved rounds, against the bare start of the runtime (`python3 -c pass`,\n", r.Config.ColdStarts)
-	w("`node -e 0`, an empty Go binary, each run to exit).\n\n")
+	w("`node -e 0`, an empty Go binary, each run to exit).")
+	direct := anyMeasured(r, ColdStartDirect)
+	if direct {
+		w(" Octet targets started through the host are also started\n")
+		w("directly over `sdk-go/jsonrpc` by the harness in the same round (`driven directly`): the extension's\n")
+		w("own start, without the host's.")
+	}
+	w("\n\n")
 	chart(&b, chartDir, charts, "cold", "cold start")
-	w("| lang | target | ms | over bare start |\n|---|---|---|---|\n")
+	if direct {
+		w("| lang | target | ms | over bare start | driven directly ms | directly over bare start |\n|---|---|---|---|---|---|\n")
+	} else {
+		w("| lang | target | ms | over bare start |\n|---|---|---|---|\n")
+	}
 	for _, lang := range []string{"go", "python", "typescript"} {
 		bare, ok := r.Bare[lang]
 		if ok {
-			w("| %s | bare start (`%s`) | %s | – |\n", langTitle[lang], bareLabel[lang], spread(bare))
+			w("| %s | bare start (`%s`) | %s | – |%s\n", langTitle[lang], bareLabel[lang], spread(bare), map[bool]string{true: " – | – |"}[direct])
 		}
 		for _, t := range r.Targets {
 			if t.Lang != lang || t.Missing != "" {
 				continue
 			}
-			s, has := r.Get(ColdStart, t.ID)
-			over := "–"
-			if has && ok {
-				over = signedMs(s.Median - bare.Median)
+			w("| %s | %s | %s | %s |", langTitle[lang], t.Name, cell(r, ColdStart, t.ID, spread), overBare(r, ColdStart, t.ID, lang))
+			if direct {
+				w(" %s | %s |", cell(r, ColdStartDirect, t.ID, spread), overBare(r, ColdStartDirect, t.ID, lang))
 			}
-			w("| %s | %s | %s | %s |\n", langTitle[lang], t.Name, cell(r, ColdStart, t.ID, spread), over)
+			w("\n")
 		}
 	}
 	w("\n## Extension-to-host callback, artifacts, cancellation, crash\n\n")
@@ -85,7 +99,7 @@ func Markdown(r *Results, chartDir string, charts map[string]string, analysis st
 	w("host seeing the transport error.\n\n")
 	w("| lang | target | callback µs | 16 MiB by path MiB/s | 256 KiB inline ms | cancel µs | crash ms |\n|---|---|---|---|---|---|---|\n")
 	for _, t := range r.Targets {
-		if t.Missing != "" {
+		if t.Missing != "" || t.Kind == helloKind {
 			continue
 		}
 		w("| %s | %s | %s | %s | %s | %s | %s |\n", langTitle[t.Lang], t.Name,
@@ -219,6 +233,39 @@ func viaHost(r *Results) bool {
 		}
 	}
 	return false
+}
+
+// helloKind is target.Hello as results record it: the hello-world examples, measured
+// only in the memory, cold-start and scale phases.
+const helloKind = string(target.Hello)
+
+// overBare is id's median of metric over lang's bare start ("–" when either is missing).
+func overBare(r *Results, metric, id, lang string) string {
+	s, ok := r.Get(metric, id)
+	bare, okb := r.Bare[lang]
+	if !ok || !okb {
+		return "–"
+	}
+	return signedMs(s.Median - bare.Median)
+}
+
+// targetNotes writes each distinct target note once, naming every target it is about
+// (the Go fixture and hello-world are started the same way).
+func targetNotes(b *strings.Builder, r *Results) {
+	var order []string
+	names := map[string][]string{}
+	for _, t := range r.Targets {
+		if t.Note == "" {
+			continue
+		}
+		if names[t.Note] == nil {
+			order = append(order, t.Note)
+		}
+		names[t.Note] = append(names[t.Note], t.Name)
+	}
+	for _, n := range order {
+		fmt.Fprintf(b, "\n%s: %s.\n", strings.Join(names[n], " and "), n)
+	}
 }
 
 // signedMs formats a difference in ms with its sign.

@@ -57,6 +57,7 @@ type Target struct {
 	Lang    string `json:"lang"`
 	Kind    string `json:"kind"`
 	Via     string `json:"via"`
+	Tools   int    `json:"tools,omitempty"` // tools the extension contributes, when read from its manifest
 	Missing string `json:"missing,omitempty"`
 	Note    string `json:"note,omitempty"`
 }

@@ -46,6 +46,9 @@ type Target struct {
 	// (sdk-go/jsonrpc, harness-served kv.get and artifact/publish). The runner uses
 	// it for scenarios the host library refuses, and says so.
 	Direct func(ctx context.Context) (Session, error)
+	// Tools is how many tools the extension's manifest contributes (0 when not read), so
+	// the page can say which extension a row measures.
+	Tools int
 	// Note, when set, says how this target's start differs from the obvious one.
 	Note string
 	// Missing, when set, says why the target cannot run in this checkout (for
