@@ -33,7 +33,7 @@ func main() {
 
 func run() error {
 	quick := flag.Bool("quick", false, "fewer calls and repetitions (numbers are rougher)")
-	only := flag.String("only", "", "comma-separated target ids to run (default all)")
+	only := flag.String("only", "", "comma-separated target ids to run (default all): floor-LANG, octet-LANG (the conformance fixture), hello-LANG (the hello-world), mcp-LANG, go-plugin; LANG is go, python or typescript")
 	doc := flag.String("doc", "../docs/benchmarks.md", "Markdown page to write (empty: none)")
 	out := flag.String("out", "results", "directory for latest.json and the SVG charts")
 	skipSetup := flag.Bool("skip-setup", false, "do not build or install the peers")

@@ -281,21 +281,35 @@ func scaleGoal(id func(string) string) func(*Results, string) (string, string) {
 	}
 }
 
+// scaleRatios is id's ready time over the floor's at n = 10, 50 and 200. A size with no
+// run (a start that failed) is named, and the goal is met only when every size was
+// measured within it.
 func scaleRatios(r *Results, id, lang string) (string, string) {
-	var parts []string
-	all := true
+	var parts, missing []string
+	over := false
 	for _, n := range []int{10, 50, 200} {
 		ours, fl := readyMs(r, id, n), readyMs(r, floor(lang), n)
 		if ours == 0 || fl == 0 {
+			missing = append(missing, fmt.Sprintf("n=%d", n))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("n=%d %.2f×", n, ours/fl))
-		all = all && ours/fl <= 1.25
+		over = over || ours/fl > 1.25
 	}
 	if len(parts) == 0 {
 		return "", na(r, ColdStart, id)
 	}
-	return strings.Join(parts, ", "), state(all)
+	m := strings.Join(parts, ", ")
+	if len(missing) > 0 {
+		m += ", " + strings.Join(missing, ", ") + " not measured"
+	}
+	switch {
+	case over:
+		return m, state(false)
+	case len(missing) > 0:
+		return m, "n/a: " + strings.Join(missing, ", ") + " not measured"
+	}
+	return m, state(true)
 }
 
 func busyGoal(r *Results, lang string) (string, string) {

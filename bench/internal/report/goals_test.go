@@ -146,3 +146,17 @@ func TestBusyAndHostRSSGoalsStayOnTheFixture(t *testing.T) {
 		}
 	}
 }
+
+// A scale size whose start failed is named, and the goal is not met on the other sizes
+// alone; a size over target is not met whatever is missing.
+func TestScaleGoalWithAMissingSize(t *testing.T) {
+	r := helloRun(t, 2.1, 1.2, true)
+	delete(r.Scale["hello-go"], 200)
+	if got, want := goalRows(r)[scaleText], "n=10 1.20×, n=50 1.20×, n=200 not measured; 27-tool fixture: n=10 2.10×, n=50 2.10×, n=200 2.10× (not judged) | n/a: n=200 not measured"; got != want {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+	r.Scale["hello-go"][50] = []measure.ScaleRun{{N: 50, Ready: 100 * time.Millisecond}}
+	if got := goalRows(r)[scaleText]; !strings.HasSuffix(got, "| **not met**") {
+		t.Errorf("a size over target with another missing: %q", got)
+	}
+}
