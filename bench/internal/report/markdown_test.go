@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/octet-kit/octet/bench/internal/measure"
 	"github.com/octet-kit/octet/bench/internal/report"
 )
 
@@ -62,6 +63,43 @@ func TestMarkdownRendersRatiosGoalsAndGaps(t *testing.T) {
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// The hello-world is left out of the latency and scenario tables (it runs in neither), its
+// cold start shows through the host and driven directly, and a note shared with the Go
+// fixture is written once, naming both.
+func TestMarkdownHelloWorldRows(t *testing.T) {
+	r := report.New()
+	note := "started as the binary built once by setup"
+	r.Targets = []report.Target{
+		{ID: "floor-go", Name: "floor (Go)", Lang: "go", Kind: "floor", Via: "host library"},
+		{ID: "octet-go", Name: "octet SDK conformance-fixture, 27 tools (Go)", Lang: "go", Kind: "octet", Via: "host library", Tools: 27, Note: note},
+		{ID: "hello-go", Name: "octet SDK hello-world, 1 tool (Go)", Lang: "go", Kind: "hello", Via: "host library", Tools: 1, Note: note},
+	}
+	r.Bare["go"] = measure.Summarize([]float64{2})
+	r.Add(report.ColdStart, "hello-go", 10)
+	r.Add(report.ColdStartDirect, "hello-go", 4.5)
+	r.Add(report.RTTP50, "octet-go", 40)
+	r.Finish()
+	md := report.Markdown(r, "", nil, "")
+	for _, want := range []string{
+		"| Go | octet SDK hello-world, 1 tool (Go) | 10.0 | +8.00 ms | 4.50 | +2.50 ms |",
+		"| Go | bare start (`empty Go binary`) | 2.00 | – | – | – |",
+		"\noctet SDK conformance-fixture, 27 tools (Go) and octet SDK hello-world, 1 tool (Go): " + note + ".\n",
+		"| Go | octet SDK conformance-fixture, 27 tools (Go) | host library | 40.0 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{
+		"| Go | octet SDK hello-world, 1 tool (Go) | host library |", // latency table
+		"| Go | octet SDK hello-world, 1 tool (Go) | – | – |",        // callback/artifact table
+	} {
+		if strings.Contains(md, unwanted) {
+			t.Errorf("page has %q", unwanted)
 		}
 	}
 }

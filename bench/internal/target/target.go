@@ -33,7 +33,7 @@ const (
 // Target is one thing to measure.
 type Target struct {
 	ID    string // stable key in results, e.g. "octet-go"
-	Name  string // for tables, e.g. "octet SDK (Go)"
+	Name  string // for tables, e.g. "octet SDK hello-world, 1 tool (Go)"
 	Lang  string // "go", "python" or "typescript"
 	Kind  Kind
 	Via   string // how the harness drives it, e.g. "sdk-go/jsonrpc (direct)"
