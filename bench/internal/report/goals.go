@@ -246,6 +246,9 @@ func coldOver(r *Results, id, lang string, direct bool) (float64, bool) {
 func coldGoal(direct bool, limit float64) func(*Results, string) (string, string) {
 	return func(r *Results, lang string) (string, string) {
 		d, ok := coldOver(r, hello(lang), lang, direct)
+		if !ok && !direct && viaOf(r, hello(lang)) == target.ViaDirect {
+			return "", "n/a: this run drove octet targets directly (-via direct)"
+		}
 		if !ok {
 			metric := ColdStart
 			if direct {

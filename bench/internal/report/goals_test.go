@@ -125,7 +125,7 @@ func TestColdGoalsOfADirectRun(t *testing.T) {
 		r.Targets[i].Via = "sdk-go/jsonrpc (direct)"
 	}
 	rows := goalRows(r)
-	if got := rows[coldHost]; !strings.HasSuffix(got, "| n/a: not measured") {
+	if got := rows[coldHost]; !strings.HasSuffix(got, "| n/a: this run drove octet targets directly (-via direct)") {
 		t.Errorf("host row of a direct run: %q", got)
 	}
 	if got, want := rows[coldGo], "+24.0 ms; 27-tool fixture driven directly +42.0 ms (not judged) | **not met**"; got != want {
