@@ -304,13 +304,13 @@ func scaleRatios(r *Results, id, lang string) (string, string) {
 	}
 	m := strings.Join(parts, ", ")
 	if len(missing) > 0 {
-		m += ", " + strings.Join(missing, ", ") + " not measured"
+		m += "; not measured at " + strings.Join(missing, ", ")
 	}
 	switch {
 	case over:
 		return m, state(false)
 	case len(missing) > 0:
-		return m, "n/a: " + strings.Join(missing, ", ") + " not measured"
+		return m, "n/a: not measured at " + strings.Join(missing, ", ")
 	}
 	return m, state(true)
 }

@@ -152,7 +152,7 @@ func TestBusyAndHostRSSGoalsStayOnTheFixture(t *testing.T) {
 func TestScaleGoalWithAMissingSize(t *testing.T) {
 	r := helloRun(t, 2.1, 1.2, true)
 	delete(r.Scale["hello-go"], 200)
-	if got, want := goalRows(r)[scaleText], "n=10 1.20×, n=50 1.20×, n=200 not measured; 27-tool fixture: n=10 2.10×, n=50 2.10×, n=200 2.10× (not judged) | n/a: n=200 not measured"; got != want {
+	if got, want := goalRows(r)[scaleText], "n=10 1.20×, n=50 1.20×; not measured at n=200; 27-tool fixture: n=10 2.10×, n=50 2.10×, n=200 2.10× (not judged) | n/a: not measured at n=200"; got != want {
 		t.Errorf("\n got %q\nwant %q", got, want)
 	}
 	r.Scale["hello-go"][50] = []measure.ScaleRun{{N: 50, Ready: 100 * time.Millisecond}}
