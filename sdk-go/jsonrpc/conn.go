@@ -51,7 +51,8 @@ func (r *Request) IsNotification() bool { return r.ID.IsZero() }
 // Handler serves requests and notifications. For a request, a returned *Error
 // (possibly wrapped) is sent verbatim and any other error becomes internal_error
 // (-32603) with its message; the result is marshalled with encoding/json
-// (json.RawMessage is sent as is). For a notification the result is ignored.
+// (json.RawMessage is sent as is; a value with an AppendJSON(dst []byte) ([]byte, error)
+// method, such as the generated protocol types, appends its own encoding). For a notification the result is ignored.
 // Handlers run on their own goroutines and may Call the peer.
 type Handler func(ctx context.Context, req *Request) (result any, err error)
 

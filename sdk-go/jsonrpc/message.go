@@ -204,11 +204,16 @@ func appendRequest(b []byte, id ID, method string, params json.RawMessage) ([]by
 
 // appendResult encodes a successful response.
 func appendResult(b []byte, id ID, result json.RawMessage) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b, _ = id.appendJSON(b) // ids we answer were decoded, so they are valid
-	b = append(b, `,"result":`...)
+	b = appendResultHead(b, id)
 	b = append(b, result...)
 	return append(b, '}')
+}
+
+// appendResultHead encodes a successful response up to its result value.
+func appendResultHead(b []byte, id ID) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b, _ = id.appendJSON(b) // ids we answer were decoded, so they are valid
+	return append(b, `,"result":`...)
 }
 
 // appendError encodes an error response; a zero id encodes as null.

@@ -33,8 +33,14 @@ func splitObject(data []byte) ([]field, error) {
 		var key string
 		if bytes.IndexByte(data[i:end], '\\') < 0 {
 			key = memberName(data[i+1 : end-1])
-		} else if err := json.Unmarshal(data[i:end], &key); err != nil {
-			return nil, fmt.Errorf("object key %s: %v", excerpt(data[i:end]), err)
+		} else {
+			// Its own variable: the pointer json.Unmarshal takes moves it to the heap,
+			// which would cost every member of every frame an allocation.
+			var escaped string
+			if err := json.Unmarshal(data[i:end], &escaped); err != nil {
+				return nil, fmt.Errorf("object key %s: %v", excerpt(data[i:end]), err)
+			}
+			key = escaped
 		}
 		i = strictjson.SkipSpace(data, end)
 		i = strictjson.SkipSpace(data, i+1) // the ':'

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -107,14 +108,13 @@ func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
 // resultFrame encodes a result, replacing it with internal_error when it cannot be
 // encoded or the frame would exceed the message limit (never written oversized).
 func (c *Conn) resultFrame(req *Request, result any) []byte {
-	raw, err := marshalValue(result)
+	frame, err := encodeResult(req.ID, result)
 	if err != nil {
 		return appendError(nil, req.ID, &Error{
 			Code:    protocol.CodeInternalError,
 			Message: fmt.Sprintf("result of %q could not be encoded: %v", req.Method, err),
 		})
 	}
-	frame := appendResult(make([]byte, 0, len(raw)+48), req.ID, raw)
 	if limit := c.maxBytes(); len(frame) > limit {
 		return appendError(nil, req.ID, &Error{
 			Code: protocol.CodeInternalError,
@@ -124,6 +124,38 @@ func (c *Conn) resultFrame(req *Request, result any) []byte {
 		})
 	}
 	return frame
+}
+
+// appender is a result that encodes itself, as the generated protocol types' AppendJSON
+// does: it appends exactly the bytes json.Marshal would write for it (compact JSON) to dst.
+// A handler returning one has its answer built in one buffer, without reflection and
+// without the second pass that checks and compacts what a MarshalJSON method returns.
+type appender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
+// encodeResult builds a success frame for result.
+func encodeResult(id ID, result any) ([]byte, error) {
+	if a, ok := result.(appender); ok && !isNilPointer(result) {
+		frame := appendResultHead(make([]byte, 0, 256), id)
+		frame, err := a.AppendJSON(frame)
+		if err != nil {
+			return nil, err
+		}
+		return append(frame, '}'), nil
+	}
+	raw, err := marshalValue(result)
+	if err != nil {
+		return nil, err
+	}
+	return appendResult(make([]byte, 0, len(raw)+48), id, raw), nil
+}
+
+// isNilPointer reports whether v is a nil pointer, which json.Marshal writes as null
+// and an AppendJSON method cannot be called on.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // call runs the handler, turning a panic into internal_error (the stack goes to
