@@ -22,8 +22,10 @@ type pool struct {
 	stop     chan struct{} // closed by cancelAll: queued work gives up, running work is cancelled
 	stopOnce sync.Once
 
-	mu      sync.Mutex
-	active  int // admitted: waiting or running
+	mu     sync.Mutex
+	active int // admitted: waiting or running
+	// idle is closed when active drops to 0. It is made only when wait finds work
+	// admitted, so a request served while nobody waits allocates no channel.
 	idle    chan struct{}
 	cancels map[*context.CancelFunc]struct{}
 }
@@ -33,18 +35,13 @@ func newPool(workers, pending int) *pool {
 		slots:   make(chan struct{}, workers),
 		pending: int64(pending),
 		stop:    make(chan struct{}),
-		idle:    make(chan struct{}),
 		cancels: map[*context.CancelFunc]struct{}{},
 	}
-	close(p.idle)
 	return p
 }
 
 func (p *pool) enter() {
 	p.mu.Lock()
-	if p.active == 0 {
-		p.idle = make(chan struct{})
-	}
 	p.active++
 	p.mu.Unlock()
 }
@@ -52,8 +49,9 @@ func (p *pool) enter() {
 func (p *pool) leave() {
 	p.mu.Lock()
 	p.active--
-	if p.active == 0 {
+	if p.active == 0 && p.idle != nil {
 		close(p.idle)
+		p.idle = nil
 	}
 	p.mu.Unlock()
 }
@@ -117,6 +115,13 @@ func (p *pool) run(ctx context.Context, decided func(), fn func(ctx context.Cont
 // wait blocks until nothing is admitted or ctx ends.
 func (p *pool) wait(ctx context.Context) bool {
 	p.mu.Lock()
+	if p.active == 0 {
+		p.mu.Unlock()
+		return true
+	}
+	if p.idle == nil {
+		p.idle = make(chan struct{})
+	}
 	ch := p.idle
 	p.mu.Unlock()
 	select {
