@@ -81,6 +81,11 @@ type Options struct {
 	OnMessage func(dir Direction, env Envelope)
 	// Logf receives diagnostics (dropped notifications, handler panics).
 	Logf func(format string, args ...any)
+	// BaseContext, if set, is the parent of every served request's context (Close
+	// still ends them all): an owner that must cancel running handlers without closing
+	// the connection (a drain that ran out of time) cancels it, and the handlers need
+	// no context of their own for it.
+	BaseContext context.Context
 
 	// MaxQueuedNotifications and MaxQueuedNotificationBytes bound the peer's
 	// notifications read but not yet handled (0: unbounded). While the queue is full
@@ -172,7 +177,11 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	c.cancel.Store(true)
 	c.limit.Store(int64(opts.MaxMessageBytes))
 	c.prefix.Store(&opts.IDPrefix)
-	c.baseCtx, c.cancelBase = context.WithCancel(context.Background())
+	base := opts.BaseContext
+	if base == nil {
+		base = context.Background()
+	}
+	c.baseCtx, c.cancelBase = context.WithCancel(base)
 	c.out = newWriter(w, opts.OnFrame, func(err error) {
 		c.fail(transportError("write failed: %v", err))
 	})
