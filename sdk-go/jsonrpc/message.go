@@ -77,7 +77,7 @@ func decodeMessage(line []byte) (*message, error) {
 
 func (m *message) decodeRequest(rawID, rawMethod, rawParams, rawResult, rawError json.RawMessage) (*message, error) {
 	m.hasMethod = true
-	if err := json.Unmarshal(rawMethod, &m.method); err != nil || m.method == "" {
+	if err := decodeString(rawMethod, &m.method); err != nil || m.method == "" {
 		return nil, m.fail(rawID, nil, fmt.Sprintf(`"method" must be a non-empty string, got %s`, valueExcerpt(rawMethod)))
 	}
 	if rawID != nil {

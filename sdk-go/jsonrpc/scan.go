@@ -55,6 +55,28 @@ func splitObject(data []byte) ([]field, error) {
 	return nil, fmt.Errorf("unterminated object: %s", excerpt(data))
 }
 
+// decodeString decodes the JSON value raw into *s as json.Unmarshal does. A string with
+// no escape, control character or invalid UTF-8 (a method name, an id) is its bytes
+// between the quotes, taken without json.Unmarshal's reflection and validation pass;
+// anything else goes through json.Unmarshal, for its result and its errors.
+func decodeString(raw []byte, s *string) error {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		inner := raw[1 : n-1]
+		plain := utf8.Valid(inner)
+		for _, c := range inner {
+			if c < 0x20 || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			*s = string(inner)
+			return nil
+		}
+	}
+	return json.Unmarshal(raw, s)
+}
+
 // memberName is b as a string; the envelope's own members (every frame has two or three
 // of them) are the constants, so splitting a frame allocates no key.
 func memberName(b []byte) string {
