@@ -56,6 +56,7 @@ type Extension struct {
 	served      atomic.Bool
 	session     atomic.Pointer[session] // set by initialize
 	pool        *pool
+	cancelWork  context.CancelFunc // ends every request handler's context (Serve's BaseContext)
 	catalog     *catalog
 	parents     parents
 	arrivals    arrivals // admission decided, by arrival order (admission.go)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -21,8 +22,8 @@ import (
 // that answers initialize and the echo tool on the octet wire, one request at a
 // time with no validation, pool or admission queue. Measured beside the SDK in the
 // same run, it shows what the SDK's machinery costs.
-func floorExtension() {
-	in := bufio.NewScanner(os.Stdin)
+func floorExtension(r io.Reader, w io.Writer) {
+	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 64*1024), 2<<20)
 	for in.Scan() {
 		var f struct {
@@ -60,7 +61,7 @@ func floorExtension() {
 			result = map[string]any{}
 		}
 		out, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": f.ID, "result": result})
-		os.Stdout.Write(append(out, '\n'))
+		_, _ = w.Write(append(out, '\n'))
 		if f.Method == "shutdown" {
 			return
 		}

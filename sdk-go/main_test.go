@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	case "1":
 		testExtension(octet.Options{}).Run()
 	case "floor":
-		floorExtension()
+		floorExtension(os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

@@ -81,7 +81,7 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	e.contributions(s, result)
 
 	e.catalog.reset(e.tools)
-	e.pool = newPool(s.concurrency, pending)
+	e.pool = newPool(s.concurrency, pending, e.cancelWork)
 	e.conn.SetMaxMessageBytes(s.maxBytes)
 	e.conn.SetCancellation(api != "0.1")
 	if api == "0.1" {

@@ -21,30 +21,31 @@ type pool struct {
 
 	stop     chan struct{} // closed by cancelAll: queued work gives up, running work is cancelled
 	stopOnce sync.Once
+	// cancelRunning ends the context every request handler's context derives from
+	// (Serve's jsonrpc BaseContext), so running work needs no context of its own.
+	cancelRunning context.CancelFunc
 
-	mu      sync.Mutex
-	active  int // admitted: waiting or running
-	idle    chan struct{}
-	cancels map[*context.CancelFunc]struct{}
+	mu     sync.Mutex
+	active int // admitted: waiting or running
+	// idle is closed when active drops to 0. It is made only when wait finds work
+	// admitted, so a request served while nobody waits allocates no channel.
+	idle chan struct{}
 }
 
-func newPool(workers, pending int) *pool {
-	p := &pool{
-		slots:   make(chan struct{}, workers),
-		pending: int64(pending),
-		stop:    make(chan struct{}),
-		idle:    make(chan struct{}),
-		cancels: map[*context.CancelFunc]struct{}{},
+func newPool(workers, pending int, cancelRunning context.CancelFunc) *pool {
+	if cancelRunning == nil {
+		cancelRunning = func() {}
 	}
-	close(p.idle)
-	return p
+	return &pool{
+		slots:         make(chan struct{}, workers),
+		pending:       int64(pending),
+		stop:          make(chan struct{}),
+		cancelRunning: cancelRunning,
+	}
 }
 
 func (p *pool) enter() {
 	p.mu.Lock()
-	if p.active == 0 {
-		p.idle = make(chan struct{})
-	}
 	p.active++
 	p.mu.Unlock()
 }
@@ -52,8 +53,9 @@ func (p *pool) enter() {
 func (p *pool) leave() {
 	p.mu.Lock()
 	p.active--
-	if p.active == 0 {
+	if p.active == 0 && p.idle != nil {
 		close(p.idle)
+		p.idle = nil
 	}
 	p.mu.Unlock()
 }
@@ -83,6 +85,9 @@ func (p *pool) run(ctx context.Context, decided func(), fn func(ctx context.Cont
 		case <-ctx.Done():
 			p.waiting.Add(-1)
 			p.leave()
+			if p.stopped() {
+				return nil, errDrained // cancelAll ends ctx too
+			}
 			return nil, ctx.Err()
 		case <-p.stop:
 			p.waiting.Add(-1)
@@ -92,31 +97,37 @@ func (p *pool) run(ctx context.Context, decided func(), fn func(ctx context.Cont
 	}
 	defer p.leave()
 	defer func() { <-p.slots }()
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	p.mu.Lock()
-	p.cancels[&cancel] = struct{}{}
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		delete(p.cancels, &cancel)
-		p.mu.Unlock()
-	}()
-	select {
-	case <-p.stop:
-		cancel()
-	default:
-	}
-	res, err := fn(wctx)
-	if err != nil && wctx.Err() != nil && ctx.Err() == nil {
-		return nil, errDrained // cancelled by the drain, not by the host
+	// ctx is already cancelled when cancelAll ran before this point: it cancels the
+	// parent of every request's context.
+	res, err := fn(ctx)
+	if err != nil && ctx.Err() != nil && p.stopped() {
+		// Cancelled by the drain. Had the host cancelled it too, the transport answers
+		// request_cancelled whatever this returns.
+		return nil, errDrained
 	}
 	return res, err
+}
+
+// stopped reports whether cancelAll has run.
+func (p *pool) stopped() bool {
+	select {
+	case <-p.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // wait blocks until nothing is admitted or ctx ends.
 func (p *pool) wait(ctx context.Context) bool {
 	p.mu.Lock()
+	if p.active == 0 {
+		p.mu.Unlock()
+		return true
+	}
+	if p.idle == nil {
+		p.idle = make(chan struct{})
+	}
 	ch := p.idle
 	p.mu.Unlock()
 	select {
@@ -130,9 +141,5 @@ func (p *pool) wait(ctx context.Context) bool {
 // cancelAll cancels running work and releases queued work.
 func (p *pool) cancelAll() {
 	p.stopOnce.Do(func() { close(p.stop) })
-	p.mu.Lock()
-	for c := range p.cancels {
-		(*c)()
-	}
-	p.mu.Unlock()
+	p.cancelRunning()
 }

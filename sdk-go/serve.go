@@ -39,8 +39,14 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if !e.served.CompareAndSwap(false, true) {
 		return errors.New("octet: Serve called twice; an Extension serves one session")
 	}
+	// The drain's last resort cancels the handlers still running through this context,
+	// the parent of each request's own (see pool.cancelAll).
+	work, cancelWork := context.WithCancel(context.Background())
+	e.cancelWork = cancelWork
+	defer cancelWork()
 	e.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{
-		Handler: e.handle,
+		Handler:     e.handle,
+		BaseContext: work,
 		// The pool answers overloaded; the transport bound only catches a host
 		// that ignores both (workers + queue + initialize/shutdown).
 		MaxInFlight: protocol.MaxInFlight + e.opts.MaxPendingRequests + 2,

@@ -51,7 +51,8 @@ func (r *Request) IsNotification() bool { return r.ID.IsZero() }
 // Handler serves requests and notifications. For a request, a returned *Error
 // (possibly wrapped) is sent verbatim and any other error becomes internal_error
 // (-32603) with its message; the result is marshalled with encoding/json
-// (json.RawMessage is sent as is). For a notification the result is ignored.
+// (json.RawMessage is sent as is; a value with an AppendJSON(dst []byte) ([]byte, error)
+// method, such as the generated protocol types, appends its own encoding). For a notification the result is ignored.
 // Handlers run on their own goroutines and may Call the peer.
 type Handler func(ctx context.Context, req *Request) (result any, err error)
 
@@ -80,6 +81,11 @@ type Options struct {
 	OnMessage func(dir Direction, env Envelope)
 	// Logf receives diagnostics (dropped notifications, handler panics).
 	Logf func(format string, args ...any)
+	// BaseContext, if set, is the parent of every served request's context (Close
+	// still ends them all): an owner that must cancel running handlers without closing
+	// the connection (a drain that ran out of time) cancels it, and the handlers need
+	// no context of their own for it.
+	BaseContext context.Context
 
 	// MaxQueuedNotifications and MaxQueuedNotificationBytes bound the peer's
 	// notifications read but not yet handled (0: unbounded). While the queue is full
@@ -171,7 +177,11 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	c.cancel.Store(true)
 	c.limit.Store(int64(opts.MaxMessageBytes))
 	c.prefix.Store(&opts.IDPrefix)
-	c.baseCtx, c.cancelBase = context.WithCancel(context.Background())
+	base := opts.BaseContext
+	if base == nil {
+		base = context.Background()
+	}
+	c.baseCtx, c.cancelBase = context.WithCancel(base)
 	c.out = newWriter(w, opts.OnFrame, func(err error) {
 		c.fail(transportError("write failed: %v", err))
 	})

@@ -105,7 +105,7 @@ func parseID(data []byte) (ID, error) {
 	}
 	if data[0] == '"' {
 		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
+		if err := decodeString(data, &s); err != nil {
 			return ID{}, fmt.Errorf("id %s is not a valid JSON string: %v", valueExcerpt(data), err)
 		}
 		if err := checkStringID(s); err != nil {

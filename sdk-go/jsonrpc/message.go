@@ -77,7 +77,7 @@ func decodeMessage(line []byte) (*message, error) {
 
 func (m *message) decodeRequest(rawID, rawMethod, rawParams, rawResult, rawError json.RawMessage) (*message, error) {
 	m.hasMethod = true
-	if err := json.Unmarshal(rawMethod, &m.method); err != nil || m.method == "" {
+	if err := decodeString(rawMethod, &m.method); err != nil || m.method == "" {
 		return nil, m.fail(rawID, nil, fmt.Sprintf(`"method" must be a non-empty string, got %s`, valueExcerpt(rawMethod)))
 	}
 	if rawID != nil {
@@ -204,11 +204,16 @@ func appendRequest(b []byte, id ID, method string, params json.RawMessage) ([]by
 
 // appendResult encodes a successful response.
 func appendResult(b []byte, id ID, result json.RawMessage) []byte {
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b, _ = id.appendJSON(b) // ids we answer were decoded, so they are valid
-	b = append(b, `,"result":`...)
+	b = appendResultHead(b, id)
 	b = append(b, result...)
 	return append(b, '}')
+}
+
+// appendResultHead encodes a successful response up to its result value.
+func appendResultHead(b []byte, id ID) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b, _ = id.appendJSON(b) // ids we answer were decoded, so they are valid
+	return append(b, `,"result":`...)
 }
 
 // appendError encodes an error response; a zero id encodes as null.

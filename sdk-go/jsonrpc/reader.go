@@ -41,7 +41,7 @@ func (c *Conn) server(turn readTurn) {
 		if serve == nil {
 			return
 		}
-		serve()
+		c.serve(serve)
 		var ok bool
 		if turn, ok = c.awaitTurn(); !ok {
 			return
@@ -76,7 +76,7 @@ func (c *Conn) passTurn(turn readTurn) {
 
 // readFrom reads frames until one is an admitted request, hands the reading on and
 // returns that request's serving; nil when reading has ended.
-func (c *Conn) readFrom(turn readTurn) (serve func()) {
+func (c *Conn) readFrom(turn readTurn) (serve *serving) {
 	defer func() {
 		if serve == nil {
 			close(c.readEnded) // exactly one goroutine reads, and it ends here once
@@ -184,7 +184,7 @@ func (c *Conn) protocolError(code int64, line []byte, format string, args ...any
 // dispatch routes one decoded frame. It returns the serving of an admitted request
 // (for the caller to run after handing the reading on), and false when the reader
 // must stop.
-func (c *Conn) dispatch(m *message) (serve func(), keep bool) {
+func (c *Conn) dispatch(m *message) (serve *serving, keep bool) {
 	switch {
 	case m.isResponse():
 		if m.nullID {

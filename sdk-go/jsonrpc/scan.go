@@ -33,8 +33,14 @@ func splitObject(data []byte) ([]field, error) {
 		var key string
 		if bytes.IndexByte(data[i:end], '\\') < 0 {
 			key = memberName(data[i+1 : end-1])
-		} else if err := json.Unmarshal(data[i:end], &key); err != nil {
-			return nil, fmt.Errorf("object key %s: %v", excerpt(data[i:end]), err)
+		} else {
+			// Its own variable: the pointer json.Unmarshal takes moves it to the heap,
+			// which would cost every member of every frame an allocation.
+			var escaped string
+			if err := json.Unmarshal(data[i:end], &escaped); err != nil {
+				return nil, fmt.Errorf("object key %s: %v", excerpt(data[i:end]), err)
+			}
+			key = escaped
 		}
 		i = strictjson.SkipSpace(data, end)
 		i = strictjson.SkipSpace(data, i+1) // the ':'
@@ -47,6 +53,28 @@ func splitObject(data []byte) ([]field, error) {
 		i = strictjson.SkipSpace(data, i+1) // the ','
 	}
 	return nil, fmt.Errorf("unterminated object: %s", excerpt(data))
+}
+
+// decodeString decodes the JSON value raw into *s as json.Unmarshal does. A string with
+// no escape, control character or invalid UTF-8 (a method name, an id) is its bytes
+// between the quotes, taken without json.Unmarshal's reflection and validation pass;
+// anything else goes through json.Unmarshal, for its result and its errors.
+func decodeString(raw []byte, s *string) error {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		inner := raw[1 : n-1]
+		plain := utf8.Valid(inner)
+		for _, c := range inner {
+			if c < 0x20 || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			*s = string(inner)
+			return nil
+		}
+	}
+	return json.Unmarshal(raw, s)
 }
 
 // memberName is b as a string; the envelope's own members (every frame has two or three

@@ -3,13 +3,18 @@ package jsonrpc
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// serving is one peer request being handled.
+// serving is one peer request being handled. It holds the Request the handler sees
+// and is the value of the handler's context under requestIDKey, so admitting a request
+// allocates these once, together.
 type serving struct {
+	req       Request
+	ctx       context.Context
 	cancel    context.CancelFunc
 	cancelled bool // the peer sent $/cancelRequest before the handler returned
 	answered  bool // the answer is decided; a later cancel is ignored
@@ -20,14 +25,17 @@ type requestIDKey struct{}
 // RequestIDFromContext returns the id of the request whose handler ctx belongs to
 // (the ambient request id), and false outside a request handler.
 func RequestIDFromContext(ctx context.Context) (ID, bool) {
-	id, ok := ctx.Value(requestIDKey{}).(ID)
-	return id, ok
+	s, ok := ctx.Value(requestIDKey{}).(*serving)
+	if !ok {
+		return ID{}, false
+	}
+	return s.req.ID, true
 }
 
-// startServing admits a request, returning the function that serves it, or answers
-// it at once (returning nil): overloaded over the in-flight limit, invalid_request
-// for an id already in flight.
-func (c *Conn) startServing(m *message) func() {
+// startServing admits a request, returning its serving for c.serve, or answers it at
+// once (returning nil): overloaded over the in-flight limit, invalid_request for an id
+// already in flight.
+func (c *Conn) startServing(m *message) *serving {
 	c.mu.Lock()
 	if len(c.inflight) >= c.opts.MaxInFlight {
 		c.mu.Unlock()
@@ -46,12 +54,12 @@ func (c *Conn) startServing(m *message) func() {
 		}))
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.WithValue(c.baseCtx, requestIDKey{}, m.id))
-	s := &serving{cancel: cancel}
+	s := &serving{req: Request{ID: m.id, Method: m.method, Params: m.params}}
+	s.ctx, s.cancel = context.WithCancel(context.WithValue(c.baseCtx, requestIDKey{}, s))
 	c.inflight[m.id] = s
 	c.mu.Unlock()
-	req := &Request{ID: m.id, Method: m.method, Params: m.params, Seq: c.seq.Add(1)}
-	return func() { c.serve(ctx, s, req) }
+	s.req.Seq = c.seq.Add(1)
+	return s
 }
 
 // WaitHandlers waits, once the connection is closed, until no request of the peer is
@@ -77,8 +85,9 @@ func (c *Conn) RequestsRead() uint64 { return c.seq.Load() }
 // serve runs the handler and sends exactly one answer. If the peer cancelled before
 // the handler returned, the answer is request_cancelled whatever the handler said;
 // once the handler has returned, its answer has won and a later cancel is ignored.
-func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
-	result, err := c.call(ctx, req)
+func (c *Conn) serve(s *serving) {
+	req := &s.req
+	result, err := c.call(s.ctx, req)
 	c.mu.Lock()
 	s.answered = true
 	cancelled := s.cancelled
@@ -107,14 +116,13 @@ func (c *Conn) serve(ctx context.Context, s *serving, req *Request) {
 // resultFrame encodes a result, replacing it with internal_error when it cannot be
 // encoded or the frame would exceed the message limit (never written oversized).
 func (c *Conn) resultFrame(req *Request, result any) []byte {
-	raw, err := marshalValue(result)
+	frame, err := encodeResult(req.ID, result)
 	if err != nil {
 		return appendError(nil, req.ID, &Error{
 			Code:    protocol.CodeInternalError,
 			Message: fmt.Sprintf("result of %q could not be encoded: %v", req.Method, err),
 		})
 	}
-	frame := appendResult(make([]byte, 0, len(raw)+48), req.ID, raw)
 	if limit := c.maxBytes(); len(frame) > limit {
 		return appendError(nil, req.ID, &Error{
 			Code: protocol.CodeInternalError,
@@ -124,6 +132,38 @@ func (c *Conn) resultFrame(req *Request, result any) []byte {
 		})
 	}
 	return frame
+}
+
+// appender is a result that encodes itself, as the generated protocol types' AppendJSON
+// does: it appends exactly the bytes json.Marshal would write for it (compact JSON) to dst.
+// A handler returning one has its answer built in one buffer, without reflection and
+// without the second pass that checks and compacts what a MarshalJSON method returns.
+type appender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
+// encodeResult builds a success frame for result.
+func encodeResult(id ID, result any) ([]byte, error) {
+	if a, ok := result.(appender); ok && !isNilPointer(result) {
+		frame := appendResultHead(make([]byte, 0, 256), id)
+		frame, err := a.AppendJSON(frame)
+		if err != nil {
+			return nil, err
+		}
+		return append(frame, '}'), nil
+	}
+	raw, err := marshalValue(result)
+	if err != nil {
+		return nil, err
+	}
+	return appendResult(make([]byte, 0, len(raw)+48), id, raw), nil
+}
+
+// isNilPointer reports whether v is a nil pointer, which json.Marshal writes as null
+// and an AppendJSON method cannot be called on.
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // call runs the handler, turning a panic into internal_error (the stack goes to

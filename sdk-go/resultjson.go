@@ -1,0 +1,79 @@
+package octet
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// AppendJSON writes the result as json.Marshal would (the transport calls it for every
+// tool call's answer): content parts, is_error, metadata and structured_content in the
+// struct's field order, with no reflection. Metadata and StructuredContent were encoded
+// by json.Marshal in wire, so they are already compact and HTML-escaped and are copied
+// as they are instead of being checked and compacted a second time.
+func (r *result02) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"content":[`...)
+	for i, c := range r.Content {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = c.appendJSON(dst); err != nil {
+			return nil, err
+		}
+	}
+	dst = append(dst, ']')
+	if r.IsError {
+		dst = append(dst, `,"is_error":true`...)
+	}
+	if len(r.Metadata) > 0 {
+		dst = append(dst, `,"metadata":`...)
+		dst = append(dst, r.Metadata...)
+	}
+	if len(r.StructuredContent) > 0 {
+		dst = append(dst, `,"structured_content":`...)
+		dst = append(dst, r.StructuredContent...)
+	}
+	return append(dst, '}'), nil
+}
+
+// appendJSON writes the part as MarshalJSON does.
+func (c Content) appendJSON(dst []byte) ([]byte, error) {
+	switch c.Type {
+	case "text":
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = appendJSONString(dst, c.Text)
+	case "image", "audio":
+		dst = append(dst, `{"type":`...)
+		dst = appendJSONString(dst, c.Type)
+		dst = append(dst, `,"artifact_id":`...)
+		dst = appendJSONString(dst, c.ArtifactID)
+		dst = append(dst, `,"mime_type":`...)
+		dst = appendJSONString(dst, c.MIMEType)
+		if c.Type == "image" && c.Alt != "" {
+			dst = append(dst, `,"alt":`...)
+			dst = appendJSONString(dst, c.Alt)
+		}
+		if c.Type == "audio" && c.Transcript != "" {
+			dst = append(dst, `,"transcript":`...)
+			dst = appendJSONString(dst, c.Transcript)
+		}
+	default:
+		return nil, fmt.Errorf("octet: content part type %q is not text, image or audio", c.Type)
+	}
+	return append(dst, '}'), nil
+}
+
+// appendJSONString writes s as encoding/json does: a string of printable ASCII that needs
+// no escape (encoding/json also escapes <, > and &) is copied; any other goes through
+// json.Marshal, which escapes it and replaces invalid UTF-8.
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			enc, _ := json.Marshal(s) // a string always encodes
+			return append(dst, enc...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
