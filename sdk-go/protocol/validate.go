@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -177,11 +178,7 @@ func Valid(typeName string, doc any) bool {
 
 // TypeNames lists every schema type Validate knows.
 func TypeNames() []string {
-	names := make([]string, 0, len(validators))
-	for n := range validators {
-		names = append(names, n)
-	}
-	return names
+	return slices.Clone(typeNames)
 }
 
 // Nullable is a value that may be JSON null (Valid false).

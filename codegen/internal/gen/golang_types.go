@@ -14,14 +14,16 @@ import (
 // (validators), plus methods_gen.go and validators_gen.go (the name -> validator table).
 func goTypeFiles(m *ir.Model) map[string]string {
 	files := map[string]string{}
-	var all []string
+	var all, seqs []string
 	for _, f := range m.Files {
 		if len(f.Types) == 0 {
 			continue
 		}
 		stem := strings.ReplaceAll(f.Stem, "-", "_")
 		files[stem+"_types_gen.go"] = goTypes(m, f)
-		files[stem+"_validate_gen.go"] = goValidators(m, f)
+		src, fileSeqs := goValidators(m, f)
+		files[stem+"_validate_gen.go"] = src
+		seqs = append(seqs, fileSeqs...)
 		for _, n := range f.Types {
 			all = append(all, n.Name)
 		}
@@ -29,9 +31,15 @@ func goTypeFiles(m *ir.Model) map[string]string {
 	sort.Strings(all)
 	var b bytes.Buffer
 	b.WriteString(header("//", fingerprint(false, m.Types)))
-	b.WriteString("\npackage protocol\n\n// validators maps every schema type name to its generated validator.\nvar validators = map[string]func(any, *vpath, *verrs){\n")
+	// Slices of constants and of addresses are laid out by the linker: no code runs at init.
+	b.WriteString("\npackage protocol\n\n// typeNames lists every schema type name Validate knows, sorted.\nvar typeNames = []string{\n")
 	for _, n := range all {
-		fmt.Fprintf(&b, "\t%q: validate%s,\n", n, n)
+		fmt.Fprintf(&b, "\t%q,\n", n)
+	}
+	b.WriteString("}\n\n// seqPatterns lists every pattern matched without the regexp engine, for the test that\n// compares each with regexp.\nvar seqPatterns = []*seqPattern{\n")
+	sort.Strings(seqs)
+	for _, n := range seqs {
+		fmt.Fprintf(&b, "\t&%s,\n", n)
 	}
 	b.WriteString("}\n\n// dispatch calls the validator of a type directly (no function values, so the error\n// collector stays on the caller's stack); false when the name is unknown.\nfunc dispatch(name string, v any, e *verrs) bool {\n\tswitch name {\n")
 	for _, n := range all {

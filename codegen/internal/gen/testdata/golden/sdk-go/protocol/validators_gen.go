@@ -3,21 +3,27 @@
 
 package protocol
 
-// validators maps every schema type name to its generated validator.
-var validators = map[string]func(any, *vpath, *verrs){
-	"Color":          validateColor,
-	"Feature":        validateFeature,
-	"FromFile":       validateFromFile,
-	"Gadget":         validateGadget,
-	"Ident":          validateIdent,
-	"Inline":         validateInline,
-	"LifecycleEvent": validateLifecycleEvent,
-	"Slug":           validateSlug,
-	"Source":         validateSource,
-	"Thing":          validateThing,
-	"TooManyData":    validateTooManyData,
-	"Widget":         validateWidget,
-	"WidgetSize":     validateWidgetSize,
+// typeNames lists every schema type name Validate knows, sorted.
+var typeNames = []string{
+	"Color",
+	"Feature",
+	"FromFile",
+	"Gadget",
+	"Ident",
+	"Inline",
+	"LifecycleEvent",
+	"Slug",
+	"Source",
+	"Thing",
+	"TooManyData",
+	"Widget",
+	"WidgetSize",
+}
+
+// seqPatterns lists every pattern matched without the regexp engine, for the test that
+// compares each with regexp.
+var seqPatterns = []*seqPattern{
+	&reWidgets417c5cfa,
 }
 
 // dispatch calls the validator of a type directly (no function values, so the error
