@@ -8,6 +8,7 @@ import (
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // initialize answers the handshake: version selection, feature negotiation and
@@ -34,30 +35,30 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	api := head.APIVersion
 
+	// The params are parsed strictly and checked against the version's params type once
+	// (the verdicts and messages of protocol.Unmarshal); what the SDK keeps is then read
+	// from that tree and two small decodes, not from a decode of the whole typed
+	// InitializeParams: encoding/json's first use of that type tree (the manifest's
+	// certify, runtime and capability tables included) was most of an extension's start
+	// (issue 17).
+	doc, err := strictjson.Parse(req.Params)
+	if err == nil {
+		err = protocol.Validate(initializeParamsType.Params[api], doc)
+	}
+	if err != nil {
+		return nil, invalidParams("", "initialize params: %v", err)
+	}
 	var info InitializeInfo
-	var manifest protocol.Manifest
-	var manifestJSON struct {
-		Manifest map[string]any `json:"manifest"`
-	}
-	if api == "0.1" {
-		var p protocol.InitializeParams01
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
-			return nil, invalidParams("", "initialize params: %v", err)
-		}
-		manifest = p.Manifest
-	} else {
-		var p protocol.InitializeParams
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
-			return nil, invalidParams("", "initialize params: %v", err)
-		}
-		manifest = p.Manifest
-	}
 	if err := json.Unmarshal(req.Params, &info); err != nil {
 		return nil, invalidParams("", "initialize params: %v", err)
 	}
-	if err := json.Unmarshal(req.Params, &manifestJSON); err != nil {
+	var manifest manifestView
+	if err := json.Unmarshal(info.Manifest, &manifest); err != nil {
 		return nil, invalidParams("/manifest", "initialize params: %v", err)
 	}
+	// Valid against the schema, so the manifest member is an object. ManifestHas reads
+	// only presence, emptiness and truth, which the strict tree gives as encoding/json's does.
+	manifestJSON, _ := doc.(map[string]any)["manifest"].(map[string]any)
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -69,7 +70,7 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	pending := e.opts.MaxPendingRequests
 	if api != "0.1" {
-		block, err := e.negotiate(s, info.Protocol, manifestJSON.Manifest, &pending)
+		block, err := e.negotiate(s, info.Protocol, manifestJSON, &pending)
 		if err != nil {
 			return nil, err
 		}
@@ -90,6 +91,17 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	e.session.Store(s)
 	e.log.Info("initialized", "api_version", api, "features", featureList(s), "concurrency", s.concurrency)
 	return result, nil
+}
+
+// initializeParamsType names initialize's params schema type per API version.
+var initializeParamsType, _ = protocol.LookupMethod(protocol.MethodInitialize)
+
+// manifestView is the part of the manifest the SDK reads after initialize (the
+// schema checked all of it): its identity for the answer and its contributions.
+type manifestView struct {
+	Name        protocol.ExtensionName          `json:"name"`
+	Version     string                          `json:"version"`
+	Contributes *protocol.ManifestContributions `json:"contributes"`
 }
 
 // featureList lists s's features sorted.
