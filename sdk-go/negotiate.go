@@ -90,6 +90,11 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	e.session.Store(s)
 	e.log.Info("initialized", "api_version", api, "features", featureList(s), "concurrency", s.concurrency)
+	// The bytes json.Marshal writes for result, without its reflection over every tool
+	// definition (TestInitializeAnswerEqualsJSONMarshal).
+	if raw, err := marshalTree(result); err == nil {
+		return json.RawMessage(raw), nil
+	}
 	return result, nil
 }
 
