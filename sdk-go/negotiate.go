@@ -37,10 +37,9 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 
 	// The params are parsed strictly and checked against the version's params type once
 	// (the verdicts and messages of protocol.Unmarshal); what the SDK keeps is then read
-	// from that tree and two small decodes, not from a decode of the whole typed
-	// InitializeParams: encoding/json's first use of that type tree (the manifest's
-	// certify, runtime and capability tables included) was most of an extension's start
-	// (issue 17).
+	// from that tree (initdoc.go), not decoded again: encoding/json's first use of the
+	// typed InitializeParams tree (the manifest's certify, runtime and capability tables
+	// included) was most of an extension's start (issue 17).
 	doc, err := strictjson.Parse(req.Params)
 	if err == nil {
 		err = protocol.Validate(initializeParamsType.Params[api], doc)
@@ -48,17 +47,19 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	if err != nil {
 		return nil, invalidParams("", "initialize params: %v", err)
 	}
-	var info InitializeInfo
-	if err := json.Unmarshal(req.Params, &info); err != nil {
-		return nil, invalidParams("", "initialize params: %v", err)
+	// Valid against the schema: the params and their manifest member are objects.
+	// ManifestHas reads only presence, emptiness and truth, which the strict tree gives
+	// as encoding/json's does.
+	top, _ := doc.(map[string]any)
+	manifestJSON, _ := top["manifest"].(map[string]any)
+	info, ok := infoFromDoc(top, req.Params)
+	if !ok {
+		info = InitializeInfo{}
+		if err := json.Unmarshal(req.Params, &info); err != nil {
+			return nil, invalidParams("", "initialize params: %v", err)
+		}
 	}
-	var manifest manifestView
-	if err := json.Unmarshal(info.Manifest, &manifest); err != nil {
-		return nil, invalidParams("/manifest", "initialize params: %v", err)
-	}
-	// Valid against the schema, so the manifest member is an object. ManifestHas reads
-	// only presence, emptiness and truth, which the strict tree gives as encoding/json's does.
-	manifestJSON, _ := doc.(map[string]any)["manifest"].(map[string]any)
+	manifest := manifestFromDoc(manifestJSON)
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
