@@ -3,6 +3,8 @@ package octet
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
@@ -16,6 +18,55 @@ import (
 // for the same members — absent or null leave the zero value, a present array is a
 // non-nil slice — and TestInitializeFromDocEqualsUnmarshal holds them to it for every
 // field of these types, so a field the schema adds fails there until it is read here.
+
+// headFromDoc reads params.api_version and params.manifest.api_version from the strict
+// tree as json.Unmarshal reads them into string fields, when it can tell that decoding
+// would succeed with the same strings: both are strings (the manifest's may be absent),
+// the manifest is an object or absent, and no other key of either object could match
+// "api_version" or "manifest" as encoding/json matches keys (case-insensitively, with
+// Unicode folding). Otherwise ok is false and the caller decodes with encoding/json,
+// whose error (or empty version) is the refusal.
+func headFromDoc(doc any) (api, manifestAPI string, ok bool) {
+	top, isObj := doc.(map[string]any)
+	if !isObj || !onlyExactKey(top, "api_version") || !onlyExactKey(top, "manifest") {
+		return "", "", false
+	}
+	if api, ok = top["api_version"].(string); !ok || api == "" {
+		return "", "", false
+	}
+	m, present := top["manifest"]
+	if !present {
+		return api, "", true
+	}
+	mo, isObj := m.(map[string]any)
+	if !isObj || !onlyExactKey(mo, "api_version") {
+		return "", "", false
+	}
+	v, present := mo["api_version"]
+	if !present {
+		return api, "", true
+	}
+	if manifestAPI, ok = v.(string); !ok {
+		return "", "", false
+	}
+	return api, manifestAPI, true
+}
+
+// onlyExactKey reports whether no key of m other than name itself could be matched to
+// a field named name by encoding/json: keys are ASCII and none other folds to name.
+func onlyExactKey(m map[string]any, name string) bool {
+	for k := range m {
+		for i := 0; i < len(k); i++ {
+			if k[i] >= utf8.RuneSelf {
+				return false
+			}
+		}
+		if k != name && strings.EqualFold(k, name) {
+			return false
+		}
+	}
+	return true
+}
 
 // infoFromDoc is json.Unmarshal(params, &info) for a schema-valid params tree; the
 // manifest member's bytes are found in params (manifestBytes).

@@ -135,3 +135,56 @@ func TestManifestBytes(t *testing.T) {
 		t.Error("manifestBytes found a manifest in an object without one")
 	}
 }
+
+// headFromDoc answers only when encoding/json would decode the same two strings,
+// and declines (the caller decodes) on every input where key matching or a type
+// would make encoding/json differ or fail.
+func TestHeadFromDocAgreesWithUnmarshal(t *testing.T) {
+	cases := []struct {
+		params string
+		answer bool // headFromDoc is expected to answer rather than decline
+	}{
+		{`{"api_version":"0.4","manifest":{"api_version":"0.4","name":"x"}}`, true},
+		{`{"api_version":"0.2","manifest":{"name":"x"}}`, true},
+		{`{"api_version":"0.1"}`, true},
+		{`{"api_version":"0.4","manifest":{"api_version":"0.2"},"x":[{"api_version":1}]}`, true},
+		{`{"api_version":""}`, false},
+		{`{"api_version":null}`, false},
+		{`{"api_version":4}`, false},
+		{`{}`, false},
+		{`[]`, false},
+		{`"0.4"`, false},
+		{`null`, false},
+		{`{"api_version":"0.4","API_VERSION":"0.2"}`, false},
+		{`{"Api_Version":"0.4"}`, false},
+		{`{"api_version":"0.4","manifest":{"api_version":"0.4","Api_version":"0.2"}}`, false},
+		{`{"api_version":"0.4","Manifest":{"api_version":"0.2"}}`, false},
+		{`{"api_version":"0.4","manifeſt":{"api_version":"0.2"}}`, false},
+		{`{"api_version":"0.4","manifest":{"api_version":2}}`, false},
+		{`{"api_version":"0.4","manifest":{"api_version":null}}`, false},
+		{`{"api_version":"0.4","manifest":"0.4"}`, false},
+		{`{"api_version":"0.4","manifest":null}`, false},
+	}
+	for _, c := range cases {
+		doc, err := strictjson.Parse([]byte(c.params))
+		if err != nil {
+			t.Fatalf("%s: %v", c.params, err)
+		}
+		api, manifestAPI, ok := headFromDoc(doc)
+		if ok != c.answer {
+			t.Errorf("%s: headFromDoc answered %v, want %v", c.params, ok, c.answer)
+		}
+		if !ok {
+			continue
+		}
+		var head struct {
+			APIVersion string `json:"api_version"`
+			Manifest   struct {
+				APIVersion string `json:"api_version"`
+			} `json:"manifest"`
+		}
+		if err := json.Unmarshal([]byte(c.params), &head); err != nil || head.APIVersion != api || head.Manifest.APIVersion != manifestAPI {
+			t.Errorf("%s: headFromDoc (%q, %q), encoding/json (%q, %q, %v)", c.params, api, manifestAPI, head.APIVersion, head.Manifest.APIVersion, err)
+		}
+	}
+}

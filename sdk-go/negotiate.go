@@ -17,30 +17,39 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	if e.session.Load() != nil {
 		return nil, jsonrpc.NewError(protocol.CodeInvalidRequest, "initialize was already received", nil)
 	}
-	var head struct {
-		APIVersion string `json:"api_version"`
-		Manifest   struct {
-			APIVersion string `json:"api_version"`
-		} `json:"manifest"`
+	// One strict parse serves the version selection and the schema check; its error is
+	// reported where the schema check's would be, after the version is selected, as before.
+	doc, parseErr := strictjson.Parse(req.Params)
+	api, manifestAPI, ok := "", "", false
+	if parseErr == nil {
+		api, manifestAPI, ok = headFromDoc(doc)
 	}
-	if err := json.Unmarshal(req.Params, &head); err != nil || head.APIVersion == "" {
-		return nil, invalidParams("/api_version", "initialize needs a string api_version")
+	if !ok {
+		var head struct {
+			APIVersion string `json:"api_version"`
+			Manifest   struct {
+				APIVersion string `json:"api_version"`
+			} `json:"manifest"`
+		}
+		if err := json.Unmarshal(req.Params, &head); err != nil || head.APIVersion == "" {
+			return nil, invalidParams("/api_version", "initialize needs a string api_version")
+		}
+		api, manifestAPI = head.APIVersion, head.Manifest.APIVersion
 	}
 	pinned := e.opts.APIVersion
 	if pinned == "" {
 		pinned = os.Getenv("OCTET_EXTENSION_API_VERSION")
 	}
-	if r := protocol.SelectVersion(head.APIVersion, pinned, head.Manifest.APIVersion); r != nil {
+	if r := protocol.SelectVersion(api, pinned, manifestAPI); r != nil {
 		return nil, refusal(r)
 	}
-	api := head.APIVersion
 
-	// The params are parsed strictly and checked against the version's params type once
-	// (the verdicts and messages of protocol.Unmarshal); what the SDK keeps is then read
-	// from that tree (initdoc.go), not decoded again: encoding/json's first use of the
-	// typed InitializeParams tree (the manifest's certify, runtime and capability tables
+	// The params are checked against the version's params type on that tree (the
+	// verdicts and messages of protocol.Unmarshal); what the SDK keeps is then read
+	// from it (initdoc.go), not decoded again: encoding/json's first use of the typed
+	// InitializeParams tree (the manifest's certify, runtime and capability tables
 	// included) was most of an extension's start (issue 17).
-	doc, err := strictjson.Parse(req.Params)
+	err := parseErr
 	if err == nil {
 		err = protocol.Validate(initializeParamsType.Params[api], doc)
 	}
