@@ -51,7 +51,7 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	// included) was most of an extension's start (issue 17).
 	err := parseErr
 	if err == nil {
-		err = protocol.Validate(initializeParamsType.Params[api], doc)
+		err = protocol.ValidateFromHost(initializeParamsType.Params[api], doc)
 	}
 	if err != nil {
 		return nil, invalidParams("", "initialize params: %v", err)

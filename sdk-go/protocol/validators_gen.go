@@ -549,6 +549,82 @@ func dispatch(name string, v any, e *verrs) bool {
 	return true
 }
 
+// dispatchFromHost is dispatch for only the types an extension receives: the params of the
+// methods the host sends and the results of the requests the extension sends. An SDK that
+// validates through it (ValidateFromHost) links only their validators, not the host's
+// (issue 17: a third of the validators' code in every extension binary).
+func dispatchFromHost(name string, v any, e *verrs) bool {
+	switch name {
+	case "AgentInterruptResult":
+		validateAgentInterruptResult(v, nil, e)
+	case "AgentListResult":
+		validateAgentListResult(v, nil, e)
+	case "AgentMessageResult":
+		validateAgentMessageResult(v, nil, e)
+	case "AgentModelsResult":
+		validateAgentModelsResult(v, nil, e)
+	case "AgentSpawnResult":
+		validateAgentSpawnResult(v, nil, e)
+	case "AgentWaitResult":
+		validateAgentWaitResult(v, nil, e)
+	case "ArtifactPublishResult":
+		validateArtifactPublishResult(v, nil, e)
+	case "CancelParams":
+		validateCancelParams(v, nil, e)
+	case "CommandExecuteParams":
+		validateCommandExecuteParams(v, nil, e)
+	case "ConfirmationRequestResult":
+		validateConfirmationRequestResult(v, nil, e)
+	case "ContextCollectParams":
+		validateContextCollectParams(v, nil, e)
+	case "HookRunParams":
+		validateHookRunParams(v, nil, e)
+	case "InitializeParams":
+		validateInitializeParams(v, nil, e)
+	case "InitializeParams01":
+		validateInitializeParams01(v, nil, e)
+	case "InputRequestResult":
+		validateInputRequestResult(v, nil, e)
+	case "KVCommitResult":
+		validateKVCommitResult(v, nil, e)
+	case "KVGetResult":
+		validateKVGetResult(v, nil, e)
+	case "KVListResult":
+		validateKVListResult(v, nil, e)
+	case "PolicyEvaluateResult":
+		validatePolicyEvaluateResult(v, nil, e)
+	case "SecretGetResult":
+		validateSecretGetResult(v, nil, e)
+	case "SessionSettledParams":
+		validateSessionSettledParams(v, nil, e)
+	case "SessionStartedParams":
+		validateSessionStartedParams(v, nil, e)
+	case "ShutdownParams":
+		validateShutdownParams(v, nil, e)
+	case "StatusCollectParams":
+		validateStatusCollectParams(v, nil, e)
+	case "ToolCallParams":
+		validateToolCallParams(v, nil, e)
+	case "ToolRenderParams":
+		validateToolRenderParams(v, nil, e)
+	case "ToolRenderParams01":
+		validateToolRenderParams01(v, nil, e)
+	case "ToolSettledParams":
+		validateToolSettledParams(v, nil, e)
+	case "ToolStartedParams":
+		validateToolStartedParams(v, nil, e)
+	case "ToolsCatalogResult":
+		validateToolsCatalogResult(v, nil, e)
+	case "TurnSettledParams":
+		validateTurnSettledParams(v, nil, e)
+	case "TurnStartedParams":
+		validateTurnStartedParams(v, nil, e)
+	default:
+		return false
+	}
+	return true
+}
+
 // NewMessage returns a new zero value of the Go type generated for a schema object, union or
 // enum type, ready for Unmarshal; false for other names.
 func NewMessage(name string) (Validated, bool) {

@@ -46,6 +46,11 @@ func goTypeFiles(m *ir.Model) map[string]string {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\tvalidate%s(v, nil, e)\n", n, n)
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
+	b.WriteString("\n// dispatchFromHost is dispatch for only the types an extension receives: the params of the\n// methods the host sends and the results of the requests the extension sends. An SDK that\n// validates through it (ValidateFromHost) links only their validators, not the host's\n// (issue 17: a third of the validators' code in every extension binary).\nfunc dispatchFromHost(name string, v any, e *verrs) bool {\n\tswitch name {\n")
+	for _, n := range fromHostTypes(m) {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\tvalidate%s(v, nil, e)\n", n, n)
+	}
+	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
 	b.WriteString("\n// NewMessage returns a new zero value of the Go type generated for a schema object, union or\n// enum type, ready for Unmarshal; false for other names.\nfunc NewMessage(name string) (Validated, bool) {\n\tswitch name {\n")
 	for _, name := range all {
 		t := m.Lookup(name).Type
@@ -332,4 +337,31 @@ const (
 	}
 	b.WriteString("}\n\n// LookupMethod returns the registry row of a method.\nfunc LookupMethod(name string) (MethodInfo, bool) {\n\tfor _, m := range Methods {\n\t\tif m.Name == name {\n\t\t\treturn m, true\n\t\t}\n\t}\n\treturn MethodInfo{}, false\n}\n")
 	return b.String()
+}
+
+// fromHostTypes lists, sorted, the named types an extension receives: params of methods
+// sent host to extension (or both ways) and results of requests sent extension to host
+// (or both ways).
+func fromHostTypes(m *ir.Model) []string {
+	set := map[string]bool{}
+	for _, meth := range m.Methods {
+		if meth.Direction != "extension_to_host" {
+			for _, vt := range meth.Params {
+				set[vt.Type] = true
+			}
+		}
+		if meth.Direction != "host_to_extension" {
+			for _, vt := range meth.Result {
+				set[vt.Type] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
