@@ -113,6 +113,8 @@ var initializeParamsType, _ = protocol.LookupMethod(protocol.MethodInitialize)
 
 // manifestView is the part of the manifest the SDK reads after initialize (the
 // schema checked all of it): its identity for the answer and its contributions.
+// manifestFromDoc fills it; the json tags are how encoding/json would, the reference
+// TestInitializeFromDocEqualsUnmarshal compares it with.
 type manifestView struct {
 	Name        protocol.ExtensionName          `json:"name"`
 	Version     string                          `json:"version"`
