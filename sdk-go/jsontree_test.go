@@ -61,7 +61,7 @@ func TestMarshalTreeEqualsJSONMarshal(t *testing.T) {
 	}
 	// Random trees of the kinds a schema document holds.
 	r := rand.New(rand.NewPCG(17, 2))
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < 5000; i++ {
 		d := randomTree(r, 4)
 		want, _ := json.Marshal(d)
 		got, err := marshalTree(d)
@@ -72,7 +72,8 @@ func TestMarshalTreeEqualsJSONMarshal(t *testing.T) {
 }
 
 func randomTree(r *rand.Rand, depth int) any {
-	strs := []string{"a", "B", "<", "&x", "\"", "\\", "é", "\n", "\xfe", "type", "Type", "", "\u2028"}
+	strs := []string{"a", "B", "<", "&x", ">", "\"", "\\", "é", "\n", "\xfe", "type", "Type", "", "\u2028", "\u2029", "\b", "\f", "\r\t",
+		"\x00", "\x1f", "\x7f", "😀", "\xe2\x80", "\xed\xa0\x80", "\U0010ffff", "日本"}
 	n := r.IntN(9)
 	if depth == 0 {
 		n = r.IntN(5)
