@@ -42,3 +42,44 @@ func TestExtensionBinaryDoesNotLinkTheOracle(t *testing.T) {
 		t.Errorf("the examples do not link the SDK's validator (%v) and schema deriver (%v): %d packages listed", validator, deriver, len(deps))
 	}
 }
+
+// TestExtensionBinaryLinksOnlyReceivedValidators: an extension validates what it receives
+// through protocol.ValidateFromHost, so its binary links neither the full dispatch over
+// every schema type nor a validator only a host needs (about 210 KB of the hello-world's
+// mapped, resident text and tables, issue 17), but does link what it receives.
+func TestExtensionBinaryLinksOnlyReceivedValidators(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hello-world example")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	bin := t.TempDir() + "/hello-world"
+	build := exec.Command(goBin, "build", "-o", bin, "./examples/go/hello-world")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(goBin, "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	syms := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) >= 3 {
+			syms[f[len(f)-1]] = true
+		}
+	}
+	const p = "github.com/octet-kit/octet/sdk-go/protocol."
+	for _, absent := range []string{"dispatch", "Validate", "validateInitializeResult", "validateHookRunResult", "validateArtifactPublishParams"} {
+		if syms[p+absent] {
+			t.Errorf("the hello-world binary links protocol.%s", absent)
+		}
+	}
+	for _, present := range []string{"dispatchFromHost", "validateInitializeParams", "validateToolCallParams"} {
+		if !syms[p+present] {
+			t.Errorf("the hello-world binary does not link protocol.%s (the check above proves nothing)", present)
+		}
+	}
+}

@@ -73,7 +73,7 @@ type session struct {
 	features    map[string]bool
 	concurrency int
 	params      InitializeInfo
-	manifest    protocol.Manifest
+	manifest    manifestView
 	maxBytes    int
 }
 

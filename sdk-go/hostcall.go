@@ -60,7 +60,7 @@ func checkHostResult(api, method string, raw json.RawMessage) error {
 	}
 	doc, err := strictjson.Parse(raw)
 	if err == nil {
-		err = protocol.Validate(typeName, doc)
+		err = protocol.ValidateFromHost(typeName, doc)
 	}
 	if err != nil {
 		return &HostResultError{Method: method, Reason: err.Error()}

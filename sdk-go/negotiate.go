@@ -8,6 +8,7 @@ import (
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
+	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // initialize answers the handshake: version selection, feature negotiation and
@@ -16,48 +17,58 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	if e.session.Load() != nil {
 		return nil, jsonrpc.NewError(protocol.CodeInvalidRequest, "initialize was already received", nil)
 	}
-	var head struct {
-		APIVersion string `json:"api_version"`
-		Manifest   struct {
-			APIVersion string `json:"api_version"`
-		} `json:"manifest"`
+	// One strict parse serves the version selection and the schema check; its error is
+	// reported where the schema check's would be, after the version is selected, as before.
+	doc, parseErr := strictjson.Parse(req.Params)
+	api, manifestAPI, ok := "", "", false
+	if parseErr == nil {
+		api, manifestAPI, ok = headFromDoc(doc)
 	}
-	if err := json.Unmarshal(req.Params, &head); err != nil || head.APIVersion == "" {
-		return nil, invalidParams("/api_version", "initialize needs a string api_version")
+	if !ok {
+		var head struct {
+			APIVersion string `json:"api_version"`
+			Manifest   struct {
+				APIVersion string `json:"api_version"`
+			} `json:"manifest"`
+		}
+		if err := json.Unmarshal(req.Params, &head); err != nil || head.APIVersion == "" {
+			return nil, invalidParams("/api_version", "initialize needs a string api_version")
+		}
+		api, manifestAPI = head.APIVersion, head.Manifest.APIVersion
 	}
 	pinned := e.opts.APIVersion
 	if pinned == "" {
 		pinned = os.Getenv("OCTET_EXTENSION_API_VERSION")
 	}
-	if r := protocol.SelectVersion(head.APIVersion, pinned, head.Manifest.APIVersion); r != nil {
+	if r := protocol.SelectVersion(api, pinned, manifestAPI); r != nil {
 		return nil, refusal(r)
 	}
-	api := head.APIVersion
 
-	var info InitializeInfo
-	var manifest protocol.Manifest
-	var manifestJSON struct {
-		Manifest map[string]any `json:"manifest"`
+	// The params are checked against the version's params type on that tree (the
+	// verdicts and messages of protocol.Unmarshal); what the SDK keeps is then read
+	// from it (initdoc.go), not decoded again: encoding/json's first use of the typed
+	// InitializeParams tree (the manifest's certify, runtime and capability tables
+	// included) was most of an extension's start (issue 17).
+	err := parseErr
+	if err == nil {
+		err = protocol.ValidateFromHost(initializeParamsType.Params[api], doc)
 	}
-	if api == "0.1" {
-		var p protocol.InitializeParams01
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
-			return nil, invalidParams("", "initialize params: %v", err)
-		}
-		manifest = p.Manifest
-	} else {
-		var p protocol.InitializeParams
-		if err := protocol.Unmarshal(req.Params, &p); err != nil {
-			return nil, invalidParams("", "initialize params: %v", err)
-		}
-		manifest = p.Manifest
-	}
-	if err := json.Unmarshal(req.Params, &info); err != nil {
+	if err != nil {
 		return nil, invalidParams("", "initialize params: %v", err)
 	}
-	if err := json.Unmarshal(req.Params, &manifestJSON); err != nil {
-		return nil, invalidParams("/manifest", "initialize params: %v", err)
+	// Valid against the schema: the params and their manifest member are objects.
+	// ManifestHas reads only presence, emptiness and truth, which the strict tree gives
+	// as encoding/json's does.
+	top, _ := doc.(map[string]any)
+	manifestJSON, _ := top["manifest"].(map[string]any)
+	info, ok := infoFromDoc(top, req.Params)
+	if !ok {
+		info = InitializeInfo{}
+		if err := json.Unmarshal(req.Params, &info); err != nil {
+			return nil, invalidParams("", "initialize params: %v", err)
+		}
 	}
+	manifest := manifestFromDoc(manifestJSON)
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -69,7 +80,7 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	pending := e.opts.MaxPendingRequests
 	if api != "0.1" {
-		block, err := e.negotiate(s, info.Protocol, manifestJSON.Manifest, &pending)
+		block, err := e.negotiate(s, info.Protocol, manifestJSON, &pending)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +100,25 @@ func (e *Extension) initialize(ctx context.Context, req *jsonrpc.Request) (any, 
 	}
 	e.session.Store(s)
 	e.log.Info("initialized", "api_version", api, "features", featureList(s), "concurrency", s.concurrency)
+	// The bytes json.Marshal writes for result, without its reflection over every tool
+	// definition (TestInitializeAnswerEqualsJSONMarshal).
+	if raw, err := marshalTree(result); err == nil {
+		return json.RawMessage(raw), nil
+	}
 	return result, nil
+}
+
+// initializeParamsType names initialize's params schema type per API version.
+var initializeParamsType, _ = protocol.LookupMethod(protocol.MethodInitialize)
+
+// manifestView is the part of the manifest the SDK reads after initialize (the
+// schema checked all of it): its identity for the answer and its contributions.
+// manifestFromDoc fills it; the json tags are how encoding/json would, the reference
+// TestInitializeFromDocEqualsUnmarshal compares it with.
+type manifestView struct {
+	Name        protocol.ExtensionName          `json:"name"`
+	Version     string                          `json:"version"`
+	Contributes *protocol.ManifestContributions `json:"contributes"`
 }
 
 // featureList lists s's features sorted.

@@ -35,7 +35,7 @@ func compileSchema(doc map[string]any, what string) (*compiledSchema, error) {
 // is first called, from the document initialize announced.
 func deferSchema(doc map[string]any, what string) *compiledSchema {
 	return &compiledSchema{doc: doc, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
-		raw, err := json.Marshal(doc)
+		raw, err := marshalTree(doc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", what, err)
 		}

@@ -136,9 +136,9 @@ func (e *Extension) addTool(t *ToolDef) {
 // encoded once here (a schema document is JSON data, so encoding cannot fail).
 func (t *ToolDef) definition(apiVersion string) protocol.ToolDefinition {
 	d := protocol.ToolDefinition{Name: t.spec.Name, Description: t.spec.Description}
-	d.Parameters, _ = json.Marshal(t.params.doc)
+	d.Parameters, _ = marshalTree(t.params.doc)
 	if t.output != nil && apiVersion != "0.1" {
-		d.OutputSchema, _ = json.Marshal(t.output.doc)
+		d.OutputSchema, _ = marshalTree(t.output.doc)
 	}
 	return d
 }

@@ -30,7 +30,7 @@ func decodeToolCall(apiVersion string, params json.RawMessage) (*toolCall, error
 	}
 	doc, err := strictjson.Parse(params)
 	if err == nil && typeName != "" {
-		err = protocol.Validate(typeName, doc)
+		err = protocol.ValidateFromHost(typeName, doc)
 	}
 	if err != nil {
 		return nil, invalidParams("", "%s params: %v", protocol.MethodToolCall, err)

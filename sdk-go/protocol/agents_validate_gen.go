@@ -8,8 +8,8 @@ import (
 )
 
 var (
-	reAgents0fd3b415 = newSeqPattern("^[a-z0-9_-]{1,48}$", []seqAtom{{chars: "-0123456789_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 48}}, true)
-	reAgents190b3eb9 = newSeqPattern("^[0-9a-f]{64}$", []seqAtom{{chars: "0123456789abcdef", neg: false, min: 64, max: 64}}, true)
+	reAgents0fd3b415 = seqPattern{src: "^[a-z0-9_-]{1,48}$", atoms: []seqAtom{{lo: 0x3ff200000000000, hi: 0x7fffffe80000000, neg: false, min: 1, max: 48}}, anchoredEnd: true}
+	reAgents190b3eb9 = seqPattern{src: "^[0-9a-f]{64}$", atoms: []seqAtom{{lo: 0x3ff000000000000, hi: 0x7e00000000, neg: false, min: 64, max: 64}}, anchoredEnd: true}
 )
 
 func validateName48(v any, p *vpath, e *verrs) {

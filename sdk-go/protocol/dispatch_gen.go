@@ -93,7 +93,8 @@ func NewHostRoutes[R any](h HostHandler[R]) map[string]HostRoute[R] {
 	}
 }
 
-// validateParams checks raw params against a named type after strict decoding.
+// validateParams checks raw params against a named type after strict decoding. The
+// routes are the methods the host sends, so their params are types ValidateFromHost knows.
 func validateParams(typeName string, raw []byte) error {
 	if typeName == "" {
 		return nil
@@ -105,7 +106,7 @@ func validateParams(typeName string, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	return Validate(typeName, doc)
+	return ValidateFromHost(typeName, doc)
 }
 
 // WorkMethods are the received methods whose role is "work", in schema order.

@@ -5,13 +5,12 @@ package protocol
 
 import (
 	"encoding/json"
-	"regexp"
 )
 
 var (
-	reExtensionMethods58c442a1 = regexp.MustCompile("[^ \\t\\n\\r]")
-	reExtensionMethodsc0db35be = newSeqPattern("^[A-Za-z0-9+/]*={0,2}$", []seqAtom{{chars: "+/0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: -1}, {chars: "=", neg: false, min: 0, max: 2}}, true)
-	reExtensionMethods190b3eb9 = newSeqPattern("^[0-9a-f]{64}$", []seqAtom{{chars: "0123456789abcdef", neg: false, min: 64, max: 64}}, true)
+	reExtensionMethods58c442a1 = lazyRegexp{src: "[^ \\t\\n\\r]"}
+	reExtensionMethodsc0db35be = seqPattern{src: "^[A-Za-z0-9+/]*={0,2}$", atoms: []seqAtom{{lo: 0x3ff880000000000, hi: 0x7fffffe07fffffe, neg: false, min: 0, max: -1}, {lo: 0x2000000000000000, hi: 0x0, neg: false, min: 0, max: 2}}, anchoredEnd: true}
+	reExtensionMethods190b3eb9 = seqPattern{src: "^[0-9a-f]{64}$", atoms: []seqAtom{{lo: 0x3ff000000000000, hi: 0x7e00000000, neg: false, min: 64, max: 64}}, anchoredEnd: true}
 )
 
 func validateNotificationParams(v any, p *vpath, e *verrs) {

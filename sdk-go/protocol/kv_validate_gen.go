@@ -8,7 +8,7 @@ import (
 )
 
 var (
-	reKV190b3eb9 = newSeqPattern("^[0-9a-f]{64}$", []seqAtom{{chars: "0123456789abcdef", neg: false, min: 64, max: 64}}, true)
+	reKV190b3eb9 = seqPattern{src: "^[0-9a-f]{64}$", atoms: []seqAtom{{lo: 0x3ff000000000000, hi: 0x7e00000000, neg: false, min: 64, max: 64}}, anchoredEnd: true}
 )
 
 func validateKVGetParams(v any, p *vpath, e *verrs) {

@@ -3,16 +3,12 @@
 
 package protocol
 
-import (
-	"regexp"
-)
-
 var (
-	reManifestf0b030aa = regexp.MustCompile("^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$")
-	reManifest4bbeab3e = newSeqPattern("^=[0-9]+\\.[0-9]+\\.[0-9]+$", []seqAtom{{chars: "=", neg: false, min: 1, max: 1}, {chars: "0123456789", neg: false, min: 1, max: -1}, {chars: ".", neg: false, min: 1, max: 1}, {chars: "0123456789", neg: false, min: 1, max: -1}, {chars: ".", neg: false, min: 1, max: 1}, {chars: "0123456789", neg: false, min: 1, max: -1}}, true)
-	reManifest4399f66a = newSeqPattern("^[a-z][a-z0-9_-]{0,63}$", []seqAtom{{chars: "abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-0123456789_abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 63}}, true)
-	reManifest4f9a0bb1 = newSeqPattern("^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", []seqAtom{{chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 63}}, true)
-	reManifest529a5a46 = newSeqPattern("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", []seqAtom{{chars: "ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 63}}, true)
+	reManifestf0b030aa = lazyRegexp{src: "^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$"}
+	reManifest4bbeab3e = seqPattern{src: "^=[0-9]+\\.[0-9]+\\.[0-9]+$", atoms: []seqAtom{{lo: 0x2000000000000000, hi: 0x0, neg: false, min: 1, max: 1}, {lo: 0x3ff000000000000, hi: 0x0, neg: false, min: 1, max: -1}, {lo: 0x400000000000, hi: 0x0, neg: false, min: 1, max: 1}, {lo: 0x3ff000000000000, hi: 0x0, neg: false, min: 1, max: -1}, {lo: 0x400000000000, hi: 0x0, neg: false, min: 1, max: 1}, {lo: 0x3ff000000000000, hi: 0x0, neg: false, min: 1, max: -1}}, anchoredEnd: true}
+	reManifest4399f66a = seqPattern{src: "^[a-z][a-z0-9_-]{0,63}$", atoms: []seqAtom{{lo: 0x0, hi: 0x7fffffe00000000, neg: false, min: 1, max: 1}, {lo: 0x3ff200000000000, hi: 0x7fffffe80000000, neg: false, min: 0, max: 63}}, anchoredEnd: true}
+	reManifest4f9a0bb1 = seqPattern{src: "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", atoms: []seqAtom{{lo: 0x0, hi: 0x7fffffe87fffffe, neg: false, min: 1, max: 1}, {lo: 0x3ff200000000000, hi: 0x7fffffe87fffffe, neg: false, min: 0, max: 63}}, anchoredEnd: true}
+	reManifest529a5a46 = seqPattern{src: "^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", atoms: []seqAtom{{lo: 0x0, hi: 0x7fffffe87fffffe, neg: false, min: 1, max: 1}, {lo: 0x3ff600000000000, hi: 0x7fffffe87fffffe, neg: false, min: 0, max: 63}}, anchoredEnd: true}
 )
 
 func validateManifest(v any, p *vpath, e *verrs) {

@@ -1,13 +1,27 @@
 package protocol
 
-import "unicode/utf8"
+import (
+	"regexp"
+	"sync"
+	"unicode/utf8"
+)
 
 // seqAtom is one element of a compiled simple pattern: a set of ASCII characters (or, when neg,
-// any character outside it) repeated min..max times (max -1: unbounded).
+// any character outside it) repeated min..max times (max -1: unbounded). The set is two
+// bitmasks, bit c of lo for c < 64 and bit c-64 of hi, computed by octet-codegen so that a
+// generated pattern is a static value: nothing is built at package init (issue 17).
 type seqAtom struct {
-	chars    string
+	lo, hi   uint64
 	neg      bool
 	min, max int
+}
+
+// has reports whether the ASCII byte c is in the atom's set.
+func (a *seqAtom) has(c byte) bool {
+	if c < 64 {
+		return a.lo&(1<<c) != 0
+	}
+	return a.hi&(1<<(c-64)) != 0
 }
 
 // seqPattern matches the patterns octet-codegen can express as a fixed sequence of character
@@ -16,29 +30,14 @@ type seqAtom struct {
 type seqPattern struct {
 	src         string
 	atoms       []seqAtom
-	sets        [][128]bool
 	anchoredEnd bool
-}
-
-// seqPatterns lists every compiled pattern, for the test that compares them with regexp.
-var seqPatterns []*seqPattern
-
-func newSeqPattern(src string, atoms []seqAtom, anchoredEnd bool) *seqPattern {
-	p := &seqPattern{src: src, atoms: atoms, anchoredEnd: anchoredEnd, sets: make([][128]bool, len(atoms))}
-	for i, a := range atoms {
-		for j := 0; j < len(a.chars); j++ {
-			p.sets[i][a.chars[j]] = true
-		}
-	}
-	seqPatterns = append(seqPatterns, p)
-	return p
 }
 
 // MatchString reports whether s matches (same contract as regexp.Regexp.MatchString).
 func (p *seqPattern) MatchString(s string) bool {
 	i := 0
-	for k, a := range p.atoms {
-		set := &p.sets[k]
+	for k := range p.atoms {
+		a := &p.atoms[k]
 		n := 0
 		for a.max < 0 || n < a.max {
 			if i >= len(s) {
@@ -46,7 +45,7 @@ func (p *seqPattern) MatchString(s string) bool {
 			}
 			c := s[i]
 			if c < utf8.RuneSelf {
-				if set[c] == a.neg {
+				if a.has(c) == a.neg {
 					break
 				}
 				i++
@@ -64,4 +63,20 @@ func (p *seqPattern) MatchString(s string) bool {
 		}
 	}
 	return !p.anchoredEnd || i == len(s)
+}
+
+// lazyRegexp is a schema pattern that needs the regexp engine, compiled on its first match
+// rather than at package init (issue 17: a start compiled them whether or not a message
+// used them). octet-codegen's lint compiled every schema pattern with Go's regexp, so
+// MustCompile here cannot panic.
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// MatchString reports whether s contains a match (regexp.Regexp.MatchString).
+func (l *lazyRegexp) MatchString(s string) bool {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re.MatchString(s)
 }

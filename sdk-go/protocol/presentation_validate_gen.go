@@ -8,8 +8,8 @@ import (
 )
 
 var (
-	rePresentationcdc28d59 = newSeqPattern("^[A-Za-z0-9_.:-]{1,64}$", []seqAtom{{chars: "-.0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 64}}, true)
-	rePresentation4a76259f = newSeqPattern("^https?://[^/@ ]+", []seqAtom{{chars: "h", neg: false, min: 1, max: 1}, {chars: "t", neg: false, min: 1, max: 1}, {chars: "t", neg: false, min: 1, max: 1}, {chars: "p", neg: false, min: 1, max: 1}, {chars: "s", neg: false, min: 0, max: 1}, {chars: ":", neg: false, min: 1, max: 1}, {chars: "/", neg: false, min: 1, max: 1}, {chars: "/", neg: false, min: 1, max: 1}, {chars: " /@", neg: true, min: 1, max: -1}}, false)
+	rePresentationcdc28d59 = seqPattern{src: "^[A-Za-z0-9_.:-]{1,64}$", atoms: []seqAtom{{lo: 0x7ff600000000000, hi: 0x7fffffe87fffffe, neg: false, min: 1, max: 64}}, anchoredEnd: true}
+	rePresentation4a76259f = seqPattern{src: "^https?://[^/@ ]+", atoms: []seqAtom{{lo: 0x0, hi: 0x10000000000, neg: false, min: 1, max: 1}, {lo: 0x0, hi: 0x10000000000000, neg: false, min: 1, max: 1}, {lo: 0x0, hi: 0x10000000000000, neg: false, min: 1, max: 1}, {lo: 0x0, hi: 0x1000000000000, neg: false, min: 1, max: 1}, {lo: 0x0, hi: 0x8000000000000, neg: false, min: 0, max: 1}, {lo: 0x400000000000000, hi: 0x0, neg: false, min: 1, max: 1}, {lo: 0x800000000000, hi: 0x0, neg: false, min: 1, max: 1}, {lo: 0x800000000000, hi: 0x0, neg: false, min: 1, max: 1}, {lo: 0x800100000000, hi: 0x1, neg: true, min: 1, max: -1}}, anchoredEnd: false}
 )
 
 func validateShortID(v any, p *vpath, e *verrs) {

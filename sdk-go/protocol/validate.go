@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,6 +166,19 @@ func Validate(typeName string, doc any) error {
 	return e.err()
 }
 
+// ValidateFromHost is Validate for the types an extension receives from the host (the
+// params of the methods the host sends, the results of the requests an extension sends),
+// with the same verdicts and messages. An extension validates only through it, so its
+// binary links only those validators and not the ones only a host needs (issue 17); a
+// name outside that set is an error, as an unknown one is to Validate.
+func ValidateFromHost(typeName string, doc any) error {
+	var e verrs
+	if !dispatchFromHost(typeName, doc, &e) {
+		return fmt.Errorf("protocol: %q is not a schema type an extension receives", typeName)
+	}
+	return e.err()
+}
+
 // Valid reports whether doc satisfies the named schema type, without building error messages.
 // It panics on an unknown type name (a programming error, unlike bad input).
 func Valid(typeName string, doc any) bool {
@@ -177,11 +191,7 @@ func Valid(typeName string, doc any) bool {
 
 // TypeNames lists every schema type Validate knows.
 func TypeNames() []string {
-	names := make([]string, 0, len(validators))
-	for n := range validators {
-		names = append(names, n)
-	}
-	return names
+	return slices.Clone(typeNames)
 }
 
 // Nullable is a value that may be JSON null (Valid false).

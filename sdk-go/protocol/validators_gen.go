@@ -3,180 +3,196 @@
 
 package protocol
 
-// validators maps every schema type name to its generated validator.
-var validators = map[string]func(any, *vpath, *verrs){
-	"Action":                    validateAction,
-	"Activity":                  validateActivity,
-	"ActivityMetrics":           validateActivityMetrics,
-	"AdapterHints":              validateAdapterHints,
-	"AfterResponsePayload":      validateAfterResponsePayload,
-	"AfterToolCallPayload":      validateAfterToolCallPayload,
-	"AgentInterruptParams":      validateAgentInterruptParams,
-	"AgentInterruptResult":      validateAgentInterruptResult,
-	"AgentListParams":           validateAgentListParams,
-	"AgentListResult":           validateAgentListResult,
-	"AgentMessageParams":        validateAgentMessageParams,
-	"AgentMessageResult":        validateAgentMessageResult,
-	"AgentModel":                validateAgentModel,
-	"AgentModelsParams":         validateAgentModelsParams,
-	"AgentModelsResult":         validateAgentModelsResult,
-	"AgentPolicy":               validateAgentPolicy,
-	"AgentRecord":               validateAgentRecord,
-	"AgentSpawnParams":          validateAgentSpawnParams,
-	"AgentSpawnResult":          validateAgentSpawnResult,
-	"AgentState":                validateAgentState,
-	"AgentUsage":                validateAgentUsage,
-	"AgentWaitParams":           validateAgentWaitParams,
-	"AgentWaitResult":           validateAgentWaitResult,
-	"AnsweredLimits":            validateAnsweredLimits,
-	"ApiVersion":                validateApiVersion,
-	"ArtifactPublishFile":       validateArtifactPublishFile,
-	"ArtifactPublishInline":     validateArtifactPublishInline,
-	"ArtifactPublishParams":     validateArtifactPublishParams,
-	"ArtifactPublishResult":     validateArtifactPublishResult,
-	"ArtifactReference":         validateArtifactReference,
-	"AudioPart":                 validateAudioPart,
-	"BeforePersistencePayload":  validateBeforePersistencePayload,
-	"BeforePromptPayload":       validateBeforePromptPayload,
-	"BeforeToolCallPayload":     validateBeforeToolCallPayload,
-	"CancelParams":              validateCancelParams,
-	"CertifyExercisedTool":      validateCertifyExercisedTool,
-	"CertifySkippedTool":        validateCertifySkippedTool,
-	"CertifyTool":               validateCertifyTool,
-	"Collection":                validateCollection,
-	"CollectionDetail":          validateCollectionDetail,
-	"CommandDefinition":         validateCommandDefinition,
-	"CommandExecuteParams":      validateCommandExecuteParams,
-	"CommandExecuteResult":      validateCommandExecuteResult,
-	"CommandName":               validateCommandName,
-	"ConfirmationRequestParams": validateConfirmationRequestParams,
-	"ConfirmationRequestResult": validateConfirmationRequestResult,
-	"ContentPart":               validateContentPart,
-	"ContextCollectParams":      validateContextCollectParams,
-	"ContextCollectResult":      validateContextCollectResult,
-	"ContextContributionParams": validateContextContributionParams,
-	"ContextItem":               validateContextItem,
-	"ErrorObject":               validateErrorObject,
-	"ErrorResponse":             validateErrorResponse,
-	"ExtensionInfo":             validateExtensionInfo,
-	"ExtensionName":             validateExtensionName,
-	"Feature":                   validateFeature,
-	"HandlerExceptionData":      validateHandlerExceptionData,
-	"HookDisposition":           validateHookDisposition,
-	"HookName":                  validateHookName,
-	"HookRunAfterResponse":      validateHookRunAfterResponse,
-	"HookRunAfterToolCall":      validateHookRunAfterToolCall,
-	"HookRunBeforePersistence":  validateHookRunBeforePersistence,
-	"HookRunBeforePrompt":       validateHookRunBeforePrompt,
-	"HookRunBeforeToolCall":     validateHookRunBeforeToolCall,
-	"HookRunParams":             validateHookRunParams,
-	"HookRunPostMutation":       validateHookRunPostMutation,
-	"HookRunResult":             validateHookRunResult,
-	"ImagePart":                 validateImagePart,
-	"InitializeParams":          validateInitializeParams,
-	"InitializeParams01":        validateInitializeParams01,
-	"InitializeResult":          validateInitializeResult,
-	"InitializeResult01":        validateInitializeResult01,
-	"InputRequestParams":        validateInputRequestParams,
-	"InputRequestResult":        validateInputRequestResult,
-	"InternalErrorData":         validateInternalErrorData,
-	"InvalidParamsData":         validateInvalidParamsData,
-	"InvalidRequestData":        validateInvalidRequestData,
-	"KVCommitParams":            validateKVCommitParams,
-	"KVCommitResult":            validateKVCommitResult,
-	"KVConflictData":            validateKVConflictData,
-	"KVDelete":                  validateKVDelete,
-	"KVEntry":                   validateKVEntry,
-	"KVExpectAbsent":            validateKVExpectAbsent,
-	"KVExpectVersion":           validateKVExpectVersion,
-	"KVGetParams":               validateKVGetParams,
-	"KVGetResult":               validateKVGetResult,
-	"KVListParams":              validateKVListParams,
-	"KVListResult":              validateKVListResult,
-	"KVPrecondition":            validateKVPrecondition,
-	"KVPut":                     validateKVPut,
-	"KVWrite":                   validateKVWrite,
-	"KVWriteVersion":            validateKVWriteVersion,
-	"LifecycleEvent":            validateLifecycleEvent,
-	"Manifest":                  validateManifest,
-	"ManifestCapabilities":      validateManifestCapabilities,
-	"ManifestCertify":           validateManifestCertify,
-	"ManifestContributions":     validateManifestContributions,
-	"ManifestEntrypoint":        validateManifestEntrypoint,
-	"ManifestRuntime":           validateManifestRuntime,
-	"MethodNotFoundData":        validateMethodNotFoundData,
-	"ModelInfo":                 validateModelInfo,
-	"ModelSelection":            validateModelSelection,
-	"Name48":                    validateName48,
-	"Node":                      validateNode,
-	"Notification":              validateNotification,
-	"NotificationParams":        validateNotificationParams,
-	"OfferedLimits":             validateOfferedLimits,
-	"Outcome":                   validateOutcome,
-	"OutputSchemaFaultData":     validateOutputSchemaFaultData,
-	"OverloadedData":            validateOverloadedData,
-	"ParseErrorData":            validateParseErrorData,
-	"PersistenceMetadata":       validatePersistenceMetadata,
-	"PolicyEvaluateParams":      validatePolicyEvaluateParams,
-	"PolicyEvaluateResult":      validatePolicyEvaluateResult,
-	"PolicyIntent":              validatePolicyIntent,
-	"PostMutationPayload":       validatePostMutationPayload,
-	"PostMutationRescan":        validatePostMutationRescan,
-	"PresentationStatus":        validatePresentationStatus,
-	"PresentationUpdateParams":  validatePresentationUpdateParams,
-	"ProgressDecoration":        validateProgressDecoration,
-	"ProgressEvent":             validateProgressEvent,
-	"ProgressOutput":            validateProgressOutput,
-	"ProgressParams":            validateProgressParams,
-	"ProgressStatus":            validateProgressStatus,
-	"ProtocolAnswer":            validateProtocolAnswer,
-	"ProtocolOffer":             validateProtocolOffer,
-	"Reference":                 validateReference,
-	"RenderSegment":             validateRenderSegment,
-	"Request":                   validateRequest,
-	"RequestID":                 validateRequestID,
-	"ResourceOwner":             validateResourceOwner,
-	"ResourceReference":         validateResourceReference,
-	"SecretGetParams":           validateSecretGetParams,
-	"SecretGetResult":           validateSecretGetResult,
-	"SecretName":                validateSecretName,
-	"ServiceUnavailableData":    validateServiceUnavailableData,
-	"SessionInfo":               validateSessionInfo,
-	"SessionReference":          validateSessionReference,
-	"SessionSettledParams":      validateSessionSettledParams,
-	"SessionStartedParams":      validateSessionStartedParams,
-	"Sha256Hex":                 validateSha256Hex,
-	"ShortID":                   validateShortID,
-	"ShutdownParams":            validateShutdownParams,
-	"ShutdownResult":            validateShutdownResult,
-	"Snapshot":                  validateSnapshot,
-	"State":                     validateState,
-	"StatusCollectParams":       validateStatusCollectParams,
-	"StatusCollectResult":       validateStatusCollectResult,
-	"StatusContributionParams":  validateStatusContributionParams,
-	"SuccessResponse":           validateSuccessResponse,
-	"TextPart":                  validateTextPart,
-	"ToolCallParams":            validateToolCallParams,
-	"ToolDefinition":            validateToolDefinition,
-	"ToolDefinition01":          validateToolDefinition01,
-	"ToolName":                  validateToolName,
-	"ToolRenderParams":          validateToolRenderParams,
-	"ToolRenderParams01":        validateToolRenderParams01,
-	"ToolRenderResult":          validateToolRenderResult,
-	"ToolResult":                validateToolResult,
-	"ToolResult01":              validateToolResult01,
-	"ToolSettledParams":         validateToolSettledParams,
-	"ToolStartedParams":         validateToolStartedParams,
-	"ToolsCatalogResult":        validateToolsCatalogResult,
-	"ToolsRegisterParams":       validateToolsRegisterParams,
-	"ToolsUnregisterParams":     validateToolsUnregisterParams,
-	"TurnSettledParams":         validateTurnSettledParams,
-	"TurnStartedParams":         validateTurnStartedParams,
-	"UISurface":                 validateUISurface,
-	"URLReference":              validateURLReference,
-	"UnknownToolData":           validateUnknownToolData,
-	"UnsupportedAPIVersionData": validateUnsupportedAPIVersionData,
-	"WorkspaceInfo":             validateWorkspaceInfo,
+// typeNames lists every schema type name Validate knows, sorted.
+var typeNames = []string{
+	"Action",
+	"Activity",
+	"ActivityMetrics",
+	"AdapterHints",
+	"AfterResponsePayload",
+	"AfterToolCallPayload",
+	"AgentInterruptParams",
+	"AgentInterruptResult",
+	"AgentListParams",
+	"AgentListResult",
+	"AgentMessageParams",
+	"AgentMessageResult",
+	"AgentModel",
+	"AgentModelsParams",
+	"AgentModelsResult",
+	"AgentPolicy",
+	"AgentRecord",
+	"AgentSpawnParams",
+	"AgentSpawnResult",
+	"AgentState",
+	"AgentUsage",
+	"AgentWaitParams",
+	"AgentWaitResult",
+	"AnsweredLimits",
+	"ApiVersion",
+	"ArtifactPublishFile",
+	"ArtifactPublishInline",
+	"ArtifactPublishParams",
+	"ArtifactPublishResult",
+	"ArtifactReference",
+	"AudioPart",
+	"BeforePersistencePayload",
+	"BeforePromptPayload",
+	"BeforeToolCallPayload",
+	"CancelParams",
+	"CertifyExercisedTool",
+	"CertifySkippedTool",
+	"CertifyTool",
+	"Collection",
+	"CollectionDetail",
+	"CommandDefinition",
+	"CommandExecuteParams",
+	"CommandExecuteResult",
+	"CommandName",
+	"ConfirmationRequestParams",
+	"ConfirmationRequestResult",
+	"ContentPart",
+	"ContextCollectParams",
+	"ContextCollectResult",
+	"ContextContributionParams",
+	"ContextItem",
+	"ErrorObject",
+	"ErrorResponse",
+	"ExtensionInfo",
+	"ExtensionName",
+	"Feature",
+	"HandlerExceptionData",
+	"HookDisposition",
+	"HookName",
+	"HookRunAfterResponse",
+	"HookRunAfterToolCall",
+	"HookRunBeforePersistence",
+	"HookRunBeforePrompt",
+	"HookRunBeforeToolCall",
+	"HookRunParams",
+	"HookRunPostMutation",
+	"HookRunResult",
+	"ImagePart",
+	"InitializeParams",
+	"InitializeParams01",
+	"InitializeResult",
+	"InitializeResult01",
+	"InputRequestParams",
+	"InputRequestResult",
+	"InternalErrorData",
+	"InvalidParamsData",
+	"InvalidRequestData",
+	"KVCommitParams",
+	"KVCommitResult",
+	"KVConflictData",
+	"KVDelete",
+	"KVEntry",
+	"KVExpectAbsent",
+	"KVExpectVersion",
+	"KVGetParams",
+	"KVGetResult",
+	"KVListParams",
+	"KVListResult",
+	"KVPrecondition",
+	"KVPut",
+	"KVWrite",
+	"KVWriteVersion",
+	"LifecycleEvent",
+	"Manifest",
+	"ManifestCapabilities",
+	"ManifestCertify",
+	"ManifestContributions",
+	"ManifestEntrypoint",
+	"ManifestRuntime",
+	"MethodNotFoundData",
+	"ModelInfo",
+	"ModelSelection",
+	"Name48",
+	"Node",
+	"Notification",
+	"NotificationParams",
+	"OfferedLimits",
+	"Outcome",
+	"OutputSchemaFaultData",
+	"OverloadedData",
+	"ParseErrorData",
+	"PersistenceMetadata",
+	"PolicyEvaluateParams",
+	"PolicyEvaluateResult",
+	"PolicyIntent",
+	"PostMutationPayload",
+	"PostMutationRescan",
+	"PresentationStatus",
+	"PresentationUpdateParams",
+	"ProgressDecoration",
+	"ProgressEvent",
+	"ProgressOutput",
+	"ProgressParams",
+	"ProgressStatus",
+	"ProtocolAnswer",
+	"ProtocolOffer",
+	"Reference",
+	"RenderSegment",
+	"Request",
+	"RequestID",
+	"ResourceOwner",
+	"ResourceReference",
+	"SecretGetParams",
+	"SecretGetResult",
+	"SecretName",
+	"ServiceUnavailableData",
+	"SessionInfo",
+	"SessionReference",
+	"SessionSettledParams",
+	"SessionStartedParams",
+	"Sha256Hex",
+	"ShortID",
+	"ShutdownParams",
+	"ShutdownResult",
+	"Snapshot",
+	"State",
+	"StatusCollectParams",
+	"StatusCollectResult",
+	"StatusContributionParams",
+	"SuccessResponse",
+	"TextPart",
+	"ToolCallParams",
+	"ToolDefinition",
+	"ToolDefinition01",
+	"ToolName",
+	"ToolRenderParams",
+	"ToolRenderParams01",
+	"ToolRenderResult",
+	"ToolResult",
+	"ToolResult01",
+	"ToolSettledParams",
+	"ToolStartedParams",
+	"ToolsCatalogResult",
+	"ToolsRegisterParams",
+	"ToolsUnregisterParams",
+	"TurnSettledParams",
+	"TurnStartedParams",
+	"UISurface",
+	"URLReference",
+	"UnknownToolData",
+	"UnsupportedAPIVersionData",
+	"WorkspaceInfo",
+}
+
+// seqPatterns lists every pattern matched without the regexp engine, for the test that
+// compares each with regexp.
+var seqPatterns = []*seqPattern{
+	&reAgents0fd3b415,
+	&reAgents190b3eb9,
+	&reExtensionMethods190b3eb9,
+	&reExtensionMethodsc0db35be,
+	&reKV190b3eb9,
+	&reManifest4399f66a,
+	&reManifest4bbeab3e,
+	&reManifest4f9a0bb1,
+	&reManifest529a5a46,
+	&rePresentation4a76259f,
+	&rePresentationcdc28d59,
 }
 
 // dispatch calls the validator of a type directly (no function values, so the error
@@ -527,6 +543,82 @@ func dispatch(name string, v any, e *verrs) bool {
 		validateUnsupportedAPIVersionData(v, nil, e)
 	case "WorkspaceInfo":
 		validateWorkspaceInfo(v, nil, e)
+	default:
+		return false
+	}
+	return true
+}
+
+// dispatchFromHost is dispatch for only the types an extension receives: the params of the
+// methods the host sends and the results of the requests the extension sends. An SDK that
+// validates through it (ValidateFromHost) links only their validators, not the host's
+// (issue 17: a third of the validators' code in every extension binary).
+func dispatchFromHost(name string, v any, e *verrs) bool {
+	switch name {
+	case "AgentInterruptResult":
+		validateAgentInterruptResult(v, nil, e)
+	case "AgentListResult":
+		validateAgentListResult(v, nil, e)
+	case "AgentMessageResult":
+		validateAgentMessageResult(v, nil, e)
+	case "AgentModelsResult":
+		validateAgentModelsResult(v, nil, e)
+	case "AgentSpawnResult":
+		validateAgentSpawnResult(v, nil, e)
+	case "AgentWaitResult":
+		validateAgentWaitResult(v, nil, e)
+	case "ArtifactPublishResult":
+		validateArtifactPublishResult(v, nil, e)
+	case "CancelParams":
+		validateCancelParams(v, nil, e)
+	case "CommandExecuteParams":
+		validateCommandExecuteParams(v, nil, e)
+	case "ConfirmationRequestResult":
+		validateConfirmationRequestResult(v, nil, e)
+	case "ContextCollectParams":
+		validateContextCollectParams(v, nil, e)
+	case "HookRunParams":
+		validateHookRunParams(v, nil, e)
+	case "InitializeParams":
+		validateInitializeParams(v, nil, e)
+	case "InitializeParams01":
+		validateInitializeParams01(v, nil, e)
+	case "InputRequestResult":
+		validateInputRequestResult(v, nil, e)
+	case "KVCommitResult":
+		validateKVCommitResult(v, nil, e)
+	case "KVGetResult":
+		validateKVGetResult(v, nil, e)
+	case "KVListResult":
+		validateKVListResult(v, nil, e)
+	case "PolicyEvaluateResult":
+		validatePolicyEvaluateResult(v, nil, e)
+	case "SecretGetResult":
+		validateSecretGetResult(v, nil, e)
+	case "SessionSettledParams":
+		validateSessionSettledParams(v, nil, e)
+	case "SessionStartedParams":
+		validateSessionStartedParams(v, nil, e)
+	case "ShutdownParams":
+		validateShutdownParams(v, nil, e)
+	case "StatusCollectParams":
+		validateStatusCollectParams(v, nil, e)
+	case "ToolCallParams":
+		validateToolCallParams(v, nil, e)
+	case "ToolRenderParams":
+		validateToolRenderParams(v, nil, e)
+	case "ToolRenderParams01":
+		validateToolRenderParams01(v, nil, e)
+	case "ToolSettledParams":
+		validateToolSettledParams(v, nil, e)
+	case "ToolStartedParams":
+		validateToolStartedParams(v, nil, e)
+	case "ToolsCatalogResult":
+		validateToolsCatalogResult(v, nil, e)
+	case "TurnSettledParams":
+		validateTurnSettledParams(v, nil, e)
+	case "TurnStartedParams":
+		validateTurnStartedParams(v, nil, e)
 	default:
 		return false
 	}

@@ -154,7 +154,8 @@ func NewHostRoutes[R any](h HostHandler[R]) map[string]HostRoute[R] {
 			goName(me.Name), goName(me.Name), goName(me.Dispatch), me.Kind == "notification", me.OwnerBound, goVersionMap(me.Params), goName(me.Name))
 	}
 	b.WriteString("\t}\n}\n\n")
-	b.WriteString(`// validateParams checks raw params against a named type after strict decoding.
+	b.WriteString(`// validateParams checks raw params against a named type after strict decoding. The
+// routes are the methods the host sends, so their params are types ValidateFromHost knows.
 func validateParams(typeName string, raw []byte) error {
 	if typeName == "" {
 		return nil
@@ -166,7 +167,7 @@ func validateParams(typeName string, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	return Validate(typeName, doc)
+	return ValidateFromHost(typeName, doc)
 }
 
 `)

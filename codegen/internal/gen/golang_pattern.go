@@ -19,9 +19,9 @@ type seqAtom struct {
 // either has a fixed count or shares no character with the atom after it, and no atom is
 // negated except the last. Anything else (groups, alternation, unanchored start) is left to
 // the regexp engine.
-func seqAtoms(p string) (string, bool) {
+func seqAtoms(p string) (string, bool, bool) {
 	if !strings.HasPrefix(p, "^") {
-		return "", false
+		return "", false, false
 	}
 	i := 1
 	var atoms []seqAtom
@@ -69,7 +69,7 @@ func seqAtoms(p string) (string, bool) {
 				j++
 			}
 			if j >= len(p) {
-				return "", false
+				return "", false, false
 			}
 			for _, ch := range chars {
 				a.set[ch] = true
@@ -79,7 +79,7 @@ func seqAtoms(p string) (string, bool) {
 			a.set[p[i+1]] = true
 			i += 2
 		case strings.IndexByte("()|.*+?{}$\\", c) >= 0:
-			return "", false
+			return "", false, false
 		default:
 			a.set[c] = true
 			i++
@@ -99,7 +99,7 @@ func seqAtoms(p string) (string, bool) {
 			case '{':
 				end := strings.IndexByte(p[i:], '}')
 				if end < 0 {
-					return "", false
+					return "", false, false
 				}
 				lo, hi, comma := strings.Cut(p[i+1:i+end], ",")
 				var err1, err2 error
@@ -109,7 +109,7 @@ func seqAtoms(p string) (string, bool) {
 					a.max, err2 = strconv.Atoi(hi)
 				}
 				if err1 != nil || err2 != nil {
-					return "", false
+					return "", false, false
 				}
 				i += end + 1
 			}
@@ -117,22 +117,22 @@ func seqAtoms(p string) (string, bool) {
 		atoms = append(atoms, a)
 	}
 	if len(atoms) == 0 {
-		return "", false
+		return "", false, false
 	}
 	for k := 0; k+1 < len(atoms); k++ {
 		a, next := atoms[k], atoms[k+1]
 		if a.neg {
-			return "", false
+			return "", false, false
 		}
 		if a.min == a.max {
 			continue
 		}
 		if next.neg {
-			return "", false
+			return "", false, false
 		}
 		for ch := 0; ch < 128; ch++ {
 			if a.set[ch] && next.set[ch] {
-				return "", false
+				return "", false, false
 			}
 		}
 	}
@@ -142,14 +142,21 @@ func seqAtoms(p string) (string, bool) {
 		if k > 0 {
 			b.WriteString(", ")
 		}
-		var chars []byte
+		// The class as two 64-bit masks over ASCII (bit c of lo for c < 64, bit c-64 of hi),
+		// so the generated value needs no set built at package init.
+		var lo, hi uint64
 		for ch := 0; ch < 128; ch++ {
-			if a.set[ch] {
-				chars = append(chars, byte(ch))
+			if !a.set[ch] {
+				continue
+			}
+			if ch < 64 {
+				lo |= 1 << ch
+			} else {
+				hi |= 1 << (ch - 64)
 			}
 		}
-		fmt.Fprintf(&b, "{chars: %s, neg: %v, min: %d, max: %d}", strconv.Quote(string(chars)), a.neg, a.min, a.max)
+		fmt.Fprintf(&b, "{lo: %#x, hi: %#x, neg: %v, min: %d, max: %d}", lo, hi, a.neg, a.min, a.max)
 	}
 	b.WriteString("}")
-	return fmt.Sprintf("%s, %v", b.String(), anchoredEnd), true
+	return b.String(), anchoredEnd, true
 }

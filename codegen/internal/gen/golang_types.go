@@ -14,14 +14,16 @@ import (
 // (validators), plus methods_gen.go and validators_gen.go (the name -> validator table).
 func goTypeFiles(m *ir.Model) map[string]string {
 	files := map[string]string{}
-	var all []string
+	var all, seqs []string
 	for _, f := range m.Files {
 		if len(f.Types) == 0 {
 			continue
 		}
 		stem := strings.ReplaceAll(f.Stem, "-", "_")
 		files[stem+"_types_gen.go"] = goTypes(m, f)
-		files[stem+"_validate_gen.go"] = goValidators(m, f)
+		src, fileSeqs := goValidators(m, f)
+		files[stem+"_validate_gen.go"] = src
+		seqs = append(seqs, fileSeqs...)
 		for _, n := range f.Types {
 			all = append(all, n.Name)
 		}
@@ -29,12 +31,23 @@ func goTypeFiles(m *ir.Model) map[string]string {
 	sort.Strings(all)
 	var b bytes.Buffer
 	b.WriteString(header("//", fingerprint(false, m.Types)))
-	b.WriteString("\npackage protocol\n\n// validators maps every schema type name to its generated validator.\nvar validators = map[string]func(any, *vpath, *verrs){\n")
+	// Slices of constants and of addresses are laid out by the linker: no code runs at init.
+	b.WriteString("\npackage protocol\n\n// typeNames lists every schema type name Validate knows, sorted.\nvar typeNames = []string{\n")
 	for _, n := range all {
-		fmt.Fprintf(&b, "\t%q: validate%s,\n", n, n)
+		fmt.Fprintf(&b, "\t%q,\n", n)
+	}
+	b.WriteString("}\n\n// seqPatterns lists every pattern matched without the regexp engine, for the test that\n// compares each with regexp.\nvar seqPatterns = []*seqPattern{\n")
+	sort.Strings(seqs)
+	for _, n := range seqs {
+		fmt.Fprintf(&b, "\t&%s,\n", n)
 	}
 	b.WriteString("}\n\n// dispatch calls the validator of a type directly (no function values, so the error\n// collector stays on the caller's stack); false when the name is unknown.\nfunc dispatch(name string, v any, e *verrs) bool {\n\tswitch name {\n")
 	for _, n := range all {
+		fmt.Fprintf(&b, "\tcase %q:\n\t\tvalidate%s(v, nil, e)\n", n, n)
+	}
+	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
+	b.WriteString("\n// dispatchFromHost is dispatch for only the types an extension receives: the params of the\n// methods the host sends and the results of the requests the extension sends. An SDK that\n// validates through it (ValidateFromHost) links only their validators, not the host's\n// (issue 17: a third of the validators' code in every extension binary).\nfunc dispatchFromHost(name string, v any, e *verrs) bool {\n\tswitch name {\n")
+	for _, n := range fromHostTypes(m) {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\tvalidate%s(v, nil, e)\n", n, n)
 	}
 	b.WriteString("\tdefault:\n\t\treturn false\n\t}\n\treturn true\n}\n")
@@ -324,4 +337,31 @@ const (
 	}
 	b.WriteString("}\n\n// LookupMethod returns the registry row of a method.\nfunc LookupMethod(name string) (MethodInfo, bool) {\n\tfor _, m := range Methods {\n\t\tif m.Name == name {\n\t\t\treturn m, true\n\t\t}\n\t}\n\treturn MethodInfo{}, false\n}\n")
 	return b.String()
+}
+
+// fromHostTypes lists, sorted, the named types an extension receives: params of methods
+// sent host to extension (or both ways) and results of requests sent extension to host
+// (or both ways).
+func fromHostTypes(m *ir.Model) []string {
+	set := map[string]bool{}
+	for _, meth := range m.Methods {
+		if meth.Direction != "extension_to_host" {
+			for _, vt := range meth.Params {
+				set[vt.Type] = true
+			}
+		}
+		if meth.Direction != "host_to_extension" {
+			for _, vt := range meth.Result {
+				set[vt.Type] = true
+			}
+		}
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
 }

@@ -10,8 +10,15 @@ import (
 )
 
 // goValidators emits one validate<Name> function per named type of a file: straight-line
-// checks over the strictjson tree, no reflection and no schema walking at run time.
-func goValidators(m *ir.Model, f *ir.File) string {
+// checks over the strictjson tree, no reflection and no schema walking at run time. It also
+// returns the names of the file's seqPattern variables (validators_gen.go lists them for the
+// test that compares each with regexp).
+//
+// Nothing it emits runs at package init (issue 17: every extension start paid for it): a
+// seqPattern is a static value (its character sets are bitmasks computed here), and a
+// pattern that needs the regexp engine is a lazyRegexp, compiled on its first match. The
+// lint already compiled every pattern with Go's regexp, so a lazy compile cannot fail.
+func goValidators(m *ir.Model, f *ir.File) (string, []string) {
 	var body bytes.Buffer
 	g := &goVal{m: m, b: &body, regexps: map[string]string{}, prefix: goName(f.Stem)}
 	for _, n := range f.Types {
@@ -30,33 +37,26 @@ func goValidators(m *ir.Model, f *ir.File) string {
 	if strings.Contains(src, "utf8.") {
 		imports = append(imports, `"unicode/utf8"`)
 	}
-	needRegexp := false
-	for _, pat := range g.order {
-		if _, ok := seqAtoms(pat); !ok {
-			needRegexp = true
-		}
-	}
-	if needRegexp {
-		imports = append(imports, `"regexp"`)
-	}
 	if len(imports) > 0 {
 		fmt.Fprintf(&b, "import (\n\t%s\n)\n\n", strings.Join(imports, "\n\t"))
 	}
+	var seqs []string
 	if len(g.order) > 0 {
 		b.WriteString("var (\n")
 		for _, pat := range g.order {
-			if atoms, ok := seqAtoms(pat); ok {
+			if atoms, anchoredEnd, ok := seqAtoms(pat); ok {
 				// A fixed sequence of classes: matched without the regexp engine (TestSeqPatterns
 				// proves it equals regexp on every schema pattern).
-				fmt.Fprintf(&b, "\t%s = newSeqPattern(%s, %s)\n", g.regexps[pat], strconv.Quote(pat), atoms)
+				fmt.Fprintf(&b, "\t%s = seqPattern{src: %s, atoms: %s, anchoredEnd: %v}\n", g.regexps[pat], strconv.Quote(pat), atoms, anchoredEnd)
+				seqs = append(seqs, g.regexps[pat])
 				continue
 			}
-			fmt.Fprintf(&b, "\t%s = regexp.MustCompile(%s)\n", g.regexps[pat], strconv.Quote(pat))
+			fmt.Fprintf(&b, "\t%s = lazyRegexp{src: %s}\n", g.regexps[pat], strconv.Quote(pat))
 		}
 		b.WriteString(")\n\n")
 	}
 	b.WriteString(src)
-	return b.String()
+	return b.String(), seqs
 }
 
 type goVal struct {

@@ -8,7 +8,7 @@ import (
 )
 
 var (
-	reWidgets417c5cfa = newSeqPattern("^[a-z][a-z0-9-]{0,15}$", []seqAtom{{chars: "abcdefghijklmnopqrstuvwxyz", neg: false, min: 1, max: 1}, {chars: "-0123456789abcdefghijklmnopqrstuvwxyz", neg: false, min: 0, max: 15}}, true)
+	reWidgets417c5cfa = seqPattern{src: "^[a-z][a-z0-9-]{0,15}$", atoms: []seqAtom{{lo: 0x0, hi: 0x7fffffe00000000, neg: false, min: 1, max: 1}, {lo: 0x3ff200000000000, hi: 0x7fffffe00000000, neg: false, min: 0, max: 15}}, anchoredEnd: true}
 )
 
 func validateColor(v any, p *vpath, e *verrs) {
