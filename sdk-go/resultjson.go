@@ -1,7 +1,6 @@
 package octet
 
 import (
-	"encoding/json"
 	"fmt"
 )
 
@@ -61,19 +60,4 @@ func (c Content) appendJSON(dst []byte) ([]byte, error) {
 		return nil, fmt.Errorf("octet: content part type %q is not text, image or audio", c.Type)
 	}
 	return append(dst, '}'), nil
-}
-
-// appendJSONString writes s as encoding/json does: a string of printable ASCII that needs
-// no escape (encoding/json also escapes <, > and &) is copied; any other goes through
-// json.Marshal, which escapes it and replaces invalid UTF-8.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			enc, _ := json.Marshal(s) // a string always encodes
-			return append(dst, enc...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }
