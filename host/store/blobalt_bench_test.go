@@ -243,3 +243,66 @@ func alignedChunk() []byte {
 }
 
 func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(&b[0])) }
+
+// BenchmarkBlobAltRawWrite: the device's side alone, 16 MiB from memory to a new file
+// and fsynced, through the page cache with writeback started per chunk, or directly
+// with one or several writes in flight (the device's queue depth).
+func BenchmarkBlobAltRawWrite(b *testing.B) {
+	data := make([]byte, stepBytes+dioAlign)
+	off := int(-uintptr(unsafe.Pointer(&data[0])) & (dioAlign - 1))
+	data = data[off : off+stepBytes]
+	copy(data, stepData())
+	for _, v := range []struct {
+		name   string
+		direct bool
+		depth  int
+	}{{"buffered+hint", false, 1}, {"direct-qd1", true, 1}, {"direct-qd2", true, 2}, {"direct-qd4", true, 4}} {
+		b.Run(v.name, func(b *testing.B) {
+			dir := b.TempDir()
+			b.SetBytes(stepBytes)
+			for i := 0; i < b.N; i++ {
+				f, err := os.Create(filepath.Join(dir, "raw.bin"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if v.direct {
+					if err := setDirect(f, true); err != nil {
+						b.Skip("no O_DIRECT here")
+					}
+				}
+				next := make(chan int64, stepBytes/copyChunk)
+				for o := int64(0); o < stepBytes; o += copyChunk {
+					next <- o
+				}
+				close(next)
+				errs := make(chan error, v.depth)
+				for range v.depth {
+					go func() {
+						var err error
+						for o := range next {
+							if _, werr := f.WriteAt(data[o:o+copyChunk], o); werr != nil && err == nil {
+								err = werr
+							}
+							if !v.direct {
+								startWriteback(f, o, copyChunk)
+							}
+						}
+						errs <- err
+					}()
+				}
+				for range v.depth {
+					if err := <-errs; err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := f.Sync(); err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+				b.StopTimer()
+				os.Remove(f.Name())
+				b.StartTimer()
+			}
+		})
+	}
+}
