@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
@@ -22,41 +23,67 @@ const (
 // is finished through the page cache (writeChunk).
 const dioAlign = 4096
 
-// ReadFrom appends everything r yields to the blob in one pass: each chunk is read
-// into a buffer the host owns, written to the temp file, and hashed by a second
-// goroutine from that same buffer, so the digest is of exactly the bytes written.
-// A buffer is reused only after its hash is done. It implements io.ReaderFrom, so
-// io.Copy into a BlobWriter takes this path.
+// ReadFrom appends everything r yields to the blob in one pass, as a pipeline of
+// three goroutines over a few host-owned buffers: this one reads a chunk into a
+// buffer, a writer writes it to the temp file, and a hasher hashes that same buffer
+// after it was written, so the digest is of exactly the bytes written. A buffer is
+// reused only after its hash is done. It implements io.ReaderFrom, so io.Copy into a
+// BlobWriter takes this path.
 //
 // Full chunks at aligned offsets are written directly (O_DIRECT, writeChunk): the
-// device reads the host's buffer, with no copy into the page cache. The first read
-// stops at the next dioAlign boundary when the blob so far is unaligned (the head
-// Write put there), so that every later chunk starts aligned.
+// device reads the host's buffer, with no copy into the page cache, and the next
+// chunk is read while the device writes this one. The first read stops at the next
+// dioAlign boundary when the blob so far is unaligned (the head Write put there), so
+// that every later chunk starts aligned.
 func (w *BlobWriter) ReadFrom(r io.Reader) (int64, error) {
 	free := make(chan []byte, copyBuffers)
 	for range copyBuffers {
 		free <- getChunk()
 	}
 	defer func() {
-		// Every buffer is back in free once the hash goroutine is done (below).
+		// Every buffer is back in free once the hasher is done (below).
 		for range copyBuffers {
 			putChunk(<-free)
 		}
 	}()
+	towrite := make(chan []byte, copyBuffers)
 	hashed := make(chan []byte, copyBuffers)
-	done := make(chan struct{})
+	hashDone := make(chan struct{})
 	go func() {
-		defer close(done)
+		defer close(hashDone)
 		for b := range hashed {
 			w.h.Write(b) // hash.Hash.Write never fails
 			free <- b[:cap(b)]
 		}
 	}()
-	var total int64
+	// The writer owns w.size until it is done; werr is its first error, read after
+	// writeDone closes, and failed tells the reader to stop early.
+	var werr error
+	var failed atomic.Bool
+	writeDone := make(chan struct{})
+	go func() {
+		defer close(writeDone)
+		defer close(hashed)
+		for b := range towrite {
+			if werr != nil {
+				free <- b[:cap(b)] // drain: nothing more is written after an error
+				continue
+			}
+			m, err := w.writeChunk(b)
+			w.size += int64(m)
+			hashed <- b[:m]
+			if err != nil {
+				werr = err
+				failed.Store(true)
+			}
+		}
+	}()
+	start := w.size
+	pos := start // where the next chunk lands, tracked here while the writer owns w.size
 	var err error
-	for err == nil {
+	for err == nil && !failed.Load() {
 		b := <-free
-		if rem := w.size % dioAlign; rem != 0 {
+		if rem := pos % dioAlign; rem != 0 {
 			b = b[:dioAlign-rem]
 		}
 		var n int
@@ -68,18 +95,18 @@ func (w *BlobWriter) ReadFrom(r io.Reader) (int64, error) {
 			free <- b[:cap(b)]
 			continue
 		}
-		m, werr := w.writeChunk(b[:n])
-		w.size += int64(m)
-		total += int64(m)
-		hashed <- b[:m]
-		if werr != nil {
-			err = werr
-		}
+		pos += int64(n)
+		towrite <- b[:n]
 	}
-	close(hashed)
-	<-done
+	close(towrite)
+	<-writeDone
+	<-hashDone
+	total := w.size - start
 	if err == io.EOF {
 		err = nil
+	}
+	if werr != nil {
+		err = werr
 	}
 	return total, err
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,4 +73,38 @@ func directSupported(t *testing.T, dir string) bool {
 	}
 	t.Logf("O_DIRECT in %s: %v", dir, ok)
 	return ok
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestBlobReadFromWriteError: when the temp file cannot be written, ReadFrom returns
+// the write's error and stops reading within the buffers in flight, instead of
+// draining the source or hanging.
+func TestBlobReadFromWriteError(t *testing.T) {
+	s := openInternal(t, t.TempDir())
+	w, err := s.NewBlobWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := w.f.Name()
+	w.f.Close() // every write now fails
+	src := &countingReader{r: bytes.NewReader(make([]byte, 64*copyChunk))}
+	n, err := w.ReadFrom(src)
+	if !errors.Is(err, os.ErrClosed) || n != 0 {
+		t.Fatalf("ReadFrom = %d, %v; want 0 and the closed file's error", n, err)
+	}
+	if max := int64(copyBuffers+2) * copyChunk; src.n > max {
+		t.Fatalf("read %d bytes after the first write failed; want at most %d", src.n, max)
+	}
+	os.Remove(name)
 }

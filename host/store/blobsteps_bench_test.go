@@ -90,8 +90,9 @@ func stepStore(b *testing.B) *Store {
 	return st
 }
 
-// BenchmarkBlobStepCopy: the host's pipelined copy (read, write, hash) into the
-// store's temp file, without the fsync; the temp file is removed untimed.
+// BenchmarkBlobStepCopy: the host's copy (BlobWriter.ReadFrom: read, direct write,
+// hash) into the store's temp file, without the fsync; the temp file is removed
+// untimed.
 func BenchmarkBlobStepCopy(b *testing.B) {
 	p := scratchFile(b)
 	st := stepStore(b)
@@ -118,7 +119,8 @@ func copyOnce(b *testing.B, st *Store, p string) *BlobWriter {
 }
 
 // BenchmarkBlobStepFsync: only the fsync of a freshly copied 16 MiB temp file (the
-// copy untimed, so what the copy's writeback hints already sent is not counted).
+// copy untimed; its direct writes are already on the device, so this is the journal
+// commit of the file's metadata and the device's cache flush).
 func BenchmarkBlobStepFsync(b *testing.B) {
 	p := scratchFile(b)
 	st := stepStore(b)
