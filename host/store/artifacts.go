@@ -48,6 +48,10 @@ type BlobWriter struct {
 	f    *os.File
 	h    hash.Hash
 	size int64
+
+	directOn    bool  // f's descriptor has O_DIRECT set (writeChunk)
+	noDirect    bool  // the filesystem refused direct writes: stay buffered
+	directBytes int64 // bytes written directly, for tests
 }
 
 // NewBlobWriter starts a blob. Call Commit or Abort exactly once.
@@ -63,8 +67,12 @@ func (s *Store) NewBlobWriter() (*BlobWriter, error) {
 	return &BlobWriter{s: s, f: f, h: sha256.New()}, nil
 }
 
-// Write appends to the blob.
+// Write appends to the blob through the page cache (small writes: inline data and
+// the head ingestScratch checked; ReadFrom copies the bulk).
 func (w *BlobWriter) Write(p []byte) (int, error) {
+	if err := w.direct(false); err != nil {
+		return 0, err
+	}
 	n, err := w.f.Write(p)
 	w.h.Write(p[:n])
 	w.size += int64(n)
