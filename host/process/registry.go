@@ -107,7 +107,7 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return rep, err
 	}
-	t := readTable()
+	t := currentTable().procs
 	boot := bootID()
 	live := map[string]bool{self: true}
 	dead := map[string]bool{} // runs with positive evidence of death: a record of a dead host
@@ -162,7 +162,7 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 			if pid == me || p.zombie {
 				continue
 			}
-			if kv, ok := environHas(pid, prefix, true); ok {
+			if kv, ok := environHas(p, prefix, true); ok {
 				if run, ok := runOfScratch(strings.TrimPrefix(kv, "OCTET_EXTENSION_SCRATCH=")); ok {
 					if dead[run] {
 						kill = append(kill, p.Ident)
