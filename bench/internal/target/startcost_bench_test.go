@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"runtime/metrics"
@@ -95,4 +96,38 @@ func (c *hostCost) report(b *testing.B, phase string, n int) {
 	b.ReportMetric(c.cpuNs/1e3/float64(n), phase+"-cpu-µs/op")
 	b.ReportMetric(c.bytes/float64(n), phase+"-B/op")
 	b.ReportMetric(c.objects/float64(n), phase+"-allocs/op")
+}
+
+// BenchmarkHostGroupStartClose is the scale phase's shape: n Go floors, each in its own
+// reference host in this process, started at once and then closed at once. Each op is one
+// round; the metrics are per extension. Before the stops shared their /proc scans and
+// read each environment once, closing 200 cost this process 825 MB (each stop read the
+// environment of every process started after its own).
+//
+//	go test ./internal/target -run X -bench 'HostGroupStartClose/n=200' -benchtime 1x
+func BenchmarkHostGroupStartClose(b *testing.B) {
+	dir := floorGoDir(b)
+	for _, n := range []int{10, 50, 200} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			if err := InitHostServices(ctx); err != nil {
+				b.Fatal(err)
+			}
+			var start, stop hostCost
+			for b.Loop() {
+				m0 := readCost()
+				_, closeAll, err := HostGroupStart(dir, nil)(ctx, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m1 := readCost()
+				closeAll()
+				m2 := readCost()
+				start.add(m0, m1)
+				stop.add(m1, m2)
+			}
+			start.report(b, "start", b.N*n)
+			stop.report(b, "stop", b.N*n)
+		})
+	}
 }
