@@ -43,9 +43,15 @@ func compileToolSchemas(t ToolDefinition) (*toolSchemas, error) {
 	return s, nil
 }
 
+// isAnyObject decodes only the top level: the members' values stay raw, so a large
+// parameters schema is not decoded a second time just to learn it is not {"type":"object"}.
 func isAnyObject(raw json.RawMessage) bool {
-	var m map[string]any
-	return json.Unmarshal(raw, &m) == nil && len(m) == 1 && m["type"] == "object"
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || len(m) != 1 {
+		return false
+	}
+	var s string
+	return json.Unmarshal(m["type"], &s) == nil && s == "object"
 }
 
 // compileToolSchema compiles raw with the host's complete 2020-12 validator, once per

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -33,9 +34,10 @@ func readTable() table {
 	}
 	defer syscall.Close(fd)
 	var sb statBuf
-	dents := make([]byte, 32<<10)
+	dents := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(dents)
 	for {
-		n, err := syscall.Getdents(fd, dents)
+		n, err := syscall.Getdents(fd, *dents)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -44,11 +46,12 @@ func readTable() table {
 		}
 		// linux_dirent64: ino u64, off s64, reclen u16, type u8, name NUL-terminated.
 		for off := 0; off+19 < n; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&dents[off+16])))
+			d := *dents
+			reclen := int(*(*uint16)(unsafe.Pointer(&d[off+16])))
 			if reclen == 0 {
 				break
 			}
-			if pid, ok := atoiName(dents[off+19 : off+reclen]); ok {
+			if pid, ok := atoiName(d[off+19 : off+reclen]); ok {
 				if p, ok := sb.readStat(pid); ok {
 					t[pid] = p
 				}
@@ -57,6 +60,9 @@ func readTable() table {
 		}
 	}
 }
+
+// direntBufs are getdents buffers, one per scan in progress.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // atoiName parses a NUL-terminated directory entry name that is all digits.
 func atoiName(name []byte) (int, bool) {

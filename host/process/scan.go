@@ -3,6 +3,7 @@ package process
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // A scan reads the whole process table, and a stop takes several (family.go). Two things
@@ -50,6 +51,7 @@ func currentTable() *scan {
 // runScans reads s, then any scan callers joined meanwhile (in the background, so the
 // first caller is not held up by later ones).
 func runScans(s *scan) {
+	tableReads.Add(1)
 	s.procs = readTable()
 	s.kids = s.procs.children()
 	pruneEnvCache(s.procs)
@@ -65,6 +67,9 @@ func runScans(s *scan) {
 	scans.mu.Unlock()
 	go runScans(next)
 }
+
+// tableReads counts the scans read (tests: which paths read the table).
+var tableReads atomic.Int64
 
 type envKey struct {
 	Ident
