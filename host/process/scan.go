@@ -18,9 +18,10 @@ import (
 
 // scan is one read of the process table with its parent index.
 type scan struct {
-	done  chan struct{}
-	procs table
-	kids  map[int][]int
+	done   chan struct{}
+	procs  table
+	kids   map[int][]int
+	joined int // callers waiting for it (under scans.mu)
 }
 
 var scans struct {
@@ -37,6 +38,7 @@ func currentTable() *scan {
 		scans.next = &scan{done: make(chan struct{})}
 	}
 	mine := scans.next
+	mine.joined++
 	if scans.running {
 		scans.mu.Unlock()
 		<-mine.done
