@@ -20,6 +20,10 @@ import (
 // scan sees it is found by none of these; the host's subreaper adoption (KillAdopted) is
 // the last line for those. On platforms without /proc only the process group is signalled.
 
+// Each rule reads the process table (one scan, shared by stops that happen at the same
+// time) and the environment only of processes no earlier rule found, once per process
+// (scan.go), so a stop costs a few system calls per process on the machine and no more.
+
 // familyRounds bounds KillFamily: each round kills what a scan finds and waits for it to
 // die; a member forking while it dies shows up in the next round.
 const (
