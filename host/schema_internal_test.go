@@ -45,3 +45,16 @@ func TestInitializeResultSchemaRefusesBadShapes(t *testing.T) {
 		t.Fatalf("parameters as a string accepted")
 	}
 }
+
+// isAnyObject is true for exactly the schema {"type":"object"}, however it is spelled.
+func TestIsAnyObject(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`{"type":"object"}`: true, ` { "type" : "ob\u006aect" } `: true, `{"type":"object","type":"object"}`: true,
+		`{"type":"object","properties":{}}`: false, `{"type":"string"}`: false, `{"type":["object"]}`: false,
+		`{"Type":"object"}`: false, `{}`: false, `null`: false, `true`: false, `{"type":"object"`: false,
+	} {
+		if got := isAnyObject(json.RawMessage(raw)); got != want {
+			t.Errorf("isAnyObject(%s) = %v, want %v", raw, got, want)
+		}
+	}
+}

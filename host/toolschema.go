@@ -12,6 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/octet-kit/octet/host/internal/schemacache"
 )
 
 // toolSchemas are a catalog entry's parameters and output_schema, compiled once when the
@@ -41,30 +43,23 @@ func compileToolSchemas(t ToolDefinition) (*toolSchemas, error) {
 	return s, nil
 }
 
+// isAnyObject decodes only the top level: the members' values stay raw, so a large
+// parameters schema is not decoded a second time just to learn it is not {"type":"object"}.
 func isAnyObject(raw json.RawMessage) bool {
-	var m map[string]any
-	return json.Unmarshal(raw, &m) == nil && len(m) == 1 && m["type"] == "object"
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || len(m) != 1 {
+		return false
+	}
+	var s string
+	return json.Unmarshal(m["type"], &s) == nil && s == "object"
 }
 
+// compileToolSchema compiles raw with the host's complete 2020-12 validator, once per
+// process while the compiled schema is kept (schemacache): every generation and every
+// copy of an extension declares the same bytes. References are never loaded (no files, no
+// network): a tool schema is self-contained.
 func compileToolSchema(raw json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("not valid JSON: %v", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	const loc = "urn:octet:host-tool-schema"
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(loc)
-}
-
-// noLoader refuses every external reference, naming it.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("reference %s is not loaded: a tool schema must be self-contained", url)
+	return schemacache.Compile(raw)
 }
 
 // fault is one schema violation as the fault contract states it: the instance pointer, the

@@ -20,6 +20,10 @@ import (
 // scan sees it is found by none of these; the host's subreaper adoption (KillAdopted) is
 // the last line for those. On platforms without /proc only the process group is signalled.
 
+// Each rule reads the process table (one scan, shared by stops that happen at the same
+// time) and the environment only of processes no earlier rule found, once per process
+// (scan.go), so a stop costs a few system calls per process on the machine and no more.
+
 // familyRounds bounds KillFamily: each round kills what a scan finds and waits for it to
 // die; a member forking while it dies shows up in the next round.
 const (
@@ -27,12 +31,12 @@ const (
 	familyWait   = 2 * time.Second
 )
 
-// descendants returns every live member of the family in t, excluding the leader, and
+// descendants returns every live member of the family in s, excluding the leader, and
 // remembers them.
-func (p *Process) descendants(t table) []Ident {
+func (p *Process) descendants(s *scan) []Ident {
 	leader := p.leader
 	include := map[int]bool{}
-	kids := t.children()
+	t, kids := s.procs, s.kids
 	var queue []int
 	if t.alive(leader) {
 		queue = append(queue, leader.Pid)
@@ -62,7 +66,7 @@ func (p *Process) descendants(t table) []Ident {
 			if include[pid] || pi.zombie || pi.Start < leader.Start || pid == leader.Pid {
 				continue
 			}
-			if _, ok := environHas(pid, p.marker, false); ok {
+			if _, ok := environHas(pi, p.marker, false); ok {
 				include[pid] = true
 				queue = append(queue, pid)
 			}
@@ -95,7 +99,7 @@ func (p *Process) descendants(t table) []Ident {
 // its tree, and one that also emptied its environment would otherwise be unknown.
 func (p *Process) Snapshot() {
 	if tracking {
-		p.descendants(readTable())
+		p.descendants(currentTable())
 	}
 }
 
@@ -108,7 +112,7 @@ func (p *Process) KillFamily() []Ident {
 	}
 	var fam []Ident
 	for range familyRounds {
-		fam = p.descendants(readTable())
+		fam = p.descendants(currentTable())
 		if len(fam) == 0 {
 			return nil
 		}

@@ -235,7 +235,7 @@ func (p *Process) CloseStdin() error { return p.stdin.Close() }
 // reaped and the family is gone.
 func (p *Process) Stop(grace time.Duration) {
 	if tracking {
-		signalIdents(p.descendants(readTable()), syscall.SIGTERM)
+		signalIdents(p.descendants(currentTable()), syscall.SIGTERM)
 	}
 	_ = p.Signal(syscall.SIGTERM)
 	t := time.NewTimer(grace)

@@ -12,6 +12,10 @@ type procInfo struct {
 	Ident
 	ppid, pgid, sid int
 	zombie          bool
+	// envStart and envEnd are where the environment lies in the process's memory (stat
+	// fields 50 and 51): an exec moves it, so they tell a verdict on one environment from
+	// the next (scan.go).
+	envStart, envEnd uint64
 }
 
 // table is a snapshot of every process visible to the host, by pid.

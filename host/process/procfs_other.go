@@ -7,9 +7,9 @@ package process
 // which the SDKs do) for processes that left the group.
 const tracking = false
 
-func readTable() table                            { return table{} }
-func identOf(pid int) Ident                       { return Ident{Pid: pid} }
-func environHas(int, string, bool) (string, bool) { return "", false }
-func bootID() string                              { return "" }
+func readTable() table                    { return table{} }
+func identOf(pid int) Ident               { return Ident{Pid: pid} }
+func readScratchEnv(int) ([]string, bool) { return nil, false }
+func bootID() string                      { return "" }
 
 func readStat(int) (procInfo, bool) { return procInfo{}, false }

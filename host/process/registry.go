@@ -107,7 +107,16 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return rep, err
 	}
-	t := readTable()
+	// The process table is read only when there is something to judge by it (a record of
+	// another host, a scratch directory of another run): a host that starts after clean
+	// shutdowns reads none, so its start costs nothing per process on the machine.
+	var t table
+	tab := func() table {
+		if t == nil {
+			t = currentTable().procs
+		}
+		return t
+	}
 	boot := bootID()
 	live := map[string]bool{self: true}
 	dead := map[string]bool{} // runs with positive evidence of death: a record of a dead host
@@ -129,11 +138,12 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 		if err != nil || json.Unmarshal(data, &rec) != nil {
 			continue // being written; a later sweep reads it
 		}
-		if hostAlive(t, rec, boot) {
+		if hostAlive(tab(), rec, boot) {
 			live[run] = true
 			continue
 		}
 		if tracking && rec.Boot == boot {
+			t := tab()
 			for _, l := range rec.Leaders {
 				if t.alive(l) {
 					kill = append(kill, l)
@@ -155,14 +165,15 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	// A process is killed for its marker only when its run is known dead: a host without a
 	// record (an older version, running now) must keep its extensions.
 	inUse := map[string]bool{} // runs some live process still carries the marker of
-	if tracking {
+	if tracking && (len(dead) > 0 || foreignScratch(scratchRoot, live)) {
+		t := tab()
 		prefix := "OCTET_EXTENSION_SCRATCH=" + scratchRoot + string(filepath.Separator)
 		me := os.Getpid()
 		for pid, p := range t {
 			if pid == me || p.zombie {
 				continue
 			}
-			if kv, ok := environHas(pid, prefix, true); ok {
+			if kv, ok := environHas(p, prefix, true); ok {
 				if run, ok := runOfScratch(strings.TrimPrefix(kv, "OCTET_EXTENSION_SCRATCH=")); ok {
 					if dead[run] {
 						kill = append(kill, p.Ident)
@@ -194,6 +205,24 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 		_ = os.Remove(filepath.Join(scratchRoot, n.Name())) // only if now empty
 	}
 	return rep, nil
+}
+
+// foreignScratch reports whether scratchRoot holds a generation directory of a run that
+// is not known to be live: only then can a marker decide anything.
+func foreignScratch(scratchRoot string, live map[string]bool) bool {
+	names, _ := os.ReadDir(scratchRoot)
+	for _, n := range names {
+		if !n.IsDir() || strings.HasPrefix(n.Name(), ".") {
+			continue
+		}
+		gens, _ := os.ReadDir(filepath.Join(scratchRoot, n.Name()))
+		for _, g := range gens {
+			if run, ok := runOfScratch(filepath.Join(scratchRoot, n.Name(), g.Name())); ok && !live[run] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unclaimed reports whether a scratch directory of a run without a record (a host from

@@ -117,3 +117,25 @@ func TestSweepSparesRunsWithoutRecord(t *testing.T) {
 		}
 	}
 }
+
+// A sweep reads the process table only when a record of another host or a scratch
+// directory of another run could be judged by it: a start after clean shutdowns reads none.
+func TestSweepReadsTheTableOnlyWhenNeeded(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "ext", "ext-selfrun-1"), 0o700)
+	before := tableReads.Load()
+	if _, err := Sweep(root, "selfrun"); err != nil {
+		t.Fatal(err)
+	}
+	if n := tableReads.Load() - before; n != 0 {
+		t.Errorf("a sweep with nothing to judge read the table %d times", n)
+	}
+	os.MkdirAll(filepath.Join(root, "ext", "ext-otherrun-1"), 0o700)
+	before = tableReads.Load()
+	if _, err := Sweep(root, "selfrun"); err != nil {
+		t.Fatal(err)
+	}
+	if n := tableReads.Load() - before; n == 0 {
+		t.Error("a sweep with another run's scratch directory did not read the table")
+	}
+}

@@ -55,7 +55,7 @@ func adopted(t table) []procInfo {
 func reapAdopted() {
 	startMu.RLock()
 	defer startMu.RUnlock()
-	for _, p := range adopted(readTable()) {
+	for _, p := range adopted(currentTable().procs) {
 		if p.zombie {
 			var ws unix.WaitStatus
 			_, _ = unix.Wait4(p.Pid, &ws, unix.WNOHANG, nil)
@@ -71,7 +71,7 @@ func KillAdopted() int {
 	for range familyRounds {
 		startMu.RLock()
 		var live []Ident
-		for _, p := range adopted(readTable()) {
+		for _, p := range adopted(currentTable().procs) {
 			if !p.zombie {
 				live = append(live, p.Ident)
 			}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/octet-kit/octet/host/internal/schemacache"
+
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
@@ -141,18 +143,29 @@ func compileSchema(raw json.RawMessage) error {
 	if !isObject(raw) {
 		return fmt.Errorf("must be a JSON Schema object")
 	}
+	// The host's catalog compiles the same bytes when the tools are published: one
+	// compile serves both (schemacache). A refusal is worded by this package's compile.
+	if _, err := schemacache.Compile(raw); err == nil {
+		return nil
+	}
+	_, err := compileSchemaNow(raw)
+	return err
+}
+
+func compileSchemaNow(raw json.RawMessage) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
-		return fmt.Errorf("is not valid JSON: %v", err)
+		return nil, fmt.Errorf("is not valid JSON: %v", err)
 	}
 	comp := jsonschema.NewCompiler()
 	comp.UseLoader(jsonschema.SchemeURLLoader{})
 	const loc = "urn:octet:tool-schema"
 	if err := comp.AddResource(loc, doc); err != nil {
-		return fmt.Errorf("is not a valid JSON Schema: %v", err)
+		return nil, fmt.Errorf("is not a valid JSON Schema: %v", err)
 	}
-	if _, err := comp.Compile(loc); err != nil {
-		return fmt.Errorf("is not a valid JSON Schema: %v", err)
+	s, err := comp.Compile(loc)
+	if err != nil {
+		return nil, fmt.Errorf("is not a valid JSON Schema: %v", err)
 	}
-	return nil
+	return s, nil
 }

@@ -1,0 +1,133 @@
+package target
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime/metrics"
+	"testing"
+)
+
+// The host's own share of a cold start and of a stop: the Go floor (one tool) and the Go
+// conformance fixture (27 tools) each started through the reference host to ready, then
+// closed, one at a time. The extension's CPU is never in these figures: getrusage
+// RUSAGE_SELF counts this process only (the host library and the harness), and the
+// heap metrics count this process's allocations. start-* is spawn to ready, stop-* is
+// host Close (the shutdown request, the exit and the family scans). Profile with
+//
+//	go test ./internal/target -run X -bench HostStartCost/fixture -cpuprofile /tmp/start.prof -memprofile /tmp/start.mem
+func BenchmarkHostStartCost(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		dir  func(*testing.B) string
+	}{{"floor", floorGoDir}, {"fixture", goFixtureDir}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := c.dir(b)
+			ctx := context.Background()
+			if err := InitHostServices(ctx); err != nil {
+				b.Fatal(err)
+			}
+			var start, stop hostCost
+			for b.Loop() {
+				m0 := readCost()
+				g, err := StartHost(ctx, []string{dir}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m1 := readCost()
+				if err := g.Close(); err != nil {
+					b.Fatal(err)
+				}
+				m2 := readCost()
+				start.add(m0, m1)
+				stop.add(m1, m2)
+			}
+			start.report(b, "start", b.N)
+			stop.report(b, "stop", b.N)
+		})
+	}
+}
+
+// goFixtureDir builds the Go conformance fixture and rebinds its manifest to the binary.
+func goFixtureDir(b *testing.B) string {
+	b.Helper()
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(b.TempDir(), "go-conformance-fixture")
+	build := exec.Command("go", "build", "-o", bin, "./examples/go/conformance-fixture")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build fixture: %v\n%s", err, out)
+	}
+	dir, err := Rebind(filepath.Join(root, "examples", "go", "conformance-fixture"), bin, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// hostCost sums this process's CPU and heap allocations over one phase of every op.
+type hostCost struct {
+	cpuNs, bytes, objects float64
+}
+
+type costSample struct {
+	cpuNs          int64
+	bytes, objects uint64
+}
+
+var costMetrics = []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
+
+func readCost() costSample {
+	metrics.Read(costMetrics)
+	return costSample{cpuNs: processCPU().Nanoseconds(), bytes: costMetrics[0].Value.Uint64(), objects: costMetrics[1].Value.Uint64()}
+}
+
+func (c *hostCost) add(from, to costSample) {
+	c.cpuNs += float64(to.cpuNs - from.cpuNs)
+	c.bytes += float64(to.bytes - from.bytes)
+	c.objects += float64(to.objects - from.objects)
+}
+
+func (c *hostCost) report(b *testing.B, phase string, n int) {
+	b.ReportMetric(c.cpuNs/1e3/float64(n), phase+"-cpu-µs/op")
+	b.ReportMetric(c.bytes/float64(n), phase+"-B/op")
+	b.ReportMetric(c.objects/float64(n), phase+"-allocs/op")
+}
+
+// BenchmarkHostGroupStartClose is the scale phase's shape: n Go floors, each in its own
+// reference host in this process, started at once and then closed at once. Each op is one
+// round; the metrics are per extension. Before the stops shared their /proc scans and
+// read each environment once, closing 200 cost this process 825 MB (each stop read the
+// environment of every process started after its own).
+//
+//	go test ./internal/target -run X -bench 'HostGroupStartClose/n=200' -benchtime 1x
+func BenchmarkHostGroupStartClose(b *testing.B) {
+	dir := floorGoDir(b)
+	for _, n := range []int{10, 50, 200} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			if err := InitHostServices(ctx); err != nil {
+				b.Fatal(err)
+			}
+			var start, stop hostCost
+			for b.Loop() {
+				m0 := readCost()
+				_, closeAll, err := HostGroupStart(dir, nil)(ctx, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m1 := readCost()
+				closeAll()
+				m2 := readCost()
+				start.add(m0, m1)
+				stop.add(m1, m2)
+			}
+			start.report(b, "start", b.N*n)
+			stop.report(b, "stop", b.N*n)
+		})
+	}
+}
