@@ -116,7 +116,7 @@ func BenchmarkHostGroupStartClose(b *testing.B) {
 			var start, stop hostCost
 			for b.Loop() {
 				m0 := readCost()
-				_, closeAll, err := HostGroupStart(dir, nil)(ctx, n)
+				_, closeAll, err := HostGroupStart(dir, nil, EchoCall)(ctx, n)
 				if err != nil {
 					b.Fatal(err)
 				}
