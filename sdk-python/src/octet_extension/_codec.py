@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import json.scanner
-import math
 import re
 
 from . import _limits as L
@@ -49,11 +48,14 @@ def _no_constant(name: str) -> Any:
 
 
 _FLOAT_MAX = 1.7976931348623157e308
+# float() of JSON number text is finite or overflows to an infinity (it is never NaN); compared
+# against these rather than math.isfinite so a start need not load the math extension module.
+_INFINITIES = (float("inf"), float("-inf"))
 
 
 def _float(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):
+    if value in _INFINITIES:
         raise ValueError(f"number {text[:32]} is beyond the range of a 64-bit float")
     return value
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import errno
 import fcntl
-import math
 import os
 import sys
 import threading
@@ -83,6 +81,8 @@ class Writer:
             if written < len(data) and not self.broken:
                 # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
                 # anything written after it would be read as part of a corrupt line.
+                import errno  # here: only a torn frame needs it
+
                 self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
 
     def _broke(self, exc: OSError) -> None:
@@ -178,7 +178,8 @@ class LineReader:
                 self._poll = select.poll()
                 self._poll.register(self._fd, select.POLLIN)
             # A wait already run out (input kept arriving meanwhile) is reported at once.
-            if timeout > 0 and self._poll.poll(math.ceil(timeout * 1000)):
+            # poll() rounds a fractional millisecond up itself (no math.ceil: no math module).
+            if timeout > 0 and self._poll.poll(timeout * 1000):
                 return  # input (or EOF, or an error read(2) will report)
             if self.on_timeout is not None:
                 self.on_timeout()
