@@ -63,7 +63,11 @@ def _float(text: str) -> float:
 # An integer beyond float64 has at least 309 digits; only then is the tree walked for it
 # (a parse_int hook would cost a Python call per integer on every frame).
 _LONG_INT_DIGITS = 309
-_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % _LONG_INT_DIGITS)
+# The search maps every digit to b"0" and every other byte to b" ", then looks for the run:
+# the same answer as the regex [0-9]{309}, without compiling one at every start (the
+# initialize request is long enough to be searched).
+_DIGITS_TO_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * _LONG_INT_DIGITS
 
 _decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
                             parse_float=_float)
@@ -99,7 +103,7 @@ def loads(line: bytes) -> Any:
     # such an integer skips that search.
     if b"\\u" in line and (b"\\ud" in line or b"\\uD" in line):
         _no_lone_surrogates(value)
-    if len(line) >= _LONG_INT_DIGITS and _LONG_DIGITS.search(line):
+    if len(line) >= _LONG_INT_DIGITS and _LONG_RUN in line.translate(_DIGITS_TO_ZERO):
         _no_huge_ints(value)
     return value
 
@@ -129,7 +133,8 @@ def lenient(line: bytes) -> tuple[dict[str, Any], bool] | None:
 
 
 # Tokens of a frame's outermost object: strings (skipped whole), brackets, ':' and ','.
-_ENVELOPE_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]')
+# Source text, compiled by re on the first frame too deep to decode (not at every start).
+_ENVELOPE_TOKENS = rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]'
 
 
 def _envelope_only(line: bytes) -> tuple[dict[str, Any], bool] | None:
@@ -141,7 +146,7 @@ def _envelope_only(line: bytes) -> tuple[dict[str, Any], bool] | None:
     out: dict[str, Any] = {}
     repeats = False
     depth, key, start = 0, None, -1
-    for m in _ENVELOPE_TOKENS.finditer(line):
+    for m in re.finditer(_ENVELOPE_TOKENS, line):
         tok = line[m.start()]
         if tok == 0x7B or tok == 0x5B:
             depth += 1

@@ -70,7 +70,8 @@ def _no_constant(name: str) -> Any:
 # Arrays and objects are counted while scanning, before json.loads builds anything: strings
 # are skipped whole (a bracket inside one does not nest), and a document with fewer brackets
 # than the bound (every ordinary frame) skips the scan. Go and TypeScript count the same way.
-_NESTING_TOKENS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# Source text, compiled by re on the first deep document (not at every start).
+_NESTING_TOKENS: Final = rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]'
 NESTING: Final = f"nesting deeper than {MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)"
 
 
@@ -79,7 +80,7 @@ def nesting_offset(data: bytes) -> int:
     if data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH:
         return -1
     depth = 0
-    for m in _NESTING_TOKENS.finditer(data):
+    for m in re.finditer(_NESTING_TOKENS, data):
         c = data[m.start()]
         if c == 0x5B or c == 0x7B:
             depth += 1
