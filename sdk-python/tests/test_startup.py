@@ -15,7 +15,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 HEAVY = ["typing", "dataclasses", "inspect", "ast", "datetime", "traceback", "base64",
          # standard-library modules the floor does not load and a start does not need
-         "math", "warnings", "errno",
+         "math", "warnings", "errno", "contextlib", "collections.abc",
          "octet_extension._kv",
          # generated modules _models re-exports lazily: a tool-only extension needs none of them
          "octet_extension._generated.agents", "octet_extension._generated.presentation",

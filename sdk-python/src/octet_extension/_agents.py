@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from . import _limits as L
 from ._base import Base, ParentId
@@ -22,6 +21,7 @@ from ._generated.dispatch import (
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import FunctionType
 
 from ._checks import is_tool_name
@@ -12,6 +11,7 @@ from ._schema import SchemaError, compile_schema
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeAlias, TypeVar, overload
 
     from ._schema import Check

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
 
 from . import _limits as L
 from ._base import Base, ParentId
@@ -31,6 +30,7 @@ from ._registry import ToolSpec, make_tool
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 _DECISIONS = frozenset({"allow", "ask", "deny"})

@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
 
 from . import _limits as L
 from ._cancel import Call, Id
@@ -36,6 +35,7 @@ from ._typecheck import TYPE_CHECKING
 from ._workers import WorkerPool
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 _OBSERVE = "observe"  # work item: drain the queued lifecycle observations, in order

@@ -4,17 +4,16 @@ the fd shuffle that keeps print() and child processes off the stream."""
 from __future__ import annotations
 
 import collections
-import contextlib
 import fcntl
 import os
 import sys
 import threading
-from collections.abc import Callable
 
 from ._log import log
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
@@ -104,8 +103,10 @@ def _grow_pipe(fd: int) -> None:
     setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
     if setsize is not None:
         # Not a pipe (a file, a terminal) or above the system's pipe-max-size: keep as is.
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib (18 classes) would cost every start to load
             fcntl.fcntl(fd, setsize, _PIPE_BYTES)
+        except OSError:
+            pass
 
 
 class PartialFrameError(Exception):
