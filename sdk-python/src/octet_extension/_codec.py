@@ -8,6 +8,7 @@ import re
 
 from . import _limits as L
 from ._checks import is_int
+from ._generated.limits import MAX_JSON_DEPTH
 from ._models import NESTING, nesting_offset
 from ._typecheck import TYPE_CHECKING
 
@@ -85,9 +86,10 @@ def loads(line: bytes) -> Any:
     MAX_JSON_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
     # Counted before json.loads builds anything (one C count when the frame has fewer
     # brackets than the bound), with the byte offset Go and TypeScript report too.
-    at = nesting_offset(line)
-    if at >= 0:
-        raise ValueError(f"{NESTING} at byte {at}")
+    if line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH:  # nesting_offset's own pre-check
+        at = nesting_offset(line)
+        if at >= 0:
+            raise ValueError(f"{NESTING} at byte {at}")
     text = line.decode("utf-8")
     if _scan is None:  # pragma: no cover - CPython has the C scanner
         value = _decode(text)
@@ -202,10 +204,10 @@ def _no_lone_surrogates(value: Any) -> None:
 def valid_id(value: Any) -> TypeGuard[int | str]:
     """An id is an integer 0..2^53-1 or a string of 1..256 UTF-8 bytes."""
     if type(value) is int:  # the common case first
-        return 0 <= value <= _MAX_ID_INT
+        return 0 <= value <= MAX_ID_INT
     if isinstance(value, str):
         return 0 < len(value.encode()) <= L.MAX_ID_BYTES
-    return is_int(value) and 0 <= value <= _MAX_ID_INT
+    return is_int(value) and 0 <= value <= MAX_ID_INT
 
 
-_MAX_ID_INT = 2**53 - 1
+MAX_ID_INT = 2**53 - 1

@@ -24,6 +24,7 @@ from ._generated.dispatch import (
     DISPATCH_HANDSHAKE,
     DISPATCH_SHUTDOWN,
     HOST_ROUTES,
+    METHOD_TOOL_CALL,
     WORK_METHODS,
     HostHandler,
     dispatch,
@@ -160,8 +161,15 @@ class Session(Connection, HostHandler):
             self._observe_in_order()  # item is _OBSERVE
 
     def _dispatch(self, call: Call) -> Any:
-        assert self._dispatcher is not None  # admitted only after initialize
-        self._dispatcher.check(call)
+        dispatcher = self._dispatcher
+        assert dispatcher is not None  # admitted only after initialize
+        if call.method == METHOD_TOOL_CALL:
+            # The hot path, straight to the dispatcher: what check() and on_tool_call do for
+            # tool/call (bind the owner; tool_call judges the params), three calls fewer.
+            params = call.params
+            owner = call.resource_owner = params.get("resource_owner")
+            return dispatcher.tool_call(call, params, owner)
+        dispatcher.check(call)
         return dispatch(self, call.method, call, call.params)
 
     # The work methods, each to the dispatcher's handler (_dispatch.py).
