@@ -17,6 +17,9 @@ HEAVY = ["typing", "dataclasses", "inspect", "ast", "datetime", "traceback", "ba
          # standard-library modules the floor does not load and a start does not need
          "math", "warnings", "errno", "contextlib", "collections.abc",
          "octet_extension._kv",
+         # schema keyword groups a schema without applicators, arrays or patterns never needs
+         "octet_extension._jsonschema._kw_apply", "octet_extension._jsonschema._kw_array",
+         "octet_extension._jsonschema._regex",
          # generated modules _models re-exports lazily: a tool-only extension needs none of them
          "octet_extension._generated.agents", "octet_extension._generated.presentation",
          "octet_extension._generated.hooks", "octet_extension._generated.kv",
