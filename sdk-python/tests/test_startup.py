@@ -14,7 +14,12 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 HEAVY = ["typing", "dataclasses", "inspect", "ast", "datetime", "traceback", "base64",
+         # standard-library modules the floor does not load and a start does not need
+         "math", "warnings", "errno", "contextlib", "collections.abc",
          "octet_extension._kv",
+         # schema keyword groups a schema without applicators, arrays or patterns never needs
+         "octet_extension._jsonschema._kw_apply", "octet_extension._jsonschema._kw_array",
+         "octet_extension._jsonschema._regex",
          # generated modules _models re-exports lazily: a tool-only extension needs none of them
          "octet_extension._generated.agents", "octet_extension._generated.presentation",
          "octet_extension._generated.hooks", "octet_extension._generated.kv",
@@ -35,6 +40,19 @@ def test_import_and_registration_load_no_heavy_modules() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, check=True, timeout=60)
     assert json.loads(out.stdout) == []
+
+
+def test_type_specs_are_decoded_on_first_use() -> None:
+    # The generated specs stay JSON text until a check reaches their type (_strict._spec).
+    from octet_extension import _models, _strict
+
+    _models.type_names()  # loads the specs module
+    assert isinstance(_strict._SPECS["Activity"], (str, dict))
+    assert _models.validate_short_id("a") == []
+    assert isinstance(_strict._SPECS["ShortID"], dict)
+    assert _models.validate("Activity", {"id": "a", "label": "x", "state": "nope"}) == [
+        "$.state: want one of empty, loading, pending, active, running, succeeded, failed, "
+        "cancelled, degraded, stopped, unavailable"]
 
 
 def test_kv_types_still_import_from_the_package() -> None:

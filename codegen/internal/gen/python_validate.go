@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
-
-// pyLiteral matches a bare JSON literal (never text inside a string: json.Marshal output has
-// no spaces, so a bare literal always follows one of : , [).
-var pyLiteral = regexp.MustCompile(`[:,\[](true|false|null)\b`)
 
 // pySpec turns a type into the compact spec the generated Python checker interprets.
 func pySpec(m *ir.Model, t *ir.Type) map[string]any {
@@ -75,14 +71,14 @@ func pySpec(m *ir.Model, t *ir.Type) map[string]any {
 }
 
 func pyValidators(b *bytes.Buffer, m *ir.Model) {
-	b.WriteString("\n# -- Schema types, as specs for the checker (one entry per type, schema order) --\n\n_SPECS: Final[dict[str, Any]] = {\n")
+	// Each spec is its JSON text, decoded by _strict on the first check that reaches the type:
+	// a start checks a few dozen of the ~200 types, and the decoded dicts of all of them were
+	// about 190 KiB of every extension's resident set and most of this module's load time.
+	b.WriteString("\n# -- Schema types, as specs for the checker (one entry per type, schema order; JSON text,\n")
+	b.WriteString("# decoded on first use by octet_extension._strict) --\n\n_SPECS: Final[dict[str, Any]] = {\n")
 	for _, n := range m.Types {
 		js, _ := json.Marshal(pySpec(m, n.Type))
-		lit := pyLiteral.ReplaceAllStringFunc(string(js), func(tok string) string {
-			return strings.NewReplacer("true", "True", "false", "False", "null", "None").Replace(tok)
-		})
-		// JSON string escapes are valid Python escapes; booleans/null are only ever bare values here.
-		fmt.Fprintf(b, "    %q: %s,\n", n.Name, lit)
+		fmt.Fprintf(b, "    %s: %s,\n", strconv.Quote(n.Name), pyRawText(string(js)))
 	}
 	b.WriteString("}\n")
 	b.WriteString(`
@@ -99,4 +95,15 @@ def type_names() -> list[str]:
 
 register(_SPECS)
 `)
+}
+
+// pyRawText is a Python literal of JSON text: a raw string, so the text reads as it is (a
+// raw string keeps every backslash, and json.Marshal output has no newline and never ends in
+// one), or, when the text holds a quote a raw string cannot, strconv.Quote's form, whose
+// escapes (\" \\ \xNN \uNNNN \UNNNNNNNN) mean the same in a Python string.
+func pyRawText(js string) string {
+	if strings.ContainsRune(js, '\'') {
+		return strconv.Quote(js)
+	}
+	return "r'" + js + "'"
 }

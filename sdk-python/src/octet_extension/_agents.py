@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
 
 from . import _limits as L
 from ._base import Base, ParentId
@@ -21,6 +21,7 @@ from ._generated.dispatch import (
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 
@@ -49,11 +50,12 @@ class AgentsMixin(Base):
     ) -> dict[str, Any]:
         """Start (or idempotently find) a bounded child session; returns its agent record."""
         for field, value in (("task_name", task_name), ("profile", profile)):
-            if value is not None and (not isinstance(value, str) or not NAME48.fullmatch(value)):
+            if value is not None and (not isinstance(value, str)
+                                      or not re.fullmatch(NAME48, value)):
                 raise InvalidParams(f"{value!r} must be 1..48 lowercase letters, digits, "
                                     "underscores or hyphens", field)
         if fingerprint is not None and (not isinstance(fingerprint, str)
-                                        or not SHA256_HEX.fullmatch(fingerprint)):
+                                        or not re.fullmatch(SHA256_HEX, fingerprint)):
             raise InvalidParams("must be a lowercase SHA-256 hex digest", "fingerprint")
         require_str(idempotency_key, "idempotency_key", max_bytes=256, non_blank=True)
         tool_list = list(tools)

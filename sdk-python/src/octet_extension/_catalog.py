@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
 
 from ._errors import InvalidParams, ProtocolError
 from ._limits import RETAINED_CATALOGS
-from ._registry import ToolSpec
+from ._typecheck import TYPE_CHECKING
 
-Catalog = Mapping[str, ToolSpec]
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import TypeAlias
+
+    from ._registry import ToolSpec
+
+    Catalog: TypeAlias = Mapping[str, ToolSpec]
 
 
 class CatalogHistory:

@@ -16,11 +16,13 @@ from ._typecheck import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
 
-SHA256_HEX = re.compile(r"[0-9a-f]{64}")
-SECRET_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
-NAME48 = re.compile(r"[a-z0-9_-]{1,48}")
-ID64 = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
-TOOL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_-]{0,63}")
+# Patterns as source text, matched with re.fullmatch (re caches the compiled pattern): none
+# is needed before an extension's first call, and compiling them at import cost about 0.5 M
+# instructions each of every start (bench/analysis/sdk-bounds.md).
+SHA256_HEX = r"[0-9a-f]{64}"
+SECRET_NAME = r"[A-Za-z_][A-Za-z0-9_.-]{0,63}"
+NAME48 = r"[a-z0-9_-]{1,48}"
+ID64 = r"[A-Za-z0-9_.:-]{1,64}"
 STATES = frozenset(
     [
         "empty", "loading", "pending", "active", "running", "succeeded", "failed",
@@ -34,6 +36,15 @@ MAX_SAFE_INT = 2**53 - 1
 def encoded_size(value: Any) -> int:
     """Bytes of the compact JSON encoding (what the wire carries)."""
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def is_tool_name(name: str) -> bool:
+    """``[a-zA-Z_][a-zA-Z0-9_-]{0,63}`` (schema ToolName), checked without a regex: every
+    registration checks one, and compiling the pattern was a fifth of a one-tool start's
+    registration."""
+    return (0 < len(name) <= 64 and name.isascii()
+            and (name[0].isalpha() or name[0] == "_")
+            and name.replace("_", "a").replace("-", "a").isalnum())
 
 
 def utf8_len(text: str) -> int:
@@ -67,7 +78,7 @@ def require_str(value: Any, path: str, *, max_bytes: int | None = None,
 def check_secret_name(value: Any) -> str:
     name = require_str(value, "name")
     if len(name.encode("ascii", "replace")) > L.SECRET_NAME_MAX_BYTES or not (
-        name.isascii() and SECRET_NAME.fullmatch(name)
+        name.isascii() and re.fullmatch(SECRET_NAME, name)
     ):
         raise InvalidParams(
             f"secret name {name!r} must be 1..64 ASCII bytes: a letter or underscore, then "
@@ -104,7 +115,7 @@ def _check_state(value: Any, path: str) -> None:
 
 
 def _check_id(value: Any, path: str) -> None:
-    if not isinstance(value, str) or not ID64.fullmatch(value):
+    if not isinstance(value, str) or not re.fullmatch(ID64, value):
         raise InvalidParams(f"id {value!r} must match [A-Za-z0-9_.:-]{{1,64}}", path)
 
 

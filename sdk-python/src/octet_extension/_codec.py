@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import json.scanner
-import math
 import re
 
 from . import _limits as L
 from ._checks import is_int
+from ._generated.limits import MAX_JSON_DEPTH
 from ._models import NESTING, nesting_offset
 from ._typecheck import TYPE_CHECKING
 
@@ -49,11 +49,14 @@ def _no_constant(name: str) -> Any:
 
 
 _FLOAT_MAX = 1.7976931348623157e308
+# float() of JSON number text is finite or overflows to an infinity (it is never NaN); compared
+# against these rather than math.isfinite so a start need not load the math extension module.
+_INFINITIES = (float("inf"), float("-inf"))
 
 
 def _float(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):
+    if value in _INFINITIES:
         raise ValueError(f"number {text[:32]} is beyond the range of a 64-bit float")
     return value
 
@@ -61,7 +64,11 @@ def _float(text: str) -> float:
 # An integer beyond float64 has at least 309 digits; only then is the tree walked for it
 # (a parse_int hook would cost a Python call per integer on every frame).
 _LONG_INT_DIGITS = 309
-_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % _LONG_INT_DIGITS)
+# The search maps every digit to b"0" and every other byte to b" ", then looks for the run:
+# the same answer as the regex [0-9]{309}, without compiling one at every start (the
+# initialize request is long enough to be searched).
+_DIGITS_TO_ZERO = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_LONG_RUN = b"0" * _LONG_INT_DIGITS
 
 _decoder = json.JSONDecoder(object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant,
                             parse_float=_float)
@@ -79,9 +86,10 @@ def loads(line: bytes) -> Any:
     MAX_JSON_DEPTH, invalid UTF-8 and lone surrogates raise ValueError."""
     # Counted before json.loads builds anything (one C count when the frame has fewer
     # brackets than the bound), with the byte offset Go and TypeScript report too.
-    at = nesting_offset(line)
-    if at >= 0:
-        raise ValueError(f"{NESTING} at byte {at}")
+    if line.count(b"[") + line.count(b"{") > MAX_JSON_DEPTH:  # nesting_offset's own pre-check
+        at = nesting_offset(line)
+        if at >= 0:
+            raise ValueError(f"{NESTING} at byte {at}")
     text = line.decode("utf-8")
     if _scan is None:  # pragma: no cover - CPython has the C scanner
         value = _decode(text)
@@ -97,7 +105,7 @@ def loads(line: bytes) -> Any:
     # such an integer skips that search.
     if b"\\u" in line and (b"\\ud" in line or b"\\uD" in line):
         _no_lone_surrogates(value)
-    if len(line) >= _LONG_INT_DIGITS and _LONG_DIGITS.search(line):
+    if len(line) >= _LONG_INT_DIGITS and _LONG_RUN in line.translate(_DIGITS_TO_ZERO):
         _no_huge_ints(value)
     return value
 
@@ -127,7 +135,8 @@ def lenient(line: bytes) -> tuple[dict[str, Any], bool] | None:
 
 
 # Tokens of a frame's outermost object: strings (skipped whole), brackets, ':' and ','.
-_ENVELOPE_TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]')
+# Source text, compiled by re on the first frame too deep to decode (not at every start).
+_ENVELOPE_TOKENS = rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]'
 
 
 def _envelope_only(line: bytes) -> tuple[dict[str, Any], bool] | None:
@@ -139,7 +148,7 @@ def _envelope_only(line: bytes) -> tuple[dict[str, Any], bool] | None:
     out: dict[str, Any] = {}
     repeats = False
     depth, key, start = 0, None, -1
-    for m in _ENVELOPE_TOKENS.finditer(line):
+    for m in re.finditer(_ENVELOPE_TOKENS, line):
         tok = line[m.start()]
         if tok == 0x7B or tok == 0x5B:
             depth += 1
@@ -195,10 +204,10 @@ def _no_lone_surrogates(value: Any) -> None:
 def valid_id(value: Any) -> TypeGuard[int | str]:
     """An id is an integer 0..2^53-1 or a string of 1..256 UTF-8 bytes."""
     if type(value) is int:  # the common case first
-        return 0 <= value <= _MAX_ID_INT
+        return 0 <= value <= MAX_ID_INT
     if isinstance(value, str):
         return 0 < len(value.encode()) <= L.MAX_ID_BYTES
-    return is_int(value) and 0 <= value <= _MAX_ID_INT
+    return is_int(value) and 0 <= value <= MAX_ID_INT
 
 
-_MAX_ID_INT = 2**53 - 1
+MAX_ID_INT = 2**53 - 1

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import warnings
-
 from . import _limits as L
 from ._base import Base, ParentId
 from ._cancel import current_call
@@ -200,6 +198,8 @@ class InteractMixin(Base):
                              resource_owner: dict[str, Any] | None = None) -> None:
         """Deprecated: ``update_presentation()``, named for the wire's ``presentation/update``
         (docs/glossary.md); this name goes in the release after next."""
+        import warnings  # here: only this deprecated name needs it, not every start
+
         warnings.warn("publish_presentation() is deprecated; use update_presentation()",
                       DeprecationWarning, stacklevel=2)
         self.update_presentation(snapshot, parent_request_id=parent_request_id,

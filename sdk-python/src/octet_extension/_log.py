@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
@@ -20,8 +19,11 @@ _lock = threading.Lock()
 def _stderr_write(line: str) -> None:
     # Write to fd 2 directly: sys.stderr may be replaced by the host application or tests.
     data = line.encode("utf-8", "replace")
-    with _lock, contextlib.suppress(OSError):
-        os.write(2, data)
+    with _lock:
+        try:  # noqa: SIM105 - contextlib (18 classes) would cost every start to load
+            os.write(2, data)
+        except OSError:
+            pass
 
 
 class Logger:

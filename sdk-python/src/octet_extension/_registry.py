@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from types import FunctionType
 
-from ._checks import TOOL_NAME
+from ._checks import is_tool_name
 from ._generated.dispatch import EVENT_METHODS
 from ._jsonschema._values import json_string
 from ._schema import SchemaError, compile_schema
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeAlias, TypeVar, overload
 
     from ._schema import Check
@@ -126,7 +126,7 @@ def make_tool(
     parameters: dict[str, Any] | None = None,
     output_schema: dict[str, Any] | None = None,
 ) -> ToolSpec:
-    if not isinstance(name, str) or not TOOL_NAME.fullmatch(name):
+    if not isinstance(name, str) or not is_tool_name(name):
         raise ValueError(f"tool name {name!r} must match [a-zA-Z_][a-zA-Z0-9_-]{{0,63}}")
     if not isinstance(description, str) or len(description) > 4096:
         raise ValueError(f"tool {name!r}: description must be a str of at most 4096 characters")

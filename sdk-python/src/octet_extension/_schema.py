@@ -10,14 +10,13 @@ exponent) is never an ``integer``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ._errors import SchemaViolation
 from ._jsonschema import SchemaError
 from ._jsonschema import compile_schema as _compile
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TypeAlias
 
     Check: TypeAlias = Callable[[Any, str], None]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
 
 from . import _limits as L
 from ._base import Base, ParentId
@@ -30,6 +30,7 @@ from ._registry import ToolSpec, make_tool
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 _DECISIONS = frozenset({"allow", "ask", "deny"})
@@ -69,7 +70,7 @@ class ServicesMixin(Base):
         else:
             params["path"] = check_relative_path(path)
             params["size"] = require_int(size, "size", 0, L.ARTIFACT_MAX_BYTES)
-            if not isinstance(sha256, str) or not SHA256_HEX.fullmatch(sha256):
+            if not isinstance(sha256, str) or not re.fullmatch(SHA256_HEX, sha256):
                 raise InvalidParams("must be 64 lowercase hexadecimal characters", "sha256")
             params["sha256"] = sha256
         result = session.request(METHOD_ARTIFACT_PUBLISH, params)
@@ -92,7 +93,7 @@ class ServicesMixin(Base):
         }
         if approval_token is not None:
             self._require(FEATURE_APPROVALS, "evaluate_policy(approval_token=)")
-            if not isinstance(approval_token, str) or not SHA256_HEX.fullmatch(approval_token):
+            if not isinstance(approval_token, str) or not re.fullmatch(SHA256_HEX, approval_token):
                 raise InvalidParams("must be 64 lowercase hexadecimal characters",
                                     "approval_token")
             params["approval_token"] = approval_token

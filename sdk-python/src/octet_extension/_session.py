@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
 
 from . import _limits as L
 from ._cancel import Call, Id
@@ -25,6 +24,7 @@ from ._generated.dispatch import (
     DISPATCH_HANDSHAKE,
     DISPATCH_SHUTDOWN,
     HOST_ROUTES,
+    METHOD_TOOL_CALL,
     WORK_METHODS,
     HostHandler,
     dispatch,
@@ -36,6 +36,7 @@ from ._typecheck import TYPE_CHECKING
 from ._workers import WorkerPool
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 _OBSERVE = "observe"  # work item: drain the queued lifecycle observations, in order
@@ -160,8 +161,15 @@ class Session(Connection, HostHandler):
             self._observe_in_order()  # item is _OBSERVE
 
     def _dispatch(self, call: Call) -> Any:
-        assert self._dispatcher is not None  # admitted only after initialize
-        self._dispatcher.check(call)
+        dispatcher = self._dispatcher
+        assert dispatcher is not None  # admitted only after initialize
+        if call.method == METHOD_TOOL_CALL:
+            # The hot path, straight to the dispatcher: what check() and on_tool_call do for
+            # tool/call (bind the owner; tool_call judges the params), three calls fewer.
+            params = call.params
+            owner = call.resource_owner = params.get("resource_owner")
+            return dispatcher.tool_call(call, params, owner)
+        dispatcher.check(call)
         return dispatch(self, call.method, call, call.params)
 
     # The work methods, each to the dispatcher's handler (_dispatch.py).

@@ -9,7 +9,6 @@ same rules, in the same order, as the generated Go validators.
 from __future__ import annotations
 
 import json
-import math
 import re
 
 from ._generated.limits import MAX_JSON_DEPTH
@@ -19,7 +18,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-# The spec of every schema type by name, filled by the generated specs module (register).
+# The spec of every schema type by name, filled by the generated specs module (register):
+# each is its JSON text until a check first reaches the type (_spec), then the decoded dict.
+# Decoding all ~200 at import cost about 190 KiB of every extension's resident set, for the
+# few dozen a start ever checks.
 _SPECS: dict[str, Any] = {}
 
 
@@ -28,13 +30,24 @@ def register(specs: dict[str, Any]) -> None:
     _SPECS.update(specs)
 
 
+def _spec(type_name: str) -> dict[str, Any]:
+    s = _SPECS[type_name]
+    if type(s) is str:
+        # Two threads may both decode a type: each stores an equal dict, either is kept.
+        s = _SPECS[type_name] = json.loads(s)
+    return s  # type: ignore[no-any-return]
+
+
 def check(type_name: str, value: object) -> list[str]:
     """Check value (from parse_strict) against a registered schema type; return the violations."""
     errs: list[str] = []
-    _check(_SPECS[type_name], value, "$", errs)
+    _check(_spec(type_name), value, "$", errs)
     return errs
 
 MAX_SAFE_INTEGER: Final = 9007199254740991
+# What json.loads makes of a number beyond float64 (it never makes NaN: NaN is refused as a
+# constant); compared against rather than math.isfinite, so a start need not load math.
+_INFINITIES: Final = (float("inf"), float("-inf"))
 
 
 class StrictJSONError(ValueError):
@@ -57,7 +70,8 @@ def _no_constant(name: str) -> Any:
 # Arrays and objects are counted while scanning, before json.loads builds anything: strings
 # are skipped whole (a bracket inside one does not nest), and a document with fewer brackets
 # than the bound (every ordinary frame) skips the scan. Go and TypeScript count the same way.
-_NESTING_TOKENS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# Source text, compiled by re on the first deep document (not at every start).
+_NESTING_TOKENS: Final = rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]'
 NESTING: Final = f"nesting deeper than {MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)"
 
 
@@ -66,7 +80,7 @@ def nesting_offset(data: bytes) -> int:
     if data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH:
         return -1
     depth = 0
-    for m in _NESTING_TOKENS.finditer(data):
+    for m in re.finditer(_NESTING_TOKENS, data):
         c = data[m.start()]
         if c == 0x5B or c == 0x7B:
             depth += 1
@@ -80,7 +94,7 @@ def nesting_offset(data: bytes) -> int:
 def _no_surrogates(v: Any) -> None:
     if isinstance(v, str):
         v.encode("utf-8")  # raises on a lone surrogate
-    elif isinstance(v, float) and not math.isfinite(v):
+    elif isinstance(v, float) and v in _INFINITIES:
         raise StrictJSONError("number beyond the range of a 64-bit float")
     elif isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 1023:
         try:
@@ -145,7 +159,7 @@ def _unique_key(v: object) -> object:
 
 def _check(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
     if "ref" in s:
-        _check(_SPECS[s["ref"]], v, p, errs)
+        _check(_spec(s["ref"]), v, p, errs)
         return
     if "oneof" in s:
         _check_union(s, v, p, errs)
@@ -226,7 +240,7 @@ def _check_union(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
         d = v.get(s["prop"])
         for name, value in zip(names, s["values"], strict=True):
             if isinstance(d, str) and d == value:
-                _check(_SPECS[name], v, p, errs)
+                _check(_spec(name), v, p, errs)
                 return
         errs.append(f"{p}: member {s['prop']!r} must be one of {', '.join(s['values'])}")
         return
@@ -235,9 +249,9 @@ def _check_union(s: dict[str, Any], v: object, p: str, errs: list[str]) -> None:
         if not key:
             fallback = name
         elif key in v:
-            _check(_SPECS[name], v, p, errs)
+            _check(_spec(name), v, p, errs)
             return
     if fallback is None:
         errs.append(f"{p}: want one of the members {', '.join(k for k in s['keys'] if k)}")
     else:
-        _check(_SPECS[fallback], v, p, errs)
+        _check(_spec(fallback), v, p, errs)

@@ -4,19 +4,16 @@ the fd shuffle that keeps print() and child processes off the stream."""
 from __future__ import annotations
 
 import collections
-import contextlib
-import errno
 import fcntl
-import math
 import os
 import sys
 import threading
-from collections.abc import Callable
 
 from ._log import log
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # The protocol pipe is grown to this much where the OS allows: the writer's bound (a sender
@@ -83,6 +80,8 @@ class Writer:
             if written < len(data) and not self.broken:
                 # Interrupted mid-frame (e.g. KeyboardInterrupt): the stream is torn, and
                 # anything written after it would be read as part of a corrupt line.
+                import errno  # here: only a torn frame needs it
+
                 self._broke(OSError(errno.EIO, "frame interrupted mid-write"))
 
     def _broke(self, exc: OSError) -> None:
@@ -104,8 +103,10 @@ def _grow_pipe(fd: int) -> None:
     setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
     if setsize is not None:
         # Not a pipe (a file, a terminal) or above the system's pipe-max-size: keep as is.
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib (18 classes) would cost every start to load
             fcntl.fcntl(fd, setsize, _PIPE_BYTES)
+        except OSError:
+            pass
 
 
 class PartialFrameError(Exception):
@@ -178,7 +179,8 @@ class LineReader:
                 self._poll = select.poll()
                 self._poll.register(self._fd, select.POLLIN)
             # A wait already run out (input kept arriving meanwhile) is reported at once.
-            if timeout > 0 and self._poll.poll(math.ceil(timeout * 1000)):
+            # poll() rounds a fractional millisecond up itself (no math.ceil: no math module).
+            if timeout > 0 and self._poll.poll(timeout * 1000):
                 return  # input (or EOF, or an error read(2) will report)
             if self.on_timeout is not None:
                 self.on_timeout()

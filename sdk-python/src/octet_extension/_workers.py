@@ -30,12 +30,12 @@ import collections
 import os
 import threading
 import time
-from collections.abc import Callable
 
 from ._log import log
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 # How long queued items may wait behind workers that take nothing before another worker is

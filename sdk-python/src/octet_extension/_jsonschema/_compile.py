@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from .._typecheck import TYPE_CHECKING
-from . import _kw_apply, _kw_array, _kw_object, _kw_scalar
+from . import _kw_object, _kw_scalar
 from ._context import Context, SchemaError
 from ._node import Node, assemble, false_node
 from ._refs import Place, Registry
-from ._regex import PatternError, compile_pattern
+
+# _kw_apply, _kw_array and _regex are imported where a schema first uses their keywords: a
+# start compiles its tools' schemas, and most use neither applicators, arrays nor patterns,
+# so each is a module load (about 0.2 ms) that start need not pay.
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -62,10 +65,14 @@ class Compiler:
         # Each keyword group only when one of its keywords is there: compiling is part of
         # every extension's start (each tool is compiled when it is defined).
         if not present.isdisjoint(_APPLY):
+            from . import _kw_apply
+
             keywords += _kw_apply.apply_checks(raw, c)
         if not present.isdisjoint(_OBJECT):
             keywords += _kw_object.object_checks(raw, c)
         if not present.isdisjoint(_ARRAY):
+            from . import _kw_array
+
             keywords += _kw_array.array_checks(raw, c)
         pre = []
         if c.validation:
@@ -81,6 +88,8 @@ class Compiler:
             late.append(_kw_object.unevaluated_properties(
                 c.sub(raw["unevaluatedProperties"], "unevaluatedProperties")))
         if "unevaluatedItems" in raw:
+            from . import _kw_array
+
             late.append(_kw_array.unevaluated_items(
                 c.sub(raw["unevaluatedItems"], "unevaluatedItems")))
         assemble(node, pre, keywords, late, place.resource if starts else None)
@@ -89,6 +98,8 @@ class Compiler:
     def pattern(self, source: str, where: str) -> Callable[[str], bool]:
         found = self._patterns.get(source)
         if found is None:
+            from ._regex import PatternError, compile_pattern
+
             try:
                 found = compile_pattern(source)
             except PatternError as exc:

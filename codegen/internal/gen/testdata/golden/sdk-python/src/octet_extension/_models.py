@@ -56,31 +56,16 @@ if TYPE_CHECKING:
     from ._generated.widgets import Widget as Widget
     from ._generated.widgets import WidgetSize as WidgetSize
 
-# The generated module of every runtime name above.
-_OWNER: dict[str, str] = {
-    "CODE_REQUEST_CANCELLED": "errors",
-    "CODE_TOO_MANY": "errors",
-    "ERROR_REGISTRY": "errors",
-    "ErrorInfo": "errors",
-    "validate_too_many_data": "errors",
-    "validate_feature": "features",
-    "validate_lifecycle_event": "features",
-    "MAX_WIDGETS": "limits",
-    "METHODS": "methods",
-    "MethodInfo": "methods",
-    "type_names": "specs",
-    "validate": "specs",
-    "validate_color": "widgets",
-    "validate_from_file": "widgets",
-    "validate_gadget": "widgets",
-    "validate_ident": "widgets",
-    "validate_inline": "widgets",
-    "validate_slug": "widgets",
-    "validate_source": "widgets",
-    "validate_thing": "widgets",
-    "validate_widget": "widgets",
-    "validate_widget_size": "widgets",
+# The runtime names above by the generated module that defines them.
+_NAMES: dict[str, tuple[str, ...]] = {
+    "errors": ("CODE_REQUEST_CANCELLED", "CODE_TOO_MANY", "ERROR_REGISTRY", "ErrorInfo", "validate_too_many_data"),
+    "features": ("validate_feature", "validate_lifecycle_event"),
+    "limits": ("MAX_WIDGETS",),
+    "methods": ("METHODS", "MethodInfo"),
+    "specs": ("type_names", "validate"),
+    "widgets": ("validate_color", "validate_from_file", "validate_gadget", "validate_ident", "validate_inline", "validate_slug", "validate_source", "validate_thing", "validate_widget", "validate_widget_size"),
 }
+_OWNER: dict[str, str] = {n: mod for mod, names in _NAMES.items() for n in names}
 
 
 def __getattr__(name: str) -> Any:
@@ -88,9 +73,10 @@ def __getattr__(name: str) -> Any:
     if mod is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = __import__(f"{__package__}._generated.{mod}", fromlist=[name])
-    value = getattr(module, name)
-    globals()[name] = value  # later uses are plain global lookups
-    return value
+    g = globals()
+    for n in _NAMES[mod]:
+        g[n] = getattr(module, n)  # later uses are plain global lookups
+    return g[name]
 
 
 def __dir__() -> list[str]:

@@ -13,22 +13,23 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Final
 
-# -- Schema types, as specs for the checker (one entry per type, schema order) --
+# -- Schema types, as specs for the checker (one entry per type, schema order; JSON text,
+# decoded on first use by octet_extension._strict) --
 
 _SPECS: Final[dict[str, Any]] = {
-    "TooManyData": {"fields":[["limit",{"kinds":["integer"],"minimum":0},True]],"kinds":["object"],"open":False},
-    "Feature": {"enum":["core","extra","watch","gated","legacy"],"kinds":["string"]},
-    "LifecycleEvent": {"enum":["a/started","a/settled"],"kinds":["string"]},
-    "Color": {"enum":["red","green"],"kinds":["string"]},
-    "Slug": {"kinds":["string"],"pattern":"^[a-z][a-z0-9-]{0,15}\\Z"},
-    "Ident": {"kinds":["integer","string"],"maxBytes":8,"minBytes":1,"minimum":0},
-    "Widget": {"fields":[["kind",{"const":"widget","kinds":["string"]},True],["id",{"ref":"Ident"},True],["slug",{"ref":"Slug"},False],["title",{"kinds":["string"],"maxLength":4},False],["blob",{"kinds":["string"],"maxBytes":4},False],["color",{"ref":"Color"},False],["count",{"kinds":["integer"],"maximum":9,"minimum":1},False],["ratio",{"kinds":["number"],"minimum":0},False],["tags",{"items":{"kinds":["string"]},"kinds":["array"],"maxItems":2,"unique":True},True],["note",{"kinds":["string","null"]},False],["label",{"kinds":["string","null"]},True],["extra",{"fields":[],"kinds":["object"],"open":True},False],["any",{"kinds":[]},False],["size",{"ref":"WidgetSize"},False]],"kinds":["object"],"open":False},
-    "WidgetSize": {"fields":[["w",{"kinds":["integer"]},True]],"kinds":["object"],"open":False},
-    "Gadget": {"fields":[["kind",{"const":"gadget","kinds":["string"]},True],["on",{"kinds":["boolean"]},False]],"kinds":["object"],"open":False},
-    "Thing": {"keys":None,"oneof":["Widget","Gadget"],"prop":"kind","values":["widget","gadget"]},
-    "Inline": {"fields":[["data",{"kinds":["string"]},False]],"kinds":["object"],"open":False},
-    "FromFile": {"fields":[["path",{"kinds":["string"]},True]],"kinds":["object"],"open":False},
-    "Source": {"keys":["","path"],"oneof":["Inline","FromFile"],"prop":"","values":None},
+    "TooManyData": r'{"fields":[["limit",{"kinds":["integer"],"minimum":0},true]],"kinds":["object"],"open":false}',
+    "Feature": r'{"enum":["core","extra","watch","gated","legacy"],"kinds":["string"]}',
+    "LifecycleEvent": r'{"enum":["a/started","a/settled"],"kinds":["string"]}',
+    "Color": r'{"enum":["red","green"],"kinds":["string"]}',
+    "Slug": r'{"kinds":["string"],"pattern":"^[a-z][a-z0-9-]{0,15}\\Z"}',
+    "Ident": r'{"kinds":["integer","string"],"maxBytes":8,"minBytes":1,"minimum":0}',
+    "Widget": r'{"fields":[["kind",{"const":"widget","kinds":["string"]},true],["id",{"ref":"Ident"},true],["slug",{"ref":"Slug"},false],["title",{"kinds":["string"],"maxLength":4},false],["blob",{"kinds":["string"],"maxBytes":4},false],["color",{"ref":"Color"},false],["count",{"kinds":["integer"],"maximum":9,"minimum":1},false],["ratio",{"kinds":["number"],"minimum":0},false],["tags",{"items":{"kinds":["string"]},"kinds":["array"],"maxItems":2,"unique":true},true],["note",{"kinds":["string","null"]},false],["label",{"kinds":["string","null"]},true],["extra",{"fields":[],"kinds":["object"],"open":true},false],["any",{"kinds":[]},false],["size",{"ref":"WidgetSize"},false]],"kinds":["object"],"open":false}',
+    "WidgetSize": r'{"fields":[["w",{"kinds":["integer"]},true]],"kinds":["object"],"open":false}',
+    "Gadget": r'{"fields":[["kind",{"const":"gadget","kinds":["string"]},true],["on",{"kinds":["boolean"]},false]],"kinds":["object"],"open":false}',
+    "Thing": r'{"keys":null,"oneof":["Widget","Gadget"],"prop":"kind","values":["widget","gadget"]}',
+    "Inline": r'{"fields":[["data",{"kinds":["string"]},false]],"kinds":["object"],"open":false}',
+    "FromFile": r'{"fields":[["path",{"kinds":["string"]},true]],"kinds":["object"],"open":false}',
+    "Source": r'{"keys":["","path"],"oneof":["Inline","FromFile"],"prop":"","values":null}',
 }
 
 
