@@ -72,6 +72,7 @@ export class Connection {
         this.decoder.end();
         this.close("eof", "the host closed stdin");
       },
+      failed: (err) => this.writeFailed(err),
     });
   }
 
@@ -229,17 +230,22 @@ export class Connection {
 
   // ---- outbound (the single writer)
 
-  private writeLine(line: string): boolean {
+  private writeLine(line: string, answer = false): boolean {
     try {
-      this.transport.write(line);
+      if (answer && this.transport.writeAnswer !== undefined) this.transport.writeAnswer(line);
+      else this.transport.write(line);
       return true;
     } catch (err) {
-      // The host stopped reading (EPIPE): the connection is gone in both directions.
-      const reason = `writing to the host failed: ${(err as Error).message}`;
-      this.closedReason = reason;
-      this.close("eof", reason);
+      this.writeFailed(err as Error);
       return false;
     }
+  }
+
+  /** The host stopped reading (EPIPE): the connection is gone in both directions. */
+  private writeFailed(err: Error): void {
+    const reason = `writing to the host failed: ${err.message}`;
+    this.closedReason = reason;
+    this.close("eof", reason);
   }
 
   private fits(line: string): number | undefined {
@@ -271,7 +277,7 @@ export class Connection {
       });
       return;
     }
-    if (this.closedReason === undefined) this.writeLine(line);
+    if (this.closedReason === undefined) this.writeLine(line, true);
   }
 
   writeError(id: Id, error: WireError): void {
@@ -281,7 +287,7 @@ export class Connection {
       // Oversized error data is dropped rather than breaking the frame bound.
       line = JSON.stringify({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message.slice(0, 1024) } }) + "\n";
     }
-    this.writeLine(line);
+    this.writeLine(line, true);
   }
 
   private encode(frame: JsonObject): string {

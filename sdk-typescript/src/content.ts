@@ -2,7 +2,7 @@
 // of the negotiated API version, with the result limits checked before anything is sent.
 import { ValidationError } from "./errors.js";
 import { outputSchemaFault } from "./faults.js";
-import { encodedBytes, isObject, type JsonObject, type JsonValue } from "./json.js";
+import { encodedBytes, isObject, withinBytes, type JsonObject, type JsonValue } from "./json.js";
 import { RESULT_MAX_CONTENT_PARTS, RESULT_MAX_METADATA_BYTES, RESULT_MAX_STRUCTURED_BYTES } from "./limits.js";
 import { checkSchema, type JsonSchema } from "./schema.js";
 import type { AudioPart, ContentPart, HookResult, ImagePart, TextPart, ToolResult01, ToolResult02 } from "./types.js";
@@ -115,12 +115,12 @@ export function normalizeResult02(value: unknown, outputSchema: JsonSchema | und
   }
   if (sc !== undefined) {
     if (!isObject(sc)) throw new ValidationError("structured_content must be an object", "/structured_content");
-    const n = encodedBytes(sc);
+    const n = withinBytes(sc, RESULT_MAX_STRUCTURED_BYTES) ? 0 : encodedBytes(sc);
     if (n > RESULT_MAX_STRUCTURED_BYTES) throw new ValidationError(`structured_content of ${n} bytes exceeds ${RESULT_MAX_STRUCTURED_BYTES}`, "/structured_content");
   }
   if (result.metadata !== undefined) {
     if (!isObject(result.metadata)) throw new ValidationError("metadata must be an object", "/metadata");
-    const n = encodedBytes(result.metadata);
+    const n = withinBytes(result.metadata, RESULT_MAX_METADATA_BYTES) ? 0 : encodedBytes(result.metadata);
     if (n > RESULT_MAX_METADATA_BYTES) throw new ValidationError(`metadata of ${n} bytes exceeds ${RESULT_MAX_METADATA_BYTES}`, "/metadata");
   }
   return result;

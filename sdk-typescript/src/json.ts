@@ -29,3 +29,60 @@ export function codePoints(text: string): number {
 export function encodedBytes(value: unknown): number {
   return utf8Bytes(JSON.stringify(value) ?? "");
 }
+
+/** Deeper than this, withinBytes stops guessing and the caller measures exactly. */
+const BOUND_DEPTH = 32;
+
+/**
+ * Whether value's JSON encoding is surely at most `limit` UTF-8 bytes, decided by a walk that
+ * allocates nothing: each string is counted as if every UTF-16 unit were a six-byte \uXXXX
+ * escape and each number as 24 bytes, an upper bound. False means "maybe larger" (or a value
+ * the walk does not judge: a bigint, a class instance, toJSON, deep nesting, a cycle), and
+ * the caller then measures exactly with encodedBytes, which also raises what JSON.stringify
+ * raises. It spares the common small result a second JSON.stringify per call.
+ */
+export function withinBytes(value: unknown, limit: number): boolean {
+  let budget = limit;
+  const walk = (v: unknown, depth: number): boolean => {
+    switch (typeof v) {
+      case "string":
+        budget -= 2 + 6 * v.length;
+        return budget >= 0;
+      case "number":
+        budget -= 24;
+        return budget >= 0;
+      case "boolean":
+      case "undefined":
+        budget -= 5;
+        return budget >= 0;
+      case "object":
+        break;
+      default:
+        return false; // bigint (JSON.stringify throws), function, symbol
+    }
+    if (v === null) {
+      budget -= 4;
+      return budget >= 0;
+    }
+    if (depth >= BOUND_DEPTH) return false;
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (Array.isArray(v)) {
+      if (proto !== Array.prototype) return false;
+      budget -= 2;
+      for (const item of v) {
+        budget -= 1;
+        if (!walk(item, depth + 1)) return false;
+      }
+      return budget >= 0;
+    }
+    // Only plain objects: a boxed number, a Date or anything with toJSON encodes otherwise.
+    if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === "function") return false;
+    budget -= 2;
+    for (const key in v) {
+      budget -= 4 + 6 * key.length;
+      if (!walk((v as Record<string, unknown>)[key], depth + 1)) return false;
+    }
+    return budget >= 0;
+  };
+  return walk(value, 0);
+}

@@ -82,32 +82,105 @@ export function writeAll(fd: number, buf: Buffer): void {
   }
 }
 
+/**
+ * Write one or more frames to a descriptor: strings under ~8 KiB are written directly (one
+ * syscall, no copy); larger ones, and the rest of a partial write, go through a Buffer so the
+ * write resumes at the right byte.
+ */
+export function writeText(fd: number, text: string): void {
+  if (text.length < 8192) {
+    let n = 0;
+    try {
+      n = writeSync(fd, text);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
+    }
+    if (n === Buffer.byteLength(text)) return;
+    writeAll(fd, Buffer.from(text).subarray(n));
+    return;
+  }
+  writeAll(fd, Buffer.from(text));
+}
+
+/** Held answers past this many UTF-16 code units are written at once (see StdioTransport.queued). */
+const ANSWER_BATCH_CHARS = 64 * 1024;
+
 export class StdioTransport implements Transport {
   private sink: InboundSink | undefined;
   private readonly onData = (chunk: Buffer): void => this.sink?.data(chunk);
   private readonly onEnd = (): void => this.sink?.end();
+  /**
+   * Answers written since the last flush. The answers of requests that arrive in one chunk (or
+   * settle in one turn of the microtask queue) leave in one write(2) instead of one each; a
+   * lone answer is not delayed, since the flush runs as soon as the current tick's JavaScript
+   * is done, before the event loop waits for input again. Other frames (progress, requests to
+   * the host) are written at once, after what is held, so a handler that never yields still
+   * reports progress; past ANSWER_BATCH_CHARS the batch is written at once, so a burst keeps
+   * the pipe's backpressure instead of growing the heap.
+   */
+  private queued: string[] = [];
+  private queuedBytes = 0;
+  private flushScheduled = false;
+  /** A deferred write failed: later writes throw it at once. */
+  private broken: Error | undefined;
+  private readonly flushQueued = (): void => this.flush();
+  /** Kept after stop(): the answers of the drain are still written after stdin's EOF. */
+  private onFailure: ((err: Error) => void) | undefined;
 
-  constructor(private readonly fd: number) {}
+  constructor(private readonly fd: number) {
+    // process.exit() (the SDK's own at the end of run(), or a handler's) skips the tick queue:
+    // answers already written must still leave.
+    process.once("exit", this.flushQueued);
+  }
 
   write(line: string): void {
-    // Strings under ~8 KiB are written directly (one syscall, no copy); larger ones go through a
-    // Buffer so a partial write can resume at the right byte.
-    if (line.length < 8192) {
-      let n = 0;
-      try {
-        n = writeSync(this.fd, line);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EAGAIN") throw err;
-      }
-      if (n === Buffer.byteLength(line)) return;
-      writeAll(this.fd, Buffer.from(line).subarray(n));
+    if (this.broken !== undefined) throw this.broken;
+    if (this.queued.length === 0) {
+      writeText(this.fd, line);
       return;
     }
-    writeAll(this.fd, Buffer.from(line));
+    this.queued.push(line);
+    this.writeQueued(true);
+  }
+
+  writeAnswer(line: string): void {
+    if (this.broken !== undefined) throw this.broken;
+    this.queued.push(line);
+    this.queuedBytes += line.length;
+    if (this.queuedBytes >= ANSWER_BATCH_CHARS) {
+      this.writeQueued(true);
+      return;
+    }
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      process.nextTick(this.flushQueued);
+    }
+  }
+
+  /** Write every held answer now (the end of the tick, or process exit). */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.queued.length > 0) this.writeQueued(false);
+  }
+
+  /** One write of everything held; `rethrow` when called from write()/writeAnswer(), whose caller handles the error. */
+  private writeQueued(rethrow: boolean): void {
+    const text = this.queued.length === 1 ? this.queued[0]! : this.queued.join("");
+    this.queued = [];
+    this.queuedBytes = 0;
+    try {
+      writeText(this.fd, text);
+    } catch (err) {
+      // The host stopped reading (EPIPE): nothing held can be delivered either.
+      this.broken = err as Error;
+      if (rethrow) throw err;
+      this.onFailure?.(this.broken);
+    }
   }
 
   start(sink: InboundSink): void {
     this.sink = sink;
+    this.onFailure = sink.failed?.bind(sink);
     process.stdin.on("data", this.onData);
     process.stdin.on("end", this.onEnd);
     process.stdin.on("error", this.onEnd);

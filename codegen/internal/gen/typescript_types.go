@@ -75,15 +75,13 @@ func tsType(m *ir.Model, t *ir.Type) string {
 }
 
 // tsFile returns <stem>.types.ts (interfaces and aliases, with the schema's descriptions) and
-// <stem>.check.ts (validateX, isX and the checkX used across files; no descriptions, so a
-// description edit never touches it).
+// <stem>.check.ts (the checkX functions validate.ts and other check files call; no
+// descriptions, so a description edit never touches it).
 func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
 	var tb, cb bytes.Buffer
 	g := &tsVal{m: m, b: &cb, regexps: map[string]string{}, refs: map[string]bool{}}
 	typeRefs := &tsVal{refs: map[string]bool{}}
-	var own []string
 	for _, n := range f.Types {
-		own = append(own, n.Name)
 		t := n.Type
 		tsDoc(&tb, "", n.Name+": "+t.Description)
 		if t.Has(ir.Object) && !t.Open && len(t.OneOf) == 0 {
@@ -104,8 +102,9 @@ func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
 			fmt.Fprintf(&tb, "export type %s = %s;\n\n", n.Name, tsType(m, t))
 			typeRefs.noteRefs(t)
 		}
-		fmt.Fprintf(&cb, "/** Checks v against %s; returns the violations (empty when valid). */\nexport function validate%s(v: unknown, ctx: Ctx = plainCtx()): string[] {\n  const e: string[] = [];\n  check%s(v, \"$\", e, ctx, undefined, undefined);\n  return e;\n}\n\n", n.Name, n.Name, n.Name)
-		fmt.Fprintf(&cb, "/** Whether v is a valid %s. */\nexport function is%s(v: unknown, ctx: Ctx = plainCtx()): v is %s {\n  return validate%s(v, ctx).length === 0;\n}\n\n", n.Name, n.Name, n.Name, n.Name)
+		// Only checkX: validate.ts's validate(typeName) is the entry point. Per-type validateX and
+		// isX wrappers were a quarter of the checks' source, which Node compiles on every start
+		// (bench/analysis/sdk-bounds.md), and nothing called them.
 		fmt.Fprintf(&cb, "/** @internal */\nexport function check%s(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {\n", n.Name)
 		g.check(n.Type, "v", "${p}", "o", "k", 0, "  ")
 		cb.WriteString("  void c; void o; void k;\n}\n\n")
@@ -134,7 +133,6 @@ func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
 		}
 	}
 	fmt.Fprintf(&c, "import type { Ctx } from \"../strictjson.js\";\nimport { %s } from \"../strictjson.js\";\n", strings.Join(used, ", "))
-	fmt.Fprintf(&c, "import type { %s } from \"./%s.types.js\";\n", strings.Join(own, ", "), f.Stem)
 	checkRefs := map[string]bool{}
 	for name := range g.refs {
 		if strings.Contains(src, "check"+name+"(") {

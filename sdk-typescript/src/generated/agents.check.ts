@@ -2,24 +2,11 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/agents.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, hasDuplicate, isInt, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantString } from "../strictjson.js";
-import type { Name48, Sha256Hex, AgentState, ModelSelection, AgentPolicy, AgentSpawnParams, AgentSpawnResult, AgentMessageParams, AgentMessageResult, AgentModelsParams, AgentModel, AgentModelsResult, AgentListParams, AgentUsage, AgentRecord, AgentListResult, AgentWaitParams, AgentWaitResult, AgentInterruptParams, AgentInterruptResult } from "./agents.types.js";
+import { cpLen, has, hasDuplicate, isInt, isObj, kindOf, utf8Len, wantBoolean, wantString } from "../strictjson.js";
 import { checkRequestID } from "./envelope.check.js";
 
 const re0fd3b415 = new RegExp("^[a-z0-9_-]{1,48}$", "u");
 const re190b3eb9 = new RegExp("^[0-9a-f]{64}$", "u");
-
-/** Checks v against Name48; returns the violations (empty when valid). */
-export function validateName48(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkName48(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Name48. */
-export function isName48(v: unknown, ctx: Ctx = plainCtx()): v is Name48 {
-  return validateName48(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkName48(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -31,18 +18,6 @@ export function checkName48(v: unknown, p: string, e: string[], c: Ctx, o: objec
   void c; void o; void k;
 }
 
-/** Checks v against Sha256Hex; returns the violations (empty when valid). */
-export function validateSha256Hex(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSha256Hex(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Sha256Hex. */
-export function isSha256Hex(v: unknown, ctx: Ctx = plainCtx()): v is Sha256Hex {
-  return validateSha256Hex(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkSha256Hex(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -51,18 +26,6 @@ export function checkSha256Hex(v: unknown, p: string, e: string[], c: Ctx, o: ob
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentState; returns the violations (empty when valid). */
-export function validateAgentState(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentState(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentState. */
-export function isAgentState(v: unknown, ctx: Ctx = plainCtx()): v is AgentState {
-  return validateAgentState(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -83,18 +46,6 @@ export function checkAgentState(v: unknown, p: string, e: string[], c: Ctx, o: o
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ModelSelection; returns the violations (empty when valid). */
-export function validateModelSelection(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkModelSelection(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ModelSelection. */
-export function isModelSelection(v: unknown, ctx: Ctx = plainCtx()): v is ModelSelection {
-  return validateModelSelection(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -120,18 +71,6 @@ export function checkModelSelection(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentPolicy; returns the violations (empty when valid). */
-export function validateAgentPolicy(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentPolicy(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentPolicy. */
-export function isAgentPolicy(v: unknown, ctx: Ctx = plainCtx()): v is AgentPolicy {
-  return validateAgentPolicy(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -254,18 +193,6 @@ export function checkAgentPolicy(v: unknown, p: string, e: string[], c: Ctx, o: 
   void c; void o; void k;
 }
 
-/** Checks v against AgentSpawnParams; returns the violations (empty when valid). */
-export function validateAgentSpawnParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentSpawnParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentSpawnParams. */
-export function isAgentSpawnParams(v: unknown, ctx: Ctx = plainCtx()): v is AgentSpawnParams {
-  return validateAgentSpawnParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentSpawnParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -334,18 +261,6 @@ export function checkAgentSpawnParams(v: unknown, p: string, e: string[], c: Ctx
   void c; void o; void k;
 }
 
-/** Checks v against AgentSpawnResult; returns the violations (empty when valid). */
-export function validateAgentSpawnResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentSpawnResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentSpawnResult. */
-export function isAgentSpawnResult(v: unknown, ctx: Ctx = plainCtx()): v is AgentSpawnResult {
-  return validateAgentSpawnResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentSpawnResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -385,18 +300,6 @@ export function checkAgentSpawnResult(v: unknown, p: string, e: string[], c: Ctx
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentMessageParams; returns the violations (empty when valid). */
-export function validateAgentMessageParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentMessageParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentMessageParams. */
-export function isAgentMessageParams(v: unknown, ctx: Ctx = plainCtx()): v is AgentMessageParams {
-  return validateAgentMessageParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -439,18 +342,6 @@ export function checkAgentMessageParams(v: unknown, p: string, e: string[], c: C
   void c; void o; void k;
 }
 
-/** Checks v against AgentMessageResult; returns the violations (empty when valid). */
-export function validateAgentMessageResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentMessageResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentMessageResult. */
-export function isAgentMessageResult(v: unknown, ctx: Ctx = plainCtx()): v is AgentMessageResult {
-  return validateAgentMessageResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentMessageResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -472,18 +363,6 @@ export function checkAgentMessageResult(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentModelsParams; returns the violations (empty when valid). */
-export function validateAgentModelsParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentModelsParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentModelsParams. */
-export function isAgentModelsParams(v: unknown, ctx: Ctx = plainCtx()): v is AgentModelsParams {
-  return validateAgentModelsParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -524,18 +403,6 @@ export function checkAgentModelsParams(v: unknown, p: string, e: string[], c: Ct
   void c; void o; void k;
 }
 
-/** Checks v against AgentModel; returns the violations (empty when valid). */
-export function validateAgentModel(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentModel(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentModel. */
-export function isAgentModel(v: unknown, ctx: Ctx = plainCtx()): v is AgentModel {
-  return validateAgentModel(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentModel(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -569,18 +436,6 @@ export function checkAgentModel(v: unknown, p: string, e: string[], c: Ctx, o: o
   void c; void o; void k;
 }
 
-/** Checks v against AgentModelsResult; returns the violations (empty when valid). */
-export function validateAgentModelsResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentModelsResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentModelsResult. */
-export function isAgentModelsResult(v: unknown, ctx: Ctx = plainCtx()): v is AgentModelsResult {
-  return validateAgentModelsResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentModelsResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -612,18 +467,6 @@ export function checkAgentModelsResult(v: unknown, p: string, e: string[], c: Ct
   void c; void o; void k;
 }
 
-/** Checks v against AgentListParams; returns the violations (empty when valid). */
-export function validateAgentListParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentListParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentListParams. */
-export function isAgentListParams(v: unknown, ctx: Ctx = plainCtx()): v is AgentListParams {
-  return validateAgentListParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentListParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -645,18 +488,6 @@ export function checkAgentListParams(v: unknown, p: string, e: string[], c: Ctx,
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentUsage; returns the violations (empty when valid). */
-export function validateAgentUsage(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentUsage(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentUsage. */
-export function isAgentUsage(v: unknown, ctx: Ctx = plainCtx()): v is AgentUsage {
-  return validateAgentUsage(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -704,18 +535,6 @@ export function checkAgentUsage(v: unknown, p: string, e: string[], c: Ctx, o: o
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentRecord; returns the violations (empty when valid). */
-export function validateAgentRecord(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentRecord(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentRecord. */
-export function isAgentRecord(v: unknown, ctx: Ctx = plainCtx()): v is AgentRecord {
-  return validateAgentRecord(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -839,18 +658,6 @@ export function checkAgentRecord(v: unknown, p: string, e: string[], c: Ctx, o: 
   void c; void o; void k;
 }
 
-/** Checks v against AgentListResult; returns the violations (empty when valid). */
-export function validateAgentListResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentListResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentListResult. */
-export function isAgentListResult(v: unknown, ctx: Ctx = plainCtx()): v is AgentListResult {
-  return validateAgentListResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentListResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -880,18 +687,6 @@ export function checkAgentListResult(v: unknown, p: string, e: string[], c: Ctx,
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentWaitParams; returns the violations (empty when valid). */
-export function validateAgentWaitParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentWaitParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentWaitParams. */
-export function isAgentWaitParams(v: unknown, ctx: Ctx = plainCtx()): v is AgentWaitParams {
-  return validateAgentWaitParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -926,18 +721,6 @@ export function checkAgentWaitParams(v: unknown, p: string, e: string[], c: Ctx,
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentWaitResult; returns the violations (empty when valid). */
-export function validateAgentWaitResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentWaitResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentWaitResult. */
-export function isAgentWaitResult(v: unknown, ctx: Ctx = plainCtx()): v is AgentWaitResult {
-  return validateAgentWaitResult(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -977,18 +760,6 @@ export function checkAgentWaitResult(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against AgentInterruptParams; returns the violations (empty when valid). */
-export function validateAgentInterruptParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentInterruptParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentInterruptParams. */
-export function isAgentInterruptParams(v: unknown, ctx: Ctx = plainCtx()): v is AgentInterruptParams {
-  return validateAgentInterruptParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAgentInterruptParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -1016,18 +787,6 @@ export function checkAgentInterruptParams(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AgentInterruptResult; returns the violations (empty when valid). */
-export function validateAgentInterruptResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAgentInterruptResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AgentInterruptResult. */
-export function isAgentInterruptResult(v: unknown, ctx: Ctx = plainCtx()): v is AgentInterruptResult {
-  return validateAgentInterruptResult(v, ctx).length === 0;
 }
 
 /** @internal */

@@ -2,21 +2,8 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/content.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, isInt, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantObject, wantString } from "../strictjson.js";
-import type { ResourceOwner, ToolDefinition01, ToolDefinition, CommandDefinition, TextPart, ImagePart, AudioPart, ContentPart, ToolResult01, ToolResult } from "./content.types.js";
+import { cpLen, has, isInt, isObj, kindOf, utf8Len, wantBoolean, wantObject, wantString } from "../strictjson.js";
 import { checkCommandName, checkToolName } from "./manifest.check.js";
-
-/** Checks v against ResourceOwner; returns the violations (empty when valid). */
-export function validateResourceOwner(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkResourceOwner(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ResourceOwner. */
-export function isResourceOwner(v: unknown, ctx: Ctx = plainCtx()): v is ResourceOwner {
-  return validateResourceOwner(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkResourceOwner(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -65,18 +52,6 @@ export function checkResourceOwner(v: unknown, p: string, e: string[], c: Ctx, o
   void c; void o; void k;
 }
 
-/** Checks v against ToolDefinition01; returns the violations (empty when valid). */
-export function validateToolDefinition01(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolDefinition01(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolDefinition01. */
-export function isToolDefinition01(v: unknown, ctx: Ctx = plainCtx()): v is ToolDefinition01 {
-  return validateToolDefinition01(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkToolDefinition01(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -114,18 +89,6 @@ export function checkToolDefinition01(v: unknown, p: string, e: string[], c: Ctx
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolDefinition; returns the violations (empty when valid). */
-export function validateToolDefinition(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolDefinition(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolDefinition. */
-export function isToolDefinition(v: unknown, ctx: Ctx = plainCtx()): v is ToolDefinition {
-  return validateToolDefinition(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -171,18 +134,6 @@ export function checkToolDefinition(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against CommandDefinition; returns the violations (empty when valid). */
-export function validateCommandDefinition(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCommandDefinition(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CommandDefinition. */
-export function isCommandDefinition(v: unknown, ctx: Ctx = plainCtx()): v is CommandDefinition {
-  return validateCommandDefinition(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkCommandDefinition(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -210,18 +161,6 @@ export function checkCommandDefinition(v: unknown, p: string, e: string[], c: Ct
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against TextPart; returns the violations (empty when valid). */
-export function validateTextPart(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkTextPart(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid TextPart. */
-export function isTextPart(v: unknown, ctx: Ctx = plainCtx()): v is TextPart {
-  return validateTextPart(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -255,18 +194,6 @@ export function checkTextPart(v: unknown, p: string, e: string[], c: Ctx, o: obj
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ImagePart; returns the violations (empty when valid). */
-export function validateImagePart(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkImagePart(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ImagePart. */
-export function isImagePart(v: unknown, ctx: Ctx = plainCtx()): v is ImagePart {
-  return validateImagePart(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -324,18 +251,6 @@ export function checkImagePart(v: unknown, p: string, e: string[], c: Ctx, o: ob
   void c; void o; void k;
 }
 
-/** Checks v against AudioPart; returns the violations (empty when valid). */
-export function validateAudioPart(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAudioPart(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AudioPart. */
-export function isAudioPart(v: unknown, ctx: Ctx = plainCtx()): v is AudioPart {
-  return validateAudioPart(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAudioPart(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -391,18 +306,6 @@ export function checkAudioPart(v: unknown, p: string, e: string[], c: Ctx, o: ob
   void c; void o; void k;
 }
 
-/** Checks v against ContentPart; returns the violations (empty when valid). */
-export function validateContentPart(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkContentPart(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ContentPart. */
-export function isContentPart(v: unknown, ctx: Ctx = plainCtx()): v is ContentPart {
-  return validateContentPart(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkContentPart(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -423,18 +326,6 @@ export function checkContentPart(v: unknown, p: string, e: string[], c: Ctx, o: 
       e.push(`${p}: member type must be one of text, image, audio`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolResult01; returns the violations (empty when valid). */
-export function validateToolResult01(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolResult01(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolResult01. */
-export function isToolResult01(v: unknown, ctx: Ctx = plainCtx()): v is ToolResult01 {
-  return validateToolResult01(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -466,18 +357,6 @@ export function checkToolResult01(v: unknown, p: string, e: string[], c: Ctx, o:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolResult; returns the violations (empty when valid). */
-export function validateToolResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolResult. */
-export function isToolResult(v: unknown, ctx: Ctx = plainCtx()): v is ToolResult {
-  return validateToolResult(v, ctx).length === 0;
 }
 
 /** @internal */

@@ -2,21 +2,8 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/envelope.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { has, isInt, isObj, kindOf, plainCtx, utf8Len, wantObject, wantString } from "../strictjson.js";
-import type { RequestID, Request, Notification, SuccessResponse, ErrorResponse, CancelParams } from "./envelope.types.js";
+import { has, isInt, isObj, kindOf, utf8Len, wantObject, wantString } from "../strictjson.js";
 import { checkErrorObject } from "./errors.check.js";
-
-/** Checks v against RequestID; returns the violations (empty when valid). */
-export function validateRequestID(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkRequestID(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid RequestID. */
-export function isRequestID(v: unknown, ctx: Ctx = plainCtx()): v is RequestID {
-  return validateRequestID(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkRequestID(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -28,18 +15,6 @@ export function checkRequestID(v: unknown, p: string, e: string[], c: Ctx, o: ob
     e.push(`${p}: want integer or string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Request; returns the violations (empty when valid). */
-export function validateRequest(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkRequest(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Request. */
-export function isRequest(v: unknown, ctx: Ctx = plainCtx()): v is Request {
-  return validateRequest(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -85,18 +60,6 @@ export function checkRequest(v: unknown, p: string, e: string[], c: Ctx, o: obje
   void c; void o; void k;
 }
 
-/** Checks v against Notification; returns the violations (empty when valid). */
-export function validateNotification(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkNotification(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Notification. */
-export function isNotification(v: unknown, ctx: Ctx = plainCtx()): v is Notification {
-  return validateNotification(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkNotification(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -132,18 +95,6 @@ export function checkNotification(v: unknown, p: string, e: string[], c: Ctx, o:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against SuccessResponse; returns the violations (empty when valid). */
-export function validateSuccessResponse(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSuccessResponse(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SuccessResponse. */
-export function isSuccessResponse(v: unknown, ctx: Ctx = plainCtx()): v is SuccessResponse {
-  return validateSuccessResponse(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -184,18 +135,6 @@ export function checkSuccessResponse(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against ErrorResponse; returns the violations (empty when valid). */
-export function validateErrorResponse(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkErrorResponse(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ErrorResponse. */
-export function isErrorResponse(v: unknown, ctx: Ctx = plainCtx()): v is ErrorResponse {
-  return validateErrorResponse(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkErrorResponse(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -233,18 +172,6 @@ export function checkErrorResponse(v: unknown, p: string, e: string[], c: Ctx, o
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against CancelParams; returns the violations (empty when valid). */
-export function validateCancelParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCancelParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CancelParams. */
-export function isCancelParams(v: unknown, ctx: Ctx = plainCtx()): v is CancelParams {
-  return validateCancelParams(v, ctx).length === 0;
 }
 
 /** @internal */

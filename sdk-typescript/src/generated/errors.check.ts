@@ -2,20 +2,7 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/errors.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { has, isInt, isObj, kindOf, plainCtx, wantInt, wantObject, wantString } from "../strictjson.js";
-import type { ErrorObject, ParseErrorData, InvalidRequestData, MethodNotFoundData, InvalidParamsData, InternalErrorData, OverloadedData, ServiceUnavailableData, KVConflictData, UnsupportedAPIVersionData, OutputSchemaFaultData, HandlerExceptionData, UnknownToolData } from "./errors.types.js";
-
-/** Checks v against ErrorObject; returns the violations (empty when valid). */
-export function validateErrorObject(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkErrorObject(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ErrorObject. */
-export function isErrorObject(v: unknown, ctx: Ctx = plainCtx()): v is ErrorObject {
-  return validateErrorObject(v, ctx).length === 0;
-}
+import { has, isInt, isObj, kindOf, wantInt, wantObject, wantString } from "../strictjson.js";
 
 /** @internal */
 export function checkErrorObject(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -49,18 +36,6 @@ export function checkErrorObject(v: unknown, p: string, e: string[], c: Ctx, o: 
   void c; void o; void k;
 }
 
-/** Checks v against ParseErrorData; returns the violations (empty when valid). */
-export function validateParseErrorData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkParseErrorData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ParseErrorData. */
-export function isParseErrorData(v: unknown, ctx: Ctx = plainCtx()): v is ParseErrorData {
-  return validateParseErrorData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkParseErrorData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -80,18 +55,6 @@ export function checkParseErrorData(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against InvalidRequestData; returns the violations (empty when valid). */
-export function validateInvalidRequestData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInvalidRequestData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InvalidRequestData. */
-export function isInvalidRequestData(v: unknown, ctx: Ctx = plainCtx()): v is InvalidRequestData {
-  return validateInvalidRequestData(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -115,18 +78,6 @@ export function checkInvalidRequestData(v: unknown, p: string, e: string[], c: C
   void c; void o; void k;
 }
 
-/** Checks v against MethodNotFoundData; returns the violations (empty when valid). */
-export function validateMethodNotFoundData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkMethodNotFoundData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid MethodNotFoundData. */
-export function isMethodNotFoundData(v: unknown, ctx: Ctx = plainCtx()): v is MethodNotFoundData {
-  return validateMethodNotFoundData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkMethodNotFoundData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -148,18 +99,6 @@ export function checkMethodNotFoundData(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against InvalidParamsData; returns the violations (empty when valid). */
-export function validateInvalidParamsData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInvalidParamsData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InvalidParamsData. */
-export function isInvalidParamsData(v: unknown, ctx: Ctx = plainCtx()): v is InvalidParamsData {
-  return validateInvalidParamsData(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -195,34 +134,10 @@ export function checkInvalidParamsData(v: unknown, p: string, e: string[], c: Ct
   void c; void o; void k;
 }
 
-/** Checks v against InternalErrorData; returns the violations (empty when valid). */
-export function validateInternalErrorData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInternalErrorData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InternalErrorData. */
-export function isInternalErrorData(v: unknown, ctx: Ctx = plainCtx()): v is InternalErrorData {
-  return validateInternalErrorData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkInternalErrorData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   wantObject(v, p, e);
   void c; void o; void k;
-}
-
-/** Checks v against OverloadedData; returns the violations (empty when valid). */
-export function validateOverloadedData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkOverloadedData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid OverloadedData. */
-export function isOverloadedData(v: unknown, ctx: Ctx = plainCtx()): v is OverloadedData {
-  return validateOverloadedData(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -252,18 +167,6 @@ export function checkOverloadedData(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against ServiceUnavailableData; returns the violations (empty when valid). */
-export function validateServiceUnavailableData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkServiceUnavailableData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ServiceUnavailableData. */
-export function isServiceUnavailableData(v: unknown, ctx: Ctx = plainCtx()): v is ServiceUnavailableData {
-  return validateServiceUnavailableData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkServiceUnavailableData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -283,18 +186,6 @@ export function checkServiceUnavailableData(v: unknown, p: string, e: string[], 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against KVConflictData; returns the violations (empty when valid). */
-export function validateKVConflictData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVConflictData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVConflictData. */
-export function isKVConflictData(v: unknown, ctx: Ctx = plainCtx()): v is KVConflictData {
-  return validateKVConflictData(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -346,18 +237,6 @@ export function checkKVConflictData(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against UnsupportedAPIVersionData; returns the violations (empty when valid). */
-export function validateUnsupportedAPIVersionData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkUnsupportedAPIVersionData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid UnsupportedAPIVersionData. */
-export function isUnsupportedAPIVersionData(v: unknown, ctx: Ctx = plainCtx()): v is UnsupportedAPIVersionData {
-  return validateUnsupportedAPIVersionData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkUnsupportedAPIVersionData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -395,18 +274,6 @@ export function checkUnsupportedAPIVersionData(v: unknown, p: string, e: string[
   void c; void o; void k;
 }
 
-/** Checks v against OutputSchemaFaultData; returns the violations (empty when valid). */
-export function validateOutputSchemaFaultData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkOutputSchemaFaultData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid OutputSchemaFaultData. */
-export function isOutputSchemaFaultData(v: unknown, ctx: Ctx = plainCtx()): v is OutputSchemaFaultData {
-  return validateOutputSchemaFaultData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkOutputSchemaFaultData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -442,18 +309,6 @@ export function checkOutputSchemaFaultData(v: unknown, p: string, e: string[], c
   void c; void o; void k;
 }
 
-/** Checks v against HandlerExceptionData; returns the violations (empty when valid). */
-export function validateHandlerExceptionData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHandlerExceptionData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HandlerExceptionData. */
-export function isHandlerExceptionData(v: unknown, ctx: Ctx = plainCtx()): v is HandlerExceptionData {
-  return validateHandlerExceptionData(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkHandlerExceptionData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -481,18 +336,6 @@ export function checkHandlerExceptionData(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against UnknownToolData; returns the violations (empty when valid). */
-export function validateUnknownToolData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkUnknownToolData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid UnknownToolData. */
-export function isUnknownToolData(v: unknown, ctx: Ctx = plainCtx()): v is UnknownToolData {
-  return validateUnknownToolData(v, ctx).length === 0;
 }
 
 /** @internal */

@@ -2,8 +2,7 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/extension-methods.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, isInt, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantInt, wantObject, wantString } from "../strictjson.js";
-import type { NotificationParams, ConfirmationRequestParams, ConfirmationRequestResult, InputRequestParams, InputRequestResult, ContextContributionParams, StatusContributionParams, ProgressStatus, ProgressOutput, ProgressDecoration, ProgressEvent, ProgressParams, ArtifactPublishInline, ArtifactPublishFile, ArtifactPublishParams, ArtifactPublishResult, AdapterHints, PolicyIntent, PolicyEvaluateParams, PolicyEvaluateResult, SecretGetParams, SecretGetResult, ToolsRegisterParams, ToolsUnregisterParams, ToolsCatalogResult } from "./extension-methods.types.js";
+import { cpLen, has, isInt, isObj, kindOf, utf8Len, wantBoolean, wantInt, wantObject, wantString } from "../strictjson.js";
 import { checkSha256Hex } from "./agents.check.js";
 import { checkToolDefinition } from "./content.check.js";
 import { checkRequestID } from "./envelope.check.js";
@@ -13,18 +12,6 @@ import { checkSecretName, checkToolName, checkUISurface } from "./manifest.check
 const re58c442a1 = new RegExp("[^ \\t\\n\\r]", "u");
 const rec0db35be = new RegExp("^[A-Za-z0-9+/]*={0,2}$", "u");
 const re190b3eb9 = new RegExp("^[0-9a-f]{64}$", "u");
-
-/** Checks v against NotificationParams; returns the violations (empty when valid). */
-export function validateNotificationParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkNotificationParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid NotificationParams. */
-export function isNotificationParams(v: unknown, ctx: Ctx = plainCtx()): v is NotificationParams {
-  return validateNotificationParams(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkNotificationParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -75,18 +62,6 @@ export function checkNotificationParams(v: unknown, p: string, e: string[], c: C
   void c; void o; void k;
 }
 
-/** Checks v against ConfirmationRequestParams; returns the violations (empty when valid). */
-export function validateConfirmationRequestParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkConfirmationRequestParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ConfirmationRequestParams. */
-export function isConfirmationRequestParams(v: unknown, ctx: Ctx = plainCtx()): v is ConfirmationRequestParams {
-  return validateConfirmationRequestParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkConfirmationRequestParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -122,18 +97,6 @@ export function checkConfirmationRequestParams(v: unknown, p: string, e: string[
   void c; void o; void k;
 }
 
-/** Checks v against ConfirmationRequestResult; returns the violations (empty when valid). */
-export function validateConfirmationRequestResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkConfirmationRequestResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ConfirmationRequestResult. */
-export function isConfirmationRequestResult(v: unknown, ctx: Ctx = plainCtx()): v is ConfirmationRequestResult {
-  return validateConfirmationRequestResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkConfirmationRequestResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -155,18 +118,6 @@ export function checkConfirmationRequestResult(v: unknown, p: string, e: string[
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against InputRequestParams; returns the violations (empty when valid). */
-export function validateInputRequestParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInputRequestParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InputRequestParams. */
-export function isInputRequestParams(v: unknown, ctx: Ctx = plainCtx()): v is InputRequestParams {
-  return validateInputRequestParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -209,18 +160,6 @@ export function checkInputRequestParams(v: unknown, p: string, e: string[], c: C
   void c; void o; void k;
 }
 
-/** Checks v against InputRequestResult; returns the violations (empty when valid). */
-export function validateInputRequestResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInputRequestResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InputRequestResult. */
-export function isInputRequestResult(v: unknown, ctx: Ctx = plainCtx()): v is InputRequestResult {
-  return validateInputRequestResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkInputRequestResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -247,18 +186,6 @@ export function checkInputRequestResult(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ContextContributionParams; returns the violations (empty when valid). */
-export function validateContextContributionParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkContextContributionParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ContextContributionParams. */
-export function isContextContributionParams(v: unknown, ctx: Ctx = plainCtx()): v is ContextContributionParams {
-  return validateContextContributionParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -290,18 +217,6 @@ export function checkContextContributionParams(v: unknown, p: string, e: string[
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against StatusContributionParams; returns the violations (empty when valid). */
-export function validateStatusContributionParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkStatusContributionParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid StatusContributionParams. */
-export function isStatusContributionParams(v: unknown, ctx: Ctx = plainCtx()): v is StatusContributionParams {
-  return validateStatusContributionParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -349,18 +264,6 @@ export function checkStatusContributionParams(v: unknown, p: string, e: string[]
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ProgressStatus; returns the violations (empty when valid). */
-export function validateProgressStatus(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProgressStatus(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProgressStatus. */
-export function isProgressStatus(v: unknown, ctx: Ctx = plainCtx()): v is ProgressStatus {
-  return validateProgressStatus(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -412,18 +315,6 @@ export function checkProgressStatus(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ProgressOutput; returns the violations (empty when valid). */
-export function validateProgressOutput(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProgressOutput(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProgressOutput. */
-export function isProgressOutput(v: unknown, ctx: Ctx = plainCtx()): v is ProgressOutput {
-  return validateProgressOutput(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -491,18 +382,6 @@ export function checkProgressOutput(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against ProgressDecoration; returns the violations (empty when valid). */
-export function validateProgressDecoration(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProgressDecoration(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProgressDecoration. */
-export function isProgressDecoration(v: unknown, ctx: Ctx = plainCtx()): v is ProgressDecoration {
-  return validateProgressDecoration(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkProgressDecoration(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -548,18 +427,6 @@ export function checkProgressDecoration(v: unknown, p: string, e: string[], c: C
   void c; void o; void k;
 }
 
-/** Checks v against ProgressEvent; returns the violations (empty when valid). */
-export function validateProgressEvent(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProgressEvent(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProgressEvent. */
-export function isProgressEvent(v: unknown, ctx: Ctx = plainCtx()): v is ProgressEvent {
-  return validateProgressEvent(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkProgressEvent(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -580,18 +447,6 @@ export function checkProgressEvent(v: unknown, p: string, e: string[], c: Ctx, o
       e.push(`${p}: member type must be one of status, output, decoration`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ProgressParams; returns the violations (empty when valid). */
-export function validateProgressParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProgressParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProgressParams. */
-export function isProgressParams(v: unknown, ctx: Ctx = plainCtx()): v is ProgressParams {
-  return validateProgressParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -631,18 +486,6 @@ export function checkProgressParams(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ArtifactPublishInline; returns the violations (empty when valid). */
-export function validateArtifactPublishInline(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkArtifactPublishInline(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ArtifactPublishInline. */
-export function isArtifactPublishInline(v: unknown, ctx: Ctx = plainCtx()): v is ArtifactPublishInline {
-  return validateArtifactPublishInline(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -685,18 +528,6 @@ export function checkArtifactPublishInline(v: unknown, p: string, e: string[], c
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ArtifactPublishFile; returns the violations (empty when valid). */
-export function validateArtifactPublishFile(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkArtifactPublishFile(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ArtifactPublishFile. */
-export function isArtifactPublishFile(v: unknown, ctx: Ctx = plainCtx()): v is ArtifactPublishFile {
-  return validateArtifactPublishFile(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -759,18 +590,6 @@ export function checkArtifactPublishFile(v: unknown, p: string, e: string[], c: 
   void c; void o; void k;
 }
 
-/** Checks v against ArtifactPublishParams; returns the violations (empty when valid). */
-export function validateArtifactPublishParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkArtifactPublishParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ArtifactPublishParams. */
-export function isArtifactPublishParams(v: unknown, ctx: Ctx = plainCtx()): v is ArtifactPublishParams {
-  return validateArtifactPublishParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkArtifactPublishParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -783,18 +602,6 @@ export function checkArtifactPublishParams(v: unknown, p: string, e: string[], c
   }
   checkArtifactPublishInline(v, p, e, c, o, k);
   void c; void o; void k;
-}
-
-/** Checks v against ArtifactPublishResult; returns the violations (empty when valid). */
-export function validateArtifactPublishResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkArtifactPublishResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ArtifactPublishResult. */
-export function isArtifactPublishResult(v: unknown, ctx: Ctx = plainCtx()): v is ArtifactPublishResult {
-  return validateArtifactPublishResult(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -836,18 +643,6 @@ export function checkArtifactPublishResult(v: unknown, p: string, e: string[], c
   void c; void o; void k;
 }
 
-/** Checks v against AdapterHints; returns the violations (empty when valid). */
-export function validateAdapterHints(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAdapterHints(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AdapterHints. */
-export function isAdapterHints(v: unknown, ctx: Ctx = plainCtx()): v is AdapterHints {
-  return validateAdapterHints(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAdapterHints(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -871,18 +666,6 @@ export function checkAdapterHints(v: unknown, p: string, e: string[], c: Ctx, o:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against PolicyIntent; returns the violations (empty when valid). */
-export function validatePolicyIntent(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPolicyIntent(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PolicyIntent. */
-export function isPolicyIntent(v: unknown, ctx: Ctx = plainCtx()): v is PolicyIntent {
-  return validatePolicyIntent(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -934,18 +717,6 @@ export function checkPolicyIntent(v: unknown, p: string, e: string[], c: Ctx, o:
   void c; void o; void k;
 }
 
-/** Checks v against PolicyEvaluateParams; returns the violations (empty when valid). */
-export function validatePolicyEvaluateParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPolicyEvaluateParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PolicyEvaluateParams. */
-export function isPolicyEvaluateParams(v: unknown, ctx: Ctx = plainCtx()): v is PolicyEvaluateParams {
-  return validatePolicyEvaluateParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkPolicyEvaluateParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -981,18 +752,6 @@ export function checkPolicyEvaluateParams(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against PolicyEvaluateResult; returns the violations (empty when valid). */
-export function validatePolicyEvaluateResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPolicyEvaluateResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PolicyEvaluateResult. */
-export function isPolicyEvaluateResult(v: unknown, ctx: Ctx = plainCtx()): v is PolicyEvaluateResult {
-  return validatePolicyEvaluateResult(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -1041,18 +800,6 @@ export function checkPolicyEvaluateResult(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against SecretGetParams; returns the violations (empty when valid). */
-export function validateSecretGetParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSecretGetParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SecretGetParams. */
-export function isSecretGetParams(v: unknown, ctx: Ctx = plainCtx()): v is SecretGetParams {
-  return validateSecretGetParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkSecretGetParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -1082,18 +829,6 @@ export function checkSecretGetParams(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against SecretGetResult; returns the violations (empty when valid). */
-export function validateSecretGetResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSecretGetResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SecretGetResult. */
-export function isSecretGetResult(v: unknown, ctx: Ctx = plainCtx()): v is SecretGetResult {
-  return validateSecretGetResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkSecretGetResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -1119,18 +854,6 @@ export function checkSecretGetResult(v: unknown, p: string, e: string[], c: Ctx,
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolsRegisterParams; returns the violations (empty when valid). */
-export function validateToolsRegisterParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolsRegisterParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolsRegisterParams. */
-export function isToolsRegisterParams(v: unknown, ctx: Ctx = plainCtx()): v is ToolsRegisterParams {
-  return validateToolsRegisterParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -1166,18 +889,6 @@ export function checkToolsRegisterParams(v: unknown, p: string, e: string[], c: 
   void c; void o; void k;
 }
 
-/** Checks v against ToolsUnregisterParams; returns the violations (empty when valid). */
-export function validateToolsUnregisterParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolsUnregisterParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolsUnregisterParams. */
-export function isToolsUnregisterParams(v: unknown, ctx: Ctx = plainCtx()): v is ToolsUnregisterParams {
-  return validateToolsUnregisterParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkToolsUnregisterParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -1209,18 +920,6 @@ export function checkToolsUnregisterParams(v: unknown, p: string, e: string[], c
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolsCatalogResult; returns the violations (empty when valid). */
-export function validateToolsCatalogResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolsCatalogResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolsCatalogResult. */
-export function isToolsCatalogResult(v: unknown, ctx: Ctx = plainCtx()): v is ToolsCatalogResult {
-  return validateToolsCatalogResult(v, ctx).length === 0;
 }
 
 /** @internal */

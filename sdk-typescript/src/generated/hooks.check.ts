@@ -2,21 +2,8 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/hooks.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { has, isObj, kindOf, plainCtx, wantBoolean, wantObject, wantString } from "../strictjson.js";
-import type { BeforePromptPayload, HookRunBeforePrompt, AfterResponsePayload, HookRunAfterResponse, BeforeToolCallPayload, HookRunBeforeToolCall, AfterToolCallPayload, HookRunAfterToolCall, BeforePersistencePayload, HookRunBeforePersistence, PostMutationPayload, HookRunPostMutation, HookRunParams, HookDisposition, PersistenceMetadata, PostMutationRescan, HookRunResult } from "./hooks.types.js";
+import { has, isObj, kindOf, wantBoolean, wantObject, wantString } from "../strictjson.js";
 import { checkResourceOwner } from "./content.check.js";
-
-/** Checks v against BeforePromptPayload; returns the violations (empty when valid). */
-export function validateBeforePromptPayload(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkBeforePromptPayload(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid BeforePromptPayload. */
-export function isBeforePromptPayload(v: unknown, ctx: Ctx = plainCtx()): v is BeforePromptPayload {
-  return validateBeforePromptPayload(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkBeforePromptPayload(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -39,18 +26,6 @@ export function checkBeforePromptPayload(v: unknown, p: string, e: string[], c: 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookRunBeforePrompt; returns the violations (empty when valid). */
-export function validateHookRunBeforePrompt(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunBeforePrompt(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunBeforePrompt. */
-export function isHookRunBeforePrompt(v: unknown, ctx: Ctx = plainCtx()): v is HookRunBeforePrompt {
-  return validateHookRunBeforePrompt(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -90,18 +65,6 @@ export function checkHookRunBeforePrompt(v: unknown, p: string, e: string[], c: 
   void c; void o; void k;
 }
 
-/** Checks v against AfterResponsePayload; returns the violations (empty when valid). */
-export function validateAfterResponsePayload(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAfterResponsePayload(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AfterResponsePayload. */
-export function isAfterResponsePayload(v: unknown, ctx: Ctx = plainCtx()): v is AfterResponsePayload {
-  return validateAfterResponsePayload(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAfterResponsePayload(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -123,18 +86,6 @@ export function checkAfterResponsePayload(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookRunAfterResponse; returns the violations (empty when valid). */
-export function validateHookRunAfterResponse(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunAfterResponse(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunAfterResponse. */
-export function isHookRunAfterResponse(v: unknown, ctx: Ctx = plainCtx()): v is HookRunAfterResponse {
-  return validateHookRunAfterResponse(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -174,18 +125,6 @@ export function checkHookRunAfterResponse(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against BeforeToolCallPayload; returns the violations (empty when valid). */
-export function validateBeforeToolCallPayload(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkBeforeToolCallPayload(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid BeforeToolCallPayload. */
-export function isBeforeToolCallPayload(v: unknown, ctx: Ctx = plainCtx()): v is BeforeToolCallPayload {
-  return validateBeforeToolCallPayload(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkBeforeToolCallPayload(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -213,18 +152,6 @@ export function checkBeforeToolCallPayload(v: unknown, p: string, e: string[], c
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookRunBeforeToolCall; returns the violations (empty when valid). */
-export function validateHookRunBeforeToolCall(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunBeforeToolCall(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunBeforeToolCall. */
-export function isHookRunBeforeToolCall(v: unknown, ctx: Ctx = plainCtx()): v is HookRunBeforeToolCall {
-  return validateHookRunBeforeToolCall(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -262,18 +189,6 @@ export function checkHookRunBeforeToolCall(v: unknown, p: string, e: string[], c
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against AfterToolCallPayload; returns the violations (empty when valid). */
-export function validateAfterToolCallPayload(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAfterToolCallPayload(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AfterToolCallPayload. */
-export function isAfterToolCallPayload(v: unknown, ctx: Ctx = plainCtx()): v is AfterToolCallPayload {
-  return validateAfterToolCallPayload(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -317,18 +232,6 @@ export function checkAfterToolCallPayload(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against HookRunAfterToolCall; returns the violations (empty when valid). */
-export function validateHookRunAfterToolCall(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunAfterToolCall(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunAfterToolCall. */
-export function isHookRunAfterToolCall(v: unknown, ctx: Ctx = plainCtx()): v is HookRunAfterToolCall {
-  return validateHookRunAfterToolCall(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkHookRunAfterToolCall(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -366,18 +269,6 @@ export function checkHookRunAfterToolCall(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against BeforePersistencePayload; returns the violations (empty when valid). */
-export function validateBeforePersistencePayload(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkBeforePersistencePayload(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid BeforePersistencePayload. */
-export function isBeforePersistencePayload(v: unknown, ctx: Ctx = plainCtx()): v is BeforePersistencePayload {
-  return validateBeforePersistencePayload(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkBeforePersistencePayload(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -405,18 +296,6 @@ export function checkBeforePersistencePayload(v: unknown, p: string, e: string[]
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookRunBeforePersistence; returns the violations (empty when valid). */
-export function validateHookRunBeforePersistence(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunBeforePersistence(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunBeforePersistence. */
-export function isHookRunBeforePersistence(v: unknown, ctx: Ctx = plainCtx()): v is HookRunBeforePersistence {
-  return validateHookRunBeforePersistence(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -456,18 +335,6 @@ export function checkHookRunBeforePersistence(v: unknown, p: string, e: string[]
   void c; void o; void k;
 }
 
-/** Checks v against PostMutationPayload; returns the violations (empty when valid). */
-export function validatePostMutationPayload(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPostMutationPayload(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PostMutationPayload. */
-export function isPostMutationPayload(v: unknown, ctx: Ctx = plainCtx()): v is PostMutationPayload {
-  return validatePostMutationPayload(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkPostMutationPayload(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -503,18 +370,6 @@ export function checkPostMutationPayload(v: unknown, p: string, e: string[], c: 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookRunPostMutation; returns the violations (empty when valid). */
-export function validateHookRunPostMutation(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunPostMutation(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunPostMutation. */
-export function isHookRunPostMutation(v: unknown, ctx: Ctx = plainCtx()): v is HookRunPostMutation {
-  return validateHookRunPostMutation(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -554,18 +409,6 @@ export function checkHookRunPostMutation(v: unknown, p: string, e: string[], c: 
   void c; void o; void k;
 }
 
-/** Checks v against HookRunParams; returns the violations (empty when valid). */
-export function validateHookRunParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunParams. */
-export function isHookRunParams(v: unknown, ctx: Ctx = plainCtx()): v is HookRunParams {
-  return validateHookRunParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkHookRunParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -595,18 +438,6 @@ export function checkHookRunParams(v: unknown, p: string, e: string[], c: Ctx, o
       e.push(`${p}: member hook must be one of before_prompt, after_response, before_tool_call, after_tool_call, before_persistence, post_mutation`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookDisposition; returns the violations (empty when valid). */
-export function validateHookDisposition(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookDisposition(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookDisposition. */
-export function isHookDisposition(v: unknown, ctx: Ctx = plainCtx()): v is HookDisposition {
-  return validateHookDisposition(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -659,18 +490,6 @@ export function checkHookDisposition(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against PersistenceMetadata; returns the violations (empty when valid). */
-export function validatePersistenceMetadata(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPersistenceMetadata(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PersistenceMetadata. */
-export function isPersistenceMetadata(v: unknown, ctx: Ctx = plainCtx()): v is PersistenceMetadata {
-  return validatePersistenceMetadata(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkPersistenceMetadata(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -698,18 +517,6 @@ export function checkPersistenceMetadata(v: unknown, p: string, e: string[], c: 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against PostMutationRescan; returns the violations (empty when valid). */
-export function validatePostMutationRescan(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPostMutationRescan(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PostMutationRescan. */
-export function isPostMutationRescan(v: unknown, ctx: Ctx = plainCtx()): v is PostMutationRescan {
-  return validatePostMutationRescan(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -741,18 +548,6 @@ export function checkPostMutationRescan(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookRunResult; returns the violations (empty when valid). */
-export function validateHookRunResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookRunResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookRunResult. */
-export function isHookRunResult(v: unknown, ctx: Ctx = plainCtx()): v is HookRunResult {
-  return validateHookRunResult(v, ctx).length === 0;
 }
 
 /** @internal */

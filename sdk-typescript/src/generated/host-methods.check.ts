@@ -2,22 +2,9 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/host-methods.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, isInt, isObj, kindOf, plainCtx, wantBoolean, wantInt, wantObject, wantString } from "../strictjson.js";
-import type { ToolCallParams, CommandExecuteParams, CommandExecuteResult, ContextCollectParams, ContextItem, ContextCollectResult, StatusCollectParams, StatusCollectResult, ToolRenderParams01, ToolRenderParams, RenderSegment, ToolRenderResult, ShutdownParams, ShutdownResult } from "./host-methods.types.js";
+import { cpLen, has, isInt, isObj, kindOf, wantBoolean, wantInt, wantObject, wantString } from "../strictjson.js";
 import { checkResourceOwner, checkToolResult, checkToolResult01 } from "./content.check.js";
 import { checkCommandName, checkToolName, checkUISurface } from "./manifest.check.js";
-
-/** Checks v against ToolCallParams; returns the violations (empty when valid). */
-export function validateToolCallParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolCallParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolCallParams. */
-export function isToolCallParams(v: unknown, ctx: Ctx = plainCtx()): v is ToolCallParams {
-  return validateToolCallParams(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkToolCallParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -64,18 +51,6 @@ export function checkToolCallParams(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against CommandExecuteParams; returns the violations (empty when valid). */
-export function validateCommandExecuteParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCommandExecuteParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CommandExecuteParams. */
-export function isCommandExecuteParams(v: unknown, ctx: Ctx = plainCtx()): v is CommandExecuteParams {
-  return validateCommandExecuteParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkCommandExecuteParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -117,18 +92,6 @@ export function checkCommandExecuteParams(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against CommandExecuteResult; returns the violations (empty when valid). */
-export function validateCommandExecuteResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCommandExecuteResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CommandExecuteResult. */
-export function isCommandExecuteResult(v: unknown, ctx: Ctx = plainCtx()): v is CommandExecuteResult {
-  return validateCommandExecuteResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkCommandExecuteResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -154,18 +117,6 @@ export function checkCommandExecuteResult(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ContextCollectParams; returns the violations (empty when valid). */
-export function validateContextCollectParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkContextCollectParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ContextCollectParams. */
-export function isContextCollectParams(v: unknown, ctx: Ctx = plainCtx()): v is ContextCollectParams {
-  return validateContextCollectParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -195,18 +146,6 @@ export function checkContextCollectParams(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ContextItem; returns the violations (empty when valid). */
-export function validateContextItem(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkContextItem(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ContextItem. */
-export function isContextItem(v: unknown, ctx: Ctx = plainCtx()): v is ContextItem {
-  return validateContextItem(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -256,18 +195,6 @@ export function checkContextItem(v: unknown, p: string, e: string[], c: Ctx, o: 
   void c; void o; void k;
 }
 
-/** Checks v against ContextCollectResult; returns the violations (empty when valid). */
-export function validateContextCollectResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkContextCollectResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ContextCollectResult. */
-export function isContextCollectResult(v: unknown, ctx: Ctx = plainCtx()): v is ContextCollectResult {
-  return validateContextCollectResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkContextCollectResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -299,18 +226,6 @@ export function checkContextCollectResult(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against StatusCollectParams; returns the violations (empty when valid). */
-export function validateStatusCollectParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkStatusCollectParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid StatusCollectParams. */
-export function isStatusCollectParams(v: unknown, ctx: Ctx = plainCtx()): v is StatusCollectParams {
-  return validateStatusCollectParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkStatusCollectParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -336,18 +251,6 @@ export function checkStatusCollectParams(v: unknown, p: string, e: string[], c: 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against StatusCollectResult; returns the violations (empty when valid). */
-export function validateStatusCollectResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkStatusCollectResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid StatusCollectResult. */
-export function isStatusCollectResult(v: unknown, ctx: Ctx = plainCtx()): v is StatusCollectResult {
-  return validateStatusCollectResult(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -397,18 +300,6 @@ export function checkStatusCollectResult(v: unknown, p: string, e: string[], c: 
   void c; void o; void k;
 }
 
-/** Checks v against ToolRenderParams01; returns the violations (empty when valid). */
-export function validateToolRenderParams01(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolRenderParams01(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolRenderParams01. */
-export function isToolRenderParams01(v: unknown, ctx: Ctx = plainCtx()): v is ToolRenderParams01 {
-  return validateToolRenderParams01(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkToolRenderParams01(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -446,18 +337,6 @@ export function checkToolRenderParams01(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolRenderParams; returns the violations (empty when valid). */
-export function validateToolRenderParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolRenderParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolRenderParams. */
-export function isToolRenderParams(v: unknown, ctx: Ctx = plainCtx()): v is ToolRenderParams {
-  return validateToolRenderParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -499,18 +378,6 @@ export function checkToolRenderParams(v: unknown, p: string, e: string[], c: Ctx
   void c; void o; void k;
 }
 
-/** Checks v against RenderSegment; returns the violations (empty when valid). */
-export function validateRenderSegment(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkRenderSegment(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid RenderSegment. */
-export function isRenderSegment(v: unknown, ctx: Ctx = plainCtx()): v is RenderSegment {
-  return validateRenderSegment(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkRenderSegment(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -544,18 +411,6 @@ export function checkRenderSegment(v: unknown, p: string, e: string[], c: Ctx, o
   void c; void o; void k;
 }
 
-/** Checks v against ToolRenderResult; returns the violations (empty when valid). */
-export function validateToolRenderResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolRenderResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolRenderResult. */
-export function isToolRenderResult(v: unknown, ctx: Ctx = plainCtx()): v is ToolRenderResult {
-  return validateToolRenderResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkToolRenderResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -585,18 +440,6 @@ export function checkToolRenderResult(v: unknown, p: string, e: string[], c: Ctx
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ShutdownParams; returns the violations (empty when valid). */
-export function validateShutdownParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkShutdownParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ShutdownParams. */
-export function isShutdownParams(v: unknown, ctx: Ctx = plainCtx()): v is ShutdownParams {
-  return validateShutdownParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -638,18 +481,6 @@ export function checkShutdownParams(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ShutdownResult; returns the violations (empty when valid). */
-export function validateShutdownResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkShutdownResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ShutdownResult. */
-export function isShutdownResult(v: unknown, ctx: Ctx = plainCtx()): v is ShutdownResult {
-  return validateShutdownResult(v, ctx).length === 0;
 }
 
 /** @internal */

@@ -2,22 +2,9 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/initialize.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { has, hasDuplicate, isInt, isObj, kindOf, plainCtx, wantBoolean, wantString } from "../strictjson.js";
-import type { ExtensionInfo, WorkspaceInfo, ModelInfo, SessionInfo, OfferedLimits, ProtocolOffer, InitializeParams01, InitializeParams, AnsweredLimits, Feature, LifecycleEvent, ProtocolAnswer, InitializeResult01, InitializeResult } from "./initialize.types.js";
+import { has, hasDuplicate, isInt, isObj, kindOf, wantBoolean, wantString } from "../strictjson.js";
 import { checkCommandDefinition, checkToolDefinition, checkToolDefinition01 } from "./content.check.js";
 import { checkExtensionName, checkHookName, checkManifest, checkToolName, checkUISurface } from "./manifest.check.js";
-
-/** Checks v against ExtensionInfo; returns the violations (empty when valid). */
-export function validateExtensionInfo(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkExtensionInfo(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ExtensionInfo. */
-export function isExtensionInfo(v: unknown, ctx: Ctx = plainCtx()): v is ExtensionInfo {
-  return validateExtensionInfo(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkExtensionInfo(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -77,18 +64,6 @@ export function checkExtensionInfo(v: unknown, p: string, e: string[], c: Ctx, o
   void c; void o; void k;
 }
 
-/** Checks v against WorkspaceInfo; returns the violations (empty when valid). */
-export function validateWorkspaceInfo(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkWorkspaceInfo(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid WorkspaceInfo. */
-export function isWorkspaceInfo(v: unknown, ctx: Ctx = plainCtx()): v is WorkspaceInfo {
-  return validateWorkspaceInfo(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkWorkspaceInfo(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -118,18 +93,6 @@ export function checkWorkspaceInfo(v: unknown, p: string, e: string[], c: Ctx, o
   void c; void o; void k;
 }
 
-/** Checks v against ModelInfo; returns the violations (empty when valid). */
-export function validateModelInfo(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkModelInfo(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ModelInfo. */
-export function isModelInfo(v: unknown, ctx: Ctx = plainCtx()): v is ModelInfo {
-  return validateModelInfo(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkModelInfo(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -157,18 +120,6 @@ export function checkModelInfo(v: unknown, p: string, e: string[], c: Ctx, o: ob
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against SessionInfo; returns the violations (empty when valid). */
-export function validateSessionInfo(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSessionInfo(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SessionInfo. */
-export function isSessionInfo(v: unknown, ctx: Ctx = plainCtx()): v is SessionInfo {
-  return validateSessionInfo(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -212,18 +163,6 @@ export function checkSessionInfo(v: unknown, p: string, e: string[], c: Ctx, o: 
   void c; void o; void k;
 }
 
-/** Checks v against OfferedLimits; returns the violations (empty when valid). */
-export function validateOfferedLimits(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkOfferedLimits(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid OfferedLimits. */
-export function isOfferedLimits(v: unknown, ctx: Ctx = plainCtx()): v is OfferedLimits {
-  return validateOfferedLimits(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkOfferedLimits(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -265,18 +204,6 @@ export function checkOfferedLimits(v: unknown, p: string, e: string[], c: Ctx, o
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ProtocolOffer; returns the violations (empty when valid). */
-export function validateProtocolOffer(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProtocolOffer(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProtocolOffer. */
-export function isProtocolOffer(v: unknown, ctx: Ctx = plainCtx()): v is ProtocolOffer {
-  return validateProtocolOffer(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -346,18 +273,6 @@ export function checkProtocolOffer(v: unknown, p: string, e: string[], c: Ctx, o
   void c; void o; void k;
 }
 
-/** Checks v against InitializeParams01; returns the violations (empty when valid). */
-export function validateInitializeParams01(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInitializeParams01(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InitializeParams01. */
-export function isInitializeParams01(v: unknown, ctx: Ctx = plainCtx()): v is InitializeParams01 {
-  return validateInitializeParams01(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkInitializeParams01(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -411,18 +326,6 @@ export function checkInitializeParams01(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against InitializeParams; returns the violations (empty when valid). */
-export function validateInitializeParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInitializeParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InitializeParams. */
-export function isInitializeParams(v: unknown, ctx: Ctx = plainCtx()): v is InitializeParams {
-  return validateInitializeParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -492,18 +395,6 @@ export function checkInitializeParams(v: unknown, p: string, e: string[], c: Ctx
   void c; void o; void k;
 }
 
-/** Checks v against AnsweredLimits; returns the violations (empty when valid). */
-export function validateAnsweredLimits(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAnsweredLimits(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid AnsweredLimits. */
-export function isAnsweredLimits(v: unknown, ctx: Ctx = plainCtx()): v is AnsweredLimits {
-  return validateAnsweredLimits(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAnsweredLimits(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -529,18 +420,6 @@ export function checkAnsweredLimits(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Feature; returns the violations (empty when valid). */
-export function validateFeature(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkFeature(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Feature. */
-export function isFeature(v: unknown, ctx: Ctx = plainCtx()): v is Feature {
-  return validateFeature(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -571,18 +450,6 @@ export function checkFeature(v: unknown, p: string, e: string[], c: Ctx, o: obje
   void c; void o; void k;
 }
 
-/** Checks v against LifecycleEvent; returns the violations (empty when valid). */
-export function validateLifecycleEvent(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkLifecycleEvent(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid LifecycleEvent. */
-export function isLifecycleEvent(v: unknown, ctx: Ctx = plainCtx()): v is LifecycleEvent {
-  return validateLifecycleEvent(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkLifecycleEvent(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -601,18 +468,6 @@ export function checkLifecycleEvent(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ProtocolAnswer; returns the violations (empty when valid). */
-export function validateProtocolAnswer(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkProtocolAnswer(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ProtocolAnswer. */
-export function isProtocolAnswer(v: unknown, ctx: Ctx = plainCtx()): v is ProtocolAnswer {
-  return validateProtocolAnswer(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -670,18 +525,6 @@ export function checkProtocolAnswer(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against InitializeResult01; returns the violations (empty when valid). */
-export function validateInitializeResult01(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInitializeResult01(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InitializeResult01. */
-export function isInitializeResult01(v: unknown, ctx: Ctx = plainCtx()): v is InitializeResult01 {
-  return validateInitializeResult01(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -785,18 +628,6 @@ export function checkInitializeResult01(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against InitializeResult; returns the violations (empty when valid). */
-export function validateInitializeResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInitializeResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid InitializeResult. */
-export function isInitializeResult(v: unknown, ctx: Ctx = plainCtx()): v is InitializeResult {
-  return validateInitializeResult(v, ctx).length === 0;
 }
 
 /** @internal */

@@ -2,22 +2,9 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/kv.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, isInt, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantString } from "../strictjson.js";
-import type { KVGetParams, KVGetResult, KVListParams, KVEntry, KVListResult, KVExpectVersion, KVExpectAbsent, KVPrecondition, KVPut, KVDelete, KVWrite, KVCommitParams, KVWriteVersion, KVCommitResult } from "./kv.types.js";
+import { cpLen, has, isInt, isObj, kindOf, utf8Len, wantBoolean, wantString } from "../strictjson.js";
 
 const re190b3eb9 = new RegExp("^[0-9a-f]{64}$", "u");
-
-/** Checks v against KVGetParams; returns the violations (empty when valid). */
-export function validateKVGetParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVGetParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVGetParams. */
-export function isKVGetParams(v: unknown, ctx: Ctx = plainCtx()): v is KVGetParams {
-  return validateKVGetParams(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkKVGetParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -56,18 +43,6 @@ export function checkKVGetParams(v: unknown, p: string, e: string[], c: Ctx, o: 
   void c; void o; void k;
 }
 
-/** Checks v against KVGetResult; returns the violations (empty when valid). */
-export function validateKVGetResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVGetResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVGetResult. */
-export function isKVGetResult(v: unknown, ctx: Ctx = plainCtx()): v is KVGetResult {
-  return validateKVGetResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVGetResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -100,18 +75,6 @@ export function checkKVGetResult(v: unknown, p: string, e: string[], c: Ctx, o: 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against KVListParams; returns the violations (empty when valid). */
-export function validateKVListParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVListParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVListParams. */
-export function isKVListParams(v: unknown, ctx: Ctx = plainCtx()): v is KVListParams {
-  return validateKVListParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -160,18 +123,6 @@ export function checkKVListParams(v: unknown, p: string, e: string[], c: Ctx, o:
   void c; void o; void k;
 }
 
-/** Checks v against KVEntry; returns the violations (empty when valid). */
-export function validateKVEntry(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVEntry(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVEntry. */
-export function isKVEntry(v: unknown, ctx: Ctx = plainCtx()): v is KVEntry {
-  return validateKVEntry(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVEntry(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -210,18 +161,6 @@ export function checkKVEntry(v: unknown, p: string, e: string[], c: Ctx, o: obje
   void c; void o; void k;
 }
 
-/** Checks v against KVListResult; returns the violations (empty when valid). */
-export function validateKVListResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVListResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVListResult. */
-export function isKVListResult(v: unknown, ctx: Ctx = plainCtx()): v is KVListResult {
-  return validateKVListResult(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVListResult(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -255,18 +194,6 @@ export function checkKVListResult(v: unknown, p: string, e: string[], c: Ctx, o:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against KVExpectVersion; returns the violations (empty when valid). */
-export function validateKVExpectVersion(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVExpectVersion(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVExpectVersion. */
-export function isKVExpectVersion(v: unknown, ctx: Ctx = plainCtx()): v is KVExpectVersion {
-  return validateKVExpectVersion(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -316,18 +243,6 @@ export function checkKVExpectVersion(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against KVExpectAbsent; returns the violations (empty when valid). */
-export function validateKVExpectAbsent(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVExpectAbsent(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVExpectAbsent. */
-export function isKVExpectAbsent(v: unknown, ctx: Ctx = plainCtx()): v is KVExpectAbsent {
-  return validateKVExpectAbsent(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVExpectAbsent(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -375,18 +290,6 @@ export function checkKVExpectAbsent(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against KVPrecondition; returns the violations (empty when valid). */
-export function validateKVPrecondition(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVPrecondition(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVPrecondition. */
-export function isKVPrecondition(v: unknown, ctx: Ctx = plainCtx()): v is KVPrecondition {
-  return validateKVPrecondition(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVPrecondition(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -403,18 +306,6 @@ export function checkKVPrecondition(v: unknown, p: string, e: string[], c: Ctx, 
   }
   e.push(`${p}: want one of the members version, absent`);
   void c; void o; void k;
-}
-
-/** Checks v against KVPut; returns the violations (empty when valid). */
-export function validateKVPut(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVPut(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVPut. */
-export function isKVPut(v: unknown, ctx: Ctx = plainCtx()): v is KVPut {
-  return validateKVPut(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -469,18 +360,6 @@ export function checkKVPut(v: unknown, p: string, e: string[], c: Ctx, o: object
   void c; void o; void k;
 }
 
-/** Checks v against KVDelete; returns the violations (empty when valid). */
-export function validateKVDelete(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVDelete(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVDelete. */
-export function isKVDelete(v: unknown, ctx: Ctx = plainCtx()): v is KVDelete {
-  return validateKVDelete(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVDelete(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -528,18 +407,6 @@ export function checkKVDelete(v: unknown, p: string, e: string[], c: Ctx, o: obj
   void c; void o; void k;
 }
 
-/** Checks v against KVWrite; returns the violations (empty when valid). */
-export function validateKVWrite(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVWrite(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVWrite. */
-export function isKVWrite(v: unknown, ctx: Ctx = plainCtx()): v is KVWrite {
-  return validateKVWrite(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVWrite(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -557,18 +424,6 @@ export function checkKVWrite(v: unknown, p: string, e: string[], c: Ctx, o: obje
       e.push(`${p}: member op must be one of put, delete`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against KVCommitParams; returns the violations (empty when valid). */
-export function validateKVCommitParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVCommitParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVCommitParams. */
-export function isKVCommitParams(v: unknown, ctx: Ctx = plainCtx()): v is KVCommitParams {
-  return validateKVCommitParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -619,18 +474,6 @@ export function checkKVCommitParams(v: unknown, p: string, e: string[], c: Ctx, 
   void c; void o; void k;
 }
 
-/** Checks v against KVWriteVersion; returns the violations (empty when valid). */
-export function validateKVWriteVersion(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVWriteVersion(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVWriteVersion. */
-export function isKVWriteVersion(v: unknown, ctx: Ctx = plainCtx()): v is KVWriteVersion {
-  return validateKVWriteVersion(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkKVWriteVersion(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -677,18 +520,6 @@ export function checkKVWriteVersion(v: unknown, p: string, e: string[], c: Ctx, 
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against KVCommitResult; returns the violations (empty when valid). */
-export function validateKVCommitResult(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkKVCommitResult(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid KVCommitResult. */
-export function isKVCommitResult(v: unknown, ctx: Ctx = plainCtx()): v is KVCommitResult {
-  return validateKVCommitResult(v, ctx).length === 0;
 }
 
 /** @internal */

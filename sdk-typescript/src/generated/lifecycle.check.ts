@@ -2,20 +2,7 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/lifecycle.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { has, isObj, kindOf, plainCtx, wantBoolean, wantString } from "../strictjson.js";
-import type { Outcome, SessionStartedParams, SessionSettledParams, TurnStartedParams, TurnSettledParams, ToolStartedParams, ToolSettledParams } from "./lifecycle.types.js";
-
-/** Checks v against Outcome; returns the violations (empty when valid). */
-export function validateOutcome(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkOutcome(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Outcome. */
-export function isOutcome(v: unknown, ctx: Ctx = plainCtx()): v is Outcome {
-  return validateOutcome(v, ctx).length === 0;
-}
+import { has, isObj, kindOf, wantBoolean, wantString } from "../strictjson.js";
 
 /** @internal */
 export function checkOutcome(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -36,18 +23,6 @@ export function checkOutcome(v: unknown, p: string, e: string[], c: Ctx, o: obje
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against SessionStartedParams; returns the violations (empty when valid). */
-export function validateSessionStartedParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSessionStartedParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SessionStartedParams. */
-export function isSessionStartedParams(v: unknown, ctx: Ctx = plainCtx()): v is SessionStartedParams {
-  return validateSessionStartedParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -71,18 +46,6 @@ export function checkSessionStartedParams(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against SessionSettledParams; returns the violations (empty when valid). */
-export function validateSessionSettledParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSessionSettledParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SessionSettledParams. */
-export function isSessionSettledParams(v: unknown, ctx: Ctx = plainCtx()): v is SessionSettledParams {
-  return validateSessionSettledParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -114,18 +77,6 @@ export function checkSessionSettledParams(v: unknown, p: string, e: string[], c:
   void c; void o; void k;
 }
 
-/** Checks v against TurnStartedParams; returns the violations (empty when valid). */
-export function validateTurnStartedParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkTurnStartedParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid TurnStartedParams. */
-export function isTurnStartedParams(v: unknown, ctx: Ctx = plainCtx()): v is TurnStartedParams {
-  return validateTurnStartedParams(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkTurnStartedParams(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -153,18 +104,6 @@ export function checkTurnStartedParams(v: unknown, p: string, e: string[], c: Ct
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against TurnSettledParams; returns the violations (empty when valid). */
-export function validateTurnSettledParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkTurnSettledParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid TurnSettledParams. */
-export function isTurnSettledParams(v: unknown, ctx: Ctx = plainCtx()): v is TurnSettledParams {
-  return validateTurnSettledParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -200,18 +139,6 @@ export function checkTurnSettledParams(v: unknown, p: string, e: string[], c: Ct
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolStartedParams; returns the violations (empty when valid). */
-export function validateToolStartedParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolStartedParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolStartedParams. */
-export function isToolStartedParams(v: unknown, ctx: Ctx = plainCtx()): v is ToolStartedParams {
-  return validateToolStartedParams(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -253,18 +180,6 @@ export function checkToolStartedParams(v: unknown, p: string, e: string[], c: Ct
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolSettledParams; returns the violations (empty when valid). */
-export function validateToolSettledParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolSettledParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolSettledParams. */
-export function isToolSettledParams(v: unknown, ctx: Ctx = plainCtx()): v is ToolSettledParams {
-  return validateToolSettledParams(v, ctx).length === 0;
 }
 
 /** @internal */

@@ -2,26 +2,13 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/manifest.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, hasDuplicate, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantObject, wantString } from "../strictjson.js";
-import type { Manifest, ApiVersion, ExtensionName, ToolName, CommandName, SecretName, HookName, UISurface, ManifestEntrypoint, ManifestCapabilities, ManifestContributions, ManifestRuntime, ManifestCertify, CertifyTool, CertifySkippedTool, CertifyExercisedTool } from "./manifest.types.js";
+import { cpLen, has, hasDuplicate, isObj, kindOf, utf8Len, wantBoolean, wantObject, wantString } from "../strictjson.js";
 
 const ref0b030aa = new RegExp("^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$", "u");
 const re4bbeab3e = new RegExp("^=[0-9]+\\.[0-9]+\\.[0-9]+$", "u");
 const re4399f66a = new RegExp("^[a-z][a-z0-9_-]{0,63}$", "u");
 const re4f9a0bb1 = new RegExp("^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$", "u");
 const re529a5a46 = new RegExp("^[A-Za-z_][A-Za-z0-9_.-]{0,63}$", "u");
-
-/** Checks v against Manifest; returns the violations (empty when valid). */
-export function validateManifest(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkManifest(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Manifest. */
-export function isManifest(v: unknown, ctx: Ctx = plainCtx()): v is Manifest {
-  return validateManifest(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkManifest(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -100,18 +87,6 @@ export function checkManifest(v: unknown, p: string, e: string[], c: Ctx, o: obj
   void c; void o; void k;
 }
 
-/** Checks v against ApiVersion; returns the violations (empty when valid). */
-export function validateApiVersion(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkApiVersion(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ApiVersion. */
-export function isApiVersion(v: unknown, ctx: Ctx = plainCtx()): v is ApiVersion {
-  return validateApiVersion(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkApiVersion(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -129,18 +104,6 @@ export function checkApiVersion(v: unknown, p: string, e: string[], c: Ctx, o: o
   void c; void o; void k;
 }
 
-/** Checks v against ExtensionName; returns the violations (empty when valid). */
-export function validateExtensionName(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkExtensionName(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ExtensionName. */
-export function isExtensionName(v: unknown, ctx: Ctx = plainCtx()): v is ExtensionName {
-  return validateExtensionName(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkExtensionName(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -149,18 +112,6 @@ export function checkExtensionName(v: unknown, p: string, e: string[], c: Ctx, o
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ToolName; returns the violations (empty when valid). */
-export function validateToolName(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkToolName(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ToolName. */
-export function isToolName(v: unknown, ctx: Ctx = plainCtx()): v is ToolName {
-  return validateToolName(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -173,18 +124,6 @@ export function checkToolName(v: unknown, p: string, e: string[], c: Ctx, o: obj
   void c; void o; void k;
 }
 
-/** Checks v against CommandName; returns the violations (empty when valid). */
-export function validateCommandName(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCommandName(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CommandName. */
-export function isCommandName(v: unknown, ctx: Ctx = plainCtx()): v is CommandName {
-  return validateCommandName(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkCommandName(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -193,18 +132,6 @@ export function checkCommandName(v: unknown, p: string, e: string[], c: Ctx, o: 
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against SecretName; returns the violations (empty when valid). */
-export function validateSecretName(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSecretName(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SecretName. */
-export function isSecretName(v: unknown, ctx: Ctx = plainCtx()): v is SecretName {
-  return validateSecretName(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -216,18 +143,6 @@ export function checkSecretName(v: unknown, p: string, e: string[], c: Ctx, o: o
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against HookName; returns the violations (empty when valid). */
-export function validateHookName(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkHookName(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid HookName. */
-export function isHookName(v: unknown, ctx: Ctx = plainCtx()): v is HookName {
-  return validateHookName(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -250,18 +165,6 @@ export function checkHookName(v: unknown, p: string, e: string[], c: Ctx, o: obj
   void c; void o; void k;
 }
 
-/** Checks v against UISurface; returns the violations (empty when valid). */
-export function validateUISurface(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkUISurface(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid UISurface. */
-export function isUISurface(v: unknown, ctx: Ctx = plainCtx()): v is UISurface {
-  return validateUISurface(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkUISurface(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -277,18 +180,6 @@ export function checkUISurface(v: unknown, p: string, e: string[], c: Ctx, o: ob
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ManifestEntrypoint; returns the violations (empty when valid). */
-export function validateManifestEntrypoint(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkManifestEntrypoint(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ManifestEntrypoint. */
-export function isManifestEntrypoint(v: unknown, ctx: Ctx = plainCtx()): v is ManifestEntrypoint {
-  return validateManifestEntrypoint(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -328,18 +219,6 @@ export function checkManifestEntrypoint(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ManifestCapabilities; returns the violations (empty when valid). */
-export function validateManifestCapabilities(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkManifestCapabilities(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ManifestCapabilities. */
-export function isManifestCapabilities(v: unknown, ctx: Ctx = plainCtx()): v is ManifestCapabilities {
-  return validateManifestCapabilities(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -416,18 +295,6 @@ export function checkManifestCapabilities(v: unknown, p: string, e: string[], c:
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ManifestContributions; returns the violations (empty when valid). */
-export function validateManifestContributions(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkManifestContributions(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ManifestContributions. */
-export function isManifestContributions(v: unknown, ctx: Ctx = plainCtx()): v is ManifestContributions {
-  return validateManifestContributions(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -529,18 +396,6 @@ export function checkManifestContributions(v: unknown, p: string, e: string[], c
   void c; void o; void k;
 }
 
-/** Checks v against ManifestRuntime; returns the violations (empty when valid). */
-export function validateManifestRuntime(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkManifestRuntime(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ManifestRuntime. */
-export function isManifestRuntime(v: unknown, ctx: Ctx = plainCtx()): v is ManifestRuntime {
-  return validateManifestRuntime(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkManifestRuntime(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -591,18 +446,6 @@ export function checkManifestRuntime(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against ManifestCertify; returns the violations (empty when valid). */
-export function validateManifestCertify(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkManifestCertify(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ManifestCertify. */
-export function isManifestCertify(v: unknown, ctx: Ctx = plainCtx()): v is ManifestCertify {
-  return validateManifestCertify(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkManifestCertify(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -633,18 +476,6 @@ export function checkManifestCertify(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against CertifyTool; returns the violations (empty when valid). */
-export function validateCertifyTool(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCertifyTool(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CertifyTool. */
-export function isCertifyTool(v: unknown, ctx: Ctx = plainCtx()): v is CertifyTool {
-  return validateCertifyTool(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkCertifyTool(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -657,18 +488,6 @@ export function checkCertifyTool(v: unknown, p: string, e: string[], c: Ctx, o: 
   }
   checkCertifyExercisedTool(v, p, e, c, o, k);
   void c; void o; void k;
-}
-
-/** Checks v against CertifySkippedTool; returns the violations (empty when valid). */
-export function validateCertifySkippedTool(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCertifySkippedTool(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CertifySkippedTool. */
-export function isCertifySkippedTool(v: unknown, ctx: Ctx = plainCtx()): v is CertifySkippedTool {
-  return validateCertifySkippedTool(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -712,18 +531,6 @@ export function checkCertifySkippedTool(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against CertifyExercisedTool; returns the violations (empty when valid). */
-export function validateCertifyExercisedTool(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCertifyExercisedTool(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CertifyExercisedTool. */
-export function isCertifyExercisedTool(v: unknown, ctx: Ctx = plainCtx()): v is CertifyExercisedTool {
-  return validateCertifyExercisedTool(v, ctx).length === 0;
 }
 
 /** @internal */

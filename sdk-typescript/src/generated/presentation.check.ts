@@ -2,26 +2,13 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/presentation.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, isInt, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantString } from "../strictjson.js";
-import type { ShortID, State, SessionReference, ArtifactReference, ResourceReference, URLReference, Reference, PresentationStatus, ActivityMetrics, Activity, Node, CollectionDetail, Collection, Action, Snapshot, PresentationUpdateParams } from "./presentation.types.js";
+import { cpLen, has, isInt, isObj, kindOf, utf8Len, wantBoolean, wantString } from "../strictjson.js";
 import { checkResourceOwner } from "./content.check.js";
 import { checkRequestID } from "./envelope.check.js";
 import { checkCommandName } from "./manifest.check.js";
 
 const recdc28d59 = new RegExp("^[A-Za-z0-9_.:-]{1,64}$", "u");
 const re4a76259f = new RegExp("^https?://[^/@ ]+", "u");
-
-/** Checks v against ShortID; returns the violations (empty when valid). */
-export function validateShortID(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkShortID(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ShortID. */
-export function isShortID(v: unknown, ctx: Ctx = plainCtx()): v is ShortID {
-  return validateShortID(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkShortID(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -31,18 +18,6 @@ export function checkShortID(v: unknown, p: string, e: string[], c: Ctx, o: obje
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against State; returns the violations (empty when valid). */
-export function validateState(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkState(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid State. */
-export function isState(v: unknown, ctx: Ctx = plainCtx()): v is State {
-  return validateState(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -68,18 +43,6 @@ export function checkState(v: unknown, p: string, e: string[], c: Ctx, o: object
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against SessionReference; returns the violations (empty when valid). */
-export function validateSessionReference(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSessionReference(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid SessionReference. */
-export function isSessionReference(v: unknown, ctx: Ctx = plainCtx()): v is SessionReference {
-  return validateSessionReference(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -115,18 +78,6 @@ export function checkSessionReference(v: unknown, p: string, e: string[], c: Ctx
   void c; void o; void k;
 }
 
-/** Checks v against ArtifactReference; returns the violations (empty when valid). */
-export function validateArtifactReference(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkArtifactReference(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ArtifactReference. */
-export function isArtifactReference(v: unknown, ctx: Ctx = plainCtx()): v is ArtifactReference {
-  return validateArtifactReference(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkArtifactReference(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -160,18 +111,6 @@ export function checkArtifactReference(v: unknown, p: string, e: string[], c: Ct
   void c; void o; void k;
 }
 
-/** Checks v against ResourceReference; returns the violations (empty when valid). */
-export function validateResourceReference(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkResourceReference(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ResourceReference. */
-export function isResourceReference(v: unknown, ctx: Ctx = plainCtx()): v is ResourceReference {
-  return validateResourceReference(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkResourceReference(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -203,18 +142,6 @@ export function checkResourceReference(v: unknown, p: string, e: string[], c: Ct
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against URLReference; returns the violations (empty when valid). */
-export function validateURLReference(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkURLReference(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid URLReference. */
-export function isURLReference(v: unknown, ctx: Ctx = plainCtx()): v is URLReference {
-  return validateURLReference(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -254,18 +181,6 @@ export function checkURLReference(v: unknown, p: string, e: string[], c: Ctx, o:
   void c; void o; void k;
 }
 
-/** Checks v against Reference; returns the violations (empty when valid). */
-export function validateReference(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkReference(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Reference. */
-export function isReference(v: unknown, ctx: Ctx = plainCtx()): v is Reference {
-  return validateReference(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkReference(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -289,18 +204,6 @@ export function checkReference(v: unknown, p: string, e: string[], c: Ctx, o: ob
       e.push(`${p}: member type must be one of session, artifact, resource, url`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against PresentationStatus; returns the violations (empty when valid). */
-export function validatePresentationStatus(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPresentationStatus(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PresentationStatus. */
-export function isPresentationStatus(v: unknown, ctx: Ctx = plainCtx()): v is PresentationStatus {
-  return validatePresentationStatus(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -342,18 +245,6 @@ export function checkPresentationStatus(v: unknown, p: string, e: string[], c: C
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against ActivityMetrics; returns the violations (empty when valid). */
-export function validateActivityMetrics(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkActivityMetrics(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid ActivityMetrics. */
-export function isActivityMetrics(v: unknown, ctx: Ctx = plainCtx()): v is ActivityMetrics {
-  return validateActivityMetrics(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -429,18 +320,6 @@ export function checkActivityMetrics(v: unknown, p: string, e: string[], c: Ctx,
   void c; void o; void k;
 }
 
-/** Checks v against Activity; returns the violations (empty when valid). */
-export function validateActivity(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkActivity(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Activity. */
-export function isActivity(v: unknown, ctx: Ctx = plainCtx()): v is Activity {
-  return validateActivity(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkActivity(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -512,18 +391,6 @@ export function checkActivity(v: unknown, p: string, e: string[], c: Ctx, o: obj
   void c; void o; void k;
 }
 
-/** Checks v against Node; returns the violations (empty when valid). */
-export function validateNode(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkNode(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Node. */
-export function isNode(v: unknown, ctx: Ctx = plainCtx()): v is Node {
-  return validateNode(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkNode(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -569,18 +436,6 @@ export function checkNode(v: unknown, p: string, e: string[], c: Ctx, o: object 
   void c; void o; void k;
 }
 
-/** Checks v against CollectionDetail; returns the violations (empty when valid). */
-export function validateCollectionDetail(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCollectionDetail(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid CollectionDetail. */
-export function isCollectionDetail(v: unknown, ctx: Ctx = plainCtx()): v is CollectionDetail {
-  return validateCollectionDetail(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkCollectionDetail(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -610,18 +465,6 @@ export function checkCollectionDetail(v: unknown, p: string, e: string[], c: Ctx
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Collection; returns the violations (empty when valid). */
-export function validateCollection(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkCollection(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Collection. */
-export function isCollection(v: unknown, ctx: Ctx = plainCtx()): v is Collection {
-  return validateCollection(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -680,18 +523,6 @@ export function checkCollection(v: unknown, p: string, e: string[], c: Ctx, o: o
   void c; void o; void k;
 }
 
-/** Checks v against Action; returns the violations (empty when valid). */
-export function validateAction(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkAction(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Action. */
-export function isAction(v: unknown, ctx: Ctx = plainCtx()): v is Action {
-  return validateAction(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkAction(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -745,18 +576,6 @@ export function checkAction(v: unknown, p: string, e: string[], c: Ctx, o: objec
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Snapshot; returns the violations (empty when valid). */
-export function validateSnapshot(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSnapshot(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Snapshot. */
-export function isSnapshot(v: unknown, ctx: Ctx = plainCtx()): v is Snapshot {
-  return validateSnapshot(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -822,18 +641,6 @@ export function checkSnapshot(v: unknown, p: string, e: string[], c: Ctx, o: obj
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against PresentationUpdateParams; returns the violations (empty when valid). */
-export function validatePresentationUpdateParams(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkPresentationUpdateParams(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid PresentationUpdateParams. */
-export function isPresentationUpdateParams(v: unknown, ctx: Ctx = plainCtx()): v is PresentationUpdateParams {
-  return validatePresentationUpdateParams(v, ctx).length === 0;
 }
 
 /** @internal */

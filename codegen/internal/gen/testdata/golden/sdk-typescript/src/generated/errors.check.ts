@@ -2,20 +2,7 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/errors.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { has, isInt, isObj, kindOf, plainCtx } from "../strictjson.js";
-import type { TooManyData } from "./errors.types.js";
-
-/** Checks v against TooManyData; returns the violations (empty when valid). */
-export function validateTooManyData(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkTooManyData(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid TooManyData. */
-export function isTooManyData(v: unknown, ctx: Ctx = plainCtx()): v is TooManyData {
-  return validateTooManyData(v, ctx).length === 0;
-}
+import { has, isInt, isObj, kindOf } from "../strictjson.js";
 
 /** @internal */
 export function checkTooManyData(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {

@@ -2,20 +2,7 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/features.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { kindOf, plainCtx } from "../strictjson.js";
-import type { Feature, LifecycleEvent } from "./features.types.js";
-
-/** Checks v against Feature; returns the violations (empty when valid). */
-export function validateFeature(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkFeature(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Feature. */
-export function isFeature(v: unknown, ctx: Ctx = plainCtx()): v is Feature {
-  return validateFeature(v, ctx).length === 0;
-}
+import { kindOf } from "../strictjson.js";
 
 /** @internal */
 export function checkFeature(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -34,18 +21,6 @@ export function checkFeature(v: unknown, p: string, e: string[], c: Ctx, o: obje
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against LifecycleEvent; returns the violations (empty when valid). */
-export function validateLifecycleEvent(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkLifecycleEvent(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid LifecycleEvent. */
-export function isLifecycleEvent(v: unknown, ctx: Ctx = plainCtx()): v is LifecycleEvent {
-  return validateLifecycleEvent(v, ctx).length === 0;
 }
 
 /** @internal */

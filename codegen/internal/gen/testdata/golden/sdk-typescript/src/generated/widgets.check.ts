@@ -2,22 +2,9 @@
 // Regenerate with: go run mage.go generate
 // Validators of schema/widgets.schema.json.
 import type { Ctx } from "../strictjson.js";
-import { cpLen, has, hasDuplicate, isInt, isObj, kindOf, plainCtx, utf8Len, wantBoolean, wantInt, wantObject, wantString } from "../strictjson.js";
-import type { Color, Slug, Ident, Widget, WidgetSize, Gadget, Thing, Inline, FromFile, Source } from "./widgets.types.js";
+import { cpLen, has, hasDuplicate, isInt, isObj, kindOf, utf8Len, wantBoolean, wantInt, wantObject, wantString } from "../strictjson.js";
 
 const re417c5cfa = new RegExp("^[a-z][a-z0-9-]{0,15}$", "u");
-
-/** Checks v against Color; returns the violations (empty when valid). */
-export function validateColor(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkColor(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Color. */
-export function isColor(v: unknown, ctx: Ctx = plainCtx()): v is Color {
-  return validateColor(v, ctx).length === 0;
-}
 
 /** @internal */
 export function checkColor(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
@@ -35,18 +22,6 @@ export function checkColor(v: unknown, p: string, e: string[], c: Ctx, o: object
   void c; void o; void k;
 }
 
-/** Checks v against Slug; returns the violations (empty when valid). */
-export function validateSlug(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSlug(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Slug. */
-export function isSlug(v: unknown, ctx: Ctx = plainCtx()): v is Slug {
-  return validateSlug(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkSlug(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (typeof v === "string") {
@@ -55,18 +30,6 @@ export function checkSlug(v: unknown, p: string, e: string[], c: Ctx, o: object 
     e.push(`${p}: want string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Ident; returns the violations (empty when valid). */
-export function validateIdent(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkIdent(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Ident. */
-export function isIdent(v: unknown, ctx: Ctx = plainCtx()): v is Ident {
-  return validateIdent(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -79,18 +42,6 @@ export function checkIdent(v: unknown, p: string, e: string[], c: Ctx, o: object
     e.push(`${p}: want integer or string, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Widget; returns the violations (empty when valid). */
-export function validateWidget(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkWidget(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Widget. */
-export function isWidget(v: unknown, ctx: Ctx = plainCtx()): v is Widget {
-  return validateWidget(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -212,18 +163,6 @@ export function checkWidget(v: unknown, p: string, e: string[], c: Ctx, o: objec
   void c; void o; void k;
 }
 
-/** Checks v against WidgetSize; returns the violations (empty when valid). */
-export function validateWidgetSize(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkWidgetSize(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid WidgetSize. */
-export function isWidgetSize(v: unknown, ctx: Ctx = plainCtx()): v is WidgetSize {
-  return validateWidgetSize(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkWidgetSize(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -245,18 +184,6 @@ export function checkWidgetSize(v: unknown, p: string, e: string[], c: Ctx, o: o
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Gadget; returns the violations (empty when valid). */
-export function validateGadget(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkGadget(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Gadget. */
-export function isGadget(v: unknown, ctx: Ctx = plainCtx()): v is Gadget {
-  return validateGadget(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -290,18 +217,6 @@ export function checkGadget(v: unknown, p: string, e: string[], c: Ctx, o: objec
   void c; void o; void k;
 }
 
-/** Checks v against Thing; returns the violations (empty when valid). */
-export function validateThing(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkThing(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Thing. */
-export function isThing(v: unknown, ctx: Ctx = plainCtx()): v is Thing {
-  return validateThing(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkThing(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (!isObj(v)) {
@@ -319,18 +234,6 @@ export function checkThing(v: unknown, p: string, e: string[], c: Ctx, o: object
       e.push(`${p}: member kind must be one of widget, gadget`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Inline; returns the violations (empty when valid). */
-export function validateInline(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkInline(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Inline. */
-export function isInline(v: unknown, ctx: Ctx = plainCtx()): v is Inline {
-  return validateInline(v, ctx).length === 0;
 }
 
 /** @internal */
@@ -354,18 +257,6 @@ export function checkInline(v: unknown, p: string, e: string[], c: Ctx, o: objec
   void c; void o; void k;
 }
 
-/** Checks v against FromFile; returns the violations (empty when valid). */
-export function validateFromFile(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkFromFile(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid FromFile. */
-export function isFromFile(v: unknown, ctx: Ctx = plainCtx()): v is FromFile {
-  return validateFromFile(v, ctx).length === 0;
-}
-
 /** @internal */
 export function checkFromFile(v: unknown, p: string, e: string[], c: Ctx, o: object | undefined, k: string | number | undefined): void {
   if (isObj(v)) {
@@ -387,18 +278,6 @@ export function checkFromFile(v: unknown, p: string, e: string[], c: Ctx, o: obj
     e.push(`${p}: want object, got ${kindOf(v)}`);
   }
   void c; void o; void k;
-}
-
-/** Checks v against Source; returns the violations (empty when valid). */
-export function validateSource(v: unknown, ctx: Ctx = plainCtx()): string[] {
-  const e: string[] = [];
-  checkSource(v, "$", e, ctx, undefined, undefined);
-  return e;
-}
-
-/** Whether v is a valid Source. */
-export function isSource(v: unknown, ctx: Ctx = plainCtx()): v is Source {
-  return validateSource(v, ctx).length === 0;
 }
 
 /** @internal */
