@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -32,23 +31,7 @@ func TestMain(m *testing.M) {
 // binary (to compare two builds in alternating runs); otherwise the fixture is built
 // from this checkout first.
 func BenchmarkHostArtifactGo16MiB(b *testing.B) {
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	bin := os.Getenv("OCTET_BENCH_GO_FIXTURE")
-	if bin == "" {
-		bin = filepath.Join(b.TempDir(), "go-conformance-fixture")
-		build := exec.Command("go", "build", "-o", bin, "./examples/go/conformance-fixture")
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			b.Fatalf("build fixture: %v\n%s", err, out)
-		}
-	}
-	dir, err := Rebind(filepath.Join(root, "examples", "go", "conformance-fixture"), bin, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir := reboundGoBuild(b, filepath.Join("examples", "go", "conformance-fixture"), "OCTET_BENCH_GO_FIXTURE")
 	ctx := context.Background()
 	const size = 16 << 20
 	// A generation may hold 64 MiB of artifacts, so every fourth publish starts a
@@ -72,6 +55,7 @@ func BenchmarkHostArtifactGo16MiB(b *testing.B) {
 		if g != nil {
 			g.Close()
 		}
+		var err error
 		if g, err = StartHost(ctx, []string{dir}, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -16,18 +17,33 @@ import (
 //
 //	go test ./internal/target -run X -bench 'FloorGo' -cpuprofile /tmp/host.prof
 func floorGoDir(b *testing.B) string {
+	return reboundGoBuild(b, filepath.Join("bench", "floors", "floor-go"), "")
+}
+
+// reboundGoBuild builds the Go program in rel (a directory under the checkout's root)
+// and returns a copy of its manifest directory whose command is that binary. A non-empty
+// binEnv names an environment variable that, when set, gives a prebuilt binary instead
+// (to compare two builds in alternating runs).
+func reboundGoBuild(b *testing.B, rel, binEnv string) string {
 	b.Helper()
 	root, err := filepath.Abs("../../..")
 	if err != nil {
 		b.Fatal(err)
 	}
-	bin := filepath.Join(b.TempDir(), "floor-go")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join(root, "bench", "floors", "floor-go")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build floor: %v\n%s", err, out)
+	src := filepath.Join(root, rel)
+	bin := ""
+	if binEnv != "" {
+		bin = os.Getenv(binEnv)
 	}
-	dir, err := Rebind(filepath.Join(root, "bench", "floors", "floor-go"), bin, b.TempDir())
+	if bin == "" {
+		bin = filepath.Join(b.TempDir(), filepath.Base(rel))
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Dir = src
+		if out, err := build.CombinedOutput(); err != nil {
+			b.Fatalf("build %s: %v\n%s", rel, err, out)
+		}
+	}
+	dir, err := Rebind(src, bin, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

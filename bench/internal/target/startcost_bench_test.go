@@ -3,7 +3,6 @@ package target
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"runtime/metrics"
 	"testing"
@@ -51,22 +50,7 @@ func BenchmarkHostStartCost(b *testing.B) {
 
 // goFixtureDir builds the Go conformance fixture and rebinds its manifest to the binary.
 func goFixtureDir(b *testing.B) string {
-	b.Helper()
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		b.Fatal(err)
-	}
-	bin := filepath.Join(b.TempDir(), "go-conformance-fixture")
-	build := exec.Command("go", "build", "-o", bin, "./examples/go/conformance-fixture")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build fixture: %v\n%s", err, out)
-	}
-	dir, err := Rebind(filepath.Join(root, "examples", "go", "conformance-fixture"), bin, b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	return dir
+	return reboundGoBuild(b, filepath.Join("examples", "go", "conformance-fixture"), "")
 }
 
 // hostCost sums this process's CPU and heap allocations over one phase of every op.
