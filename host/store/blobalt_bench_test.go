@@ -240,13 +240,7 @@ func BenchmarkBlobAltRawWrite(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				if err := f.Sync(); err != nil {
-					b.Fatal(err)
-				}
-				f.Close()
-				b.StopTimer()
-				os.Remove(f.Name())
-				b.StartTimer()
+				syncAndRemove(b, f)
 			}
 		})
 	}

@@ -171,12 +171,19 @@ func BenchmarkBlobStepRawWriteSync(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		if err := f.Sync(); err != nil {
-			b.Fatal(err)
-		}
-		f.Close()
-		b.StopTimer()
-		os.Remove(f.Name())
-		b.StartTimer()
+		syncAndRemove(b, f)
 	}
+}
+
+// syncAndRemove makes f durable (timed, as a commit's fsync is) and removes it untimed,
+// so the next iteration writes a new file as a publish does.
+func syncAndRemove(b *testing.B, f *os.File) {
+	b.Helper()
+	if err := f.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	b.StopTimer()
+	os.Remove(f.Name())
+	b.StartTimer()
 }
