@@ -223,7 +223,7 @@ func (r *runner) coldStarts(ctx context.Context) {
 		r.sampleLoad()
 		r.logf("cold starts, round %d/%d", i+1, r.cfg.ColdStarts)
 		for _, lang := range langs {
-			d, err := measure.BareStart(bare[lang])
+			d, err := measure.BareStart(bare[lang], target.BaseEnv())
 			if err != nil {
 				r.res.Fail("bare-"+lang, err)
 				continue

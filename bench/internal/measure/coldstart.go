@@ -31,9 +31,15 @@ func ColdStart(ctx context.Context, start func(context.Context) (target.Session,
 
 // BareStart times running argv to its exit: the interpreter's or binary's own
 // start cost, the baseline a cold start is compared with.
-func BareStart(argv []string) (time.Duration, error) {
+//
+// env is the process's whole environment: the baseline the extensions get, so a
+// variable set only in the caller's shell (NODE_EXTRA_CA_CERTS makes every Node start
+// parse a CA bundle) weighs on neither side of the comparison.
+func BareStart(argv, env []string) (time.Duration, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
 	start := time.Now()
-	if err := exec.Command(argv[0], argv[1:]...).Run(); err != nil {
+	if err := cmd.Run(); err != nil {
 		return 0, fmt.Errorf("%v: %w", argv, err)
 	}
 	return time.Since(start), nil

@@ -24,7 +24,7 @@ func MCPStdio(name string, args []string, dir string, env []string) func(ctx con
 	return func(ctx context.Context) (Session, error) {
 		cmd := exec.Command(name, args...)
 		cmd.Dir = dir
-		cmd.Env = append(baseEnv(), env...)
+		cmd.Env = append(BaseEnv(), env...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		client := mcp.NewClient(&mcp.Implementation{Name: "octet-bench", Version: "0.1.0"}, nil)
 		cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second},

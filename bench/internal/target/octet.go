@@ -72,7 +72,7 @@ func startOctet(ctx context.Context, ext *Extension, extraEnv []string, call Cal
 	}
 	cmd := exec.Command(ext.Command, ext.Args...)
 	cmd.Dir = work
-	cmd.Env = append(baseEnv(),
+	cmd.Env = append(BaseEnv(),
 		"OCTET_EXTENSION_API_VERSION=0.4",
 		"OCTET_EXTENSION_NAME="+ext.Name,
 		"OCTET_EXTENSION_DIR="+ext.Dir,
@@ -118,8 +118,9 @@ func startOctet(ctx context.Context, ext *Extension, extraEnv []string, call Cal
 	return s, nil
 }
 
-// baseEnv is the host's baseline environment (docs/design/wire.md §9).
-func baseEnv() []string {
+// BaseEnv is the host's baseline environment (docs/design/wire.md §9): what every
+// extension the harness starts gets, and what the bare starts run with.
+func BaseEnv() []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "USER", "LANG", "TZ", "TMPDIR", "TERM"} {
 		if v, ok := os.LookupEnv(k); ok {
