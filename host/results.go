@@ -258,6 +258,9 @@ func (e *Extension) checkArguments(entry *CatalogEntry, args json.RawMessage) er
 	if entry.schemas.anyObject && json.Valid(args) && bytes.HasPrefix(bytes.TrimLeft(args, " \t\r\n"), []byte("{")) {
 		return nil // {"type": "object"} admits every object: nothing to parse
 	}
+	if argumentsPass(entry.schemas.params, args) {
+		return nil
+	}
 	f, err := judge(entry.schemas.params, args)
 	if err != nil || f == nil {
 		return err
@@ -267,6 +270,20 @@ func (e *Extension) checkArguments(entry *CatalogEntry, args json.RawMessage) er
 		fn(e.name, entry.Generation, err)
 	}
 	return err
+}
+
+// argumentsPass is checkArguments' fast path: valid arguments parsed strictly into a
+// pooled tree (strictjson.Reuse) and validated, without the decoder and allocations of
+// judge's parse. Only a pass is decided here. Anything else, a strict-parse refusal
+// (duplicate keys, depth) or a failed validation, goes through judge as before, so every
+// refusal keeps its words and no fault refers to the pooled tree's memory. A document
+// strictjson accepts parses to the same values (maps, slices, json.Number, strings,
+// booleans, null) as judge's, so the verdict on a pass is the same.
+func argumentsPass(s *jsonschema.Schema, args json.RawMessage) bool {
+	r := getReuse()
+	defer putReuse(r)
+	doc, err := r.Parse(args, 0)
+	return err == nil && s.Validate(doc) == nil
 }
 
 // memberRaw returns the raw value of key in the JSON object raw (already parsed strictly).

@@ -89,3 +89,11 @@ func processCPU() time.Duration {
 func BenchmarkFloorGoDirect(b *testing.B) { benchEcho(b, OctetDirect(floorGoDir(b), nil, EchoCall)) }
 
 func BenchmarkFloorGoHost(b *testing.B) { benchEcho(b, HostStart(floorGoDir(b), nil, EchoCall)) }
+
+// The same pair for the Go conformance fixture: what the host adds to an SDK's call
+// (the fixture's answer is the SDK's, its echo tool declares the schemas the host checks).
+func BenchmarkFixtureGoDirect(b *testing.B) {
+	benchEcho(b, OctetDirect(goFixtureDir(b), nil, EchoCall))
+}
+
+func BenchmarkFixtureGoHost(b *testing.B) { benchEcho(b, HostStart(goFixtureDir(b), nil, EchoCall)) }
