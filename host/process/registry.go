@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,36 +189,48 @@ func Sweep(scratchRoot, self string) (SweepReport, error) {
 	signalIdents(kill, syscall.SIGKILL)
 	waitGone(kill, familyWait)
 	rep.Processes = len(kill)
-	names, _ := os.ReadDir(scratchRoot)
-	for _, n := range names {
-		if !n.IsDir() || strings.HasPrefix(n.Name(), ".") {
-			continue
-		}
-		gens, _ := os.ReadDir(filepath.Join(scratchRoot, n.Name()))
-		for _, g := range gens {
-			p := filepath.Join(scratchRoot, n.Name(), g.Name())
+	for extDir, gens := range scratchGenerations(scratchRoot) {
+		for _, p := range gens {
 			if run, ok := runOfScratch(p); ok && (dead[run] || unclaimed(p, run, live, inUse)) {
 				if os.RemoveAll(p) == nil {
 					rep.Scratch++
 				}
 			}
 		}
-		_ = os.Remove(filepath.Join(scratchRoot, n.Name())) // only if now empty
+		_ = os.Remove(extDir) // only if now empty
 	}
 	return rep, nil
+}
+
+// scratchGenerations yields each extension directory under scratchRoot (<extension>/,
+// dot-names skipped: they are the host's own) with the paths of its generation
+// directories. Unreadable directories yield nothing: a sweep judges what it can read.
+func scratchGenerations(scratchRoot string) iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		names, _ := os.ReadDir(scratchRoot)
+		for _, n := range names {
+			if !n.IsDir() || strings.HasPrefix(n.Name(), ".") {
+				continue
+			}
+			extDir := filepath.Join(scratchRoot, n.Name())
+			gens, _ := os.ReadDir(extDir)
+			paths := make([]string, len(gens))
+			for i, g := range gens {
+				paths[i] = filepath.Join(extDir, g.Name())
+			}
+			if !yield(extDir, paths) {
+				return
+			}
+		}
+	}
 }
 
 // foreignScratch reports whether scratchRoot holds a generation directory of a run that
 // is not known to be live: only then can a marker decide anything.
 func foreignScratch(scratchRoot string, live map[string]bool) bool {
-	names, _ := os.ReadDir(scratchRoot)
-	for _, n := range names {
-		if !n.IsDir() || strings.HasPrefix(n.Name(), ".") {
-			continue
-		}
-		gens, _ := os.ReadDir(filepath.Join(scratchRoot, n.Name()))
-		for _, g := range gens {
-			if run, ok := runOfScratch(filepath.Join(scratchRoot, n.Name(), g.Name())); ok && !live[run] {
+	for _, gens := range scratchGenerations(scratchRoot) {
+		for _, p := range gens {
+			if run, ok := runOfScratch(p); ok && !live[run] {
 				return true
 			}
 		}
