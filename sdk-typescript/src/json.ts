@@ -33,10 +33,14 @@ export function encodedBytes(value: unknown): number {
 /** Deeper than this, withinBytes stops guessing and the caller measures exactly. */
 const BOUND_DEPTH = 32;
 
+/** The most bytes JSON.stringify writes for one finite double (see withinBytes). */
+export const MAX_NUMBER_BYTES = 25;
+
 /**
  * Whether value's JSON encoding is surely at most `limit` UTF-8 bytes, decided by a walk that
  * allocates nothing: each string is counted as if every UTF-16 unit were a six-byte \uXXXX
- * escape and each number as 24 bytes, an upper bound. False means "maybe larger" (or a value
+ * escape and each number as 25 bytes, an upper bound (the longest a double prints is a negative
+ * one in fixed notation just above -1e-6 with 17 significant digits: -0.0000012345678901234567). False means "maybe larger" (or a value
  * the walk does not judge: a bigint, a class instance, toJSON, deep nesting, a cycle), and
  * the caller then measures exactly with encodedBytes, which also raises what JSON.stringify
  * raises. It spares the common small result a second JSON.stringify per call.
@@ -49,7 +53,7 @@ export function withinBytes(value: unknown, limit: number): boolean {
         budget -= 2 + 6 * v.length;
         return budget >= 0;
       case "number":
-        budget -= 24;
+        budget -= MAX_NUMBER_BYTES;
         return budget >= 0;
       case "boolean":
       case "undefined":
