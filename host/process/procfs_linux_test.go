@@ -1,6 +1,7 @@
 package process
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,15 +70,7 @@ func TestReadStatAgreesWithFields(t *testing.T) {
 // A process's scratch entries are read from its environment, and the verdict is kept
 // only while the same environment (pid, start, address range) is in the table.
 func TestScratchEnvIsReadAndForgotten(t *testing.T) {
-	c := exec.Command("sleep", "100")
-	c.Env = []string{"A=1", "OCTET_EXTENSION_SCRATCH=/x/y", "OCTET_EXTENSION_SCRATCHY=no"}
-	if err := c.Start(); err != nil {
-		t.Skip("no sleep")
-	}
-	p, ok := readStat(c.Process.Pid)
-	if !ok {
-		t.Fatal("no stat")
-	}
+	c, p := startWithEnv(t, "A=1", "OCTET_EXTENSION_SCRATCH=/x/y", "OCTET_EXTENSION_SCRATCHY=no")
 	if kv, ok := environHas(p, "OCTET_EXTENSION_SCRATCH=/x/y", false); !ok || kv != "OCTET_EXTENSION_SCRATCH=/x/y" {
 		t.Errorf("exact: %q %v", kv, ok)
 	}
@@ -140,4 +133,74 @@ func TestScratchEnvFollowsExec(t *testing.T) {
 		}
 		runtime.Gosched()
 	}
+}
+
+// A read of /proc/<pid>/environ that hangs (the process is stuck on a dead mount, which
+// holds its memory-map lock) holds up only the askers of that environment: the scan that
+// prunes the verdicts, and so every stop, and the verdicts on other processes go on.
+func TestScratchEnvHangingReadHoldsUpNoScan(t *testing.T) {
+	_, p := startWithEnv(t, "OCTET_EXTENSION_SCRATCH=/hang/1")
+	self, ok := readStat(os.Getpid())
+	if !ok {
+		t.Fatal("no stat of this process")
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	real := readEnviron
+	readEnviron = func(pid int) ([]string, bool) {
+		if pid == p.Pid {
+			close(entered)
+			<-release
+		}
+		return real(pid)
+	}
+	t.Cleanup(func() { readEnviron = real })
+	got := make(chan []string, 1)
+	go func() { v, _ := scratchEnv(p); got <- v }()
+	<-entered
+	others := make(chan struct{})
+	go func() {
+		currentTable()   // prunes the cache
+		scratchEnv(self) // another process's verdict
+		close(others)
+	}()
+	select {
+	case <-others:
+	case <-time.After(30 * time.Second):
+		close(release)
+		t.Fatal("a scan or another process's verdict waited on a hanging environ read")
+	}
+	close(release)
+	if v := <-got; len(v) != 1 || v[0] != "OCTET_EXTENSION_SCRATCH=/hang/1" {
+		t.Errorf("entries after the hang: %q", v)
+	}
+}
+
+// startWithEnv starts a shell with exactly env that waits on its stdin, and returns its
+// stat once it has said it runs: read right after Start, the child may not have exec'd
+// yet, and the table then shows the forked copy of this process with no environment range.
+func startWithEnv(t *testing.T, env ...string) (*exec.Cmd, procInfo) {
+	t.Helper()
+	c := exec.Command("/bin/sh", "-c", "echo ready; read x")
+	c.Env = env
+	stdin, err := c.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	t.Cleanup(func() { _ = stdin.Close(); _ = c.Process.Kill(); _ = c.Wait() })
+	line := make([]byte, 6)
+	if _, err := io.ReadFull(stdout, line); err != nil || string(line) != "ready\n" {
+		t.Fatalf("shell did not start: %q %v", line, err)
+	}
+	p, ok := readStat(c.Process.Pid)
+	if !ok || p.envStart == 0 {
+		t.Fatalf("no stat with an environment range for %d: %+v", c.Process.Pid, p)
+	}
+	return c, p
 }

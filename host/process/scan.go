@@ -80,31 +80,58 @@ type envKey struct {
 
 var envCache struct {
 	mu sync.Mutex
-	m  map[envKey][]string // the process's OCTET_EXTENSION_SCRATCH entries (nil: none)
+	m  map[envKey]*envEntry
 }
+
+// envEntry is one environment's verdict: its OCTET_EXTENSION_SCRATCH entries (nil: none),
+// known once ready is closed.
+type envEntry struct {
+	ready   chan struct{}
+	entries []string
+	ok      bool
+}
+
+// readEnviron reads a process's scratch entries (a variable so a test can make it hang).
+var readEnviron = readScratchEnv
 
 // scratchEnv returns p's OCTET_EXTENSION_SCRATCH entries, reading its environment only
 // the first time this environment is asked about. An unreadable environment is not
-// remembered (it may become readable, or be an exec in progress).
+// remembered (it may become readable, or be an exec in progress). The read happens
+// outside envCache.mu: reading /proc/<pid>/environ takes the target's memory-map lock and
+// can hang on a process stuck in the kernel (a dead FUSE or NFS mount), and the scan that
+// prunes the cache, and with it every stop, must not wait on that. Concurrent askers of
+// the same environment wait for the one read.
 func scratchEnv(p procInfo) ([]string, bool) {
 	if p.envStart == 0 && p.envEnd == 0 {
 		// the range is hidden from us (another user's process): read, never remember
-		return readScratchEnv(p.Pid)
+		return readEnviron(p.Pid)
 	}
 	k := envKey{p.Ident, p.envStart, p.envEnd}
 	envCache.mu.Lock()
-	defer envCache.mu.Unlock() // held while reading, so concurrent stops read each once
-	if v, ok := envCache.m[k]; ok {
-		return v, true
-	}
-	v, ok := readScratchEnv(p.Pid)
-	if ok {
-		if envCache.m == nil {
-			envCache.m = map[envKey][]string{}
+	if e, ok := envCache.m[k]; ok {
+		envCache.mu.Unlock()
+		<-e.ready
+		if e.ok {
+			return e.entries, true
 		}
-		envCache.m[k] = v
+		return readEnviron(p.Pid) // that read failed; this asker tries its own
 	}
-	return v, ok
+	if envCache.m == nil {
+		envCache.m = map[envKey]*envEntry{}
+	}
+	e := &envEntry{ready: make(chan struct{})}
+	envCache.m[k] = e
+	envCache.mu.Unlock()
+	e.entries, e.ok = readEnviron(p.Pid)
+	close(e.ready)
+	if !e.ok {
+		envCache.mu.Lock()
+		if envCache.m[k] == e {
+			delete(envCache.m, k)
+		}
+		envCache.mu.Unlock()
+	}
+	return e.entries, e.ok
 }
 
 // environHas reports whether p's initial environment holds the entry kv
