@@ -48,42 +48,57 @@ var cache struct {
 // callers with the same bytes wait for one compile. A compiled schema is read-only, so
 // callers share it.
 func Compile(raw []byte) (*jsonschema.Schema, error) {
-	compile := func() (*jsonschema.Schema, error) { return compileNow(raw) }
 	if len(raw) > maxSchemaBytes {
-		return compile()
+		return compileFn(raw)
 	}
+	key := string(raw)
 	cache.mu.Lock()
-	e, ok := cache.cur[string(raw)]
+	e, ok := cache.cur[key]
 	if !ok {
-		if e, ok = cache.old[string(raw)]; ok {
-			delete(cache.old, string(raw))
-			putLocked(string(raw), e)
+		if e, ok = cache.old[key]; ok {
+			delete(cache.old, key)
+			putLocked(key, e)
 		}
 	}
 	if ok {
 		cache.mu.Unlock()
 		<-e.ready
-		if e.err == nil {
+		if e.err == nil && e.schema != nil {
 			return e.schema, nil
 		}
-		return compile() // the compile this waited for failed: refuse with this caller's own
+		return compileFn(raw) // the compile this waited for failed: refuse with this caller's own
 	}
 	e = &entry{ready: make(chan struct{})}
-	key := string(raw)
 	putLocked(key, e)
 	cache.mu.Unlock()
-	e.schema, e.err = compile()
-	if e.err != nil {
-		cache.mu.Lock()
-		if cache.cur[key] == e {
-			delete(cache.cur, key)
-			cache.curBytes -= len(key)
+	defer func() {
+		// Also when the compile panics: a waiter must not wait for good, and no later
+		// caller may find the entry.
+		if e.err != nil || e.schema == nil {
+			forget(key, e)
 		}
-		cache.mu.Unlock()
-	}
-	close(e.ready)
+		close(e.ready)
+	}()
+	e.schema, e.err = compileFn(raw)
 	return e.schema, e.err
 }
+
+// forget drops e, a failed compile, from whichever generation holds it now (one that
+// started while it compiled moved it to the old one).
+func forget(key string, e *entry) {
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	if cache.cur[key] == e {
+		delete(cache.cur, key)
+		cache.curBytes -= len(key)
+	}
+	if cache.old[key] == e {
+		delete(cache.old, key)
+	}
+}
+
+// compileFn compiles a schema (a variable so a test can make a compile fail or panic).
+var compileFn = compileNow
 
 // putLocked adds e to the current generation, starting a new one when it is full.
 func putLocked(key string, e *entry) {

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // The same bytes compile once: a second call returns the kept schema, and concurrent
@@ -68,4 +71,65 @@ func TestCacheIsBounded(t *testing.T) {
 	if a == b {
 		t.Error("a schema over maxSchemaBytes was kept")
 	}
+}
+
+// A compile that fails while the generations turn over (another caller filled the current
+// one, moving the compiling entry to the old one) is forgotten all the same.
+func TestRefusalIsForgottenAfterTheGenerationsTurn(t *testing.T) {
+	raw := []byte(`{"type":"object","properties":{"turned":{"type":"nope"}}}`)
+	real := compileFn
+	t.Cleanup(func() { compileFn = real })
+	compileFn = func(b []byte) (*jsonschema.Schema, error) {
+		if string(b) == string(raw) {
+			for i := 0; i <= maxEntries; i++ { // a full generation's worth of other schemas
+				cache.mu.Lock()
+				putLocked(fmt.Sprintf(`{"turn":%d}`, i), &entry{ready: closed()})
+				cache.mu.Unlock()
+			}
+		}
+		return real(b)
+	}
+	if _, err := Compile(raw); err == nil {
+		t.Fatal("an invalid schema compiled")
+	}
+	cache.mu.Lock()
+	_, inCur := cache.cur[string(raw)]
+	_, inOld := cache.old[string(raw)]
+	cache.mu.Unlock()
+	if inCur || inOld {
+		t.Errorf("the refused compile is kept (current %v, old %v)", inCur, inOld)
+	}
+}
+
+// A compile that panics leaves no entry behind that a later caller would wait on forever.
+func TestPanickingCompileReleasesItsWaiters(t *testing.T) {
+	raw := []byte(`{"type":"object","properties":{"panics":{"type":"string"}}}`)
+	real := compileFn
+	t.Cleanup(func() { compileFn = real })
+	compileFn = func([]byte) (*jsonschema.Schema, error) { panic("compiler bug") }
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the compile's panic was swallowed")
+			}
+		}()
+		_, _ = Compile(raw)
+	}()
+	compileFn = real
+	done := make(chan error, 1)
+	go func() { _, err := Compile(raw); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a caller after the panic waits for good")
+	}
+}
+
+func closed() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
 }
