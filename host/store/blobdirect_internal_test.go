@@ -58,14 +58,16 @@ func TestBlobDirectAfterHead(t *testing.T) {
 // directSupported reports whether files in dir take O_DIRECT (tmpfs before Linux 6.6,
 // for one, does not), so the test knows what to expect.
 func directSupported(t *testing.T, dir string) bool {
-	f, err := os.CreateTemp(dir, "probe-*")
+	probe, err := os.CreateTemp(dir, "probe-*")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
-	ok := setDirect(f, true) == nil
+	defer os.Remove(probe.Name())
+	_ = probe.Close()
+	f, err := openDirect(probe.Name())
+	ok := err == nil
 	if ok {
+		defer f.Close()
 		b := getChunk()
 		defer putChunk(b)
 		_, err := f.Write(b[:dioAlign])
