@@ -2,6 +2,8 @@
 
 package main
 
+import "github.com/magefile/mage/mg"
+
 // Bench measures every SDK against its language's floor, the MCP SDK of the same
 // language and go-plugin, and rewrites docs/benchmarks.md and bench/results/. It
 // installs what it needs under bench/.work/ (a venv with the MCP Python SDK, the MCP
@@ -10,14 +12,18 @@ package main
 // -mod=mod lets bench/go.mod follow dependencies the main module adds later (it
 // replaces the main module with ../, so it inherits them).
 // OCTET_BENCH_COMMAND tells the harness which command started it, for the page's
-// Reproduce section.
+// Reproduce section. PythonEnv first: the harness runs every Python target and the bare
+// start on the kit's .venv when it exists, else on the system python3, whose baseline
+// differs; making it every time keeps runs on one machine comparable.
 func Bench() error {
+	mg.Deps(PythonEnv)
 	return run("bench", []string{"OCTET_BENCH_COMMAND=go run mage.go bench"}, "go", "run", "-mod=mod", "./cmd/octet-bench")
 }
 
 // BenchQuick is Bench with fewer calls and repetitions, for iterating on the harness
 // or an SDK's hot path; its numbers are rougher.
 func BenchQuick() error {
+	mg.Deps(PythonEnv)
 	return run("bench", []string{"OCTET_BENCH_COMMAND=go run mage.go benchQuick"}, "go", "run", "-mod=mod", "./cmd/octet-bench", "-quick")
 }
 

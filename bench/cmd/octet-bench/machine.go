@@ -13,7 +13,12 @@ import (
 
 // describeMachine records what the numbers were taken on, including the load at the
 // start (other work on a shared machine shows up in every number).
-func describeMachine() report.Machine {
+//
+// The Python line names the interpreter every Python target and the bare start share
+// (pythonInterp): the kit's .venv and the system python3 start with different modules
+// (site-packages .pth files, a sitecustomize), which moves the floor's idle RSS by
+// several MiB and every Python ratio with it.
+func describeMachine(root string) report.Machine {
 	m := report.Machine{NProc: runtime.NumCPU(), LoadBefore: loadavg()}
 	m.CPU = procField("/proc/cpuinfo", "model name")
 	if kb, err := strconv.ParseInt(strings.TrimSuffix(procField("/proc/meminfo", "MemTotal"), " kB"), 10, 64); err == nil {
@@ -23,7 +28,8 @@ func describeMachine() report.Machine {
 		m.Kernel = "Linux " + strings.TrimSpace(string(b))
 	}
 	m.Tools = append(m.Tools, runtime.Version())
-	for _, argv := range [][]string{{"python3", "--version"}, {"node", "--version"}} {
+	py := pythonInterp(root)
+	for _, argv := range [][]string{{py, "--version"}, {"node", "--version"}} {
 		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err == nil {
 			m.Tools = append(m.Tools, argv[0]+" "+strings.TrimSpace(string(out)))
 		}

@@ -90,7 +90,7 @@ func run() error {
 	res := report.New()
 	res.Config = cfg
 	res.Command = commandLine()
-	res.Machine = describeMachine()
+	res.Machine = describeMachine(root)
 	if *via != "host" && *via != "direct" {
 		return fmt.Errorf(`-via %q: want "host" or "direct"`, *via)
 	}

@@ -85,13 +85,30 @@ func TestGoalsJudgeTheHelloWorldBesideTheFixture(t *testing.T) {
 	for text, want := range map[string]string{
 		idleGoal:  "1.20× (1.20–1.20); 27-tool fixture: 2.10× (2.10–2.10) (not judged) | met in every repetition",
 		keptGoal:  "0.60 (0.60–0.60) MiB; 27-tool fixture: 1.05 (1.05–1.05) MiB (not judged) | met in every repetition",
-		coldHost:  "+24.0 ms; 27-tool fixture: +42.0 ms (not judged) | met",
-		coldGo:    "+2.40 ms; through the host +24.0 ms; 27-tool fixture driven directly +4.20 ms (not judged) | met",
+		coldHost:  "+24.0 ms; 27-tool fixture: +42.0 ms (not judged) | met in every repetition",
+		coldGo:    "+2.40 ms; through the host +24.0 ms; 27-tool fixture driven directly +4.20 ms (not judged) | met in every repetition",
 		scaleText: "n=10 1.20×, n=50 1.20×, n=200 1.20×; 27-tool fixture: n=10 2.10×, n=50 2.10×, n=200 2.10× (not judged) | met",
 	} {
 		if got := rows[text]; got != want {
 			t.Errorf("%s:\n got %q\nwant %q", text, got, want)
 		}
+	}
+}
+
+// A cold start is judged round by round against the same round's bare start: one round
+// over the limit leaves the goal met only in the median, and rounds that do not pair up
+// (one failed) fall back to the medians alone.
+func TestColdGoalJudgesEachRoundAgainstItsBareStart(t *testing.T) {
+	r := helloRun(t, 2.1, 1.2, true)
+	r.Bare["go"] = measure.Summarize([]float64{2, 1, 2})
+	r.Metrics[ColdStartDirect]["hello-go"] = measure.Summarize([]float64{4.4, 3.4, 6}) // +2.4, +2.4, +4
+	rows := goalRows(r)
+	if got, want := rows[coldGo], "+2.40 ms; through the host +24.0 ms; 27-tool fixture driven directly +4.20 ms (not judged) | met in the median"; got != want {
+		t.Errorf("one round over:\n got %q\nwant %q", got, want)
+	}
+	r.Metrics[ColdStartDirect]["hello-go"] = measure.Summarize([]float64{4.4, 4.4})
+	if got := goalRows(r)[coldGo]; !strings.HasSuffix(got, "| met") {
+		t.Errorf("rounds that do not pair: %q, want the medians' plain met", got)
 	}
 }
 

@@ -241,12 +241,11 @@ const helloKind = string(target.Hello)
 
 // overBare is id's median of metric over lang's bare start ("–" when either is missing).
 func overBare(r *Results, metric, id, lang string) string {
-	s, ok := r.Get(metric, id)
-	bare, okb := r.Bare[lang]
-	if !ok || !okb {
+	d, ok := medianOverBare(r, metric, id, lang)
+	if !ok {
 		return "–"
 	}
-	return signedMs(s.Median - bare.Median)
+	return signedMs(d)
 }
 
 // targetNotes writes each distinct target note once, naming every target it is about
