@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
@@ -32,9 +33,15 @@ func BenchmarkInFlight32(b *testing.B) {
 		{"node-floor", filepath.Join(root, "bench", "floors", "floor-node")},
 		{"typescript-fixture", filepath.Join(root, "examples", "typescript", "conformance-fixture")},
 	}
+	// One Python for the floor and the fixture, as octet-bench gives them (its langEnv):
+	// the fixture's launcher prefers the kit's .venv, the floor's takes python3 unless told.
+	env := BaseEnv()
+	if py := filepath.Join(root, ".venv", "bin", "python"); fileExists(py) {
+		env = append(env, "OCTET_PYTHON="+py)
+	}
 	for _, d := range dirs {
-		b.Run(d.name+"/direct", func(b *testing.B) { benchInFlight(b, OctetDirect(d.dir, BaseEnv(), EchoCall)) })
-		b.Run(d.name+"/host", func(b *testing.B) { benchInFlight(b, HostStart(d.dir, BaseEnv(), EchoCall)) })
+		b.Run(d.name+"/direct", func(b *testing.B) { benchInFlight(b, OctetDirect(d.dir, env, EchoCall)) })
+		b.Run(d.name+"/host", func(b *testing.B) { benchInFlight(b, HostStart(d.dir, env, EchoCall)) })
 	}
 }
 
@@ -89,4 +96,9 @@ func childrenCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
