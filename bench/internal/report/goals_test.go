@@ -87,7 +87,7 @@ func TestGoalsJudgeTheHelloWorldBesideTheFixture(t *testing.T) {
 		keptGoal:  "0.60 (0.60–0.60) MiB; 27-tool fixture: 1.05 (1.05–1.05) MiB (not judged) | met in every repetition",
 		coldHost:  "+24.0 ms; 27-tool fixture: +42.0 ms (not judged) | met in every repetition",
 		coldGo:    "+2.40 ms; through the host +24.0 ms; 27-tool fixture driven directly +4.20 ms (not judged) | met in every repetition",
-		scaleText: "n=10 1.20×, n=50 1.20×, n=200 1.20×; 27-tool fixture: n=10 2.10×, n=50 2.10×, n=200 2.10× (not judged) | met",
+		scaleText: "n=10 1.20×, n=50 1.20×, n=200 1.20×; 27-tool fixture: n=10 2.10×, n=50 2.10×, n=200 2.10× (not judged) | met in every repetition",
 	} {
 		if got := rows[text]; got != want {
 			t.Errorf("%s:\n got %q\nwant %q", text, got, want)
@@ -108,6 +108,22 @@ func TestColdGoalJudgesEachRoundAgainstItsBareStart(t *testing.T) {
 	}
 	r.Metrics[ColdStartDirect]["hello-go"] = measure.Summarize([]float64{4.4, 4.4})
 	if got := goalRows(r)[coldGo]; !strings.HasSuffix(got, "| met") {
+		t.Errorf("rounds that do not pair: %q, want the medians' plain met", got)
+	}
+}
+
+// Scale rounds pair with the floor's round by round: one round over 1.25× leaves the goal
+// met only in the median.
+func TestScaleGoalJudgesEachRound(t *testing.T) {
+	r := helloRun(t, 2.1, 1.2, true)
+	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+	r.Scale["floor-go"][50] = []measure.ScaleRun{{N: 50, Ready: ms(100)}, {N: 50, Ready: ms(100)}, {N: 50, Ready: ms(100)}}
+	r.Scale["hello-go"][50] = []measure.ScaleRun{{N: 50, Ready: ms(110)}, {N: 50, Ready: ms(120)}, {N: 50, Ready: ms(140)}}
+	if got := goalRows(r)[scaleText]; !strings.HasPrefix(got, "n=10 1.20×, n=50 1.20×, n=200 1.20×") || !strings.HasSuffix(got, "| met in the median") {
+		t.Errorf("one round at 1.40×: %q, want n=50 1.20× met in the median", got)
+	}
+	r.Scale["hello-go"][50] = r.Scale["hello-go"][50][:2]
+	if got := goalRows(r)[scaleText]; !strings.HasSuffix(got, "| met") {
 		t.Errorf("rounds that do not pair: %q, want the medians' plain met", got)
 	}
 }
