@@ -23,27 +23,13 @@ func BenchmarkHostStartCost(b *testing.B) {
 	}{{"floor", floorGoDir}, {"fixture", goFixtureDir}} {
 		b.Run(c.name, func(b *testing.B) {
 			dir := c.dir(b)
-			ctx := context.Background()
-			if err := InitHostServices(ctx); err != nil {
-				b.Fatal(err)
-			}
-			var start, stop hostCost
-			for b.Loop() {
-				m0 := readCost()
+			benchStartStop(b, 1, func(ctx context.Context) (func() error, error) {
 				g, err := StartHost(ctx, []string{dir}, nil)
 				if err != nil {
-					b.Fatal(err)
+					return nil, err
 				}
-				m1 := readCost()
-				if err := g.Close(); err != nil {
-					b.Fatal(err)
-				}
-				m2 := readCost()
-				start.add(m0, m1)
-				stop.add(m1, m2)
-			}
-			start.report(b, "start", b.N)
-			stop.report(b, "stop", b.N)
+				return g.Close, nil
+			})
 		})
 	}
 }
@@ -93,25 +79,39 @@ func BenchmarkHostGroupStartClose(b *testing.B) {
 	dir := floorGoDir(b)
 	for _, n := range []int{10, 50, 200} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			ctx := context.Background()
-			if err := InitHostServices(ctx); err != nil {
-				b.Fatal(err)
-			}
-			var start, stop hostCost
-			for b.Loop() {
-				m0 := readCost()
+			benchStartStop(b, n, func(ctx context.Context) (func() error, error) {
 				_, closeAll, err := HostGroupStart(dir, nil, EchoCall)(ctx, n)
 				if err != nil {
-					b.Fatal(err)
+					return nil, err
 				}
-				m1 := readCost()
-				closeAll()
-				m2 := readCost()
-				start.add(m0, m1)
-				stop.add(m1, m2)
-			}
-			start.report(b, "start", b.N*n)
-			stop.report(b, "stop", b.N*n)
+				return func() error { closeAll(); return nil }, nil
+			})
 		})
 	}
+}
+
+// benchStartStop measures this process's cost of each start and of the stop it returns,
+// reported per extension (perOp extensions a start).
+func benchStartStop(b *testing.B, perOp int, start func(ctx context.Context) (stop func() error, err error)) {
+	ctx := context.Background()
+	if err := InitHostServices(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var starts, stops hostCost
+	for b.Loop() {
+		m0 := readCost()
+		stop, err := start(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m1 := readCost()
+		if err := stop(); err != nil {
+			b.Fatal(err)
+		}
+		m2 := readCost()
+		starts.add(m0, m1)
+		stops.add(m1, m2)
+	}
+	starts.report(b, "start", b.N*perOp)
+	stops.report(b, "stop", b.N*perOp)
 }
