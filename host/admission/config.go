@@ -21,12 +21,36 @@ import (
 //	trusted_extensions = ["hello-world", "git-tools@/abs/project/.octet/extensions/git-tools/extension.toml"]
 //	trusted_workspaces = ["/abs/project"]
 //	pass_env = ["ANTHROPIC_API_KEY"]
+//	required_extensions = ["policy-owner"]   # missing, disabled, untrusted or failed: no startup
+//	sandbox = "enforce"                       # or "off": the operator opts the whole host out
+//
+//	[extensions.hello-world]                  # one table per extension, by name
+//	sandbox = "off"                           # this extension alone runs unconfined
+//	[extensions.hello-world.settings]         # the operator's values for its declared settings
+//	greeting = "Hi"
+//
+// The keys are documented once in docs/host.md; a key added here is added to knownKeys too.
 type Config struct {
-	EnabledExtensions []string `toml:"enabled_extensions"`
-	TrustedExtensions []string `toml:"trusted_extensions"`
-	TrustedWorkspaces []string `toml:"trusted_workspaces"`
-	PassEnv           []string `toml:"pass_env"`
+	EnabledExtensions  []string                   `toml:"enabled_extensions"`
+	TrustedExtensions  []string                   `toml:"trusted_extensions"`
+	TrustedWorkspaces  []string                   `toml:"trusted_workspaces"`
+	PassEnv            []string                   `toml:"pass_env"`
+	RequiredExtensions []string                   `toml:"required_extensions"`
+	Sandbox            string                     `toml:"sandbox"`
+	Extensions         map[string]ExtensionConfig `toml:"extensions"`
 }
+
+// ExtensionConfig is the operator's table for one extension ([extensions.NAME]).
+type ExtensionConfig struct {
+	// Sandbox "off" runs this extension unconfined; "" or "enforce" follows the host.
+	Sandbox string `toml:"sandbox"`
+	// Settings are the operator's values for the settings the manifest declares, validated
+	// against the manifest's settings schema before the extension starts.
+	Settings map[string]any `toml:"settings"`
+}
+
+// knownKeys lists the top-level keys, for the unknown-key message.
+const knownKeys = "enabled_extensions, trusted_extensions, trusted_workspaces, pass_env, required_extensions, sandbox, extensions"
 
 // LoadConfig reads path; a missing file is an empty config. Unknown keys are refused so a
 // typo ("trusted_extension") does not silently grant or withhold anything.
@@ -52,7 +76,7 @@ func LoadConfig(path string) (Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return c, fmt.Errorf("config %s: unknown key(s) %s; known: enabled_extensions, trusted_extensions, trusted_workspaces, pass_env", path, strings.Join(keys, ", "))
+		return c, fmt.Errorf("config %s: unknown key(s) %s; known: %s", path, strings.Join(keys, ", "), knownKeys)
 	}
 	for i, name := range c.PassEnv {
 		if err := process.CheckEnvName(name); err != nil {
@@ -64,12 +88,29 @@ func LoadConfig(path string) (Config, error) {
 			return c, fmt.Errorf("config %s: trusted_extensions[%d]: %v", path, i, err)
 		}
 	}
+	if err := checkSandboxMode("sandbox", c.Sandbox); err != nil {
+		return c, fmt.Errorf("config %s: %v", path, err)
+	}
+	for name, ec := range c.Extensions {
+		if err := checkSandboxMode("extensions."+name+".sandbox", ec.Sandbox); err != nil {
+			return c, fmt.Errorf("config %s: %v", path, err)
+		}
+	}
 	for i, w := range c.TrustedWorkspaces {
 		if !filepath.IsAbs(w) {
 			return c, fmt.Errorf("config %s: trusted_workspaces[%d]: %q must be an absolute path", path, i, w)
 		}
 	}
 	return c, nil
+}
+
+// checkSandboxMode accepts "", "enforce" and "off".
+func checkSandboxMode(key, v string) error {
+	switch v {
+	case "", "enforce", "off":
+		return nil
+	}
+	return fmt.Errorf("%s: %q is not a sandbox mode; want \"enforce\" or \"off\"", key, v)
 }
 
 // ParseEnvGrants splits OCTET_TRUSTED_EXTENSIONS (comma-separated grants).

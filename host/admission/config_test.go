@@ -1,0 +1,51 @@
+package admission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConfigExtensionTables(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, `
+required_extensions = ["owner"]
+sandbox = "enforce"
+[extensions.hello-world]
+sandbox = "off"
+[extensions.hello-world.settings]
+greeting = "Hi <&> \"q\""
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Extensions["hello-world"]; got.Sandbox != "off" || got.Settings["greeting"] != "Hi <&> \"q\"" {
+		t.Fatalf("extension table = %+v", got)
+	}
+	if len(c.RequiredExtensions) != 1 || c.RequiredExtensions[0] != "owner" {
+		t.Fatalf("required = %v", c.RequiredExtensions)
+	}
+}
+
+func TestConfigRefusesBadSandboxModeAndUnknownKeys(t *testing.T) {
+	for text, want := range map[string]string{
+		`sandbox = "of"`:                     `sandbox: "of" is not a sandbox mode`,
+		"[extensions.x]\nsandbox = \"none\"": `extensions.x.sandbox: "none" is not a sandbox mode`,
+		"[extensions.x]\nsetings = {}":       "unknown key(s) extensions.x.setings",
+		`required_extension = ["a"]`:         "known: enabled_extensions",
+	} {
+		_, err := LoadConfig(writeConfig(t, text))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", text, err, want)
+		}
+	}
+}
