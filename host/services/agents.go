@@ -77,6 +77,40 @@ func (r *Router) agentOwner(ctx context.Context, c *Caller, parent protocol.Requ
 	return ctx, owner, done, nil
 }
 
+// agentParams is what withAgent needs of an agent/* method's params: the parent request
+// that owns the children it acts on. Every such params type has the field; the accessor
+// is how a generic function reaches it.
+type agentParams[P any] struct {
+	wording wording                     // the host's wording for schema faults (nil: the default)
+	parent  func(*P) protocol.RequestID // the parent_request_id field
+	check   func(*P) error              // host rules checked before the parent is resolved (nil: none)
+}
+
+// withAgent is the preamble every agent/* handler shares: decode and validate the
+// params, apply the host's own rules, resolve the parent request to its session owner
+// and hold it while body runs (a parent that settles cancels ctx). The order matters
+// for which fault a caller sees first: schema, then host rules, then the parent.
+func withAgent[P any, PP interface {
+	*P
+	protocol.Validated
+}](r *Router, ctx context.Context, c *Caller, raw json.RawMessage, a agentParams[P], body func(ctx context.Context, owner Owner, p *P) (any, error)) (any, error) {
+	p, err := decodeWorded[P, PP](raw, a.wording)
+	if err != nil {
+		return nil, err
+	}
+	if a.check != nil {
+		if err := a.check(&p); err != nil {
+			return nil, err
+		}
+	}
+	ctx, owner, done, err := r.agentOwner(ctx, c, a.parent(&p))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return body(ctx, owner, &p)
+}
+
 func (r *Router) loadAgents(ctx context.Context, c *Caller, owner Owner) ([]*storedAgent, error) {
 	rows, err := r.store.Agents(ctx, c.Principal, owner.SessionID, c.InstanceID)
 	if err != nil {
@@ -106,16 +140,19 @@ func (r *Router) saveAgent(ctx context.Context, a *storedAgent) error {
 	return nil
 }
 
+var spawnParams = agentParams[protocol.AgentSpawnParams]{
+	wording: agentWording,
+	parent:  func(p *protocol.AgentSpawnParams) protocol.RequestID { return p.ParentRequestID },
+}
+
 func (r *Router) agentSpawn(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeWorded[protocol.AgentSpawnParams](raw, agentWording)
-	if err != nil {
-		return nil, err
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+	return withAgent(r, ctx, c, raw, spawnParams, func(ctx context.Context, owner Owner, p *protocol.AgentSpawnParams) (any, error) {
+		return r.spawn(ctx, c, owner, p)
+	})
+}
+
+// spawn starts a child (or returns the one its idempotency key already started).
+func (r *Router) spawn(ctx context.Context, c *Caller, owner Owner, p *protocol.AgentSpawnParams) (any, error) {
 	if p.ModelSelection != nil && !r.modelKnown(*p.ModelSelection) {
 		return nil, unavailable("model_selection %s/%s is not a model this host offers", deref(p.ModelSelection.Provider), deref(p.ModelSelection.Model))
 	}

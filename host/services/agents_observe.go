@@ -81,16 +81,17 @@ func (r *Router) snapshotAgents(ctx context.Context, c *Caller, owner Owner) ([]
 	return out, anyActive, nil
 }
 
+var listParams = agentParams[protocol.AgentListParams]{
+	parent: func(p *protocol.AgentListParams) protocol.RequestID { return p.ParentRequestID },
+}
+
 func (r *Router) agentList(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.AgentListParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+	return withAgent(r, ctx, c, raw, listParams, func(ctx context.Context, owner Owner, _ *protocol.AgentListParams) (any, error) {
+		return r.list(ctx, c, owner)
+	})
+}
+
+func (r *Router) list(ctx context.Context, c *Caller, owner Owner) (any, error) {
 	// list observes without settling: only deadlines apply.
 	r.agentMu.Lock()
 	defer r.agentMu.Unlock()
@@ -115,15 +116,17 @@ func (r *Router) agentList(ctx context.Context, c *Caller, raw json.RawMessage) 
 // agentWait settles what it can and, while children remain active, waits
 // up to timeout_ms (on the router's timers) for them to change.
 func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeWorded[protocol.AgentWaitParams](raw, agentWaitWording)
-	if err != nil {
-		return nil, err
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+	return withAgent(r, ctx, c, raw, waitParams, func(ctx context.Context, owner Owner, p *protocol.AgentWaitParams) (any, error) {
+		return r.wait(ctx, c, owner, p)
+	})
+}
+
+var waitParams = agentParams[protocol.AgentWaitParams]{
+	wording: agentWaitWording,
+	parent:  func(p *protocol.AgentWaitParams) protocol.RequestID { return p.ParentRequestID },
+}
+
+func (r *Router) wait(ctx context.Context, c *Caller, owner Owner, p *protocol.AgentWaitParams) (any, error) {
 	expired := make(chan struct{})
 	stop := r.cfg.Timers.AfterFunc(time.Duration(p.TimeoutMS)*time.Millisecond, func() { close(expired) })
 	defer stop()
@@ -153,16 +156,19 @@ func (r *Router) agentWait(ctx context.Context, c *Caller, raw json.RawMessage) 
 	}
 }
 
+var modelsParams = agentParams[protocol.AgentModelsParams]{
+	wording: agentModelsWording,
+	parent:  func(p *protocol.AgentModelsParams) protocol.RequestID { return p.ParentRequestID },
+}
+
+// agentModels needs the parent's session owner like every agent/* method, but not the owner itself.
 func (r *Router) agentModels(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decodeWorded[protocol.AgentModelsParams](raw, agentModelsWording)
-	if err != nil {
-		return nil, err
-	}
-	_, _, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+	return withAgent(r, ctx, c, raw, modelsParams, func(_ context.Context, _ Owner, p *protocol.AgentModelsParams) (any, error) {
+		return r.listModels(p), nil
+	})
+}
+
+func (r *Router) listModels(p *protocol.AgentModelsParams) protocol.AgentModelsResult {
 	q := strings.ToLower(deref(p.Query))
 	out := []protocol.AgentModel{}
 	for _, m := range r.models() {
@@ -178,5 +184,5 @@ func (r *Router) agentModels(ctx context.Context, c *Caller, raw json.RawMessage
 			break
 		}
 	}
-	return protocol.AgentModelsResult{Models: out}, nil
+	return protocol.AgentModelsResult{Models: out}
 }

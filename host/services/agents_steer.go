@@ -21,29 +21,27 @@ func (r *Router) findAgent(agents []*storedAgent, target string) (*storedAgent, 
 	return nil, unavailable("target %q is not a child session of this extension and owner", target)
 }
 
+var messageParams = agentParams[protocol.AgentMessageParams]{
+	wording: agentWording,
+	parent:  func(p *protocol.AgentMessageParams) protocol.RequestID { return p.ParentRequestID },
+	check:   func(p *protocol.AgentMessageParams) error { return checkTarget(p.Target) },
+}
+
 func (r *Router) agentMessage(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	return r.steer(ctx, c, raw, false)
+	return withAgent(r, ctx, c, raw, messageParams, func(ctx context.Context, owner Owner, p *protocol.AgentMessageParams) (any, error) {
+		return r.steer(ctx, c, owner, p, false)
+	})
 }
 
 func (r *Router) agentFollowUp(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	return r.steer(ctx, c, raw, true)
+	return withAgent(r, ctx, c, raw, messageParams, func(ctx context.Context, owner Owner, p *protocol.AgentMessageParams) (any, error) {
+		return r.steer(ctx, c, owner, p, true)
+	})
 }
 
 // steer is agent/message (steer a running child) and agent/follow_up
 // (resume a settled child with a new turn).
-func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, followUp bool) (any, error) {
-	p, err := decodeWorded[protocol.AgentMessageParams](raw, agentWording)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkTarget(p.Target); err != nil {
-		return nil, err
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+func (r *Router) steer(ctx context.Context, c *Caller, owner Owner, p *protocol.AgentMessageParams, followUp bool) (any, error) {
 	r.agentMu.Lock()
 	defer r.agentMu.Unlock()
 	agents, err := r.loadAgents(ctx, c, owner)
@@ -83,19 +81,18 @@ func (r *Router) steer(ctx context.Context, c *Caller, raw json.RawMessage, foll
 	return protocol.AgentMessageResult{Accepted: true}, nil
 }
 
+var interruptParams = agentParams[protocol.AgentInterruptParams]{
+	parent: func(p *protocol.AgentInterruptParams) protocol.RequestID { return p.ParentRequestID },
+	check:  func(p *protocol.AgentInterruptParams) error { return checkTarget(p.Target) },
+}
+
 func (r *Router) agentInterrupt(ctx context.Context, c *Caller, raw json.RawMessage) (any, error) {
-	p, err := decode[protocol.AgentInterruptParams](raw)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkTarget(p.Target); err != nil {
-		return nil, err
-	}
-	ctx, owner, done, err := r.agentOwner(ctx, c, p.ParentRequestID)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+	return withAgent(r, ctx, c, raw, interruptParams, func(ctx context.Context, owner Owner, p *protocol.AgentInterruptParams) (any, error) {
+		return r.interrupt(ctx, c, owner, p)
+	})
+}
+
+func (r *Router) interrupt(ctx context.Context, c *Caller, owner Owner, p *protocol.AgentInterruptParams) (any, error) {
 	r.agentMu.Lock()
 	defer r.agentMu.Unlock()
 	agents, err := r.loadAgents(ctx, c, owner)
