@@ -117,6 +117,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		Handler:         g.handle,
 		MaxMessageBytes: o.MaxMessageBytes,
 		MaxInFlight:     protocol.MaxInFlight,
+		Cancellation:    jsonrpc.Cancellation{Method: protocol.MethodCancelRequest},
 		OnMessage:       g.onMessage,
 		Logf:            func(f string, a ...any) { o.Logf("%s[%d]: "+f, append([]any{m.Name, number}, a...)...) },
 		// Notification delivery (docs/host.md): bounded queue, the reader pauses while it

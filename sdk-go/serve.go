@@ -52,7 +52,9 @@ func (e *Extension) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		MaxInFlight: protocol.MaxInFlight + e.opts.MaxPendingRequests + 2,
 		IDPrefix:    "go:",
 		OnFrame:     e.opts.OnFrame,
-		Logf:        func(format string, args ...any) { e.log.Warn("transport", "detail", sprintf(format, args...)) },
+		// The protocol's cancellation: the transport knows none of its own.
+		Cancellation: jsonrpc.Cancellation{Method: protocol.MethodCancelRequest},
+		Logf:         func(format string, args ...any) { e.log.Warn("transport", "detail", sprintf(format, args...)) },
 	})
 	close(e.connSet)
 	var reason error

@@ -10,7 +10,7 @@ import (
 )
 
 func TestCallerCancelReturnsAtOnceAndSendsCancel(t *testing.T) {
-	c, p := newRawPeer(t, jsonrpc.Options{IDPrefix: "go:"})
+	c, p := newRawPeer(t, jsonrpc.Options{IDPrefix: "go:", Cancellation: cancelRequest})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Call(ctx, "slow", nil, nil) }()
@@ -35,7 +35,7 @@ func TestCallerCancelReturnsAtOnceAndSendsCancel(t *testing.T) {
 }
 
 func TestCancellationDisabledSendsNothing(t *testing.T) {
-	c, p := newRawPeer(t, jsonrpc.Options{})
+	c, p := newRawPeer(t, jsonrpc.Options{Cancellation: cancelRequest})
 	c.SetCancellation(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -51,7 +51,7 @@ func TestCancellationDisabledSendsNothing(t *testing.T) {
 
 func TestReceiverCancelsTheHandlerAndAnswersCancelled(t *testing.T) {
 	started := make(chan struct{})
-	_, p := newRawPeer(t, jsonrpc.Options{Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	_, p := newRawPeer(t, jsonrpc.Options{Cancellation: cancelRequest, Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		close(started)
 		<-ctx.Done()
 		return map[string]string{"late": "result"}, nil // ignored: the cancel won
@@ -70,7 +70,7 @@ func TestReceiverCancelsTheHandlerAndAnswersCancelled(t *testing.T) {
 // either the result or -32800.
 func TestCancellationRacingAResult(t *testing.T) {
 	const n = 200
-	_, p := newRawPeer(t, jsonrpc.Options{Handler: echoHandler, MaxInFlight: n})
+	_, p := newRawPeer(t, jsonrpc.Options{Handler: echoHandler, MaxInFlight: n, Cancellation: cancelRequest})
 	for i := 0; i < n; i++ {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"echo","params":{"i":%d}}`+"\n"+
 			`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":%d}}`, i, i, i))

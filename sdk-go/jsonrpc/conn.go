@@ -10,8 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Direction says which way a frame travelled, for Options.OnFrame.
@@ -61,11 +59,16 @@ type Options struct {
 	// Handler serves the peer's requests and notifications. Nil answers every
 	// request method_not_found.
 	Handler Handler
-	// MaxMessageBytes bounds one line in either direction (default 1 MiB).
+	// MaxMessageBytes bounds one line in either direction (default
+	// DefaultMaxMessageBytes, 1 MiB).
 	MaxMessageBytes int
-	// MaxInFlight bounds the peer's requests served at once (default 64); the next
-	// one is answered overloaded (-32001) without pausing the reader.
+	// MaxInFlight bounds the peer's requests served at once (default
+	// DefaultMaxInFlight, 64); the next one is answered overloaded (-32001) without
+	// pausing the reader.
 	MaxInFlight int
+	// Cancellation is the protocol's way to withdraw a request (see Cancellation);
+	// the zero value has none.
+	Cancellation Cancellation
 	// IDPrefix selects this side's request ids: "" gives integers 1, 2, …; "go:"
 	// gives strings "go:1", "go:2", ….
 	IDPrefix string
@@ -126,9 +129,11 @@ type Conn struct {
 	out    *writer
 	nextID atomic.Int64
 	seq    atomic.Uint64 // requests the reader has started serving (Request.Seq)
-	cancel atomic.Bool   // send $/cancelRequest when a Call's context ends
+	cancel atomic.Bool   // send the Cancellation when a Call's context ends
 	limit  atomic.Int64  // the message limit; SetMaxMessageBytes may change it
 	prefix atomic.Pointer[string]
+
+	cancelMethodJSON []byte // Options.Cancellation.Method as a JSON string
 
 	baseCtx    context.Context
 	cancelBase context.CancelFunc
@@ -154,10 +159,10 @@ type Conn struct {
 // at once. Close closes r and w when they implement io.Closer.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if opts.MaxMessageBytes <= 0 {
-		opts.MaxMessageBytes = protocol.MaxMessageBytes
+		opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	if opts.MaxInFlight <= 0 {
-		opts.MaxInFlight = protocol.MaxInFlight
+		opts.MaxInFlight = DefaultMaxInFlight
 	}
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
@@ -174,7 +179,8 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 
 		readEnded: make(chan struct{}),
 	}
-	c.cancel.Store(true)
+	c.cancel.Store(opts.Cancellation.Method != "")
+	c.cancelMethodJSON = appendString(nil, opts.Cancellation.Method)
 	c.limit.Store(int64(opts.MaxMessageBytes))
 	c.prefix.Store(&opts.IDPrefix)
 	base := opts.BaseContext
@@ -190,10 +196,13 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	return c
 }
 
-// SetCancellation turns sending $/cancelRequest on or off (default on). A peer
-// speaking API 0.1 has no cancellation, so the SDK turns it off there; a cancelled
-// Call still returns at once either way.
-func (c *Conn) SetCancellation(enabled bool) { c.cancel.Store(enabled) }
+// SetCancellation turns sending the installed Cancellation on or off (default on when
+// Options.Cancellation has one). A peer speaking API 0.1 has no cancellation, so the
+// SDK turns it off there; a cancelled Call still returns at once either way. Without a
+// Cancellation it stays off.
+func (c *Conn) SetCancellation(enabled bool) {
+	c.cancel.Store(enabled && c.opts.Cancellation.Method != "")
+}
 
 // SetMaxMessageBytes changes the message limit for both directions (the SDK adopts
 // the limit the host announces in initialize). Non-positive values are ignored.
@@ -369,8 +378,8 @@ func (c *Conn) checkSize(frame []byte, kind, method string) error {
 
 // Call sends a request and waits for its response, decoding the result into result
 // (nil discards it; *json.RawMessage keeps it raw). An error response is returned as
-// *Error. When ctx ends first, Call sends $/cancelRequest, returns ctx.Err() at once
-// and drops the late reply. A connection failure returns an error wrapping
+// *Error. When ctx ends first, Call sends the Cancellation (if one is installed and
+// on), returns ctx.Err() at once and drops the late reply. A connection failure returns an error wrapping
 // ErrTransport.
 func (c *Conn) Call(ctx context.Context, method string, params, result any) error {
 	if err := ctx.Err(); err != nil {
@@ -430,15 +439,6 @@ func (c *Conn) forget(id ID) {
 	c.mu.Unlock()
 }
 
-func (c *Conn) sendCancel(id ID) {
-	b := append([]byte(`{"jsonrpc":"2.0","method":"`+protocol.MethodCancelRequest+`","params":{"id":`), nil...)
-	b, _ = id.appendJSON(b)
-	if c.opts.OnMessage != nil {
-		c.opts.OnMessage(Outbound, Envelope{Method: protocol.MethodCancelRequest, CancelID: id})
-	}
-	_ = c.out.sendAsync(append(b, "}}"...)) // best effort: the caller has already stopped waiting
-}
-
 func decodeResult(method string, m *message, result any) error {
 	if m.err != nil {
 		return m.err
@@ -471,7 +471,7 @@ func (c *Conn) Notify(method string, params any) error {
 	}
 	if c.opts.OnMessage != nil {
 		env := Envelope{Method: method}
-		if method == protocol.MethodCancelRequest {
+		if c.isCancel(method) {
 			env.CancelID = cancelledID(raw)
 		}
 		c.opts.OnMessage(Outbound, env)

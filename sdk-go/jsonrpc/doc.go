@@ -17,7 +17,20 @@
 // A host bounds that queue (the reader pauses while it is full), paces it, orders
 // responses behind it and drains it on Close, counting what it drops (Options, notes.go).
 //
-// Files, one concern each: id.go (request ids), errors.go (the error type and
+// The transport knows nothing of the protocol above it: it owns the codes it answers
+// with and the defaults of its limits (codes.go), and cancellation, which JSON-RPC 2.0
+// does not define, is a hook the protocol installs (cancel.go). A test in the SDK
+// module holds the codes and limits to the schema's and keeps this package from
+// importing the protocol package.
+//
+// It stays a package of the SDK module rather than a module of its own: it needs nothing
+// but the standard library and strictjson (which the schema generates next to protocol),
+// so a module boundary would spare no importer a dependency, while it would add a version
+// to keep in step with the schema, a replace line in every module of the kit and in every
+// scaffold, and one more module to publish. The layering is the test's to keep.
+//
+// Files, one concern each: codes.go (codes and default limits), cancel.go (the
+// cancellation hook), id.go (request ids), errors.go (the error type and
 // sentinels), message.go (strict envelope decoding and encoding), scan.go (object
 // splitting and excerpts), frame.go (line reading), reader.go (the reader and
 // protocol errors), writer.go (the single writer), conn.go (the connection and

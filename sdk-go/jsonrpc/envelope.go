@@ -3,8 +3,8 @@ package jsonrpc
 import "encoding/json"
 
 // Envelope is what Options.OnMessage sees of one message: its id (zero for a
-// notification), its method (empty for a response) and, for $/cancelRequest, the id
-// it cancels.
+// notification), its method (empty for a response) and, for the installed
+// Cancellation's notification, the id it cancels.
 type Envelope struct {
 	ID       ID
 	Method   string
@@ -17,7 +17,7 @@ func (e Envelope) IsRequest() bool { return e.Method != "" && !e.ID.IsZero() }
 // IsResponse reports a response (an id, no method).
 func (e Envelope) IsResponse() bool { return e.Method == "" && !e.ID.IsZero() }
 
-// cancelledID reads params.id of a $/cancelRequest (zero when absent or not an id; the
+// cancelledID reads params.id of a cancellation (zero when absent or not an id; the
 // handler that serves the notification judges it).
 func cancelledID(params []byte) ID {
 	var p struct {

@@ -40,7 +40,7 @@ func (e *envelopes) list() []string {
 func TestOnMessageSeesEveryEnvelopeOnce(t *testing.T) {
 	var seen envelopes
 	started := make(chan struct{})
-	c, p := newRawPeer(t, jsonrpc.Options{IDPrefix: "go:", OnMessage: seen.on,
+	c, p := newRawPeer(t, jsonrpc.Options{IDPrefix: "go:", OnMessage: seen.on, Cancellation: cancelRequest,
 		Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 			close(started)
 			<-ctx.Done()

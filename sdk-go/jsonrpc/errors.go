@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Error is a JSON-RPC error object. A handler returning an *Error (possibly wrapped)
@@ -49,18 +47,17 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Sentinels for the protocol codes of the error registry (docs/design/wire.md §1).
-// Compare with errors.Is; build a response with NewError(ErrX.Code, msg, data).
+// Sentinels for the codes this transport answers with (codes.go). Compare with
+// errors.Is; build a response with NewError(ErrX.Code, msg, data). The codes services
+// answer with (shutting_down, service_unavailable, ...) are the protocol's.
 var (
-	ErrParse              = &Error{Code: protocol.CodeParseError, Message: "parse error"}
-	ErrInvalidRequest     = &Error{Code: protocol.CodeInvalidRequest, Message: "invalid request"}
-	ErrMethodNotFound     = &Error{Code: protocol.CodeMethodNotFound, Message: "method not found"}
-	ErrInvalidParams      = &Error{Code: protocol.CodeInvalidParams, Message: "invalid params"}
-	ErrInternal           = &Error{Code: protocol.CodeInternalError, Message: "internal error"}
-	ErrRequestCancelled   = &Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}
-	ErrOverloaded         = &Error{Code: protocol.CodeOverloaded, Message: "overloaded"}
-	ErrShuttingDown       = &Error{Code: protocol.CodeShuttingDown, Message: "shutting down"}
-	ErrServiceUnavailable = &Error{Code: protocol.CodeServiceUnavailable, Message: "service unavailable"}
+	ErrParse            = &Error{Code: CodeParseError, Message: "parse error"}
+	ErrInvalidRequest   = &Error{Code: CodeInvalidRequest, Message: "invalid request"}
+	ErrMethodNotFound   = &Error{Code: CodeMethodNotFound, Message: "method not found"}
+	ErrInvalidParams    = &Error{Code: CodeInvalidParams, Message: "invalid params"}
+	ErrInternal         = &Error{Code: CodeInternalError, Message: "internal error"}
+	ErrRequestCancelled = &Error{Code: CodeRequestCancelled, Message: "request cancelled"}
+	ErrOverloaded       = &Error{Code: CodeOverloaded, Message: "overloaded"}
 )
 
 // ErrTransport is wrapped by every error caused by the connection rather than the
@@ -86,5 +83,5 @@ func asWireError(err error) *Error {
 	if errors.As(err, &we) {
 		return we
 	}
-	return &Error{Code: protocol.CodeInternalError, Message: err.Error()}
+	return &Error{Code: CodeInternalError, Message: err.Error()}
 }

@@ -116,3 +116,6 @@ func waitDone(t testing.TB, c *jsonrpc.Conn) error {
 func echoHandler(ctx context.Context, req *jsonrpc.Request) (any, error) {
 	return req.Params, nil
 }
+
+// cancelRequest is octet's cancellation, installed as the SDK and the host install it.
+var cancelRequest = jsonrpc.Cancellation{Method: "$/cancelRequest"}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ID is a JSON-RPC request id: an integer from 0 to 2^53−1 or a string of 1..256
@@ -130,10 +128,10 @@ func parseID(data []byte) (ID, error) {
 
 func checkStringID(s string) error {
 	if s == "" {
-		return fmt.Errorf("string id is empty; ids need 1..%d bytes", protocol.MaxIDBytes)
+		return fmt.Errorf("string id is empty; ids need 1..%d bytes", MaxIDBytes)
 	}
-	if len(s) > protocol.MaxIDBytes {
-		return fmt.Errorf("string id of %d bytes exceeds the %d-byte limit", len(s), protocol.MaxIDBytes)
+	if len(s) > MaxIDBytes {
+		return fmt.Errorf("string id of %d bytes exceeds the %d-byte limit", len(s), MaxIDBytes)
 	}
 	if !utf8.ValidString(s) {
 		return fmt.Errorf("string id is not valid UTF-8")

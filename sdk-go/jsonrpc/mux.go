@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // Mux routes requests to handlers by method name. Its Serve method is a Handler;
@@ -37,5 +35,5 @@ func (m *Mux) Serve(ctx context.Context, req *Request) (any, error) {
 }
 
 func methodNotFound(method string) *Error {
-	return NewError(protocol.CodeMethodNotFound, fmt.Sprintf("method not found: %q", method), map[string]string{"method": method})
+	return NewError(CodeMethodNotFound, fmt.Sprintf("method not found: %q", method), map[string]string{"method": method})
 }

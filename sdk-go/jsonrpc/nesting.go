@@ -3,7 +3,6 @@ package jsonrpc
 import (
 	"fmt"
 
-	"github.com/octet-kit/octet/sdk-go/protocol"
 	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
@@ -18,7 +17,7 @@ func (c *Conn) refuseNesting(line []byte, at, lineNo int) bool {
 	switch {
 	case err == nil && m.hasMethod && !m.id.IsZero():
 		c.replyAsync(appendError(nil, m.id, &Error{
-			Code: protocol.CodeInvalidParams, Message: "invalid params: " + reason,
+			Code: CodeInvalidParams, Message: "invalid params: " + reason,
 			Data: mustJSON(map[string]string{"reason": reason}),
 		}))
 		return true
@@ -28,6 +27,6 @@ func (c *Conn) refuseNesting(line []byte, at, lineNo int) bool {
 		}
 		return true
 	}
-	c.protocolError(protocol.CodeInvalidRequest, line, "invalid frame at line %d: %s", lineNo, reason)
+	c.protocolError(CodeInvalidRequest, line, "invalid frame at line %d: %s", lineNo, reason)
 	return false
 }

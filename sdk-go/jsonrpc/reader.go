@@ -7,7 +7,6 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/octet-kit/octet/sdk-go/protocol"
 	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
@@ -95,7 +94,7 @@ func (c *Conn) readFrom(turn readTurn) (serve *serving) {
 		if !utf8.Valid(line) {
 			// Decoding would replace the bytes with U+FFFD and hand on text the peer
 			// never sent; the Python and TypeScript SDKs refuse such a frame alike.
-			c.protocolError(protocol.CodeParseError, nil, "frame at line %d is not valid UTF-8 (byte %d)", lineNo, invalidUTF8At(line))
+			c.protocolError(CodeParseError, nil, "frame at line %d is not valid UTF-8 (byte %d)", lineNo, invalidUTF8At(line))
 			return nil
 		}
 		if at := strictjson.NestingOffset(line); at >= 0 {
@@ -105,7 +104,7 @@ func (c *Conn) readFrom(turn readTurn) (serve *serving) {
 			continue
 		}
 		if !json.Valid(line) {
-			c.protocolError(protocol.CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
+			c.protocolError(CodeParseError, line, "invalid JSON at line %d: %s", lineNo, excerpt(line))
 			return nil
 		}
 		// The line aliases the read buffer; decoded values are handed to other
@@ -116,17 +115,17 @@ func (c *Conn) readFrom(turn readTurn) (serve *serving) {
 			var env *envelopeError
 			if errors.As(err, &env) && !env.id.IsZero() {
 				c.replyAsync(appendError(nil, env.id, &Error{
-					Code: protocol.CodeInvalidRequest, Message: "invalid request: " + env.reason,
+					Code: CodeInvalidRequest, Message: "invalid request: " + env.reason,
 					Data: mustJSON(map[string]string{"excerpt": excerptString(line)}),
 				}))
 				continue
 			}
-			c.protocolError(protocol.CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
+			c.protocolError(CodeInvalidRequest, line, "invalid frame at line %d: %v: %s", lineNo, err, excerpt(line))
 			return nil
 		}
 		if c.opts.OnMessage != nil {
 			env := Envelope{ID: m.id, Method: m.method}
-			if m.method == protocol.MethodCancelRequest {
+			if c.isCancel(m.method) {
 				env.CancelID = cancelledID(m.params)
 			}
 			c.opts.OnMessage(Inbound, env)
@@ -162,7 +161,7 @@ func (c *Conn) readFailed(err error, lineNo int) {
 	case errors.Is(err, io.EOF):
 		c.fail(fmt.Errorf("%w: %w", ErrTransport, ErrPeerClosed))
 	case errors.As(err, &tooLong):
-		c.protocolError(protocol.CodeInvalidRequest, tooLong.first, "line %d %v", lineNo, err)
+		c.protocolError(CodeInvalidRequest, tooLong.first, "line %d %v", lineNo, err)
 	case errors.As(err, &partial):
 		c.fail(transportError("%v", err))
 	default:
@@ -194,7 +193,7 @@ func (c *Conn) dispatch(m *message) (serve *serving, keep bool) {
 		if !c.issued(m.id) {
 			// Not a late answer: this side never sent the id, so the peer is confused
 			// about what it is answering; every call it owes an answer is suspect.
-			c.protocolError(protocol.CodeInvalidRequest, nil, "response to id %s, which this side never issued", m.id)
+			c.protocolError(CodeInvalidRequest, nil, "response to id %s, which this side never issued", m.id)
 			return nil, false
 		}
 		if c.opts.OrderedDelivery {
@@ -202,7 +201,7 @@ func (c *Conn) dispatch(m *message) (serve *serving, keep bool) {
 		} else {
 			c.deliver(m)
 		}
-	case m.method == protocol.MethodCancelRequest:
+	case c.isCancel(m.method):
 		c.cancelInbound(m)
 	case m.id.IsZero():
 		c.notes.push(queued{req: &Request{Method: m.method, Params: m.params}, size: len(m.params) + len(m.method)})

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
-
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // serving is one peer request being handled. It holds the Request the handler sees
@@ -16,7 +14,7 @@ type serving struct {
 	req       Request
 	ctx       context.Context
 	cancel    context.CancelFunc
-	cancelled bool // the peer sent $/cancelRequest before the handler returned
+	cancelled bool // the peer cancelled it (Cancellation) before the handler returned
 	answered  bool // the answer is decided; a later cancel is ignored
 }
 
@@ -40,7 +38,7 @@ func (c *Conn) startServing(m *message) *serving {
 	if len(c.inflight) >= c.opts.MaxInFlight {
 		c.mu.Unlock()
 		c.replyAsync(appendError(nil, m.id, &Error{
-			Code:    protocol.CodeOverloaded,
+			Code:    CodeOverloaded,
 			Message: fmt.Sprintf("overloaded: %d requests already in flight", c.opts.MaxInFlight),
 			Data:    mustJSON(map[string]int{"limit": c.opts.MaxInFlight}),
 		}))
@@ -49,7 +47,7 @@ func (c *Conn) startServing(m *message) *serving {
 	if _, dup := c.inflight[m.id]; dup {
 		c.mu.Unlock()
 		c.replyAsync(appendError(nil, m.id, &Error{
-			Code:    protocol.CodeInvalidRequest,
+			Code:    CodeInvalidRequest,
 			Message: fmt.Sprintf("invalid request: id %s is already in flight", m.id),
 		}))
 		return nil
@@ -98,7 +96,7 @@ func (c *Conn) serve(s *serving) {
 	defer c.finishServing(req.ID)
 	switch {
 	case cancelled:
-		c.reply(appendError(nil, req.ID, &Error{Code: protocol.CodeRequestCancelled, Message: "request cancelled"}))
+		c.reply(appendError(nil, req.ID, &Error{Code: CodeRequestCancelled, Message: "request cancelled"}))
 	case err != nil:
 		c.reply(appendError(nil, req.ID, asWireError(err)))
 	default:
@@ -119,13 +117,13 @@ func (c *Conn) resultFrame(req *Request, result any) []byte {
 	frame, err := encodeResult(req.ID, result)
 	if err != nil {
 		return appendError(nil, req.ID, &Error{
-			Code:    protocol.CodeInternalError,
+			Code:    CodeInternalError,
 			Message: fmt.Sprintf("result of %q could not be encoded: %v", req.Method, err),
 		})
 	}
 	if limit := c.maxBytes(); len(frame) > limit {
 		return appendError(nil, req.ID, &Error{
-			Code: protocol.CodeInternalError,
+			Code: CodeInternalError,
 			Message: fmt.Sprintf("result of %q is %d bytes, over the %d-byte message limit; not sent",
 				req.Method, len(frame), limit),
 			Data: mustJSON(map[string]int{"size": len(frame), "limit": limit}),
@@ -175,46 +173,10 @@ func (c *Conn) call(ctx context.Context, req *Request) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.opts.Logf("jsonrpc: handler for %q panicked: %v\n%s", req.Method, p, debug.Stack())
-			result, err = nil, &Error{Code: protocol.CodeInternalError, Message: fmt.Sprintf("handler for %q panicked: %v", req.Method, p)}
+			result, err = nil, &Error{Code: CodeInternalError, Message: fmt.Sprintf("handler for %q panicked: %v", req.Method, p)}
 		}
 	}()
 	return c.opts.Handler(ctx, req)
-}
-
-// cancelInbound handles the peer's $/cancelRequest; unknown or finished ids are
-// ignored, as are malformed ones (logged).
-func (c *Conn) cancelInbound(m *message) {
-	id, err := cancelTarget(m.params)
-	if err != nil {
-		c.opts.Logf("jsonrpc: ignoring %s: %v", protocol.MethodCancelRequest, err)
-		return
-	}
-	c.mu.Lock()
-	s := c.inflight[id]
-	if s != nil && s.answered {
-		s = nil // the result already won
-	}
-	if s != nil {
-		s.cancelled = true
-	}
-	c.mu.Unlock()
-	if s != nil {
-		s.cancel()
-	}
-}
-
-func cancelTarget(params []byte) (ID, error) {
-	if params == nil {
-		return ID{}, fmt.Errorf("no params; want {id}")
-	}
-	fields, err := splitObject(params)
-	if err != nil {
-		return ID{}, err
-	}
-	if len(fields) != 1 || fields[0].key != "id" {
-		return ID{}, fmt.Errorf("params %s must be exactly {id}", excerpt(params))
-	}
-	return parseID(fields[0].value)
 }
 
 // closeAfterReply marks a result whose reply is the connection's last frame.

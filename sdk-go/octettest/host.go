@@ -138,7 +138,8 @@ func newHost(t testing.TB, opts Options, r io.Reader, w io.Writer) *Host {
 	h := &Host{t: t, opts: opts, done: make(chan error, 1)}
 	h.svc = newServices(&h.opts.Script, h)
 	h.conn = jsonrpc.NewConn(r, w, jsonrpc.Options{
-		Handler: h.svc.handle,
+		Handler:      h.svc.handle,
+		Cancellation: jsonrpc.Cancellation{Method: protocol.MethodCancelRequest},
 		OnFrame: func(dir jsonrpc.Direction, frame []byte) {
 			h.mu.Lock()
 			h.frames = append(h.frames, Frame{Sent: dir == jsonrpc.Outbound, Raw: append(json.RawMessage(nil), frame...)})

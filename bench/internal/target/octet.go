@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ViaDirect says how octet targets are driven until the host library can start
@@ -96,7 +97,8 @@ func startOctet(ctx context.Context, ext *Extension, extraEnv []string, call Cal
 	}
 	s.cmd = cmd
 	go func() { _ = cmd.Wait(); close(s.exited) }()
-	s.conn = jsonrpc.NewConn(stdout, stdin, jsonrpc.Options{Handler: s.serve, OnFrame: s.onFrame})
+	s.conn = jsonrpc.NewConn(stdout, stdin, jsonrpc.Options{Handler: s.serve, OnFrame: s.onFrame,
+		Cancellation: jsonrpc.Cancellation{Method: protocol.MethodCancelRequest}})
 	var res json.RawMessage
 	if err := s.conn.Call(ctx, "initialize", s.initParams(), &res); err != nil {
 		s.Close()

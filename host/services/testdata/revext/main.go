@@ -29,7 +29,7 @@ type outcome struct {
 
 func main() {
 	var conn *jsonrpc.Conn
-	conn = jsonrpc.NewConn(os.Stdin, os.Stdout, jsonrpc.Options{IDPrefix: "go:", Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
+	conn = jsonrpc.NewConn(os.Stdin, os.Stdout, jsonrpc.Options{IDPrefix: "go:", Cancellation: jsonrpc.Cancellation{Method: "$/cancelRequest"}, Handler: func(ctx context.Context, req *jsonrpc.Request) (any, error) {
 		switch req.Method {
 		case "initialize":
 			return initialize(req.Params)
