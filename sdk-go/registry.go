@@ -132,13 +132,6 @@ type RenderHandler func(ctx context.Context, params json.RawMessage) ([]Segment,
 // fields are those its params carry; Raw is the params as sent.
 type LifecycleNotification = protocol.LifecycleNotification
 
-// LifecycleEvent is LifecycleNotification under its old name.
-//
-// Deprecated: use LifecycleNotification. In the schema and in protocol, LifecycleEvent is the
-// enum of event names, not an occurrence (docs/glossary.md); this alias goes in the release
-// after next.
-type LifecycleEvent = LifecycleNotification
-
 // LifecycleHandler observes a lifecycle event; it cannot veto the transition.
 type LifecycleHandler func(ctx context.Context, event LifecycleNotification)
 

@@ -73,13 +73,6 @@ type Model struct {
 	Provider, Model, Label string
 }
 
-// LifecycleEvent is a lifecycle notification the host emits to subscribers.
-//
-// Deprecated: it is protocol.LifecycleNotification, the one Go type of a lifecycle occurrence
-// (protocol.LifecycleEvent is the enum of event names); this alias goes in the release after
-// next.
-type LifecycleEvent = protocol.LifecycleNotification
-
 // Secret returns the value of a brokered secret.
 func (s *Script) Secret(name string) (string, bool) {
 	if s == nil {

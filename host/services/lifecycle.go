@@ -13,13 +13,6 @@ import (
 // LifecycleMethods are the lifecycle notification methods (wire.md §5), in schema order.
 var LifecycleMethods = protocol.LifecycleEvents
 
-// LifecycleEvent is one lifecycle observation the core sends to subscribed extensions.
-//
-// Deprecated: it is protocol.LifecycleNotification, the one Go type of a lifecycle occurrence
-// (protocol.LifecycleEvent is the enum of event names); use LifecycleParams for what its
-// Params method did. The alias goes in the release after next.
-type LifecycleEvent = protocol.LifecycleNotification
-
 // LifecycleParams returns e's wire params, the generated params type of its method, checked by
 // that type's generated validator: exactly the fields its method carries, so a turn event never
 // leaks a tool name and so on. The ids an event carries must be non-empty (a host rule).

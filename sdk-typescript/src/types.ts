@@ -57,11 +57,6 @@ export interface LifecycleNotification {
   outcome?: G.Outcome;
   is_error?: boolean;
 }
-/**
- * @deprecated Use `LifecycleNotification`: in the schema `LifecycleEvent` is the enum of event
- * names, not an occurrence (docs/glossary.md). This alias goes in the release after next.
- */
-export type LifecycleEvent = LifecycleNotification;
 
 /** kv.get's answer, its value parsed (the schema says any JSON). */
 export interface KVGetResult extends Omit<G.KVGetResult, "value"> {
