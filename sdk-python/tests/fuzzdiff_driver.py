@@ -4,7 +4,7 @@ Reads cases as JSON lines on stdin and writes one verdict line per case on stdou
 ``decode`` runs the generated strict decoder (``_models.parse_strict``), ``frame`` the wire
 frame decoder (``_codec.loads``), ``validate`` strict decoding then the generated checker
 of the named type. An accepted document is reported by the hash of its canonical form,
-written exactly as the Go tool's canon.go writes it.
+written exactly as the Go driver's canon.go (sdk-go/internal/fuzzdiffdriver) writes it.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 // runs the generated strict scanner (parseStrict), "frame" the wire frame decoder
 // (parseFrame), "validate" checkJSON of the named type. Bytes are decoded as the SDK's reader
 // does: fatal UTF-8, a byte order mark kept so the decoder refuses it. An accepted document
-// is reported by the hash of its canonical form, written exactly as the Go tool's canon.go.
+// is reported by the hash of its canonical form, written exactly as the Go driver's canon.go (sdk-go/internal/fuzzdiffdriver).
 import { createHash } from "node:crypto";
 import { createInterface } from "node:readline";
 

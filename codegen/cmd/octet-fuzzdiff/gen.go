@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 
-	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
+	"github.com/octet-kit/octet/codegen/internal/ir"
+	"github.com/octet-kit/octet/schema"
 )
 
 // seedDoc is one vector: the type it is a vector of and its bytes.
@@ -21,8 +23,24 @@ type seedDoc struct {
 // mutated as bytes (the strict decoding rules: escapes, numbers, UTF-8, duplicates), or a
 // random JSON text.
 type gen struct {
-	r     *rand.Rand
-	seeds []seedDoc
+	r        *rand.Rand
+	seeds    []seedDoc
+	maxDepth int // MAX_JSON_DEPTH, from the schema's limits
+}
+
+// newGen is the corpus generator for seed.
+func newGen(seed uint64, seeds []seedDoc, maxDepth int) *gen {
+	return &gen{r: rand.New(rand.NewPCG(seed, seed^0x6f63746574)), seeds: seeds, maxDepth: maxDepth}
+}
+
+// maxJSONDepth is the schema's MAX_JSON_DEPTH.
+func maxJSONDepth(m *ir.Model) (int, error) {
+	for _, l := range m.Limits {
+		if l.Name == "MAX_JSON_DEPTH" {
+			return int(l.Value), nil
+		}
+	}
+	return 0, fmt.Errorf("the schema's limits have no MAX_JSON_DEPTH")
 }
 
 // boundary values every validator must judge alike: integer and float forms, the 2^53
@@ -77,7 +95,7 @@ func (g *gen) doc() (typ string, data []byte) {
 
 // treeMutate parses the vector, changes one to three nodes and writes it back.
 func (g *gen) treeMutate(raw []byte) []byte {
-	v, err := strictjson.Parse(raw)
+	v, err := schema.Decode(raw)
 	if err != nil {
 		return g.byteMutate(raw)
 	}
@@ -140,7 +158,7 @@ func (g *gen) value() any {
 		g.randomJSON(&b, 2)
 		text = b.Bytes()
 	}
-	v, err := strictjson.Parse(text)
+	v, err := schema.Decode(text)
 	if err != nil {
 		return nil
 	}
@@ -158,7 +176,7 @@ func (g *gen) duplicateKey(out []byte) []byte {
 	if len(out) < 2 || out[0] != '{' || out[1] == '}' {
 		return out
 	}
-	v, err := strictjson.Parse(out)
+	v, err := schema.Decode(out)
 	m, ok := v.(map[string]any)
 	if err != nil || !ok {
 		return out
@@ -224,7 +242,7 @@ func (g *gen) randomJSON(b *bytes.Buffer, depth int) {
 		}
 		b.WriteString("]")
 	case 2:
-		n := strictjson.MaxDepth - 6 + g.r.IntN(12) // around the depth bound (MAX_JSON_DEPTH)
+		n := g.maxDepth - 6 + g.r.IntN(12) // around the depth bound (MAX_JSON_DEPTH)
 		b.WriteString(strings.Repeat("[", n))
 		g.randomJSON(b, 301)
 		b.WriteString(strings.Repeat("]", n))

@@ -1,8 +1,9 @@
 // Command octet-fuzzdiff is the cross-language differential fuzz: it makes a corpus of
-// random and mutated documents from schema/vectors (deterministic from -seed), has the Go
-// strict decoder, the generated Go validators and santhosh-tekuri on the real schema judge
-// each, feeds the same corpus to the Python and TypeScript drivers (JSON lines on stdin,
-// verdicts on stdout) and fails on any disagreement, printing the input.
+// random and mutated documents from schema/vectors (deterministic from -seed), has
+// santhosh-tekuri on the real schema judge each, feeds the same corpus to the Go, Python and
+// TypeScript drivers (JSON lines on stdin, verdicts on stdout; each driver lives with its SDK,
+// so this harness never links generated code) and fails on any disagreement, printing the
+// input.
 //
 // Three kinds of case: "decode" (the strict decoder of each language: refused, or the same
 // value), "frame" (each SDK's wire frame decoder: Python's _codec.loads and TypeScript's
@@ -20,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,8 +31,6 @@ import (
 
 	"github.com/octet-kit/octet/codegen/internal/ir"
 	"github.com/octet-kit/octet/schema"
-	"github.com/octet-kit/octet/sdk-go/protocol"
-	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
 )
 
 // fuzzCase is one line of the corpus the drivers read.
@@ -81,7 +79,11 @@ func run(seed uint64, count int, python, node, failuresFile, replay string, appe
 		if err != nil {
 			return err
 		}
-		g := &gen{r: rand.New(rand.NewPCG(seed, seed^0x6f63746574)), seeds: seeds}
+		depth, err := maxJSONDepth(m)
+		if err != nil {
+			return err
+		}
+		g := newGen(seed, seeds, depth)
 		for i := 0; i < count; i++ {
 			typ, data := g.doc()
 			enc := base64.StdEncoding.EncodeToString(data)
@@ -92,7 +94,19 @@ func run(seed uint64, count int, python, node, failuresFile, replay string, appe
 		}
 	}
 	judges := map[string][]verdict{}
-	if judges["go"], judges["oracle"], err = goVerdicts(m, cases); err != nil {
+	if judges["oracle"], err = oracleVerdicts(m, cases); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "octet-fuzzdiff-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	goBin, err := goDriver(tmp)
+	if err != nil {
+		return err
+	}
+	if judges["go"], err = driver(cases, goBin); err != nil {
 		return err
 	}
 	if judges["python"], err = driver(cases, python, "sdk-python/tests/fuzzdiff_driver.py"); err != nil {
@@ -153,46 +167,57 @@ func disagreements(cases []fuzzCase, judges map[string][]verdict, w io.Writer) [
 	return failed
 }
 
-// goVerdicts judges every case with the Go strict decoder and generated validators, and the
-// validate cases also with santhosh-tekuri compiling the real schema (the oracle).
-func goVerdicts(m *ir.Model, cases []fuzzCase) (gov, oracle []verdict, err error) {
+// oracleVerdicts judges the validate cases with santhosh-tekuri compiling the real schema
+// (the oracle), after strict decoding with the schema package's decoder; the other cases get
+// no oracle verdict (it is not compared).
+func oracleVerdicts(m *ir.Model, cases []fuzzCase) ([]verdict, error) {
 	c, err := schema.NewCompiler(os.DirFS("schema"))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	compiled := map[string]*jsonschema.Schema{}
+	var oracle []verdict
 	for _, fc := range cases {
 		data, err := base64.StdEncoding.DecodeString(fc.Data)
 		if err != nil {
-			return nil, nil, fmt.Errorf("case %d: %v", fc.ID, err)
+			return nil, fmt.Errorf("case %d: %v", fc.ID, err)
 		}
-		doc, perr := strictjson.Parse(data)
-		g := verdict{ID: fc.ID}
 		o := verdict{ID: fc.ID}
+		doc, perr := schema.Decode(data)
 		switch {
-		case perr != nil:
-			g.Verdict, g.Detail = "refused", perr.Error()
-			o = g
 		case fc.Kind != "validate":
-			g.Verdict = "ok:" + canonical(doc)
+		case perr != nil:
+			o.Verdict, o.Detail = "refused", perr.Error()
 		default:
 			n := m.Lookup(fc.Type)
 			if n == nil {
-				return nil, nil, fmt.Errorf("case %d: no schema type %q", fc.ID, fc.Type)
+				return nil, fmt.Errorf("case %d: no schema type %q", fc.ID, fc.Type)
 			}
 			sch := compiled[fc.Type]
 			if sch == nil {
 				if sch, err = c.Compile(schema.BaseURL + n.File.Path + "#" + n.Pointer); err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 				compiled[fc.Type] = sch
 			}
-			g.Verdict, g.Detail = judged(protocol.Validate(fc.Type, doc))
 			o.Verdict, o.Detail = judged(sch.Validate(doc))
 		}
-		gov, oracle = append(gov, g), append(oracle, o)
+		oracle = append(oracle, o)
 	}
-	return gov, oracle, nil
+	return oracle, nil
+}
+
+// goDriver builds the Go SDK's driver (sdk-go/internal/fuzzdiffdriver) into dir: the
+// generated Go code is judged by a program of the SDK's, never linked into this harness.
+func goDriver(dir string) (string, error) {
+	bin := filepath.Join(dir, "fuzzdiffdriver")
+	cmd := exec.Command("go", "build", "-o", bin, "./internal/fuzzdiffdriver")
+	cmd.Dir = "sdk-go"
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("build the Go driver: %w", err)
+	}
+	return bin, nil
 }
 
 func judged(err error) (string, string) {
@@ -203,8 +228,9 @@ func judged(err error) (string, string) {
 }
 
 // driver runs one language's driver over the corpus and returns its verdicts in case order.
-func driver(cases []fuzzCase, bin, script string) ([]verdict, error) {
-	cmd := exec.Command(bin, script)
+func driver(cases []fuzzCase, bin string, args ...string) ([]verdict, error) {
+	script := strings.Join(append([]string{bin}, args...), " ")
+	cmd := exec.Command(bin, args...)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -215,7 +241,7 @@ func driver(cases []fuzzCase, bin, script string) ([]verdict, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", bin, script, err)
+		return nil, fmt.Errorf("%s: %w", script, err)
 	}
 	go func() {
 		w := bufio.NewWriter(stdin)
@@ -237,7 +263,7 @@ func driver(cases []fuzzCase, bin, script string) ([]verdict, error) {
 		out = append(out, v)
 	}
 	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", bin, script, err)
+		return nil, fmt.Errorf("%s: %w", script, err)
 	}
 	if len(out) != len(cases) {
 		return nil, fmt.Errorf("%s wrote %d verdicts for %d cases", script, len(out), len(cases))
