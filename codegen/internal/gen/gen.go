@@ -1,126 +1,91 @@
-// Package gen runs every emitter over the intermediate model and returns the generated files.
+// Package gen runs every target over the intermediate model and returns the generated
+// files. Each output language is a package of its own (golang, python, typescript,
+// markdown) behind the Target interface; emit holds what they share (naming, headers,
+// fingerprints, the registry's routing sets).
 package gen
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"sort"
+	"io/fs"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
+	"github.com/octet-kit/octet/codegen/internal/gen/golang"
+	"github.com/octet-kit/octet/codegen/internal/gen/markdown"
+	"github.com/octet-kit/octet/codegen/internal/gen/python"
+	"github.com/octet-kit/octet/codegen/internal/gen/typescript"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
 // Output maps a repository-relative path to the bytes generated for it.
-type Output map[string][]byte
+type Output = emit.Output
 
-// Paths returns the output paths, sorted.
-func (o Output) Paths() []string {
-	ps := make([]string, 0, len(o))
-	for p := range o {
-		ps = append(ps, p)
-	}
-	sort.Strings(ps)
-	return ps
+// Target is one output language. Each method renders one artifact of the schema into out,
+// so a target that lacks an artifact does not compile: Generate lists every target under
+// the interface it must implement.
+type Target interface {
+	// Models renders the schema's types with their validators, the limits, the error
+	// registry and the method registry (for Markdown: the reference pages).
+	Models(m *ir.Model, out Output) error
+	// Features renders the negotiation table (x-octet-features); nothing when the schema
+	// has none.
+	Features(m *ir.Model, out Output) error
 }
 
-// Generate runs every emitter.
+// CodeTarget is a language an SDK is written in: beyond a Target it renders the dispatch
+// of the methods an extension receives and the typed descriptors of those it sends.
+type CodeTarget interface {
+	Target
+	Dispatch(m *ir.Model, out Output) error
+}
+
+// The targets, in the order they run (each writes its own paths).
+var (
+	codeTargets = []CodeTarget{golang.Target{}, python.Target{}, typescript.Target{}}
+	docTargets  = []Target{markdown.Target{}}
+)
+
+// Generate runs every artifact of every target.
 func Generate(m *ir.Model) (Output, error) {
 	out := Output{}
-	for _, e := range []func(*ir.Model, Output) error{emitGo, emitPython, emitTypeScript, emitMarkdown, emitFeatures, emitDispatch} {
-		if err := e(m, out); err != nil {
+	markdown.Examples = Examples
+	var all []Target
+	for _, t := range codeTargets {
+		all = append(all, t)
+	}
+	all = append(all, docTargets...)
+	for _, t := range all {
+		if err := t.Models(m, out); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range all {
+		if err := t.Features(m, out); err != nil {
+			return nil, err
+		}
+	}
+	for _, t := range codeTargets {
+		if err := t.Dispatch(m, out); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// fingerprint hashes exactly the model pieces a file renders, so a file's header changes only
-// when something it shows changes (not on every schema edit). withDocs=false strips
-// descriptions first, for files (validators) that never show them.
-func fingerprint(withDocs bool, parts ...any) string {
-	h := sha256.New()
-	for _, p := range parts {
-		if !withDocs {
-			p = stripDocs(p)
-		}
-		b, err := json.Marshal(p)
-		if err != nil {
-			panic(fmt.Sprintf("fingerprint: %v", err))
-		}
-		h.Write(b)
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// stripDocs returns a copy of a model piece without descriptions.
-func stripDocs(p any) any {
-	switch x := p.(type) {
-	case *ir.Named:
-		return struct {
-			Name string
-			Type *ir.Type
-		}{x.Name, stripType(x.Type)}
-	case []*ir.Named:
-		out := make([]any, len(x))
-		for i, n := range x {
-			out[i] = stripDocs(n)
-		}
-		return out
-	case []ir.Limit:
-		out := make([]ir.Limit, len(x))
-		for i, l := range x {
-			l.Description = ""
-			out[i] = l
-		}
-		return out
-	case []ir.ErrorEntry:
-		out := make([]ir.ErrorEntry, len(x))
-		for i, e := range x {
-			e.Meaning = ""
-			out[i] = e
-		}
-		return out
-	case []ir.Method:
-		out := make([]ir.Method, len(x))
-		for i, m := range x {
-			m.Description = ""
-			out[i] = m
-		}
-		return out
-	}
-	return p
-}
-
-func stripType(t *ir.Type) *ir.Type {
-	if t == nil {
-		return nil
-	}
-	c := *t
-	c.Description = ""
-	c.Items = stripType(t.Items)
-	c.Fields = nil
-	for _, f := range t.Fields {
-		c.Fields = append(c.Fields, &ir.Field{Name: f.Name, Required: f.Required, Type: stripType(f.Type)})
-	}
-	c.OneOf = nil
-	for _, v := range t.OneOf {
-		c.OneOf = append(c.OneOf, stripType(v))
-	}
-	return &c
-}
-
 // Regenerate is the command every generated file names on its second line.
-const Regenerate = "go run mage.go generate"
+const Regenerate = emit.Regenerate
 
-// header is the first two lines of every generated file: the marker Go tools and reviewers
-// recognise (it must end "DO NOT EDIT."), then how to regenerate.
-func header(comment, hash string) string {
-	return fmt.Sprintf("%s Code generated by octet-codegen from schema sha256:%s. DO NOT EDIT.\n%s Regenerate with: %s\n", comment, hash, comment, Regenerate)
-}
+// Where the targets write, for the commands and tests that look at generated files.
+const (
+	GoDir              = golang.Dir
+	GoRequestsFile     = golang.RequestsFile
+	PythonDispatchFile = python.DispatchFile
+	PythonFeaturesFile = python.FeaturesFile
+	PythonFile         = python.ModelsFile
+	PythonGenDir       = python.GenDir
+	TSDir              = typescript.Dir
+	TSRequestsFile     = typescript.RequestsFile
+	DocsDir            = markdown.Dir
+)
 
-// mdHeader is header for Markdown, as HTML comments.
-func mdHeader(hash string) string {
-	return fmt.Sprintf("<!-- Code generated by octet-codegen from schema sha256:%s. DO NOT EDIT. -->\n<!-- Regenerate with: %s -->\n", hash, Regenerate)
-}
+// Examples supplies valid vectors for the docs (type name -> JSON text); nil means none.
+// Generate hands it to the Markdown target.
+var Examples fs.FS

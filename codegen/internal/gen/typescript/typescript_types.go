@@ -1,4 +1,4 @@
-package gen
+package typescript
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
@@ -111,8 +112,8 @@ func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
 	}
 	// Types file.
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, f.Title, f.Description, f.Types)))
-	fmt.Fprintf(&b, "// %s (schema/%s): %s\n", f.Title, f.Path, oneLine(f.Description))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, f.Title, f.Description, f.Types)))
+	fmt.Fprintf(&b, "// %s (schema/%s): %s\n", f.Title, f.Path, emit.OneLine(f.Description))
 	for _, line := range importLines(m, f, typeRefs.refs, ".types.js", "import type") {
 		b.WriteString(line)
 	}
@@ -122,7 +123,7 @@ func tsFile(m *ir.Model, f *ir.File) (types, checks string) {
 
 	// Checks file.
 	var c bytes.Buffer
-	c.WriteString(header("//", fingerprint(false, f.Types)))
+	c.WriteString(emit.Header("//", emit.Fingerprint(false, f.Types)))
 	fmt.Fprintf(&c, "// Validators of schema/%s.\n", f.Path)
 	runtimeNames := []string{"cpLen", "has", "hasDuplicate", "isInt", "isObj", "kindOf", "plainCtx", "utf8Len", "wantBoolean", "wantInt", "wantNumber", "wantObject", "wantString"}
 	var used []string
@@ -189,7 +190,7 @@ func tsValidateIndex(m *ir.Model, all []*ir.Named) string {
 		names[i] = n.Name
 	}
 	sort.Strings(names)
-	b.WriteString(header("//", fingerprint(false, names)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(false, names)))
 	b.WriteString("// Validation by schema type name.\nimport type { Ctx } from \"../strictjson.js\";\nimport { parseStrictWithContext, plainCtx, StrictJSONError } from \"../strictjson.js\";\n")
 	byFile := map[string][]string{}
 	for _, n := range all {
@@ -271,7 +272,7 @@ func (g *tsVal) re(pat string) string {
 	if n, ok := g.regexps[pat]; ok {
 		return n
 	}
-	n := "re" + fingerprint(true, pat)[:8]
+	n := "re" + emit.Fingerprint(true, pat)[:8]
 	g.regexps[pat] = n
 	g.order = append(g.order, pat)
 	return n
@@ -304,7 +305,7 @@ func (g *tsVal) check(t *ir.Type, v, p, o, k string, d int, ind string) {
 	if len(t.Kinds) == 0 && t.Const == nil {
 		return
 	}
-	if h := leafHelper(t); h != "" {
+	if h := emit.LeafHelper(t); h != "" {
 		if h == "wantInt" {
 			g.w(ind, "wantInt(%s, %s, e, c, %s, %s);", v, pexpr(p), o, k)
 		} else {
@@ -411,10 +412,10 @@ func (g *tsVal) str(t *ir.Type, v, p, ind string) {
 		g.w(ind, "}")
 	}
 	if t.MinLength != nil || t.MaxLength != nil {
-		g.w(ind, "if (%s) e.push(%s);", lenCond("cpLen("+v+")", t.MinLength, t.MaxLength), tsMsg(p, "want "+rangeText(t.MinLength, t.MaxLength)+" characters"))
+		g.w(ind, "if (%s) e.push(%s);", emit.LenCond("cpLen("+v+")", t.MinLength, t.MaxLength), tsMsg(p, "want "+emit.RangeText(t.MinLength, t.MaxLength)+" characters"))
 	}
 	if t.MinBytes != nil || t.MaxBytes != nil {
-		g.w(ind, "if (%s) e.push(%s);", lenCond("utf8Len("+v+")", t.MinBytes, t.MaxBytes), tsMsg(p, "want "+rangeText(t.MinBytes, t.MaxBytes)+" UTF-8 bytes"))
+		g.w(ind, "if (%s) e.push(%s);", emit.LenCond("utf8Len("+v+")", t.MinBytes, t.MaxBytes), tsMsg(p, "want "+emit.RangeText(t.MinBytes, t.MaxBytes)+" UTF-8 bytes"))
 	}
 	if t.Pattern != "" {
 		g.w(ind, "if (!%s.test(%s)) e.push(%s);", g.re(t.Pattern), v, tsMsg(p, "does not match "+strings.ReplaceAll(t.Pattern, "\\", "\\\\")))
@@ -426,10 +427,10 @@ func (g *tsVal) num(t *ir.Type, v, p, ind string) {
 		g.w(ind, "if (%s !== %d) e.push(%s);", v, c, tsMsg(p, fmt.Sprintf("want %d", c)))
 	}
 	if t.Minimum != nil {
-		g.w(ind, "if (%s < %s) e.push(%s);", v, fnum(*t.Minimum), tsMsg(p, "want at least "+fnum(*t.Minimum)))
+		g.w(ind, "if (%s < %s) e.push(%s);", v, emit.Fnum(*t.Minimum), tsMsg(p, "want at least "+emit.Fnum(*t.Minimum)))
 	}
 	if t.Maximum != nil {
-		g.w(ind, "if (%s > %s) e.push(%s);", v, fnum(*t.Maximum), tsMsg(p, "want at most "+fnum(*t.Maximum)))
+		g.w(ind, "if (%s > %s) e.push(%s);", v, emit.Fnum(*t.Maximum), tsMsg(p, "want at most "+emit.Fnum(*t.Maximum)))
 	}
 }
 
@@ -496,27 +497,4 @@ func (g *tsVal) union(t *ir.Type, v, p, o, k, ind string) {
 	} else {
 		g.w(ind, "e.push(%s);", tsMsg(p, "want one of the members "+strings.Join(dd.Keys, ", ")))
 	}
-}
-
-// leafHelper names the shared runtime check for a single unconstrained kind ("" if none).
-func leafHelper(t *ir.Type) string {
-	if len(t.Kinds) != 1 || t.Const != nil || len(t.Enum) > 0 || t.Pattern != "" || t.MinLength != nil || t.MaxLength != nil ||
-		t.MinBytes != nil || t.MaxBytes != nil || t.Minimum != nil || t.Maximum != nil {
-		return ""
-	}
-	switch t.Kinds[0] {
-	case ir.String:
-		return "wantString"
-	case ir.Boolean:
-		return "wantBoolean"
-	case ir.Number:
-		return "wantNumber"
-	case ir.Integer:
-		return "wantInt"
-	case ir.Object:
-		if t.Open {
-			return "wantObject"
-		}
-	}
-	return ""
 }

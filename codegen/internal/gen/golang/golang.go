@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"bytes"
@@ -7,13 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// GoDir is where the Go protocol package is generated.
-const GoDir = "sdk-go/protocol/"
-
-func emitGo(m *ir.Model, out Output) error {
+func emitGo(m *ir.Model, out emit.Output) error {
 	files := map[string]string{
 		"limits_gen.go": goLimits(m),
 		"errors_gen.go": goErrors(m),
@@ -29,13 +27,13 @@ func emitGo(m *ir.Model, out Output) error {
 		if err != nil {
 			return fmt.Errorf("gofmt %s: %w\n%s", name, err, numbered(src))
 		}
-		out[GoDir+name] = b
+		out[Dir+name] = b
 	}
 	depth, err := format.Source([]byte(goStrictDepth(m)))
 	if err != nil {
 		return fmt.Errorf("gofmt strictjson limits: %w", err)
 	}
-	out[GoDir+"strictjson/limits_gen.go"] = depth
+	out[Dir+"strictjson/limits_gen.go"] = depth
 	return nil
 }
 
@@ -43,7 +41,7 @@ func emitGo(m *ir.Model, out Output) error {
 // strictjson, so strictjson cannot import the protocol constant; it gets its own copy.
 func goStrictDepth(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Limits)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Limits)))
 	b.WriteString("\npackage strictjson\n\n")
 	for _, l := range m.Limits {
 		if l.Name == "MAX_JSON_DEPTH" {
@@ -72,11 +70,11 @@ func goComment(b *bytes.Buffer, indent, text string) {
 
 func goLimits(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Limits)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Limits)))
 	b.WriteString("\npackage protocol\n\n// Limits of the wire (schema/limits.schema.json).\nconst (\n")
 	for _, l := range m.Limits {
-		goComment(&b, "\t", fmt.Sprintf("%s is %s, in %s: %s", goName(strings.ToLower(l.Name)), l.Name, l.Unit, l.Description))
-		fmt.Fprintf(&b, "\t%s = %d\n", goName(strings.ToLower(l.Name)), l.Value)
+		goComment(&b, "\t", fmt.Sprintf("%s is %s, in %s: %s", emit.GoName(strings.ToLower(l.Name)), l.Name, l.Unit, l.Description))
+		fmt.Fprintf(&b, "\t%s = %d\n", emit.GoName(strings.ToLower(l.Name)), l.Value)
 	}
 	b.WriteString(")\n")
 	return b.String()
@@ -94,8 +92,8 @@ func goErrorMessages(b *bytes.Buffer, m *ir.Model) {
 	b.WriteString("// Message templates of the registry: every SDK builds the message of each situation from\n// its template, each {placeholder} replaced by its value (see FormatMessage).\nconst (\n")
 	for _, e := range m.Errors {
 		for _, msg := range e.Messages {
-			goComment(b, "\t", fmt.Sprintf("Message%s (%s, data %s): %s", goName(msg.Name), e.Name, msg.Data, msg.Meaning))
-			fmt.Fprintf(b, "\tMessage%s = %s\n", goName(msg.Name), strconv.Quote(msg.Template))
+			goComment(b, "\t", fmt.Sprintf("Message%s (%s, data %s): %s", emit.GoName(msg.Name), e.Name, msg.Data, msg.Meaning))
+			fmt.Fprintf(b, "\tMessage%s = %s\n", emit.GoName(msg.Name), strconv.Quote(msg.Template))
 		}
 	}
 	b.WriteString(")\n\n")
@@ -103,11 +101,11 @@ func goErrorMessages(b *bytes.Buffer, m *ir.Model) {
 
 func goErrors(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Errors)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Errors)))
 	b.WriteString("\npackage protocol\n\n// Error codes of the registry (schema/errors.schema.json).\nconst (\n")
 	for _, e := range m.Errors {
-		goComment(&b, "\t", fmt.Sprintf("Code%s (%s): %s", goName(e.Name), e.Name, e.Meaning))
-		fmt.Fprintf(&b, "\tCode%s int64 = %d\n", goName(e.Name), e.Code)
+		goComment(&b, "\t", fmt.Sprintf("Code%s (%s): %s", emit.GoName(e.Name), e.Name, e.Meaning))
+		fmt.Fprintf(&b, "\tCode%s int64 = %d\n", emit.GoName(e.Name), e.Code)
 	}
 	b.WriteString(")\n\n")
 	goErrorMessages(&b, m)

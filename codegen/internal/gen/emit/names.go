@@ -1,4 +1,4 @@
-package gen
+package emit
 
 import (
 	"sort"
@@ -13,9 +13,9 @@ var initialisms = map[string]string{
 }
 
 // goName turns a snake_case (or dotted/slashed) wire name into an exported Go identifier.
-func goName(s string) string {
+func GoName(s string) string {
 	var b strings.Builder
-	for _, part := range splitWords(s) {
+	for _, part := range SplitWords(s) {
 		if up, ok := initialisms[strings.ToLower(part)]; ok {
 			b.WriteString(up)
 			continue
@@ -26,10 +26,10 @@ func goName(s string) string {
 }
 
 // upperSnake turns a wire name into UPPER_SNAKE.
-func upperSnake(s string) string { return strings.ToUpper(strings.Join(splitWords(s), "_")) }
+func UpperSnake(s string) string { return strings.ToUpper(strings.Join(SplitWords(s), "_")) }
 
 // snake turns a CamelCase type name into snake_case (ToolCallParams -> tool_call_params).
-func snake(s string) string {
+func Snake(s string) string {
 	var b strings.Builder
 	rs := []rune(s)
 	for i, r := range rs {
@@ -41,11 +41,11 @@ func snake(s string) string {
 	return b.String()
 }
 
-func splitWords(s string) []string {
+func SplitWords(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
 // lowerFirst is for TypeScript function names (validateX stays validateX).
-func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
+func LowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 
-func sortStrings(s []string) { sort.Strings(s) }
+func SortStrings(s []string) { sort.Strings(s) }

@@ -1,4 +1,4 @@
-package gen
+package typescript
 
 import (
 	"bytes"
@@ -6,22 +6,21 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// TSDir is where the TypeScript modules are generated.
-const TSDir = "sdk-typescript/src/generated/"
-
-func emitTypeScript(m *ir.Model, out Output) error {
+func emitTypeScript(m *ir.Model, out emit.Output) error {
 	files := map[string]string{
-		"limits.ts":    tsLimits(m),
-		"errors.ts":    tsErrors(m),
-		"methods.ts":   tsMethods(m),
-		TSRequestsFile: tsRequests(m),
-		TSDispatchFile: tsDispatch(m),
+		"limits.ts":  tsLimits(m),
+		"errors.ts":  tsErrors(m),
+		"methods.ts": tsMethods(m),
 	}
+	// index.ts re-exports every generated module, those of the Dispatch and Features
+	// artifacts too (written by their own methods); it names them, nothing more.
+	indexed := map[string]bool{RequestsFile: true, DispatchFile: true}
 	if m.Negotiation != nil {
-		files["features.ts"] = tsFeatures(m.Negotiation)
+		indexed[featuresFile] = true
 	}
 	for name, src := range tsTypeFiles(m) {
 		if _, dup := files[name]; dup {
@@ -30,16 +29,22 @@ func emitTypeScript(m *ir.Model, out Output) error {
 		files[name] = src
 	}
 	var idx bytes.Buffer
-	names := make([]string, 0, len(files))
+	names := make([]string, 0, len(files)+len(indexed))
 	for n := range files {
 		names = append(names, n)
 	}
-	sortStrings(names)
+	for n := range indexed {
+		if _, dup := files[n]; dup {
+			return fmt.Errorf("typescript emitter: two outputs named %s", n)
+		}
+		names = append(names, n)
+	}
+	emit.SortStrings(names)
 	var deps []any
 	for _, n := range names {
 		deps = append(deps, n)
 	}
-	idx.WriteString(header("//", fingerprint(true, deps...)))
+	idx.WriteString(emit.Header("//", emit.Fingerprint(true, deps...)))
 	idx.WriteString("// Everything generated from schema/, re-exported.\n")
 	for _, n := range names {
 		fmt.Fprintf(&idx, "export * from \"./%s.js\";\n", strings.TrimSuffix(n, ".ts"))
@@ -49,7 +54,7 @@ func emitTypeScript(m *ir.Model, out Output) error {
 	idx.WriteString("export * from \"../strictjson.js\";\n")
 	files["index.ts"] = idx.String()
 	for name, src := range files {
-		out[TSDir+name] = []byte(src)
+		out[Dir+name] = []byte(src)
 	}
 	return nil
 }
@@ -78,7 +83,7 @@ func tsDoc(b *bytes.Buffer, indent, text string) {
 
 func tsLimits(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Limits)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Limits)))
 	b.WriteString("// Limits of the wire (schema/limits.schema.json).\n\n")
 	for _, l := range m.Limits {
 		tsDoc(&b, "", fmt.Sprintf("%s (%s).", l.Description, l.Unit))
@@ -89,19 +94,19 @@ func tsLimits(m *ir.Model) string {
 
 func tsErrors(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Errors)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Errors)))
 	b.WriteString("// Error codes and the error registry (schema/errors.schema.json).\n\n")
 	b.WriteString("/** Registered error codes by name. */\nexport const ErrorCode = {\n")
 	for _, e := range m.Errors {
 		tsDoc(&b, "  ", e.Meaning)
-		fmt.Fprintf(&b, "  %s: %d,\n", upperSnake(e.Name), e.Code)
+		fmt.Fprintf(&b, "  %s: %d,\n", emit.UpperSnake(e.Name), e.Code)
 	}
 	b.WriteString("} as const;\n\n/** A registered error code. */\nexport type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];\n\n")
 	b.WriteString("/** The registry's message templates by situation; each {placeholder} is replaced by its value. */\nexport const ErrorMessage = {\n")
 	for _, e := range m.Errors {
 		for _, msg := range e.Messages {
 			tsDoc(&b, "  ", fmt.Sprintf("%s, data %s: %s", e.Name, msg.Data, msg.Meaning))
-			fmt.Fprintf(&b, "  %s: %s,\n", upperSnake(msg.Name), tsStr(msg.Template))
+			fmt.Fprintf(&b, "  %s: %s,\n", emit.UpperSnake(msg.Name), tsStr(msg.Template))
 		}
 	}
 	b.WriteString("} as const;\n\n")
@@ -130,7 +135,7 @@ export const ERROR_REGISTRY: readonly ErrorInfo[] = [
 
 func tsMethods(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Methods)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Methods)))
 	b.WriteString(`// The method registry (schema/methods.json).
 
 /** One row of the method registry. */
@@ -157,7 +162,7 @@ export interface MethodInfo {
 export const Method = {
 `)
 	for _, me := range m.Methods {
-		fmt.Fprintf(&b, "  %s: %s,\n", upperSnake(me.Name), tsStr(me.Name))
+		fmt.Fprintf(&b, "  %s: %s,\n", emit.UpperSnake(me.Name), tsStr(me.Name))
 	}
 	b.WriteString("} as const;\n\n/** Every method, by name, in schema order. */\nexport const METHODS: Readonly<Record<string, MethodInfo>> = {\n")
 	list := func(s []string) string {

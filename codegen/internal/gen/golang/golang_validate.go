@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
@@ -20,14 +21,14 @@ import (
 // lint already compiled every pattern with Go's regexp, so a lazy compile cannot fail.
 func goValidators(m *ir.Model, f *ir.File) (string, []string) {
 	var body bytes.Buffer
-	g := &goVal{m: m, b: &body, regexps: map[string]string{}, prefix: goName(f.Stem)}
+	g := &goVal{m: m, b: &body, regexps: map[string]string{}, prefix: emit.GoName(f.Stem)}
 	for _, n := range f.Types {
 		fmt.Fprintf(&body, "func validate%s(v any, p *vpath, e *verrs) {\n", n.Name)
 		g.check(n.Type, "v", "p", 0)
 		body.WriteString("}\n\n")
 	}
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(false, f.Types)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(false, f.Types)))
 	b.WriteString("\npackage protocol\n\n")
 	imports := []string{}
 	src := body.String()
@@ -72,15 +73,13 @@ func (g *goVal) re(pat string) string {
 		return n
 	}
 	// Names are per file; hash the pattern so they stay stable when other patterns change.
-	n := "re" + g.prefix + fingerprint(true, pat)[:8]
+	n := "re" + g.prefix + emit.Fingerprint(true, pat)[:8]
 	g.regexps[pat] = n
 	g.order = append(g.order, pat)
 	return n
 }
 
 func (g *goVal) w(format string, a ...any) { fmt.Fprintf(g.b, format+"\n", a...) }
-
-func fnum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // q quotes a message fragment for the generated source.
 func q(s string) string { return strconv.Quote(s) }
@@ -101,7 +100,7 @@ func (g *goVal) check(t *ir.Type, v, p string, d int) {
 		g.w("_ = %s // any JSON value", v)
 		return
 	}
-	if h := leafHelper(t); h != "" {
+	if h := emit.LeafHelper(t); h != "" {
 		g.w("%s(%s, %s, e)", h, v, p)
 		return
 	}
@@ -206,36 +205,14 @@ func (g *goVal) str(t *ir.Type, x, p string) {
 			pre = append(pre, fmt.Sprintf("len(%s) < %d", x, 4**t.MinLength))
 		}
 		g.w("if %s {", strings.Join(pre, " || "))
-		g.w("if n := codePoints(%s); %s { e.count(%s, %s, n) }", x, lenCond("n", t.MinLength, t.MaxLength), p, q(rangeText(t.MinLength, t.MaxLength)+" characters"))
+		g.w("if n := codePoints(%s); %s { e.count(%s, %s, n) }", x, emit.LenCond("n", t.MinLength, t.MaxLength), p, q(emit.RangeText(t.MinLength, t.MaxLength)+" characters"))
 		g.w("}")
 	}
 	if t.MinBytes != nil || t.MaxBytes != nil {
-		g.w("if n := len(%s); %s { e.count(%s, %s, n) }", x, lenCond("n", t.MinBytes, t.MaxBytes), p, q(rangeText(t.MinBytes, t.MaxBytes)+" UTF-8 bytes"))
+		g.w("if n := len(%s); %s { e.count(%s, %s, n) }", x, emit.LenCond("n", t.MinBytes, t.MaxBytes), p, q(emit.RangeText(t.MinBytes, t.MaxBytes)+" UTF-8 bytes"))
 	}
 	if t.Pattern != "" {
 		g.w("if !%s.MatchString(%s) { e.str(%s, %s, %s) }", g.re(t.Pattern), x, p, q("a match of "+t.Pattern), x)
-	}
-}
-
-func lenCond(n string, lo, hi *int64) string {
-	var c []string
-	if lo != nil {
-		c = append(c, fmt.Sprintf("%s < %d", n, *lo))
-	}
-	if hi != nil {
-		c = append(c, fmt.Sprintf("%s > %d", n, *hi))
-	}
-	return strings.Join(c, " || ")
-}
-
-func rangeText(lo, hi *int64) string {
-	switch {
-	case lo != nil && hi != nil:
-		return fmt.Sprintf("%d..%d", *lo, *hi)
-	case lo != nil:
-		return fmt.Sprintf("at least %d", *lo)
-	default:
-		return fmt.Sprintf("at most %d", *hi)
 	}
 }
 
@@ -252,10 +229,10 @@ func (g *goVal) num(t *ir.Type, n, p string, integer bool) {
 		conv = "float64(" + n + ")"
 	}
 	if t.Minimum != nil {
-		g.w("if %s < %s { %s(%s, %s, %s) }", conv, fnum(*t.Minimum), report, p, q("at least "+fnum(*t.Minimum)), n)
+		g.w("if %s < %s { %s(%s, %s, %s) }", conv, emit.Fnum(*t.Minimum), report, p, q("at least "+emit.Fnum(*t.Minimum)), n)
 	}
 	if t.Maximum != nil {
-		g.w("if %s > %s { %s(%s, %s, %s) }", conv, fnum(*t.Maximum), report, p, q("at most "+fnum(*t.Maximum)), n)
+		g.w("if %s > %s { %s(%s, %s, %s) }", conv, emit.Fnum(*t.Maximum), report, p, q("at most "+emit.Fnum(*t.Maximum)), n)
 	}
 	g.w("_ = %s", n)
 }

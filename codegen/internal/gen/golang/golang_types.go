@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
@@ -30,7 +31,7 @@ func goTypeFiles(m *ir.Model) map[string]string {
 	}
 	sort.Strings(all)
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(false, m.Types)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(false, m.Types)))
 	// Slices of constants and of addresses are laid out by the linker: no code runs at init.
 	b.WriteString("\npackage protocol\n\n// typeNames lists every schema type name Validate knows, sorted.\nvar typeNames = []string{\n")
 	for _, n := range all {
@@ -133,7 +134,7 @@ func multiKind(t *ir.Type) bool {
 
 func goTypes(m *ir.Model, f *ir.File) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, f.Types)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, f.Types)))
 	fmt.Fprintf(&b, "\npackage protocol\n\nimport \"encoding/json\"\n\nvar _ json.RawMessage\n\n")
 	for _, n := range f.Types {
 		t := n.Type
@@ -152,7 +153,7 @@ func goTypes(m *ir.Model, f *ir.File) string {
 		case len(t.Enum) > 0:
 			fmt.Fprintf(&b, "type %s string\n\nconst (\n", n.Name)
 			for _, v := range t.Enum {
-				fmt.Fprintf(&b, "\t%s%s %s = %q\n", n.Name, goName(v), n.Name, v)
+				fmt.Fprintf(&b, "\t%s%s %s = %q\n", n.Name, emit.GoName(v), n.Name, v)
 			}
 			b.WriteString(")\n\n")
 			fmt.Fprintf(&b, "func (*%s) validateDoc(doc any, p *vpath, e *verrs) { validate%s(doc, p, e) }\n\n", n.Name, n.Name)
@@ -177,21 +178,21 @@ func goStruct(b *bytes.Buffer, m *ir.Model, n *ir.Named) {
 			tag += ",omitzero"
 		}
 		gt := goType(m, f.Type, f.Required)
-		fmt.Fprintf(b, "\t%s %s `json:%q`\n", goName(f.Name), gt, tag)
+		fmt.Fprintf(b, "\t%s %s `json:%q`\n", emit.GoName(f.Name), gt, tag)
 		if f.Required && strings.HasPrefix(gt, "[]") {
-			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = %s{} }", goName(f.Name), goName(f.Name), gt))
+			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = %s{} }", emit.GoName(f.Name), emit.GoName(f.Name), gt))
 		}
 		if f.Required && gt == "json.RawMessage" && ft.Has(ir.Object) {
-			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = json.RawMessage(\"{}\") }", goName(f.Name), goName(f.Name)))
+			fixups = append(fixups, fmt.Sprintf("if a.%s == nil { a.%s = json.RawMessage(\"{}\") }", emit.GoName(f.Name), emit.GoName(f.Name)))
 		}
 		if c, ok := ft.Const.(string); ok && f.Required && f.Type.Ref == "" {
-			fixups = append(fixups, fmt.Sprintf("a.%s = %q", goName(f.Name), c))
+			fixups = append(fixups, fmt.Sprintf("a.%s = %q", emit.GoName(f.Name), c))
 		}
 		if c, ok := ft.Const.(int64); ok && f.Required && f.Type.Ref == "" {
-			fixups = append(fixups, fmt.Sprintf("a.%s = %d", goName(f.Name), c))
+			fixups = append(fixups, fmt.Sprintf("a.%s = %d", emit.GoName(f.Name), c))
 		}
 		if c, ok := ft.Const.(bool); ok && f.Required && f.Type.Ref == "" {
-			fixups = append(fixups, fmt.Sprintf("a.%s = %v", goName(f.Name), c))
+			fixups = append(fixups, fmt.Sprintf("a.%s = %v", emit.GoName(f.Name), c))
 		}
 	}
 	b.WriteString("}\n\n")
@@ -256,26 +257,26 @@ func goMultiKind(b *bytes.Buffer, n *ir.Named) {
 			continue
 		}
 		kinds = append(kinds, k)
-		fmt.Fprintf(b, "\t%s *%s\n", goName(string(k)), gt)
+		fmt.Fprintf(b, "\t%s *%s\n", emit.GoName(string(k)), gt)
 	}
 	b.WriteString("}\n\n")
 	fmt.Fprintf(b, "func (x %s) MarshalJSON() ([]byte, error) {\n", n.Name)
 	for _, k := range kinds {
-		fmt.Fprintf(b, "\tif x.%s != nil {\n\t\treturn json.Marshal(*x.%s)\n\t}\n", goName(string(k)), goName(string(k)))
+		fmt.Fprintf(b, "\tif x.%s != nil {\n\t\treturn json.Marshal(*x.%s)\n\t}\n", emit.GoName(string(k)), emit.GoName(string(k)))
 	}
 	fmt.Fprintf(b, "\treturn nil, &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+" is empty")
 	fmt.Fprintf(b, "func (x *%s) UnmarshalJSON(data []byte) error {\n\t*x = %s{}\n", n.Name, n.Name)
 	for _, k := range kinds {
 		gt := map[ir.Kind]string{ir.String: "string", ir.Integer: "int64", ir.Number: "float64", ir.Boolean: "bool"}[k]
-		lv := "as" + goName(string(k))
-		fmt.Fprintf(b, "\tvar %s %s\n\tif json.Unmarshal(data, &%s) == nil {\n\t\tx.%s = &%s\n\t\treturn nil\n\t}\n", lv, gt, lv, goName(string(k)), lv)
+		lv := "as" + emit.GoName(string(k))
+		fmt.Fprintf(b, "\tvar %s %s\n\tif json.Unmarshal(data, &%s) == nil {\n\t\tx.%s = &%s\n\t\treturn nil\n\t}\n", lv, gt, lv, emit.GoName(string(k)), lv)
 	}
 	fmt.Fprintf(b, "\treturn &json.UnsupportedValueError{Str: %q}\n}\n\n", n.Name+": unexpected JSON kind")
 }
 
 func goMethods(m *ir.Model) string {
 	var b bytes.Buffer
-	b.WriteString(header("//", fingerprint(true, m.Methods)))
+	b.WriteString(emit.Header("//", emit.Fingerprint(true, m.Methods)))
 	b.WriteString(`
 package protocol
 
@@ -308,7 +309,7 @@ const (
 const (
 `)
 	for _, me := range m.Methods {
-		fmt.Fprintf(&b, "\tMethod%s = %q\n", goName(me.Name), me.Name)
+		fmt.Fprintf(&b, "\tMethod%s = %q\n", emit.GoName(me.Name), me.Name)
 	}
 	b.WriteString(")\n\n// Methods is the registry, in schema order.\nvar Methods = []MethodInfo{\n")
 	vm := func(vs []ir.VersionedType) string {

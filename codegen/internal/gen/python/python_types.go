@@ -1,10 +1,11 @@
-package gen
+package python
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
@@ -130,7 +131,7 @@ func pyTypes(b *bytes.Buffer, types []*ir.Named) {
 	}
 	b.WriteString("\n# -- Validators, one per type: check a value (from parse_strict) and return the violations --\n")
 	for _, n := range types {
-		fmt.Fprintf(b, "\n\ndef validate_%s(value: object) -> list[str]:\n    return validate(%s, value)\n", snake(n.Name), pyStr(n.Name))
+		fmt.Fprintf(b, "\n\ndef validate_%s(value: object) -> list[str]:\n    return validate(%s, value)\n", emit.Snake(n.Name), pyStr(n.Name))
 	}
 }
 

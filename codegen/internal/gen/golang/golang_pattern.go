@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"fmt"

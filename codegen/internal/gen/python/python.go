@@ -1,4 +1,4 @@
-package gen
+package python
 
 import (
 	"bytes"
@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// PythonFile is the generated compatibility module: it re-exports the generated subpackage
+// ModelsFile is the generated compatibility module: it re-exports the generated subpackage
 // (octet_extension._generated, one module per schema file) under its old name.
-const PythonFile = "sdk-python/src/octet_extension/_models.py"
+const ModelsFile = "sdk-python/src/octet_extension/_models.py"
 
 // pyModule is the module of a schema file's stem (extension-methods -> extension_methods).
 func pyModule(stem string) string { return strings.ReplaceAll(stem, "-", "_") }
@@ -23,14 +24,14 @@ const pyPrelude = `
 TYPE_CHECKING = False
 `
 
-func emitPython(m *ir.Model, out Output) error {
+func emitPython(m *ir.Model, out emit.Output) error {
 	exports := map[string][]string{} // module -> public runtime names, for _models.py
 	typeExports := map[string][]string{}
 	files := map[string]*bytes.Buffer{}
 	start := func(mod, doc, imports string, parts ...any) *bytes.Buffer {
 		b := &bytes.Buffer{}
 		// The spec table shows no descriptions: its hash leaves them out.
-		b.WriteString(header("#", fingerprint(mod != "specs", parts...)))
+		b.WriteString(emit.Header("#", emit.Fingerprint(mod != "specs", parts...)))
 		b.WriteString("# ruff: noqa: E501\n")
 		fmt.Fprintf(b, "\"\"\"%s\"\"\"\n\nfrom __future__ import annotations\n", doc)
 		if imports != "" {
@@ -75,9 +76,9 @@ func emitPython(m *ir.Model, out Output) error {
 			tb.WriteString("\n")
 			pyErrors(&tb, m)
 			for _, e := range m.Errors {
-				exports[mod] = append(exports[mod], "CODE_"+upperSnake(e.Name))
+				exports[mod] = append(exports[mod], "CODE_"+emit.UpperSnake(e.Name))
 				for _, msg := range e.Messages {
-					exports[mod] = append(exports[mod], "MESSAGE_"+upperSnake(msg.Name))
+					exports[mod] = append(exports[mod], "MESSAGE_"+emit.UpperSnake(msg.Name))
 				}
 			}
 			exports[mod] = append(exports[mod], "ERROR_REGISTRY", "ErrorInfo")
@@ -101,16 +102,16 @@ func emitPython(m *ir.Model, out Output) error {
 		for o := range refs {
 			mods = append(mods, o)
 		}
-		sortStrings(mods)
+		emit.SortStrings(mods)
 		for _, o := range mods {
 			names := refs[o]
-			sortStrings(names)
+			emit.SortStrings(names)
 			fmt.Fprintf(b, "\n    from .%s import %s", o, strings.Join(names, ", "))
 		}
 		b.WriteString("\n")
 		b.Write(tb.Bytes())
 		for _, n := range f.Types {
-			exports[mod] = append(exports[mod], "validate_"+snake(n.Name))
+			exports[mod] = append(exports[mod], "validate_"+emit.Snake(n.Name))
 			typeExports[mod] = append(typeExports[mod], n.Name)
 		}
 	}
@@ -126,7 +127,7 @@ func emitPython(m *ir.Model, out Output) error {
 	exports["methods"] = []string{"METHODS", "MethodInfo"}
 
 	for mod, b := range files {
-		out[PythonGenDir+mod+".py"] = b.Bytes()
+		out[GenDir+mod+".py"] = b.Bytes()
 	}
 
 	// _models.py: the old single module's names, re-exported. Type checkers read them as
@@ -135,7 +136,7 @@ func emitPython(m *ir.Model, out Output) error {
 	// loads the five or so an extension needs and not all fifteen (each module costs a file
 	// lookup, a read and an unmarshal: about 0.2 ms of every start, docs/benchmarks.md).
 	var mb bytes.Buffer
-	mb.WriteString(header("#", fingerprint(true, exports, typeExports)))
+	mb.WriteString(emit.Header("#", emit.Fingerprint(true, exports, typeExports)))
 	mb.WriteString("# ruff: noqa: E501\n\"\"\"Wire limits, error codes, typed models and validators: the generated subpackage\n")
 	mb.WriteString("octet_extension._generated (one module per schema file) and the strict-JSON checker\n")
 	mb.WriteString("(octet_extension._strict), re-exported under the module's historical name; each generated\n")
@@ -146,11 +147,11 @@ func emitPython(m *ir.Model, out Output) error {
 	for mod := range exports {
 		mods = append(mods, mod)
 	}
-	sortStrings(mods)
+	emit.SortStrings(mods)
 	mb.WriteString(pyPrelude + "if TYPE_CHECKING:\n    from typing import Any\n\n")
 	for _, mod := range mods {
 		names := exports[mod]
-		sortStrings(names)
+		emit.SortStrings(names)
 		for _, n := range names {
 			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
 		}
@@ -159,10 +160,10 @@ func emitPython(m *ir.Model, out Output) error {
 	for mod := range typeExports {
 		tmods = append(tmods, mod)
 	}
-	sortStrings(tmods)
+	emit.SortStrings(tmods)
 	for _, mod := range tmods {
 		names := typeExports[mod]
-		sortStrings(names)
+		emit.SortStrings(names)
 		for _, n := range names {
 			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
 		}
@@ -193,7 +194,7 @@ func emitPython(m *ir.Model, out Output) error {
 	mb.WriteString("        g[n] = getattr(module, n)  # later uses are plain global lookups\n")
 	mb.WriteString("    return g[name]\n\n\n")
 	mb.WriteString("def __dir__() -> list[str]:\n    return sorted([*globals(), *_OWNER])\n")
-	out[PythonFile] = mb.Bytes()
+	out[ModelsFile] = mb.Bytes()
 	return nil
 }
 
@@ -223,7 +224,7 @@ func pyRefs(types []*ir.Named) []string {
 	for r := range seen {
 		out = append(out, r)
 	}
-	sortStrings(out)
+	emit.SortStrings(out)
 	return out
 }
 
@@ -265,12 +266,12 @@ func pyLimits(b *bytes.Buffer, m *ir.Model) {
 func pyErrors(b *bytes.Buffer, m *ir.Model) {
 	for _, e := range m.Errors {
 		pyComment(b, "", fmt.Sprintf("%s: %s", e.Name, e.Meaning))
-		fmt.Fprintf(b, "CODE_%s: Final = %d\n", upperSnake(e.Name), e.Code)
+		fmt.Fprintf(b, "CODE_%s: Final = %d\n", emit.UpperSnake(e.Name), e.Code)
 	}
 	for _, e := range m.Errors {
 		for _, msg := range e.Messages {
 			pyComment(b, "", fmt.Sprintf("message %s (%s, data %s): %s", msg.Name, e.Name, msg.Data, msg.Meaning))
-			fmt.Fprintf(b, "MESSAGE_%s: Final = %s\n", upperSnake(msg.Name), pyStr(msg.Template))
+			fmt.Fprintf(b, "MESSAGE_%s: Final = %s\n", emit.UpperSnake(msg.Name), pyStr(msg.Template))
 		}
 	}
 	b.WriteString(`

@@ -1,4 +1,4 @@
-package gen
+package markdown
 
 import (
 	"bytes"
@@ -7,27 +7,28 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// DocsDir is where the Markdown reference is generated.
-const DocsDir = "docs/reference/"
+// Dir is where the Markdown reference is generated.
+const Dir = "docs/reference/"
 
 // Examples supplies valid vectors for the docs (type name -> JSON text); nil means none.
 var Examples fs.FS
 
-func emitMarkdown(m *ir.Model, out Output) error {
+func emitMarkdown(m *ir.Model, out emit.Output) error {
 	// index.md: methods, limits, errors.
 	var b bytes.Buffer
 	var pages []any
 	for _, f := range m.Files {
 		pages = append(pages, f.Stem, f.Title, f.Description)
 	}
-	b.WriteString(mdHeader(fingerprint(true, m.Methods, m.Limits, m.Errors, pages)) + "\n")
+	b.WriteString(emit.MDHeader(emit.Fingerprint(true, m.Methods, m.Limits, m.Errors, pages)) + "\n")
 	b.WriteString("# Octet wire reference\n\nGenerated from `schema/`; the schema is the authority. One page per schema file:\n\n")
 	for _, f := range m.Files {
 		if len(f.Types) > 0 {
-			fmt.Fprintf(&b, "- [%s](%s.md) — %s\n", f.Title, f.Stem, oneLine(f.Description))
+			fmt.Fprintf(&b, "- [%s](%s.md) — %s\n", f.Title, f.Stem, emit.OneLine(f.Description))
 		}
 	}
 	if m.Negotiation != nil {
@@ -54,7 +55,7 @@ func emitMarkdown(m *ir.Model, out Output) error {
 	}
 	b.WriteString("\n## Limits\n\n| name | value | unit | meaning |\n|---|---|---|---|\n")
 	for _, l := range m.Limits {
-		fmt.Fprintf(&b, "| `%s` | %d | %s | %s |\n", l.Name, l.Value, l.Unit, oneLine(l.Description))
+		fmt.Fprintf(&b, "| `%s` | %d | %s | %s |\n", l.Name, l.Value, l.Unit, emit.OneLine(l.Description))
 	}
 	b.WriteString("\n## Error codes\n\n| code | name | category | retry may help | data | meaning |\n|---|---|---|---|---|---|\n")
 	for _, e := range m.Errors {
@@ -66,25 +67,23 @@ func emitMarkdown(m *ir.Model, out Output) error {
 		if e.RetryHint != "" {
 			retry += " (" + e.RetryHint + ")"
 		}
-		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s | %s |\n", e.Code, e.Name, e.Category, retry, data, oneLine(e.Meaning))
+		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s | %s |\n", e.Code, e.Name, e.Category, retry, data, emit.OneLine(e.Meaning))
 	}
 	b.WriteString("\n### Message templates\n\nEvery SDK builds these messages from the registry's templates (`{placeholder}` replaced by its value), so the same fault reads the same in every language.\n\n| code | situation | template | data | meaning |\n|---|---|---|---|---|\n")
 	for _, e := range m.Errors {
 		for _, msg := range e.Messages {
-			fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s |\n", e.Code, msg.Name, msg.Template, typeLink(m, msg.Data), oneLine(msg.Meaning))
+			fmt.Fprintf(&b, "| %d | `%s` | `%s` | %s | %s |\n", e.Code, msg.Name, msg.Template, typeLink(m, msg.Data), emit.OneLine(msg.Meaning))
 		}
 	}
-	out[DocsDir+"index.md"] = b.Bytes()
+	out[Dir+"index.md"] = b.Bytes()
 	for _, f := range m.Files {
 		if len(f.Types) == 0 {
 			continue
 		}
-		out[DocsDir+f.Stem+".md"] = mdFile(m, f)
+		out[Dir+f.Stem+".md"] = mdFile(m, f)
 	}
 	return nil
 }
-
-func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " ") }
 
 func mdVersioned(m *ir.Model, vs []ir.VersionedType) string {
 	var parts []string
@@ -144,10 +143,10 @@ func mdTypeText(m *ir.Model, t *ir.Type) string {
 		}
 	}
 	if t.Minimum != nil {
-		c = append(c, "≥ "+fnum(*t.Minimum))
+		c = append(c, "≥ "+emit.Fnum(*t.Minimum))
 	}
 	if t.Maximum != nil {
-		c = append(c, "≤ "+fnum(*t.Maximum))
+		c = append(c, "≤ "+emit.Fnum(*t.Maximum))
 	}
 	if t.Pattern != "" {
 		c = append(c, "pattern `"+strings.ReplaceAll(t.Pattern, "|", "\\|")+"`")
@@ -175,7 +174,7 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 			}
 		}
 	}
-	b.WriteString(mdHeader(fingerprint(true, f.Title, f.Description, f.Types, ex)) + "\n")
+	b.WriteString(emit.MDHeader(emit.Fingerprint(true, f.Title, f.Description, f.Types, ex)) + "\n")
 	fmt.Fprintf(&b, "# %s\n\n%s\n\nSource: `schema/%s`. [All files](index.md).\n", f.Title, f.Description, f.Path)
 	for _, n := range f.Types {
 		t := n.Type
@@ -196,7 +195,7 @@ func mdFile(m *ir.Model, f *ir.File) []byte {
 				if desc == "" && fl.Type.Ref != "" {
 					desc = m.Lookup(fl.Type.Ref).Type.Description
 				}
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", fl.Name, mdTypeText(m, fl.Type), req, strings.ReplaceAll(oneLine(desc), "|", "\\|"))
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", fl.Name, mdTypeText(m, fl.Type), req, strings.ReplaceAll(emit.OneLine(desc), "|", "\\|"))
 			}
 			b.WriteString("\nUnknown fields are refused.\n")
 		default:

@@ -1,4 +1,4 @@
-package gen
+package golang
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/octet-kit/octet/codegen/internal/gen/emit"
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
@@ -44,7 +45,7 @@ func fallible(call string) string {
 func goAppendField(m *ir.Model, f *ir.Field) string {
 	ft := m.Resolve(f.Type)
 	gt := goType(m, f.Type, f.Required)
-	x := "x." + goName(f.Name)
+	x := "x." + emit.GoName(f.Name)
 	key := fmt.Sprintf("\tdst = appendKey(dst, start, %q)\n", `"`+f.Name+`":`)
 	// Constant members are always written (MarshalJSON fills them in the same way).
 	if f.Required && f.Type.Ref == "" && ft.Const != nil {
