@@ -1,10 +1,11 @@
 """The Python side of the cross-language differential fuzz (codegen/cmd/octet-fuzzdiff).
 
 Reads cases as JSON lines on stdin and writes one verdict line per case on stdout:
-``decode`` runs the generated strict decoder (``_models.parse_strict``), ``frame`` the wire
-frame decoder (``_codec.loads``), ``validate`` strict decoding then the generated checker
-of the named type. An accepted document is reported by the hash of its canonical form,
-written exactly as the Go driver's canon.go (sdk-go/internal/fuzzdiffdriver) writes it.
+``decode`` runs the generated strict decoder (``_generated._models.parse_strict``),
+``frame`` the wire frame decoder (``_codec.loads``), ``validate`` strict decoding then the
+generated checker of the named type. An accepted document is reported by the hash of its
+canonical form, written exactly as the Go driver's canon.go (sdk-go/internal/fuzzdiffdriver)
+writes it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import struct
 import sys
 from typing import Any
 
-from octet_extension import _codec, _models
+from octet_extension import _codec
+from octet_extension._generated import _models
 
 
 def _canon(v: Any, out: list[str]) -> None:

@@ -15,7 +15,8 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from octet_extension import _codec, _models
+from octet_extension import _codec
+from octet_extension._generated import _models
 from octet_extension._transport import LineReader, PartialFrameError
 
 _EXAMPLES = int(os.environ.get("OCTET_FUZZ_EXAMPLES", "150"))

@@ -20,7 +20,7 @@ HEAVY = ["typing", "dataclasses", "inspect", "ast", "datetime", "traceback", "ba
          # schema keyword groups a schema without applicators, arrays or patterns never needs
          "octet_extension._jsonschema._kw_apply", "octet_extension._jsonschema._kw_array",
          "octet_extension._jsonschema._regex",
-         # generated modules _models re-exports lazily: a tool-only extension needs none of them
+         # generated modules _generated._models re-exports lazily (a tool-only extension needs none)
          "octet_extension._generated.agents", "octet_extension._generated.presentation",
          "octet_extension._generated.hooks", "octet_extension._generated.kv",
          "octet_extension._generated.manifest", "octet_extension._generated.host_methods"]
@@ -47,7 +47,8 @@ def test_type_specs_are_decoded_on_first_use() -> None:
     # A fresh interpreter: in this one another test may already have checked the type.
     code = (
         "import json\n"
-        "from octet_extension import _models, _strict\n"
+        "from octet_extension import _strict\n"
+        "from octet_extension._generated import _models\n"
         "_models.type_names()\n"
         "before = type(_strict._SPECS['Activity']).__name__\n"
         "problems = _models.validate('Activity', {'id': 'a', 'label': 'x', 'state': 'nope'})\n"
@@ -84,7 +85,7 @@ def test_import_leaves_the_garbage_collector_as_it_found_it() -> None:
 
 
 def test_lazy_model_names_resolve_and_unknown_ones_fail() -> None:
-    from octet_extension import _models
+    from octet_extension._generated import _models
 
     assert _models.validate_short_id("a") == []
     assert _models.validate_short_id("") != []

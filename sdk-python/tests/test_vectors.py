@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from octet_extension import _models
+from octet_extension._generated import _models
 
 VECTORS = Path(__file__).resolve().parents[2] / "schema" / "vectors"
 

@@ -1,4 +1,4 @@
-"""Every frame both sides exchange validates against the generated schema (_models.py).
+"""Every frame both sides exchange validates against the generated schema (_generated/_models.py).
 
 The SDK's own checks are hand-written for speed; this test holds them to the schema, the
 single source of truth, by replaying real sessions through the generated validators.
@@ -10,7 +10,8 @@ from typing import Any
 
 from helpers import example_host
 
-from octet_extension import Extension, _models
+from octet_extension import Extension
+from octet_extension._generated import _models
 from octet_extension.testing import LoopbackHost
 
 OWNER = {"session_id": "s", "extension_instance_id": "i", "process_generation": 1}

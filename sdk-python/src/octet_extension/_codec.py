@@ -8,8 +8,8 @@ import re
 
 from . import _limits as L
 from ._checks import is_int
+from ._generated._models import NESTING, nesting_offset
 from ._generated.limits import MAX_JSON_DEPTH
-from ._models import NESTING, nesting_offset
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:

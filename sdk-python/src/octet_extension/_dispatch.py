@@ -13,10 +13,10 @@ from ._catalog import CatalogHistory
 from ._checks import check_resource_owner, is_int
 from ._errors import InvalidParams, OctetError
 from ._faults import handler_exception, unknown_tool
+from ._generated._models import METHODS
+from ._generated._models import validate as validate_type
 from ._generated.dispatch import METHOD_TOOL_CALL
 from ._log import log
-from ._models import METHODS
-from ._models import validate as validate_type
 from ._registry import Declared
 from ._results import (
     command_result,

@@ -1,15 +1,19 @@
 """The tool faults whose error object the registry fixes.
 
-``schema/errors.schema.json`` holds the message templates (generated into ``_models``) and
-``schema/error-vectors/`` the exact objects every SDK answers, so the same fault reads the
-same in Go, Python and TypeScript.
+``schema/errors.schema.json`` holds the message templates (generated into
+``_generated._models``) and ``schema/error-vectors/`` the exact objects every SDK answers, so
+the same fault reads the same in Go, Python and TypeScript.
 """
 
 from __future__ import annotations
 
 from . import _limits as L
 from ._errors import _CodedError
-from ._models import MESSAGE_HANDLER_EXCEPTION, MESSAGE_OUTPUT_SCHEMA_FAULT, MESSAGE_UNKNOWN_TOOL
+from ._generated._models import (
+    MESSAGE_HANDLER_EXCEPTION,
+    MESSAGE_OUTPUT_SCHEMA_FAULT,
+    MESSAGE_UNKNOWN_TOOL,
+)
 
 
 class WireFault(_CodedError):

@@ -22,11 +22,11 @@ from ._errors import (
     UnavailableError,
     error_from_wire,
 )
+from ._generated._models import METHODS
+from ._generated._models import validate as validate_type
 from ._generated.dispatch import (
     METHOD_CANCEL_REQUEST,
 )
-from ._models import METHODS
-from ._models import validate as validate_type
 from ._negotiate import Negotiated
 from ._transport import Writer
 from ._typecheck import TYPE_CHECKING

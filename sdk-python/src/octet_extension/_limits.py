@@ -1,12 +1,12 @@
 """Wire limits and error codes (docs/design/wire.md §1 and §8).
 
-Every module imports limits from here; the values come from the generated ``_models`` (the
-schema is their single source), so this module only re-exports them.
+Every module imports limits from here; the values come from the generated
+``_generated._models`` (the schema is their single source), so this module only re-exports them.
 """
 
 from __future__ import annotations
 
-from ._models import (
+from ._generated._models import (
     AGENT_MAX_ACTIVE,
     AGENT_MAX_DEPTH,
     AGENT_MAX_RETAINED,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import _limits as L
 from ._checks import is_int
 from ._errors import InvalidParams, RemoteError
-from ._features import (
+from ._generated._features import (
     DISTINCT_VERSIONS,
     FEATURE_RULES,
     LIFECYCLE_EVENTS,
@@ -18,10 +18,10 @@ from ._features import (
     MSG_VERSION_UNSUPPORTED,
     SPOKEN_VERSIONS,
 )
+from ._generated._models import validate_initialize_params, validate_initialize_params01
 from ._generated.dispatch import (
     FEATURE_LIFECYCLE_EVENTS,
 )
-from ._models import validate_initialize_params, validate_initialize_params01
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import (
 // SDK's hand-written negotiation (and the host's offer and check) reads only that data.
 
 // FeaturesFile is the generated Python negotiation table.
-const FeaturesFile = "sdk-python/src/octet_extension/_features.py"
+const FeaturesFile = GenDir + "_features.py"
 
 func pyFeatures(n *ir.Negotiation, hash string) string {
 	var b bytes.Buffer

@@ -11,9 +11,9 @@ import (
 	"github.com/octet-kit/octet/codegen/internal/ir"
 )
 
-// ModelsFile is the generated compatibility module: it re-exports the generated subpackage
-// (octet_extension._generated, one module per schema file) under its old name.
-const ModelsFile = "sdk-python/src/octet_extension/_models.py"
+// ModelsFile re-exports the names of every module of the generated package
+// (octet_extension._generated, one module per schema file) in one module.
+const ModelsFile = GenDir + "_models.py"
 
 // pyModule is the module of a schema file's stem (extension-methods -> extension_methods).
 func pyModule(stem string) string { return strings.ReplaceAll(stem, "-", "_") }
@@ -127,22 +127,24 @@ func emitPython(m *ir.Model, out emit.Output) error {
 	exports["methods"] = []string{"METHODS", "MethodInfo"}
 
 	for mod, b := range files {
+		if GenDir+mod+".py" == ModelsFile || GenDir+mod+".py" == FeaturesFile {
+			return fmt.Errorf("python emitter: schema module %q would overwrite %s", mod, GenDir+mod+".py")
+		}
 		out[GenDir+mod+".py"] = b.Bytes()
 	}
 
-	// _models.py: the old single module's names, re-exported. Type checkers read them as
+	// _models.py: every generated module's names in one module. Type checkers read them as
 	// explicit imports (so mypy --strict sees them as exports); at run time each generated
 	// module loads on the first use of one of its names (PEP 562 __getattr__), so a start
 	// loads the five or so an extension needs and not all fifteen (each module costs a file
 	// lookup, a read and an unmarshal: about 0.2 ms of every start, docs/benchmarks.md).
 	var mb bytes.Buffer
 	mb.WriteString(emit.Header("#", emit.Fingerprint(true, exports, typeExports)))
-	mb.WriteString("# ruff: noqa: E501\n\"\"\"Wire limits, error codes, typed models and validators: the generated subpackage\n")
-	mb.WriteString("octet_extension._generated (one module per schema file) and the strict-JSON checker\n")
-	mb.WriteString("(octet_extension._strict), re-exported under the module's historical name; each generated\n")
-	mb.WriteString("module is imported on the first use of one of its names.\"\"\"\n")
+	mb.WriteString("# ruff: noqa: E501\n\"\"\"Wire limits, error codes, typed models and validators: the modules of this package\n")
+	mb.WriteString("(one per schema file) and the strict-JSON checker (octet_extension._strict), re-exported\n")
+	mb.WriteString("in one module; each generated module is imported on the first use of one of its names.\"\"\"\n")
 	mb.WriteString("\nfrom __future__ import annotations\n")
-	mb.WriteString("\nfrom ._strict import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER\nfrom ._strict import NESTING as NESTING\nfrom ._strict import StrictJSONError as StrictJSONError\nfrom ._strict import nesting_offset as nesting_offset\nfrom ._strict import parse_strict as parse_strict\n")
+	mb.WriteString("\nfrom .._strict import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER\nfrom .._strict import NESTING as NESTING\nfrom .._strict import StrictJSONError as StrictJSONError\nfrom .._strict import nesting_offset as nesting_offset\nfrom .._strict import parse_strict as parse_strict\n")
 	var mods []string
 	for mod := range exports {
 		mods = append(mods, mod)
@@ -153,7 +155,7 @@ func emitPython(m *ir.Model, out emit.Output) error {
 		names := exports[mod]
 		emit.SortStrings(names)
 		for _, n := range names {
-			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
+			fmt.Fprintf(&mb, "    from .%s import %s as %s\n", mod, n, n)
 		}
 	}
 	tmods := make([]string, 0, len(typeExports))
@@ -165,7 +167,7 @@ func emitPython(m *ir.Model, out emit.Output) error {
 		names := typeExports[mod]
 		emit.SortStrings(names)
 		for _, n := range names {
-			fmt.Fprintf(&mb, "    from ._generated.%s import %s as %s\n", mod, n, n)
+			fmt.Fprintf(&mb, "    from .%s import %s as %s\n", mod, n, n)
 		}
 	}
 	mb.WriteString("\n# The runtime names above by the generated module that defines them.\n_NAMES: dict[str, tuple[str, ...]] = {\n")
@@ -187,7 +189,7 @@ func emitPython(m *ir.Model, out emit.Output) error {
 	mb.WriteString("    mod = _OWNER.get(name)\n    if mod is None:\n")
 	mb.WriteString("        raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")\n")
 	// __import__, not importlib.import_module: importlib is not loaded at start either.
-	mb.WriteString("    module = __import__(f\"{__package__}._generated.{mod}\", fromlist=[name])\n")
+	mb.WriteString("    module = __import__(f\"{__package__}.{mod}\", fromlist=[name])\n")
 	// Every name of the module at once: a start uses about 80 of them (_limits alone imports
 	// most of the limits), and one call of this function each was a measurable part of it.
 	mb.WriteString("    g = globals()\n    for n in _NAMES[mod]:\n")

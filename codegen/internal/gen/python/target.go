@@ -1,5 +1,6 @@
 // Package python is the generator's Python target: the octet_extension._generated
-// package, the _models.py and _features.py modules, and the dispatch test.
+// package (a module per schema file, _models.py re-exporting them, _features.py, dispatch.py)
+// and the dispatch test.
 package python
 
 import (
@@ -18,7 +19,7 @@ const (
 // Target renders the Python SDK's generated modules.
 type Target struct{}
 
-// Models writes the generated subpackage's type modules and the _models.py re-export.
+// Models writes the generated package's type modules and the _models.py re-export.
 func (Target) Models(m *ir.Model, out emit.Output) error { return emitPython(m, out) }
 
 // Features writes the negotiation table.

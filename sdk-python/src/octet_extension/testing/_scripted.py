@@ -13,7 +13,7 @@ from typing import Any
 
 from .._errors import error_from_wire
 from .._extension import Extension
-from .._features import FEATURE_RULES
+from .._generated._features import FEATURE_RULES
 from .._generated.dispatch import (
     METHOD_CANCEL_REQUEST,
     METHOD_INITIALIZE,
