@@ -4,11 +4,9 @@
 // Go and Python SDKs. Zero dependencies by design.
 import { compileSchema as compile, type CompileOptions, type CompiledSchema } from "./jsonschema/compile.js";
 import type { Fault } from "./jsonschema/fault.js";
-import type { FloatProbe } from "./jsonschema/state.js";
 import { SchemaError } from "./jsonschema/refs.js";
 import { ValidationError } from "./errors.js";
 import type { JsonObject, JsonValue } from "./json.js";
-import { writtenAsFloat } from "./wireparse.js";
 
 export type { CompileOptions, CompiledSchema } from "./jsonschema/compile.js";
 export type { FloatProbe } from "./jsonschema/state.js";
@@ -83,9 +81,6 @@ export interface SchemaFault {
 
 const compiled = new WeakMap<object, CompiledSchema>();
 
-/** The float marks of decoded frames (the validated value itself is never a bare number on the wire). */
-export const wireFloat: FloatProbe = (parent, key) => parent !== null && writtenAsFloat(parent, key);
-
 /**
  * Compile a schema once; later calls with the same object return the same compiled schema.
  * Throws SchemaError (its `pointer` names the bad keyword) when the schema cannot be compiled.
@@ -116,11 +111,12 @@ export function compileToolSchema(tool: string, what: "parameters" | "output_sch
 
 /**
  * Check `value` against `schema`; returns the reported fault or null. `path` is prefixed to the
- * fault's pointer. Numbers a decoded frame wrote as `1.0` are no integers (the wire's rule).
+ * fault's pointer. The schema is an author's, so standard draft 2020-12: an integral `7.0` is
+ * an integer (the wire rule rpc.strict_json is for the protocol's own fields).
  * The schema is compiled on first use (throwing SchemaError if it cannot be) and then reused.
  */
 export function checkSchema(schema: JsonSchema, value: unknown, path = ""): SchemaFault | null {
-  const fault = compileSchema(schema).check(value, wireFloat);
+  const fault = compileSchema(schema).check(value);
   return fault === null ? null : { path: path + fault.pointer, keyword: fault.keyword, reason: fault.reason };
 }
 

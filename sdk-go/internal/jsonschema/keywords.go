@@ -145,30 +145,6 @@ func compileType(x *kctx) check {
 	}
 }
 
-// compileWireInteger is octet's wire rule beside type: where type allows
-// integer but not number, a number written 1.0 fails (keyword type). It is not
-// a gate: the object's other keywords are still judged, as in the TypeScript
-// and Python SDKs.
-func compileWireInteger(x *kctx) check {
-	if !x.octetIntegers {
-		return nil
-	}
-	names, _ := typeNames(x)
-	if !slices.Contains(names, "integer") || slices.Contains(names, "number") {
-		return nil
-	}
-	reason := "want type " + typeWant(names) + ", got number"
-	return func(v any, st *state, _ *evaluated) bool {
-		if !writtenAsFloat(v) {
-			return true
-		}
-		if st.collect {
-			st.report("type", reason)
-		}
-		return false
-	}
-}
-
 func compileConstEnum(x *kctx) []check {
 	var out []check
 	if want, has := x.raw["const"]; has {

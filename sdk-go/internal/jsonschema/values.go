@@ -47,13 +47,6 @@ func isRangeErr(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-// writtenAsFloat: a number whose JSON text has a fraction or an exponent (1.0,
-// 1e0), never an integer on the octet wire (schema/README.md).
-func writtenAsFloat(v any) bool {
-	n, ok := v.(json.Number)
-	return ok && strings.ContainsAny(string(n), ".eE")
-}
-
 // typeName is the JSON type a fault names for a value: every number is
 // "number" (the contract's templates).
 func typeName(v any) string {

@@ -14,6 +14,7 @@ from ._checks import check_resource_owner, is_int
 from ._errors import InvalidParams, OctetError
 from ._faults import handler_exception, unknown_tool
 from ._generated.dispatch import METHOD_TOOL_CALL
+from ._integral import integral_numbers
 from ._log import log
 from ._models import METHODS
 from ._models import validate as validate_type
@@ -133,6 +134,7 @@ class Dispatcher:
             raise unknown_tool(name)
         if spec.check_arguments is not None:
             spec.check_arguments(args, "/arguments")
+        args = integral_numbers(args)  # 7.0 passed as an integer: the handler gets int 7
         try:
             if spec.uses_context:
                 value = spec.handler(args, {

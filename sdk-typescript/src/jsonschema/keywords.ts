@@ -70,24 +70,6 @@ function compileType(ctx: KeywordContext): Check | null {
   };
 }
 
-/**
- * Octet's wire rule beside `type`: an integer is written without fraction or exponent, so where
- * `type` allows integer but not number, a number written `1.0` fails (keyword `type`). It is
- * not a gate: the schema object's other keywords are still judged, as in the Go and Python SDKs.
- */
-function compileWireInteger(ctx: KeywordContext): Check | null {
-  const t = ctx.raw["type"];
-  const names = typeof t === "string" ? [t] : Array.isArray(t) ? t : [];
-  if (!names.includes("integer") || names.includes("number")) return null;
-  const want = names as string[];
-  const at = ctx.at("type");
-  return (v, parent, key, st) => {
-    if (typeof v !== "number" || st.float === null || !Number.isInteger(v) || !st.float(parent, key)) return true;
-    if (st.out !== null) report(st, "type", at, reasons.type(want, "number"));
-    return false;
-  };
-}
-
 function compileConstEnum(ctx: KeywordContext): Check[] {
   const out: Check[] = [];
   if (Object.prototype.hasOwnProperty.call(ctx.raw, "const")) {
@@ -307,6 +289,5 @@ export function compileGates(ctx: KeywordContext, validation: boolean): Check[] 
 /** The other assertions of the validation vocabulary (and format) that the schema object uses. */
 export function compileAssertions(ctx: KeywordContext, validation: boolean): Check[] {
   if (!validation) return [];
-  const wire = compileWireInteger(ctx);
-  return [...(wire === null ? [] : [wire]), ...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
+  return [...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
 }
