@@ -9,9 +9,9 @@ import (
 
 // JSON values as the validator sees them: what encoding/json with UseNumber (or
 // the SDK's strictjson) produces, map[string]any, []any, string, bool, nil and
-// json.Number, plus float64 and Go integers for documents built in Go. Every
-// number is compared as the float64 nearest to it, as the TypeScript and Python
-// validators do.
+// json.Number, plus float64 and Go integers for documents built in Go. A number
+// is compared as the float64 nearest to it, except integers beyond ±2^53, which
+// are exact (bignum.go), as in the TypeScript and Python validators.
 
 // number is v as a float64 when v is a JSON number.
 func number(v any) (float64, bool) {
@@ -109,7 +109,13 @@ func equal(a, b any) bool {
 		return false
 	}
 	fb, ok := number(b)
-	return ok && fa == fb
+	if !ok {
+		return false
+	}
+	if cmp, exact := compareExact(a, b); exact {
+		return cmp == 0
+	}
+	return fa == fb
 }
 
 // firstDuplicate is the first pair of equal items (i < k, k smallest), if any.
@@ -222,8 +228,8 @@ func writeJSON(b *strings.Builder, v any) {
 		}
 		b.WriteByte('}')
 	default:
-		if f, ok := number(v); ok {
-			b.WriteString(ESNumber(f))
+		if _, ok := number(v); ok {
+			b.WriteString(numberText(v))
 			return
 		}
 		raw, _ := json.Marshal(v)
