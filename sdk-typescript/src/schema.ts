@@ -7,9 +7,11 @@ import type { Fault } from "./jsonschema/fault.js";
 import { SchemaError } from "./jsonschema/refs.js";
 import { ValidationError } from "./errors.js";
 import type { JsonObject, JsonValue } from "./json.js";
+import type { ExactProbe } from "./jsonschema/state.js";
+import { exactInteger } from "./wireparse.js";
 
 export type { CompileOptions, CompiledSchema } from "./jsonschema/compile.js";
-export type { FloatProbe } from "./jsonschema/state.js";
+export type { ExactProbe } from "./jsonschema/state.js";
 export type { Fault } from "./jsonschema/fault.js";
 export { SchemaError } from "./jsonschema/refs.js";
 
@@ -80,6 +82,13 @@ export interface SchemaFault {
 }
 
 const compiled = new WeakMap<object, CompiledSchema>();
+
+/**
+ * The exact integers of decoded frames (9007199254740993 as written, not JSON.parse's
+ * 9007199254740992), so tool arguments beyond 2^53 are judged exactly; the validated
+ * arguments object itself is never a bare number.
+ */
+export const wireExact: ExactProbe = (parent, key) => (parent === null ? undefined : exactInteger(parent, key));
 
 /**
  * Compile a schema once; later calls with the same object return the same compiled schema.
