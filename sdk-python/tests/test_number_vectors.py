@@ -71,3 +71,14 @@ def test_served_tools_deliver_and_refuse_as_the_vectors_say() -> None:
                     assert json.dumps(seen[f"v{i}"]) == json.dumps(vector["delivered"])
             else:
                 assert answer.error["message"] == vector["message"], vector["description"]
+
+
+def test_integral_numbers_copies_only_what_changes() -> None:
+    plain = {"n": 12, "s": "7.0", "xs": [1, 2.5]}
+    assert integral_numbers(plain) is plain
+    mixed = {"keep": [2.5], "n": 7.0, "deep": [{"m": -0.0}], "big": 1e300, "beyond": 2.0**53 + 2}
+    out = integral_numbers(mixed)
+    assert out == {"keep": [2.5], "n": 7, "deep": [{"m": 0}], "big": 1e300, "beyond": 2.0**53 + 2}
+    assert type(out["n"]) is int and type(out["deep"][0]["m"]) is int
+    assert type(out["big"]) is float and type(out["beyond"]) is float  # no invented digits
+    assert out["keep"] is mixed["keep"] and mixed["n"] == 7.0 and type(mixed["n"]) is float
