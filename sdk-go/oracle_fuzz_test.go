@@ -23,7 +23,7 @@ func FuzzValidatorMatchesOracle(f *testing.F) {
 	}
 	var schemas []pair
 	add := func(raw []byte) int {
-		old, err := oracleCompile(raw, oracleOptions{octetIntegers: true})
+		old, err := oracleCompile(raw, oracleOptions{})
 		if err != nil {
 			f.Fatal(err)
 		}

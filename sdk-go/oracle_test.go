@@ -25,12 +25,11 @@ import (
 
 var oracleSeq atomic.Int64
 
-// oracleOptions are how the oracle compiles: the SDK's tool schemas use the
-// octet integer rule; the JSON Schema Test Suite does not.
+// oracleOptions are how the oracle compiles: tool schemas and the JSON Schema
+// Test Suite alike as standard draft 2020-12 (an integral 7.0 is an integer).
 type oracleOptions struct {
-	octetIntegers bool
-	remotes       map[string]any
-	url           string
+	remotes map[string]any
+	url     string
 }
 
 func oracleRegexp(s string) (validator.Regexp, error) {
@@ -50,10 +49,6 @@ func oracleCompile(raw []byte, o oracleOptions) (*validator.Schema, error) {
 	c := validator.NewCompiler()
 	c.DefaultDraft(validator.Draft2020)
 	c.UseRegexpEngine(oracleRegexp)
-	if o.octetIntegers {
-		c.AssertVocabs()
-		c.RegisterVocabulary(octetIntegers)
-	}
 	if o.remotes != nil {
 		c.UseLoader(mapLoader(o.remotes))
 	}

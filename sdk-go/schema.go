@@ -45,12 +45,15 @@ func deferSchema(doc map[string]any, what string) *compiledSchema {
 
 // compileRaw compiles a schema's JSON text (the document round-trips through
 // JSON so numbers and values written in Go, 1 or []string, read as JSON reads
-// them) with the octet integer rule, as the Python and TypeScript SDKs do. A
+// them) as standard draft 2020-12, as the Python and TypeScript SDKs do: an
+// author's schema is not the octet wire, so an integral number written 7.0 or
+// 7e0 is an integer there (the wire rule rpc.strict_json keeps for the
+// protocol's own fields does not apply to tool parameters or results). A
 // refusal is worded as theirs: what, then the bad keyword's pointer and why
 // (`tool "area": parameters schema /properties/x/pattern: invalid regular
 // expression ...`).
 func compileRaw(raw []byte, what string) (*jsonschema.Schema, error) {
-	s, err := jsonschema.CompileJSON(raw, jsonschema.Options{OctetIntegers: true})
+	s, err := jsonschema.CompileJSON(raw, jsonschema.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("%s %v", what, err)
 	}

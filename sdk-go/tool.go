@@ -57,7 +57,9 @@ func DefineTool[Args any](spec ToolSpec, fn func(ctx context.Context, args Args)
 	}
 	return defineTool(spec, derived, func(ctx context.Context, raw json.RawMessage) (Result, error) {
 		var args Args
-		if err := json.Unmarshal(raw, &args); err != nil {
+		// An integral 7.0 passed the schema as an integer (draft 2020-12); an int
+		// field receives it as 7.
+		if err := json.Unmarshal(integralArgs(raw), &args); err != nil {
 			return Result{}, invalidParams("/arguments", "%v", err)
 		}
 		return fn(ctx, args)

@@ -38,7 +38,7 @@ func benchValidate(b *testing.B, instance string, wantErr bool) {
 		}
 	})
 	b.Run("old", func(b *testing.B) {
-		sch, err := oracleCompile([]byte(benchToolSchema), oracleOptions{octetIntegers: true})
+		sch, err := oracleCompile([]byte(benchToolSchema), oracleOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func BenchmarkCompileToolSchema(b *testing.B) {
 	b.Run("old", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := oracleCompile([]byte(benchToolSchema), oracleOptions{octetIntegers: true}); err != nil {
+			if _, err := oracleCompile([]byte(benchToolSchema), oracleOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -158,6 +158,7 @@ var brokenFor = map[string]string{
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",
 	"rpc.strict_json":                    "lenient-json",
+	"schema.integral_numbers":            "integral-refused",
 	"rpc.nesting_bound":                  "unbounded-nesting",
 	"results.host_checked":               "trust-host-results",
 	"negotiation.vectors":                "negotiation-lenient",

@@ -83,6 +83,17 @@ def test_optional_format_cases_are_advisory(capsys) -> None:
     assert 0 < passed <= total
 
 
+def test_optional_bignum_cases_pass(capsys) -> None:
+    # Integers beyond 2^53 are exact in every language (Python's ints, Go's big.Int, the
+    # TypeScript parser's bigints): the optional bignum cases must all pass.
+    passed, total, wrong = _run([SUITE / "tests" / "draft2020-12" / "optional" / "bignum.json"], {})
+    with capsys.disabled():
+        print(f"\nJSON Schema Test Suite draft 2020-12, optional/bignum: Python passed {passed} "
+              f"of {total} cases")
+    assert not wrong, "\n".join(wrong)
+    assert total >= 9
+
+
 def test_a_skipped_case_that_passes_fails_the_run() -> None:
     path = SUITE / "tests" / "draft2020-12" / "maxLength.json"
     group = json.loads(path.read_text())[0]

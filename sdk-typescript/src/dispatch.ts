@@ -12,7 +12,7 @@ import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
 import type { Logger } from "./log.js";
 import type { Registry, ToolEntry } from "./registry.js";
-import { invalidArguments, wireFloat } from "./schema.js";
+import { invalidArguments, wireExact } from "./schema.js";
 // From the generated modules themselves, not generated/index.js: its re-exports would load
 // every generated module (two dozen files, a third of the SDK's start) on start.
 import { Dispatch, HOST_ROUTES, dispatchHost, type HostHandlers, type HostRoute } from "./generated/dispatch.js";
@@ -62,7 +62,7 @@ function toolJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
     entry = s.registry.tools.get(name);
   }
   if (entry === undefined) return unknownTool(name);
-  const fault = entry.params.check(args, wireFloat);
+  const fault = entry.params.check(args, wireExact);
   if (fault !== null) return invalidArguments(fault);
   const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
   const ctx = s.newContext(id, Method.TOOL_CALL, p, rev, callId);

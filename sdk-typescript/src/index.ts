@@ -17,7 +17,7 @@ export { canonicalJson } from "./services.js";
 export { Logger } from "./log.js";
 export type { LogFields, LogLevel } from "./log.js";
 export { checkSchema, compileSchema, SchemaError } from "./schema.js";
-export type { CompiledSchema, CompileOptions, Fault, FloatProbe, Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
+export type { CompiledSchema, CompileOptions, ExactProbe, Fault, Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
 export type { Id, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export type { Transport, InboundSink } from "./transport.js";
 export type * from "./types.js"; // type-only: no module to load at run time

@@ -4,14 +4,14 @@
 // Go and Python SDKs. Zero dependencies by design.
 import { compileSchema as compile, type CompileOptions, type CompiledSchema } from "./jsonschema/compile.js";
 import type { Fault } from "./jsonschema/fault.js";
-import type { FloatProbe } from "./jsonschema/state.js";
 import { SchemaError } from "./jsonschema/refs.js";
 import { ValidationError } from "./errors.js";
 import type { JsonObject, JsonValue } from "./json.js";
-import { writtenAsFloat } from "./wireparse.js";
+import type { ExactProbe } from "./jsonschema/state.js";
+import { exactInteger } from "./wireparse.js";
 
 export type { CompileOptions, CompiledSchema } from "./jsonschema/compile.js";
-export type { FloatProbe } from "./jsonschema/state.js";
+export type { ExactProbe } from "./jsonschema/state.js";
 export type { Fault } from "./jsonschema/fault.js";
 export { SchemaError } from "./jsonschema/refs.js";
 
@@ -83,8 +83,12 @@ export interface SchemaFault {
 
 const compiled = new WeakMap<object, CompiledSchema>();
 
-/** The float marks of decoded frames (the validated value itself is never a bare number on the wire). */
-export const wireFloat: FloatProbe = (parent, key) => parent !== null && writtenAsFloat(parent, key);
+/**
+ * The exact integers of decoded frames (9007199254740993 as written, not JSON.parse's
+ * 9007199254740992), so tool arguments beyond 2^53 are judged exactly; the validated
+ * arguments object itself is never a bare number.
+ */
+export const wireExact: ExactProbe = (parent, key) => (parent === null ? undefined : exactInteger(parent, key));
 
 /**
  * Compile a schema once; later calls with the same object return the same compiled schema.
@@ -116,11 +120,12 @@ export function compileToolSchema(tool: string, what: "parameters" | "output_sch
 
 /**
  * Check `value` against `schema`; returns the reported fault or null. `path` is prefixed to the
- * fault's pointer. Numbers a decoded frame wrote as `1.0` are no integers (the wire's rule).
+ * fault's pointer. The schema is an author's, so standard draft 2020-12: an integral `7.0` is
+ * an integer (the wire rule rpc.strict_json is for the protocol's own fields).
  * The schema is compiled on first use (throwing SchemaError if it cannot be) and then reused.
  */
 export function checkSchema(schema: JsonSchema, value: unknown, path = ""): SchemaFault | null {
-  const fault = compileSchema(schema).check(value, wireFloat);
+  const fault = compileSchema(schema).check(value);
   return fault === null ? null : { path: path + fault.pointer, keyword: fault.keyword, reason: fault.reason };
 }
 

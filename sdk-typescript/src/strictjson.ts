@@ -17,11 +17,18 @@ export class StrictJSONError extends Error {
 export interface Ctx {
   readonly floats: WeakMap<object, Set<string | number>>;
   rootFloat: boolean;
+  /**
+   * The integers written beyond ±(2^53−1), which the value holds rounded to a number, as the
+   * exact bigint of their text (by parent container and key), so a tool schema judges
+   * 9007199254740993 as written, as Go and Python do.
+   */
+  readonly bigs: WeakMap<object, Map<string | number, bigint>>;
+  rootBig: bigint | undefined;
 }
 
 /** A context for values that did not come from parseStrict (no lexical information). */
 export function plainCtx(): Ctx {
-  return { floats: new WeakMap(), rootFloat: false };
+  return { floats: new WeakMap(), rootFloat: false, bigs: new WeakMap(), rootBig: undefined };
 }
 
 const NESTING = "nesting deeper than " + String(MAX_JSON_DEPTH) + " levels (MAX_JSON_DEPTH)";
@@ -52,6 +59,18 @@ export function parseStrictWithContext(text: string): { value: unknown; ctx: Ctx
       ctx.floats.set(parent, set);
     }
     set.add(key);
+  };
+  const markBig = (parent: object | undefined, key: string | number, exact: bigint): void => {
+    if (parent === undefined) {
+      ctx.rootBig = exact;
+      return;
+    }
+    let map = ctx.bigs.get(parent);
+    if (map === undefined) {
+      map = new Map();
+      ctx.bigs.set(parent, map);
+    }
+    map.set(key, exact);
   };
   const str = (): string => {
     const start = i;
@@ -161,9 +180,11 @@ export function parseStrictWithContext(text: string): { value: unknown; ctx: Ctx
     if (m === null) return fail("unexpected character");
     const tok = m[0];
     i += tok.length;
-    if (/[.eE]/.test(tok)) markFloat(parent, key);
+    const float = /[.eE]/.test(tok);
+    if (float) markFloat(parent, key);
     const n = Number(tok);
     if (!Number.isFinite(n)) fail("number beyond the range of a 64-bit float");
+    if (!float && !Number.isSafeInteger(n)) markBig(parent, key, BigInt(tok));
     return n;
   };
   const v = value(undefined, "", 0);

@@ -13,8 +13,19 @@ import { parseStrictWithContext, StrictJSONError, type Ctx } from "./strictjson.
  */
 const floats = new WeakMap<object, Set<string | number>>();
 
+/** The exact integers beyond ±(2^53−1) of decoded frames, by parent object and key. */
+const bigs = new WeakMap<object, Map<string | number, bigint>>();
+
 /** The lexical context of every frame parseFrame returned, for the generated validators. */
-export const wireCtx: Ctx = { floats, rootFloat: false };
+export const wireCtx: Ctx = { floats, rootFloat: false, bigs, rootBig: undefined };
+
+/**
+ * The exact integer parent[key] was written as, when JSON.parse rounded it (an integer beyond
+ * ±(2^53−1): 9007199254740993 reads as 9007199254740992); undefined for every other value.
+ */
+export function exactInteger(parent: object, key: string | number): bigint | undefined {
+  return bigs.get(parent)?.get(key);
+}
 
 /** Whether parent[key] was written with a fraction or exponent (so it is not an integer). */
 export function writtenAsFloat(parent: object, key: string | number): boolean {
@@ -39,10 +50,12 @@ interface Lexical {
   floatLike: boolean; // a '.' or an exponent outside strings
   tooDeep: number; // UTF-16 index of the first array or object past MAX_JSON_DEPTH, or -1
   longDigits: boolean; // a run of digits long enough to be beyond float64 (JSON.parse: Infinity)
+  unsafeDigits: boolean; // a run of 16 digits or more: maybe an integer JSON.parse rounds
 }
 
-// An integer beyond float64 has at least 309 digits.
+// An integer beyond float64 has at least 309 digits; one beyond 2^53−1 at least 16.
 const LONG_DIGITS = 309;
+const UNSAFE_DIGITS = 16;
 
 function scan(text: string): Lexical {
   let keys = 0;
@@ -51,6 +64,7 @@ function scan(text: string): Lexical {
   let depth = 0;
   let tooDeep = -1;
   let longDigits = false;
+  let unsafeDigits = false;
   let digits = 0;
   const n = text.length;
   let i = 0;
@@ -61,7 +75,7 @@ function scan(text: string): Lexical {
       let from = i + 1;
       for (;;) {
         const q = text.indexOf('"', from);
-        if (q < 0) return { keys, topKeys, floatLike, tooDeep, longDigits }; // JSON.parse accepted it, so unreachable
+        if (q < 0) return { keys, topKeys, floatLike, tooDeep, longDigits, unsafeDigits }; // JSON.parse accepted it, so unreachable
         let b = q - 1;
         while (text.charCodeAt(b) === 0x5c) b--;
         if ((q - 1 - b) % 2 === 0) {
@@ -85,10 +99,13 @@ function scan(text: string): Lexical {
       if (p >= 0x30 && p <= 0x39) floatLike = true; // 1e3, not the e of true/false
     }
     digits = c >= 0x30 && c <= 0x39 ? digits + 1 : 0;
-    if (digits >= LONG_DIGITS) longDigits = true;
+    if (digits >= UNSAFE_DIGITS) {
+      unsafeDigits = true;
+      if (digits >= LONG_DIGITS) longDigits = true;
+    }
     i++;
   }
-  return { keys, topKeys, floatLike, tooDeep, longDigits };
+  return { keys, topKeys, floatLike, tooDeep, longDigits, unsafeDigits };
 }
 
 /** The refusal of a frame nested past MAX_JSON_DEPTH, worded as in Go and Python. */
@@ -170,11 +187,13 @@ function countKeys(value: unknown): number {
   return n;
 }
 
-/** Copy the strict scanner's float marks of value's objects into the shared map. */
+/** Copy the strict scanner's float and big-integer marks of value's objects into the shared maps. */
 function adopt(value: unknown, ctx: Ctx): void {
   if (typeof value !== "object" || value === null) return;
   const marks = ctx.floats.get(value);
   if (marks !== undefined) floats.set(value, marks);
+  const exact = ctx.bigs.get(value);
+  if (exact !== undefined) bigs.set(value, exact);
   if (Array.isArray(value)) {
     for (const item of value) adopt(item, ctx);
   } else {
@@ -193,7 +212,7 @@ export function parseFrame(text: string): unknown {
   if (lex.tooDeep >= 0) throw new WireRuleError(nestingMessage(text, lex.tooDeep), envelopeOnly(text), false);
   const value: unknown = JSON.parse(text);
   const surrogate = text.includes("\\ud") || text.includes("\\uD");
-  if (!lex.floatLike && !lex.longDigits && !surrogate && lex.keys === countKeys(value)) return value;
+  if (!lex.floatLike && !lex.unsafeDigits && !surrogate && lex.keys === countKeys(value)) return value;
   let strict: { value: unknown; ctx: Ctx };
   try {
     strict = parseStrictWithContext(text);

@@ -31,9 +31,6 @@ const vectors: (Vector & { file: string })[] = readdirSync(dir)
   .sort()
   .flatMap((file) => (parseFrame(readFileSync(join(dir, file), "utf8")) as Vector[]).map((v) => Object.assign(v, { file })));
 
-// The float marks of a vector's instance: its own (the vector's "instance" member), else its parts'.
-const floatsOf = (v: Vector) => (parent: object | null, key: string | number) => (parent === null ? writtenAsFloat(v, "instance") : writtenAsFloat(parent, key));
-
 // The instance as wire text again, numbers written as floats keeping their fraction.
 function wireText(value: unknown, float: boolean): string {
   if (typeof value === "number") return float && Number.isInteger(value) ? `${value}.0` : JSON.stringify(value);
@@ -49,7 +46,7 @@ describe("fault vectors", () => {
     assert.ok(vectors.length >= 90, `the corpus was found (${vectors.length} vectors)`);
     const wrong: string[] = [];
     for (const v of vectors) {
-      const fault = compileSchema(v.schema).check(v.instance, floatsOf(v));
+      const fault = compileSchema(v.schema).check(v.instance);
       const got = fault === null ? null : { pointer: fault.pointer, keyword: fault.keyword, reason: fault.reason, ...invalidArguments(fault) };
       const want = {
         pointer: v.pointer,

@@ -159,11 +159,7 @@ func compileAssertions(x *kctx) []check {
 	if !x.vocab.validation {
 		return nil
 	}
-	var out []check
-	if w := compileWireInteger(x); w != nil {
-		out = append(out, w)
-	}
-	out = append(out, compileNumeric(x)...)
+	out := compileNumeric(x)
 	out = append(out, compileString(x)...)
 	out = append(out, compileArray(x)...)
 	return append(out, compileObject(x)...)

@@ -29,13 +29,12 @@ func falseSchema(_ any, st *state, _ *evaluated) bool {
 
 // kctx is what a keyword compiler sees of the schema object it compiles.
 type kctx struct {
-	comp          *compiler
-	raw           map[string]any
-	base          string // the object's location, for faults and compile errors
-	place         place
-	vocab         vocab
-	assertFormat  bool
-	octetIntegers bool
+	comp         *compiler
+	raw          map[string]any
+	base         string // the object's location, for faults and compile errors
+	place        place
+	vocab        vocab
+	assertFormat bool
 }
 
 func (x *kctx) at(kw string) string { return x.base + "/" + escapeToken(kw) }
@@ -53,12 +52,11 @@ func (x *kctx) sub(path string, raw any) check {
 }
 
 type compiler struct {
-	reg           *registry
-	nodes         map[unsafeKey]*node
-	dynamic       map[*resource]map[string]*node
-	patterns      map[string]*regexpT
-	assertFormat  bool
-	octetIntegers bool
+	reg          *registry
+	nodes        map[unsafeKey]*node
+	dynamic      map[*resource]map[string]*node
+	patterns     map[string]*regexpT
+	assertFormat bool
 }
 
 func (c *compiler) pattern(source, at string) *regexpT {
@@ -107,7 +105,7 @@ func rootIdentity(r *resource) unsafeKey {
 
 func (c *compiler) compileObject(n *node, s map[string]any, p place) {
 	x := &kctx{comp: c, raw: s, base: label(p.doc, p.ptr), place: p, vocab: p.res.vocab,
-		assertFormat: c.assertFormat || p.res.vocab.format, octetIntegers: c.octetIntegers}
+		assertFormat: c.assertFormat || p.res.vocab.format}
 	gates := compileGates(x)
 	applied := c.references(x)
 	for _, kw := range [...]string{"minContains", "maxContains"} {

@@ -102,7 +102,7 @@ func TestFaultVectors(t *testing.T) {
 		for _, v := range vs {
 			n++
 			name := filepath.Base(file) + ": " + v.Description
-			s, err := CompileJSON(v.Schema, Options{OctetIntegers: true})
+			s, err := CompileJSON(v.Schema, Options{})
 			if err != nil {
 				t.Errorf("%s: %v", name, err)
 				continue

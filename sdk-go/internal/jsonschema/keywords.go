@@ -145,30 +145,6 @@ func compileType(x *kctx) check {
 	}
 }
 
-// compileWireInteger is octet's wire rule beside type: where type allows
-// integer but not number, a number written 1.0 fails (keyword type). It is not
-// a gate: the object's other keywords are still judged, as in the TypeScript
-// and Python SDKs.
-func compileWireInteger(x *kctx) check {
-	if !x.octetIntegers {
-		return nil
-	}
-	names, _ := typeNames(x)
-	if !slices.Contains(names, "integer") || slices.Contains(names, "number") {
-		return nil
-	}
-	reason := "want type " + typeWant(names) + ", got number"
-	return func(v any, st *state, _ *evaluated) bool {
-		if !writtenAsFloat(v) {
-			return true
-		}
-		if st.collect {
-			st.report("type", reason)
-		}
-		return false
-	}
-}
-
 func compileConstEnum(x *kctx) []check {
 	var out []check
 	if want, has := x.raw["const"]; has {
@@ -204,42 +180,65 @@ func compileConstEnum(x *kctx) []check {
 
 func compileNumeric(x *kctx) []check {
 	var out []check
-	bound := func(kw, words string, holds func(v, b float64) bool) {
+	bound := func(kw, words string, holds func(cmp int) bool) {
 		b, has := finiteNumber(x, kw)
 		if !has {
 			return
 		}
+		raw := x.raw[kw]
 		out = append(out, func(v any, st *state, _ *evaluated) bool {
 			f, ok := number(v)
-			if !ok || holds(f, b) {
+			if !ok {
+				return true
+			}
+			cmp, exact := compareExact(v, raw)
+			if !exact {
+				cmp = cmpFloat(f, b)
+			}
+			if holds(cmp) {
 				return true
 			}
 			if st.collect {
-				st.report(kw, words+" "+ESNumber(b)+", got "+ESNumber(f))
+				st.report(kw, words+" "+numberText(raw)+", got "+numberText(v))
 			}
 			return false
 		})
 	}
-	bound("minimum", "want at least", func(v, b float64) bool { return v >= b })
-	bound("maximum", "want at most", func(v, b float64) bool { return v <= b })
-	bound("exclusiveMinimum", "want more than", func(v, b float64) bool { return v > b })
-	bound("exclusiveMaximum", "want less than", func(v, b float64) bool { return v < b })
+	bound("minimum", "want at least", func(c int) bool { return c >= 0 })
+	bound("maximum", "want at most", func(c int) bool { return c <= 0 })
+	bound("exclusiveMinimum", "want more than", func(c int) bool { return c > 0 })
+	bound("exclusiveMaximum", "want less than", func(c int) bool { return c < 0 })
 	if m, has := finiteNumber(x, "multipleOf"); has {
 		if m <= 0 {
 			fail(x.at("multipleOf"), "multipleOf must be greater than 0")
 		}
+		raw := x.raw["multipleOf"]
 		out = append(out, func(v any, st *state, _ *evaluated) bool {
 			f, ok := number(v)
-			if !ok || isMultipleOf(f, m) {
+			if !ok {
+				return true
+			}
+			if i := bigInteger(v); i != nil && bigMultipleOf(i, raw) || i == nil && isMultipleOf(f, m) {
 				return true
 			}
 			if st.collect {
-				st.report("multipleOf", "want a multiple of "+ESNumber(m)+", got "+ESNumber(f))
+				st.report("multipleOf", "want a multiple of "+numberText(raw)+", got "+numberText(v))
 			}
 			return false
 		})
 	}
 	return out
+}
+
+// cmpFloat is -1, 0 or +1 as v is below, equal to or above b.
+func cmpFloat(v, b float64) int {
+	switch {
+	case v < b:
+		return -1
+	case v > b:
+		return 1
+	}
+	return 0
 }
 
 func compileString(x *kctx) []check {

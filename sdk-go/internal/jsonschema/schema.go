@@ -28,10 +28,6 @@ type Options struct {
 	AssertFormat bool
 	// BaseURI is the schema's retrieval URI when it has no $id (DefaultBase).
 	BaseURI string
-	// OctetIntegers applies the octet wire rule: a number written with a
-	// fraction or an exponent (1.0, 1e0) is never an integer, although draft
-	// 2020-12 counts it as one (schema/README.md).
-	OctetIntegers bool
 }
 
 // Schema is a compiled schema; it is safe for concurrent use.
@@ -70,7 +66,7 @@ func Compile(doc any, opts Options) (s *Schema, err error) {
 	}
 	r := reg.addDocument(doc, base, "")
 	c := &compiler{reg: reg, nodes: map[unsafeKey]*node{}, dynamic: map[*resource]map[string]*node{},
-		patterns: map[string]*regexpT{}, assertFormat: opts.AssertFormat, octetIntegers: opts.OctetIntegers}
+		patterns: map[string]*regexpT{}, assertFormat: opts.AssertFormat}
 	root := c.node(doc, r, "", "")
 	c.compileDynamicAnchors()
 	s = &Schema{fn: root.fn}

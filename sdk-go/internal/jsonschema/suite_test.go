@@ -174,3 +174,13 @@ func TestJSONSchemaSuite(t *testing.T) {
 	}
 	t.Logf("advisory: optional/format with format assertion: Go passed %d of %d cases", fp, fn)
 }
+
+// TestJSONSchemaSuiteBignum runs optional/bignum.json, which must pass: integers beyond
+// 2^53 are judged exactly (bignum.go), as in Python and TypeScript.
+func TestJSONSchemaSuiteBignum(t *testing.T) {
+	passed, total := runSuiteFile(t, "tests/draft2020-12/optional/bignum.json", suiteRemotes(t), false, nil)
+	t.Logf("JSON Schema Test Suite draft 2020-12, optional/bignum: Go passed %d of %d cases", passed, total)
+	if total < 9 || passed != total {
+		t.Errorf("passed %d of %d", passed, total)
+	}
+}

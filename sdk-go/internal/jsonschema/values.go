@@ -9,9 +9,9 @@ import (
 
 // JSON values as the validator sees them: what encoding/json with UseNumber (or
 // the SDK's strictjson) produces, map[string]any, []any, string, bool, nil and
-// json.Number, plus float64 and Go integers for documents built in Go. Every
-// number is compared as the float64 nearest to it, as the TypeScript and Python
-// validators do.
+// json.Number, plus float64 and Go integers for documents built in Go. A number
+// is compared as the float64 nearest to it, except integers beyond ±2^53, which
+// are exact (bignum.go), as in the TypeScript and Python validators.
 
 // number is v as a float64 when v is a JSON number.
 func number(v any) (float64, bool) {
@@ -45,13 +45,6 @@ func number(v any) (float64, bool) {
 func isRangeErr(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange
-}
-
-// writtenAsFloat: a number whose JSON text has a fraction or an exponent (1.0,
-// 1e0), never an integer on the octet wire (schema/README.md).
-func writtenAsFloat(v any) bool {
-	n, ok := v.(json.Number)
-	return ok && strings.ContainsAny(string(n), ".eE")
 }
 
 // typeName is the JSON type a fault names for a value: every number is
@@ -116,7 +109,13 @@ func equal(a, b any) bool {
 		return false
 	}
 	fb, ok := number(b)
-	return ok && fa == fb
+	if !ok {
+		return false
+	}
+	if cmp, exact := compareExact(a, b); exact {
+		return cmp == 0
+	}
+	return fa == fb
 }
 
 // firstDuplicate is the first pair of equal items (i < k, k smallest), if any.
@@ -229,8 +228,8 @@ func writeJSON(b *strings.Builder, v any) {
 		}
 		b.WriteByte('}')
 	default:
-		if f, ok := number(v); ok {
-			b.WriteString(ESNumber(f))
+		if _, ok := number(v); ok {
+			b.WriteString(numberText(v))
 			return
 		}
 		raw, _ := json.Marshal(v)

@@ -16,6 +16,7 @@ from ._faults import handler_exception, unknown_tool
 from ._generated._models import METHODS
 from ._generated._models import validate as validate_type
 from ._generated.dispatch import METHOD_TOOL_CALL
+from ._integral import integral_numbers
 from ._log import log
 from ._registry import Declared
 from ._results import (
@@ -133,6 +134,7 @@ class Dispatcher:
             raise unknown_tool(name)
         if spec.check_arguments is not None:
             spec.check_arguments(args, "/arguments")
+        args = integral_numbers(args)  # 7.0 passed as an integer: the handler gets int 7
         try:
             if spec.uses_context:
                 value = spec.handler(args, {

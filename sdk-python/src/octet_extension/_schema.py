@@ -4,8 +4,9 @@ The validator is the complete draft 2020-12 one in ``_jsonschema`` (no dependenc
 module adapts it to the SDK: a compiled schema is a ``Check`` that raises ``SchemaViolation``
 (an ``InvalidParams``, so -32602) carrying the one fault the fault contract reports
 (docs/conformance.md#validation-faults), identical to the Go and TypeScript SDKs' answer.
-Numbers follow the octet wire rule: a Python float (a number written with a fraction or an
-exponent) is never an ``integer``.
+An author's schema is standard draft 2020-12, not the octet wire: an integral number written
+``7.0`` (a Python float) is an ``integer`` there, and an int is judged exactly at any size
+(the wire rule ``rpc.strict_json`` stays for the protocol's own fields).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def compile_schema(schema: Any) -> Check | None:
     compiled (the caller names the tool)."""
     if schema is None or schema is True or schema == {}:
         return None
-    validator = _compile(schema, octet_integers=True)
+    validator = _compile(schema)
     is_valid = validator.is_valid
     fault = validator.fault
 

@@ -9,7 +9,7 @@ import { builtinDocument } from "./metaschema.js";
 import { escapeToken } from "./pointer.js";
 import { reasons } from "./reasons.js";
 import { DEFAULT_BASE, isSchema, placeLabel, Registry, resolveUri, SchemaError, type Resource } from "./refs.js";
-import { Evaluated, report, type Check, type FloatProbe, type State } from "./state.js";
+import { Evaluated, report, type Check, type ExactProbe, type State } from "./state.js";
 
 export interface CompileOptions {
   /** Documents a `$ref` may name besides the schema itself, by absolute URI; never fetched. */
@@ -22,12 +22,16 @@ export interface CompileOptions {
 
 /** A compiled schema: judge instances as often as needed. */
 export interface CompiledSchema {
-  /** Whether `value` is valid; allocates nothing on the way. `float` tells integers written as `1.0`. */
-  valid(value: unknown, float?: FloatProbe): boolean;
+  /**
+   * Whether `value` is valid; allocates nothing on the way. `exact` gives the exact integers
+   * of numbers JSON.parse rounded (beyond 2^53), so they are judged as written; a bigint in
+   * `value` is such an integer too.
+   */
+  valid(value: unknown, exact?: ExactProbe): boolean;
   /** Every fault of `value` (empty when valid). */
-  faults(value: unknown, float?: FloatProbe): Fault[];
+  faults(value: unknown, exact?: ExactProbe): Fault[];
   /** The one fault reported for `value` (the least by the fault order), or null when valid. */
-  check(value: unknown, float?: FloatProbe): Fault | null;
+  check(value: unknown, exact?: ExactProbe): Fault | null;
 }
 
 interface Node {
@@ -215,20 +219,20 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const root = compiler.node(schema, resource, "", "");
   compiler.compileDynamicAnchors();
   // One state per compiled schema: validation is synchronous, so runs never overlap.
-  const st: State = { out: null, path: [], dyn: [], float: null };
+  const st: State = { out: null, path: [], dyn: [], exact: null };
   const fn = root.fn;
   // The boolean walk leaves path and dyn as it found them (pushes and pops pair up), so only
   // a thrown exception (a stack overflow) could leave them dirty: both are reset per run.
-  const valid = (value: unknown, float: FloatProbe | undefined): boolean => {
+  const valid = (value: unknown, exact: ExactProbe | undefined): boolean => {
     if (st.dyn.length !== 0) st.dyn.length = 0;
-    st.float = float ?? null;
+    st.exact = exact ?? null;
     return fn(value, null, "", st, null);
   };
-  const collect = (value: unknown, float: FloatProbe | undefined): Fault[] => {
+  const collect = (value: unknown, exact: ExactProbe | undefined): Fault[] => {
     const out: Fault[] = [];
     if (st.path.length !== 0) st.path.length = 0;
     if (st.dyn.length !== 0) st.dyn.length = 0;
-    st.float = float ?? null;
+    st.exact = exact ?? null;
     st.out = out;
     try {
       fn(value, null, "", st, null);
@@ -239,7 +243,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   };
   return {
     valid,
-    faults: (value, float) => (valid(value, float) ? [] : collect(value, float)),
-    check: (value, float) => (valid(value, float) ? null : leastFault(collect(value, float))),
+    faults: (value, exact) => (valid(value, exact) ? [] : collect(value, exact)),
+    check: (value, exact) => (valid(value, exact) ? null : leastFault(collect(value, exact))),
   };
 }

@@ -22,8 +22,12 @@ function toDecimal(n: number): Decimal {
   return { digits: BigInt(digits), exp };
 }
 
-/** Whether value is an integer multiple of divisor (> 0), exactly in decimal. */
-export function isMultipleOf(value: number, divisor: number): boolean {
+/**
+ * Whether value is an integer multiple of divisor (> 0), exactly in decimal. A bigint is an
+ * exact integer (one beyond 2^53 as written, which a number cannot hold).
+ */
+export function isMultipleOf(value: number | bigint, divisor: number | bigint): boolean {
+  if (typeof value === "bigint" || typeof divisor === "bigint") return bigMultipleOf(value, divisor);
   if (!Number.isFinite(value)) return false;
   if (Number.isInteger(divisor) && Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
   const v = toDecimal(value);
@@ -32,4 +36,17 @@ export function isMultipleOf(value: number, divisor: number): boolean {
   const a = v.digits * 10n ** BigInt(v.exp - exp);
   const b = d.digits * 10n ** BigInt(d.exp - exp);
   return a % b === 0n;
+}
+
+function bigMultipleOf(value: number | bigint, divisor: number | bigint): boolean {
+  if (typeof value === "number") {
+    // A number and an integer divisor beyond 2^53: only an integer can be its multiple.
+    if (!Number.isInteger(value)) return false;
+    value = BigInt(value);
+  }
+  if (typeof divisor === "bigint") return value % divisor === 0n;
+  if (Number.isInteger(divisor)) return value % BigInt(divisor) === 0n;
+  // A decimal divisor d × 10^exp (exp < 0): value is a multiple when value × 10^-exp is one of d.
+  const d = toDecimal(divisor);
+  return (value * 10n ** BigInt(-d.exp)) % d.digits === 0n;
 }

@@ -7,7 +7,7 @@ import { compilePattern } from "./pattern.js";
 import { reasons } from "./reasons.js";
 import { SchemaError } from "./refs.js";
 import { codePoints } from "../json.js";
-import { getter, report, type Check } from "./state.js";
+import { getter, report, type Check, type ExactProbe, type State } from "./state.js";
 
 /** What a keyword compiler gets: the schema object, the keyword's pointer, and options. */
 export interface KeywordContext {
@@ -26,9 +26,10 @@ function nonNegativeInteger(ctx: KeywordContext, kw: string): number | undefined
   return v;
 }
 
-function finiteNumber(ctx: KeywordContext, kw: string): number | undefined {
+function finiteNumber(ctx: KeywordContext, kw: string): number | bigint | undefined {
   const v = ctx.raw[kw];
   if (v === undefined) return undefined;
+  if (typeof v === "bigint") return v; // an exact integer, as TypeScript authors write one beyond 2^53
   if (typeof v !== "number" || !Number.isFinite(v)) throw new SchemaError(ctx.at(kw), `${kw} must be a number`);
   return v;
 }
@@ -43,7 +44,16 @@ function stringArray(ctx: KeywordContext, kw: string, v: unknown, at: string): r
 function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
-  return typeof v;
+  return typeof v === "bigint" ? "number" : typeof v;
+}
+
+/**
+ * The number to judge at parent[key]: the exact integer it was written as when JSON.parse
+ * rounded it (st.exact), else the value itself; undefined for what is no number.
+ */
+function numberAt(v: unknown, parent: object | null, key: string | number, st: State): number | bigint | undefined {
+  if (typeof v === "number") return (st.exact !== null ? st.exact(parent, key) : undefined) ?? v;
+  return typeof v === "bigint" ? v : undefined;
 }
 
 function compileType(ctx: KeywordContext): Check | null {
@@ -61,6 +71,7 @@ function compileType(ctx: KeywordContext): Check | null {
     let ok: boolean;
     if (typeof v === "string") ok = string!;
     else if (typeof v === "number") ok = number! || (integer! && Number.isInteger(v));
+    else if (typeof v === "bigint") ok = number! || integer!;
     else if (typeof v === "boolean") ok = boolean!;
     else if (v === null) ok = nul!;
     else if (Array.isArray(v)) ok = array!;
@@ -70,31 +81,13 @@ function compileType(ctx: KeywordContext): Check | null {
   };
 }
 
-/**
- * Octet's wire rule beside `type`: an integer is written without fraction or exponent, so where
- * `type` allows integer but not number, a number written `1.0` fails (keyword `type`). It is
- * not a gate: the schema object's other keywords are still judged, as in the Go and Python SDKs.
- */
-function compileWireInteger(ctx: KeywordContext): Check | null {
-  const t = ctx.raw["type"];
-  const names = typeof t === "string" ? [t] : Array.isArray(t) ? t : [];
-  if (!names.includes("integer") || names.includes("number")) return null;
-  const want = names as string[];
-  const at = ctx.at("type");
-  return (v, parent, key, st) => {
-    if (typeof v !== "number" || st.float === null || !Number.isInteger(v) || !st.float(parent, key)) return true;
-    if (st.out !== null) report(st, "type", at, reasons.type(want, "number"));
-    return false;
-  };
-}
-
 function compileConstEnum(ctx: KeywordContext): Check[] {
   const out: Check[] = [];
   if (Object.prototype.hasOwnProperty.call(ctx.raw, "const")) {
     const want = ctx.raw["const"];
     const at = ctx.at("const");
-    out.push((v, _p, _k, st) => {
-      if (jsonEqual(v, want)) return true;
+    out.push((v, p, k, st) => {
+      if (jsonEqual(v, want, st.exact, p, k)) return true;
       if (st.out !== null) report(st, "const", at, reasons.const(want));
       return false;
     });
@@ -103,8 +96,8 @@ function compileConstEnum(ctx: KeywordContext): Check[] {
   if (values !== undefined) {
     if (!Array.isArray(values)) throw new SchemaError(ctx.at("enum"), "enum must be an array");
     const at = ctx.at("enum");
-    out.push((v, _p, _k, st) => {
-      for (const e of values) if (jsonEqual(v, e)) return true;
+    out.push((v, p, k, st) => {
+      for (let i = 0; i < values.length; i++) if (jsonEqual(v, values[i], st.exact, p, k, values, i)) return true;
       if (st.out !== null) report(st, "enum", at, reasons.enum(values));
       return false;
     });
@@ -114,13 +107,15 @@ function compileConstEnum(ctx: KeywordContext): Check[] {
 
 function compileNumeric(ctx: KeywordContext): Check[] {
   const out: Check[] = [];
-  const bound = (kw: "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum", holds: (v: number, b: number) => boolean) => {
+  // number and bigint compare exactly with each other: 2^53+1 (a bigint) > 2^53.
+  const bound = (kw: "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum", holds: (v: number | bigint, b: number | bigint) => boolean) => {
     const b = finiteNumber(ctx, kw);
     if (b === undefined) return;
     const at = ctx.at(kw);
-    out.push((v, _p, _k, st) => {
-      if (typeof v !== "number" || holds(v, b)) return true;
-      if (st.out !== null) report(st, kw, at, reasons[kw](b, v));
+    out.push((v, p, k, st) => {
+      const x = numberAt(v, p, k, st);
+      if (x === undefined || holds(x, b)) return true;
+      if (st.out !== null) report(st, kw, at, reasons[kw](b, x));
       return false;
     });
   };
@@ -132,9 +127,10 @@ function compileNumeric(ctx: KeywordContext): Check[] {
   if (m !== undefined) {
     if (m <= 0) throw new SchemaError(ctx.at("multipleOf"), "multipleOf must be greater than 0");
     const at = ctx.at("multipleOf");
-    out.push((v, _p, _k, st) => {
-      if (typeof v !== "number" || isMultipleOf(v, m)) return true;
-      if (st.out !== null) report(st, "multipleOf", at, reasons.multipleOf(m, v));
+    out.push((v, p, k, st) => {
+      const x = numberAt(v, p, k, st);
+      if (x === undefined || isMultipleOf(x, m)) return true;
+      if (st.out !== null) report(st, "multipleOf", at, reasons.multipleOf(m, x));
       return false;
     });
   }
@@ -211,7 +207,7 @@ function compileArray(ctx: KeywordContext): Check[] {
     const at = ctx.at("uniqueItems");
     out.push((v, _p, _k, st) => {
       if (!Array.isArray(v) || v.length < 2) return true;
-      const dup = firstDuplicate(v);
+      const dup = firstDuplicate(v, st.exact);
       if (dup === null) return true;
       if (st.out !== null) report(st, "uniqueItems", at, reasons.uniqueItems(dup[0], dup[1]));
       return false;
@@ -221,14 +217,14 @@ function compileArray(ctx: KeywordContext): Check[] {
 }
 
 /** The first pair of equal items (i < k), or null. */
-function firstDuplicate(items: readonly unknown[]): [number, number] | null {
+function firstDuplicate(items: readonly unknown[], exact: ExactProbe | null): [number, number] | null {
   if (items.length <= 16) {
-    for (let k = 1; k < items.length; k++) for (let i = 0; i < k; i++) if (jsonEqual(items[i], items[k])) return [i, k];
+    for (let k = 1; k < items.length; k++) for (let i = 0; i < k; i++) if (jsonEqual(items[i], items[k], exact, items, i, items, k)) return [i, k];
     return null;
   }
   const seen = new Map<string, number>();
   for (let k = 0; k < items.length; k++) {
-    const key = canonicalKey(items[k]);
+    const key = canonicalKey(items[k], exact, items, k);
     const i = seen.get(key);
     if (i !== undefined) return [i, k];
     seen.set(key, k);
@@ -307,6 +303,5 @@ export function compileGates(ctx: KeywordContext, validation: boolean): Check[] 
 /** The other assertions of the validation vocabulary (and format) that the schema object uses. */
 export function compileAssertions(ctx: KeywordContext, validation: boolean): Check[] {
   if (!validation) return [];
-  const wire = compileWireInteger(ctx);
-  return [...(wire === null ? [] : [wire]), ...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
+  return [...compileNumeric(ctx), ...compileString(ctx), ...compileArray(ctx), ...compileObject(ctx)];
 }

@@ -6,10 +6,11 @@ import { escapeToken, toPointer } from "./pointer.js";
 import type { Resource } from "./refs.js";
 
 /**
- * Whether parent[key] was written with a fraction or exponent (`1.0`), so it is no integer on
- * the wire. The validated value itself comes as (null, "").
+ * The exact integer a number at parent[key] was written as, when JSON.parse rounded it: an
+ * integer beyond ±(2^53−1), kept from the source text by the SDK's parser (undefined for every
+ * other number). The validated value itself comes as (null, "").
  */
-export type FloatProbe = (parent: object | null, key: string | number) => boolean;
+export type ExactProbe = (parent: object | null, key: string | number) => bigint | undefined;
 
 export interface State {
   /** Collected faults, or null on the boolean fast path. */
@@ -18,7 +19,7 @@ export interface State {
   readonly path: (string | number)[];
   /** Schema resources entered, outermost first, for $dynamicRef. */
   readonly dyn: Resource[];
-  float: FloatProbe | null;
+  exact: ExactProbe | null;
 }
 
 /**

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,6 +81,7 @@ const (
 	modeNoCancelOther      = "no-cancel-other"     // cancellation reaches tool handlers only
 	modeUncaughtWrongCode  = "uncaught-wrong-code" // an uncaught failure outside tools answers -32602
 	modeLenientJSON        = "lenient-json"        // takes repeated keys and lone surrogates as encoding/json does
+	modeIntegralRefused    = "integral-refused"    // typed refuses an integer argument written 1.0, as the wire rule once did
 	modeUnboundedNesting   = "unbounded-nesting"   // serves requests nested past MAX_JSON_DEPTH
 	modeTrustHostResults   = "trust-host-results"  // acts on a policy/evaluate result without checking its shape
 	modeNegotiationLenient = "negotiation-lenient" // negotiates from a hand list: approvals without policy_intents, 0.2 against a 0.4 pin
@@ -974,12 +976,16 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 			if e := judgeArgs(typedSchema, args); e != nil {
 				return nil, e
 			}
-			// On the wire an integer has no fraction or exponent (1.0 is not one).
-			if json.Unmarshal(args["count"], &count) != nil {
+			// The schema passed it, so count is an integer, maybe written 1.0 (draft 2020-12).
+			var f float64
+			if json.Unmarshal(args["count"], &f) != nil || f != math.Trunc(f) ||
+				mode == modeIntegralRefused && strings.ContainsAny(string(args["count"]), ".eE") {
 				return nil, &rpcError{Code: -32602, Message: "invalid arguments: /count: not an integer", Data: json.RawMessage(`{"pointer":"/count","keyword":"type"}`)}
 			}
+			count = int64(f)
+		} else {
+			_ = json.Unmarshal(args["count"], &count)
 		}
-		_ = json.Unmarshal(args["count"], &count)
 		_ = json.Unmarshal(args["label"], &label)
 		return withStructured(fmt.Sprintf("%s:%d", label, count), map[string]any{"count": count}), nil
 	}

@@ -56,13 +56,12 @@ class Validator:
 
 
 def compile_schema(schema: Any, *, documents: dict[str, Any] | None = None,
-                   base_uri: str = DEFAULT_BASE, octet_integers: bool = False) -> Validator:
+                   base_uri: str = DEFAULT_BASE) -> Validator:
     """Compile a schema (a dict or a bool). ``documents`` maps URIs to the other schema
-    documents a ``$ref`` may name (nothing is fetched). ``octet_integers`` applies the octet
-    wire rule: a number written with a fraction or exponent (a Python float) is never an
-    ``integer``, although draft 2020-12 counts 1.0 as one."""
+    documents a ``$ref`` may name (nothing is fetched). Numbers are judged as draft 2020-12
+    says: an integral float (1.0) is an integer, and an int is exact at any size."""
     registry = Registry(documents)
-    compiler = Compiler(registry, octet_integers)
+    compiler = Compiler(registry)
     if type(schema) is dict:
         registry.add(base_uri, schema, "")
     node = compiler.node(schema)

@@ -32,9 +32,8 @@ _NUMBER = frozenset(("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum
 
 
 class Compiler:
-    def __init__(self, registry: Registry, octet_integers: bool) -> None:
+    def __init__(self, registry: Registry) -> None:
         self.registry = registry
-        self.octet_integers = octet_integers
         self.nodes: dict[int, Node] = {}
         self.false = false_node()
         self._patterns: dict[str, Callable[[str], bool]] = {}
@@ -78,7 +77,6 @@ class Compiler:
         if c.validation:
             if not present.isdisjoint(_PRE):
                 pre = _kw_scalar.pre_checks(raw, c)
-                keywords += _kw_scalar.octet_integer_check(raw, c)
             if not present.isdisjoint(_STRING):
                 keywords += _kw_scalar.string_checks(raw, c)
             if not present.isdisjoint(_NUMBER):

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
         """The compiler as a context uses it (_compile.Compiler)."""
 
         registry: Registry
-        octet_integers: bool
 
         def node(self, raw: Any, parent: Place | None = None, pointer: str = "") -> Node: ...
 
@@ -44,7 +43,6 @@ class Context:
         self.compiler = compiler
         self.raw = raw
         self.place = place
-        self.octet_integers = compiler.octet_integers
         self.validation = place.resource.validation
 
     def where(self, *path: str) -> str:

@@ -50,28 +50,6 @@ def pre_checks(s: dict[str, Any], c: Context) -> list[Pre]:
     return out
 
 
-def octet_integer_check(s: dict[str, Any], c: Context) -> list[tuple[Any, Ev, Co]]:
-    """The octet wire rule: a number written with a fraction or exponent (a Python float,
-    1.0) is never an ``integer``. Checked beside ``type`` (which, as in draft 2020-12, took
-    1.0 as an integer), not instead of it, as the Go SDK's vocabulary does, so both report
-    the same fault."""
-    spec = s.get("type")
-    names = [spec] if type(spec) is str else spec
-    if not c.octet_integers or type(names) is not list or "integer" not in names \
-            or "number" in names:
-        return []
-    reason = "want type " + " or ".join(n for n in TYPE_ORDER if n in names) + ", got number"
-
-    def ev(v: Any, scope: Any, ann: Any) -> bool:
-        return type(v) is not float
-
-    def co(v: Any, ptr: tuple[str, ...], scope: Any, out: list[Any], ann: Any) -> None:
-        if type(v) is float:
-            out.append(fault(ptr, "type", reason))
-
-    return [(float, ev, co)]
-
-
 def _type(spec: Any, c: Context) -> Pre:
     names = [spec] if type(spec) is str else spec
     c.expect(type(names) is list and bool(names) and all(n in _PY for n in names)

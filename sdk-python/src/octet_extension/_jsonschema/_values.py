@@ -96,8 +96,15 @@ def is_multiple(value: int | float, divisor: int | float) -> bool:
     return (exact(value) / exact(divisor)).denominator == 1
 
 
+_EXACT = 2**53
+
+
 def es_number(number: int | float) -> str:
-    """ECMAScript's Number.prototype.toString of the float64 nearest to number."""
+    """ECMAScript's Number.prototype.toString of the float64 nearest to number; an int beyond
+    ±2^53 (where floats skip integers) as its exact digits, as the Go and TypeScript SDKs print
+    an integer written beyond 2^53."""
+    if type(number) is int and not -_EXACT <= number <= _EXACT:
+        return str(number)
     try:
         f = float(number)
     except OverflowError:  # an int beyond float64: its digits
