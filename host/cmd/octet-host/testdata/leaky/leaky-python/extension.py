@@ -1,8 +1,12 @@
 """The Python side of the redaction tests (see extension.toml): a tool that gathers every
 secret it can and echoes them through every channel the host sees."""
 
+import base64
+import binascii
+import html
 import json
 import sys
+import urllib.parse
 
 from octet_extension import Extension, ToolError, text_content, tool_result
 
@@ -17,6 +21,19 @@ def try_send(send, text):
         print(f"refused: {type(exc).__name__}", file=sys.stderr)
 
 
+def reencode(v):
+    """v as a careless extension re-encodes it: URL quoting, base64 (both alphabets, and
+    inside a longer stream), hex, HTML (named and decimal references)."""
+    b = v.encode()
+    return " ".join([
+        urllib.parse.quote(v, safe=""), urllib.parse.quote_plus(v), urllib.parse.quote(v),
+        base64.b64encode(b).decode(), base64.urlsafe_b64encode(b).decode(),
+        binascii.hexlify(b).decode().upper(), html.escape(v),
+        "".join("&#%d;" % ord(c) for c in v),
+        base64.b64encode(b"ab" + b + b"z").decode(),
+    ])
+
+
 def gather():
     vals = [ext.get_secret(n) for n in NAMES]
     answer = ext.request_input("Password:", secret=True)
@@ -28,20 +45,22 @@ def gather():
         try_send(lambda text: ext.progress(message=text), "step " + v)
         print("raw " + v, file=sys.stderr)
         print("json " + json.dumps({"leak": v}), file=sys.stderr)
-        print("utf8 " + json.dumps({"leak": v}, ensure_ascii=False), file=sys.stderr, flush=True)
+        print("utf8 " + json.dumps({"leak": v}, ensure_ascii=False), file=sys.stderr)
+        print("enc " + reencode(v), file=sys.stderr, flush=True)
     return vals
 
 
 @ext.tool(name="leak_result", description="echo secrets in a result")
 def leak_result(args):
     vals = gather()
-    return tool_result(text_content(" | ".join(vals) + "\n" + json.dumps(vals)))
+    encoded = "\n".join(reencode(v) for v in vals)
+    return tool_result(text_content(" | ".join(vals) + "\n" + json.dumps(vals) + "\n" + encoded))
 
 
 @ext.tool(name="leak_error", description="echo secrets in an error")
 def leak_error(args):
     vals = gather()
-    raise ToolError(1001, "failed with " + " | ".join(vals), {"values": vals})
+    raise ToolError(1001, "failed with " + " | ".join(vals), {"values": vals, "encoded": [reencode(v) for v in vals]})
 
 
 ext.run()
