@@ -7,10 +7,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"html"
-	"net/url"
 	"errors"
 	"fmt"
+	"html"
+	"net/url"
 	"os"
 	"strings"
 
