@@ -350,3 +350,16 @@ func appendString(dst, s []byte) []byte {
 	_ = enc.Encode(string(s))
 	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...)
 }
+
+// Holds reports whether b (free text or a JSON text) holds a registered
+// secret in any form the redactor knows, raw, escaped, in a decoded JSON
+// string or in a derived encoding. It is how the host refuses to store one
+// (a KV write), rather than storing it redacted, which would lose data
+// silently.
+func (r *Redactor) Holds(b []byte) bool {
+	m := r.load()
+	if m == nil {
+		return false
+	}
+	return m.contains(b) || (bytes.IndexByte(b, '\\') >= 0 && m.escapedHit(b, 0))
+}

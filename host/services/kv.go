@@ -129,6 +129,9 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 				return nil, invalidParams(path+".value", "is %d bytes encoded; the limit is %d", len(canon), kvValueMaxBytes)
 			}
 			writes[i] = store.KVWrite{Namespace: put.Namespace, Key: put.Key, Value: canon, Canonical: true}
+			if err := r.refuseSecret(path, put.Namespace, put.Key, canon); err != nil {
+				return nil, err
+			}
 		}
 		if err := checkNamespace(c, path+".namespace", writes[i].Namespace); err != nil {
 			return nil, err

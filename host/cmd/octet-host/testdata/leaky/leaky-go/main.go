@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
 var names = []string{"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"}
@@ -78,6 +79,23 @@ func main() {
 				enc = append(enc, reencode(v))
 			}
 			return octet.Result{}, octet.Fail(1001, "failed with "+strings.Join(vals, " | "), map[string]any{"values": vals, "encoded": enc})
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "leak_kv", Description: "store a secret, base64-encoded, in KV"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			v, err := ext.GetSecret(ctx, "s2")
+			if err != nil {
+				return octet.Result{}, err
+			}
+			params, _ := json.Marshal(map[string]any{"preconditions": []any{}, "writes": []any{map[string]any{
+				"op": "put", "namespace": "leaky-go", "key": "auth", "value": map[string]string{"basic": base64.StdEncoding.EncodeToString([]byte("user:" + v))}}}})
+			_, err = ext.KVCommitRaw(ctx, params)
+			var rpc *jsonrpc.Error
+			if !errors.As(err, &rpc) {
+				return octet.Text(fmt.Sprintf("kv stored: %v", err)), nil
+			}
+			var data struct{ Path string }
+			_ = json.Unmarshal(rpc.Data, &data)
+			return octet.Text(fmt.Sprintf("kv refused %d %s %s", rpc.Code, rpc.Message, data.Path)), nil
 		})
 	ext.Run()
 }

@@ -8,7 +8,7 @@ import json
 import sys
 import urllib.parse
 
-from octet_extension import Extension, ToolError, text_content, tool_result
+from octet_extension import Extension, KVSecretRefused, ToolError, text_content, tool_result
 
 ext = Extension()
 NAMES = [f"s{i}" for i in range(1, 10)]
@@ -61,6 +61,17 @@ def leak_result(args):
 def leak_error(args):
     vals = gather()
     raise ToolError(1001, "failed with " + " | ".join(vals), {"values": vals, "encoded": [reencode(v) for v in vals]})
+
+
+@ext.tool(name="leak_kv", description="store a secret, base64-encoded, in KV")
+def leak_kv(args):
+    v = ext.get_secret("s2")
+    basic = base64.b64encode(("user:" + v).encode()).decode()
+    try:
+        ext.kv.commit([{"op": "put", "namespace": "leaky-python", "key": "auth", "value": {"basic": basic}}])
+    except KVSecretRefused as err:
+        return tool_result(text_content(f"kv refused {err.code} {err.message} {err.path}"))
+    return tool_result(text_content("kv stored"))
 
 
 ext.run()

@@ -1,7 +1,7 @@
 // The TypeScript SDK side of the redaction tests (see extension.toml), as plain ESM against
 // the SDK's build (no compile step): a tool that gathers every secret it can and echoes
 // them through every channel the host sees.
-import { Extension, ToolError } from "../../../../../../sdk-typescript/dist/src/index.js";
+import { Extension, RemoteError, ToolError } from "../../../../../../sdk-typescript/dist/src/index.js";
 
 const ext = new Extension({ apiVersion: "0.4" });
 const names = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"];
@@ -51,6 +51,18 @@ ext.tool({ name: "leak_result", description: "echo secrets in a result", paramet
 ext.tool({ name: "leak_error", description: "echo secrets in an error", parameters: none }, async (_args, ctx) => {
   const vals = await gather(ctx);
   throw new ToolError(1001, "failed with " + vals.join(" | "), { values: vals, encoded: vals.map(reencode) });
+});
+
+ext.tool({ name: "leak_kv", description: "store a secret, base64-encoded, in KV", parameters: none }, async () => {
+  const v = await ext.getSecret("s2");
+  const basic = Buffer.from("user:" + v).toString("base64");
+  try {
+    await ext.kv.commit({ preconditions: [], writes: [{ op: "put", namespace: "leaky-typescript", key: "auth", value: { basic } }] });
+  } catch (err) {
+    if (err instanceof RemoteError) return `kv refused ${err.code} ${err.message} ${err.data?.path}`;
+    throw err;
+  }
+  return "kv stored";
 });
 
 await ext.run();

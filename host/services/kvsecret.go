@@ -1,0 +1,31 @@
+package services
+
+import (
+	"strings"
+
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
+)
+
+// refuseSecret refuses a KV write whose key or value holds a secret the host
+// handed out (a broker value or a secret input answer), raw or in any
+// encoding the redactor knows. The store is never given one: refusing is
+// the choice docs/host.md#kv-and-secrets explains (an encrypted store would
+// keep its key beside it in the same state directory, and a redacted value
+// would be data lost without a word). The whole commit is refused, so
+// nothing of the batch is applied.
+func (r *Router) refuseSecret(path, namespace, key string, value []byte) error {
+	part := ""
+	switch {
+	case r.red.Holds([]byte(key)) || r.red.Holds([]byte(namespace)):
+		part = path + ".key"
+	case r.red.Holds(value):
+		part = path + ".value"
+	default:
+		return nil
+	}
+	msg := strings.ReplaceAll(protocol.MessageKVSecretRefused, "{path}", part)
+	return jsonrpc.NewError(protocol.CodeKVSecretRefused, msg, protocol.KVSecretRefusedData{
+		Namespace: r.red.Text(namespace), Key: r.red.Text(key), Path: part,
+	})
+}
