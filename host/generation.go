@@ -96,7 +96,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	h.prepareProcesses()
 	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
 	g.caller = &Caller{
-		Extension: m.Name, Principal: m.Principal(), APIVersion: m.APIVersion, InstanceID: e.instanceID, Generation: number,
+		Extension: m.Name, Principal: m.Principal(), Identity: m.Identity(), APIVersion: m.APIVersion, InstanceID: e.instanceID, Generation: number,
 		Features: map[string]bool{}, Secrets: m.Capabilities.Secrets, Commands: m.Contributes.Commands, UI: m.Contributes.UI,
 		Context: m.Contributes.Context, Presentation: m.Contributes.Presentation, Notifications: m.Contributes.Notifications,
 		Confirmations: m.Contributes.Confirmations, ScratchDir: g.scratch, ActiveParent: g.activeParent,

@@ -1,6 +1,7 @@
 package services
 
 import (
+	"context"
 	"strings"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
@@ -28,4 +29,19 @@ func (r *Router) refuseSecret(path, namespace, key string, value []byte) error {
 	return jsonrpc.NewError(protocol.CodeKVSecretRefused, msg, protocol.KVSecretRefusedData{
 		Namespace: r.red.Text(namespace), Key: r.red.Text(key), Path: part,
 	})
+}
+
+// kvOwner is the store owner of c's KV rows: its trusted identity (name plus install
+// root), so two directories declaring one name never share data. The first identity of a
+// name to use KV takes over that name's rows written before identities existed
+// (store.KVClaim). A Caller without an identity (built by a test) uses its bare name.
+func (r *Router) kvOwner(ctx context.Context, c *Caller) (string, error) {
+	id := c.Identity
+	if id == "" {
+		id = c.Extension
+	}
+	if _, err := r.store.KVClaim(ctx, c.Extension, id); err != nil {
+		return "", internal("kv: %v", err)
+	}
+	return id, nil
 }
