@@ -17,3 +17,14 @@ func (m *Manifest) Identity() string {
 	}
 	return m.Name + "@" + root
 }
+
+// State is the manifest's [state] table: the version of the KV data this release reads
+// and writes (0: not versioned). See KVVersionKey.
+type State struct {
+	KVVersion int64 `json:"kv_version"`
+}
+
+// KVVersionKey is the key, in the extension's own namespace, under which its stored KV
+// version lives. The SDK writes it in the same kv.commit as a migration's data, so data
+// and version change together; the host reads it before start to refuse a downgrade.
+const KVVersionKey = "octet:kv_version"

@@ -2,8 +2,10 @@ package services
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
+	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -44,4 +46,22 @@ func (r *Router) kvOwner(ctx context.Context, c *Caller) (string, error) {
 		return "", internal("kv: %v", err)
 	}
 	return id, nil
+}
+
+// StoredKVVersion is the kv_version stored for the extension identity (the integer under
+// manifest.KVVersionKey in its own namespace; 0 when absent or not an integer the SDK
+// would write). The host reads it before start to refuse a downgrade.
+func (r *Router) StoredKVVersion(ctx context.Context, name, identity string) (int64, error) {
+	if _, err := r.store.KVClaim(ctx, name, identity); err != nil {
+		return 0, err
+	}
+	e, found, err := r.store.KVGetOf(ctx, identity, name, manifest.KVVersionKey)
+	if err != nil || !found {
+		return 0, err
+	}
+	var v int64
+	if json.Unmarshal(e.Value, &v) != nil {
+		return 0, nil
+	}
+	return v, nil
 }

@@ -76,3 +76,22 @@ func (s *Store) KVClaim(ctx context.Context, name, identity string) (string, err
 	s.claimed.Store(identity, holder)
 	return holder, nil
 }
+
+// KVForget deletes every KV row of identity and its claim (the extension is uninstalled),
+// and returns how many rows went.
+func (s *Store) KVForget(ctx context.Context, identity string) (int64, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM kv WHERE owner = ?`, identity)
+		if err != nil {
+			return fmt.Errorf("store: kv forget: %w", err)
+		}
+		n, _ = res.RowsAffected()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM kv_claims WHERE identity = ?`, identity); err != nil {
+			return fmt.Errorf("store: kv forget claim: %w", err)
+		}
+		return nil
+	})
+	s.claimed.Delete(identity)
+	return n, err
+}
