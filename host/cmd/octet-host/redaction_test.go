@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -183,6 +184,22 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 				t.Fatalf("call: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 			}
 			total += scanAll(t, lang+" call", out, errOut, state, enc)
+			// The inspector's view of the recording (the frames as stored, each printed in full).
+			m := regexp.MustCompile(`recorded session (\S+)`).FindStringSubmatch(errOut)
+			if m == nil {
+				t.Fatalf("no recorded session named on stderr:\n%s", errOut)
+			}
+			{
+				code, insp, inspErr := octetHost(t, "", "inspect", "--state", state, "--verbose", m[1])
+				if code != exitOK || !strings.Contains(insp, "leak_result") {
+					t.Fatalf("inspect: exit %d\n%s\n%s", code, insp, inspErr)
+				}
+				found := append(scanEvery("inspect", []byte(insp), enc), scanEvery("inspect stderr", []byte(inspErr), enc)...)
+				for _, f := range found {
+					t.Errorf("%s inspect: %q (as %s)", lang, f.Value, f.Writer)
+				}
+				total += len(found)
+			}
 			// The values were really there to find, redacted: in the result, the error data
 			// and the extension's stderr log.
 			log, _ := os.ReadFile(filepath.Join(state, "logs", "extensions", "leaky-"+lang+".log"))
