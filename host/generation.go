@@ -95,8 +95,12 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	logPath := e.LogPath()
 	h.prepareProcesses()
 	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
+	stateDir, err := h.durableState(ctx, m)
+	if err != nil {
+		return nil, err
+	}
 	g.caller = &Caller{
-		Extension: m.Name, Principal: m.Principal(), APIVersion: m.APIVersion, InstanceID: e.instanceID, Generation: number,
+		Extension: m.Name, Principal: m.Principal(), Identity: m.Identity(), APIVersion: m.APIVersion, InstanceID: e.instanceID, Generation: number,
 		Features: map[string]bool{}, Secrets: m.Capabilities.Secrets, Commands: m.Contributes.Commands, UI: m.Contributes.UI,
 		Context: m.Contributes.Context, Presentation: m.Contributes.Presentation, Notifications: m.Contributes.Notifications,
 		Confirmations: m.Contributes.Confirmations, ScratchDir: g.scratch, ActiveParent: g.activeParent,
@@ -104,7 +108,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	}
 	proc, err := process.Start(process.Spec{
 		Name: m.Name, Dir: m.Dir, ManifestPath: m.Path, Command: m.Entrypoint.Command, Args: m.Entrypoint.Args,
-		Workspace: o.Workspace, APIVersion: m.APIVersion, ScratchDir: g.scratch, LogPath: logPath,
+		Workspace: o.Workspace, APIVersion: m.APIVersion, ScratchDir: g.scratch, StateDir: stateDir, LogPath: logPath,
 		PassEnv: o.PassEnv, SSHAuthSock: contains(m.Capabilities.Environment, "SSH_AUTH_SOCK"), LookupEnv: o.LookupEnv,
 		StderrFilter: o.StderrFilter,
 	})

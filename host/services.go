@@ -33,6 +33,10 @@ type Caller struct {
 
 	ScratchDir string // this generation's OCTET_EXTENSION_SCRATCH
 
+	// Identity is the trusted identity durable state is keyed by: name + "@" + install
+	// root (manifest.Identity). Empty (a Caller built by a test) means the bare name.
+	Identity string
+
 	// IssuedOwner reports whether the host issued owner to this generation: a host request
 	// carried it (presentation/update may echo an issued resource_owner outside a
 	// handler). The core always sets it; a nil IssuedOwner (a Caller built by a test)

@@ -174,6 +174,7 @@ var brokenFor = map[string]string{
 	"eof.mid_frame":                      "partial-frame-served",
 	"overload.burst":                     "no-overload",
 	"stdout.backpressure":                "unbounded-writer",
+	"state.kv_secret_refused":            "kv-secret-swallowed",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -88,7 +88,7 @@ func (v *Services) initialized(api string, r *InitResult) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	c := &host.Caller{
-		Extension: m.Name, Principal: m.Principal(), APIVersion: api,
+		Extension: m.Name, Principal: m.Principal(), Identity: m.Identity(), APIVersion: api,
 		InstanceID: "conformance-" + hex.EncodeToString(b[:]), Generation: 1,
 		Features: map[string]bool{}, Secrets: m.Capabilities.Secrets,
 		Commands: m.Contributes.Commands, UI: m.Contributes.UI, Context: m.Contributes.Context,

@@ -72,6 +72,9 @@ func Environment(spec *Spec) []string {
 	env["OCTET_EXTENSION_MANIFEST"] = spec.ManifestPath
 	env["OCTET_WORKSPACE"] = spec.Workspace
 	env["OCTET_EXTENSION_SCRATCH"] = spec.ScratchDir
+	if spec.StateDir != "" {
+		env["OCTET_EXTENSION_STATE"] = spec.StateDir
+	}
 	out := make([]string, 0, len(env))
 	for k, v := range env {
 		out = append(out, k+"="+v)

@@ -29,6 +29,7 @@ type Spec struct {
 	Workspace    string   // the child's working directory (OCTET_WORKSPACE)
 	APIVersion   string   // OCTET_EXTENSION_API_VERSION
 	ScratchDir   string   // per-generation directory (OCTET_EXTENSION_SCRATCH); created by Start
+	StateDir     string   // durable per-extension directory (OCTET_EXTENSION_STATE); created by the caller
 	LogPath      string   // bounded stderr log; empty discards stderr (tail still kept)
 	PassEnv      []string // host variables granted by name (--pass-env, config pass_env)
 	SSHAuthSock  bool     // the manifest declares capabilities.environment = ["SSH_AUTH_SOCK"]

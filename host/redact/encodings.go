@@ -37,10 +37,11 @@ type style struct {
 	shortCtrl bool // \b \f as short escapes (every writer above; kept as a knob for the \u0008 form)
 }
 
-// encodings returns s in every form above (duplicates included; the
-// matcher deduplicates). The first is the raw value.
+// encodings returns s in every form above and every derived form of
+// derived.go (duplicates included; the matcher deduplicates). The first is
+// the raw value.
 func encodings(s string) []string {
-	out := []string{s}
+	out := append([]string{s}, derived(s)...)
 	if !utf8.ValidString(s) {
 		// The host hands out only UTF-8 (the script and secrets files are
 		// TOML); a Go encoder would write U+FFFD, which matches nothing useful.

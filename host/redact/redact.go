@@ -8,12 +8,14 @@
 // given it: JSON frames are matched on their decoded strings (so `\u0022`,
 // `\/` or `\u00e9` hide nothing), free text on the raw bytes and on the
 // escaped forms Go, Python (`json.dumps`, with and without ensure_ascii) and
-// JavaScript (`JSON.stringify`) write. A secret the extension transformed
-// (base64, hashed, split into pieces) cannot be recognised.
+// JavaScript (`JSON.stringify`) write, and in the derived encodings an
+// extension re-encodes it in (derived.go: percent, base64, hex, HTML, \u).
+// A secret hashed, encrypted or split into pieces cannot be recognised.
 package redact
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"slices"
 	"sync"
@@ -78,23 +80,28 @@ func (r *Redactor) Len() int {
 type matcher struct {
 	needles [][]byte
 	maxLen  int
-	// groups are the needles by their first anchorLen bytes: the encodings
-	// of one secret mostly share a prefix, so the prefilter searches each
-	// distinct prefix once and a needle only where its prefix occurs.
-	groups []group
+	// The prefilter: each needle of at least anchorLen bytes is filed under
+	// its first anchorLen bytes, and a bit per hashed prefix says whether a
+	// window of the text may begin one. A text is scanned once, one hash and
+	// one bit test per byte, however many needles there are (each secret has
+	// dozens of derived forms with distinct prefixes, so one substring
+	// search per prefix would grow with them).
+	filter   [filterBits / 64]uint64
+	prefixed map[uint32][]int // needle indices, longest first
+	short    []int            // needles shorter than anchorLen, longest first
 }
 
-// anchorLen is the prefix length the prefilter searches for.
+// anchorLen is the prefix length the prefilter hashes.
 const anchorLen = 4
 
-type group struct {
-	prefix  []byte
-	needles [][]byte
-}
+// filterBits is the size of the prefilter's bit set (8 KiB).
+const filterBits = 1 << 16
+
+func anchorHash(x uint32) uint32 { return (x * 2654435761) >> 16 }
 
 func newMatcher(secrets []string) *matcher {
 	seen := map[string]struct{}{}
-	m := &matcher{}
+	m := &matcher{prefixed: map[uint32][]int{}}
 	for _, s := range secrets {
 		for _, enc := range encodings(s) {
 			if _, ok := seen[enc]; ok {
@@ -106,79 +113,96 @@ func newMatcher(secrets []string) *matcher {
 		}
 	}
 	slices.SortFunc(m.needles, func(a, b []byte) int { return len(b) - len(a) })
-	byPrefix := map[string]int{}
-	for _, n := range m.needles {
-		p := n[:min(anchorLen, len(n))]
-		i, ok := byPrefix[string(p)]
-		if !ok {
-			i = len(m.groups)
-			byPrefix[string(p)] = i
-			m.groups = append(m.groups, group{prefix: p})
+	for i, n := range m.needles {
+		if len(n) < anchorLen {
+			m.short = append(m.short, i)
+			continue
 		}
-		m.groups[i].needles = append(m.groups[i].needles, n)
+		x := binary.LittleEndian.Uint32(n)
+		h := anchorHash(x)
+		m.filter[h/64] |= 1 << (h % 64)
+		m.prefixed[x] = append(m.prefixed[x], i)
 	}
 	return m
 }
 
-// contains reports whether any needle occurs in b (the hot-path prefilter:
-// one SIMD-assisted bytes.Index per distinct prefix, a needle compared only
-// where its prefix occurs, no allocation).
-func (m *matcher) contains(b []byte) bool {
-	for _, g := range m.groups {
-		if !bytes.Contains(b, g.prefix) {
-			continue
-		}
-		for _, n := range g.needles {
-			if bytes.Contains(b, n) {
-				return true
+// at is the length of the longest needle starting at b[i], or 0.
+func (m *matcher) at(b []byte, i int) int {
+	if i+anchorLen <= len(b) {
+		x := binary.LittleEndian.Uint32(b[i:])
+		if h := anchorHash(x); m.filter[h/64]&(1<<(h%64)) != 0 {
+			for _, k := range m.prefixed[x] {
+				if bytes.HasPrefix(b[i:], m.needles[k]) {
+					return len(m.needles[k])
+				}
 			}
 		}
 	}
-	return false
+	for _, k := range m.short {
+		if bytes.HasPrefix(b[i:], m.needles[k]) {
+			return len(m.needles[k])
+		}
+	}
+	return 0
+}
+
+// contains reports whether any needle occurs in b (the hot-path prefilter:
+// one pass, no allocation).
+func (m *matcher) contains(b []byte) bool {
+	i, _ := m.scan(b, 0)
+	return i >= 0
+}
+
+// scan finds the leftmost occurrence at or after from, and its length
+// (leftmost-longest), or -1. The loop is the hot path: one load, one
+// multiply and one bit test per byte.
+func (m *matcher) scan(b []byte, from int) (int, int) {
+	if len(m.short) == 0 {
+		filter := &m.filter
+		for i := from; i+anchorLen <= len(b); i++ {
+			x := binary.LittleEndian.Uint32(b[i:])
+			h := anchorHash(x)
+			if filter[h/64]&(1<<(h%64)) == 0 {
+				continue
+			}
+			if n := m.at(b, i); n > 0 {
+				return i, n
+			}
+		}
+		return -1, 0
+	}
+	for i := from; i < len(b); i++ {
+		if n := m.at(b, i); n > 0 {
+			return i, n
+		}
+	}
+	return -1, 0
 }
 
 // finder walks the needle occurrences of one text left to right. It keeps
-// each needle's next occurrence, so every needle scans the text once in all
-// however many occurrences there are (a hostile extension echoing a secret
-// thousands of times in a 1 MiB frame costs linear time, not quadratic).
+// the last occurrence found, so callers that ask again from a point before
+// it (the line grouping of Writer) do not rescan: a hostile extension
+// echoing a secret thousands of times in a 1 MiB frame costs linear time,
+// not quadratic.
 type finder struct {
-	m   *matcher
-	b   []byte
-	pos []int // per needle: next occurrence at or after the last from; -1 none left; -2 not searched
+	m                 *matcher
+	b                 []byte
+	from, pos, posLen int
+	searched          bool
 }
 
-func (m *matcher) finder(b []byte) *finder {
-	pos := make([]int, len(m.needles))
-	for i := range pos {
-		pos[i] = -2
-	}
-	return &finder{m: m, b: b, pos: pos}
-}
+func (m *matcher) finder(b []byte) *finder { return &finder{m: m, b: b} }
 
 // next finds the leftmost occurrence at or after from (leftmost-longest: the
 // needles are sorted longest first): its start and length, or -1. Calls must
 // not decrease from.
 func (f *finder) next(from int) (int, int) {
-	best, bestLen := -1, 0
-	for k, n := range f.m.needles {
-		p := f.pos[k]
-		if p == -1 {
-			continue
-		}
-		if p < from {
-			i := bytes.Index(f.b[from:], n)
-			if i < 0 {
-				f.pos[k] = -1
-				continue
-			}
-			p = from + i
-			f.pos[k] = p
-		}
-		if best < 0 || p < best || (p == best && len(n) > bestLen) {
-			best, bestLen = p, len(n)
-		}
+	if f.searched && from >= f.from && (f.pos < 0 || from <= f.pos) {
+		return f.pos, f.posLen
 	}
-	return best, bestLen
+	f.searched, f.from = true, from
+	f.pos, f.posLen = f.m.scan(f.b, from)
+	return f.pos, f.posLen
 }
 
 // replace returns b with every needle occurrence replaced by Placeholder,
@@ -325,4 +349,17 @@ func appendString(dst, s []byte) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(string(s))
 	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...)
+}
+
+// Holds reports whether b (free text or a JSON text) holds a registered
+// secret in any form the redactor knows, raw, escaped, in a decoded JSON
+// string or in a derived encoding. It is how the host refuses to store one
+// (a KV write), rather than storing it redacted, which would lose data
+// silently.
+func (r *Redactor) Holds(b []byte) bool {
+	m := r.load()
+	if m == nil {
+		return false
+	}
+	return m.contains(b) || (bytes.IndexByte(b, '\\') >= 0 && m.escapedHit(b, 0))
 }

@@ -182,14 +182,14 @@ func TestNotJSONIsText(t *testing.T) {
 }
 
 // TestTransformedSecretIsNotFound pins the limit docs/host.md states: a
-// value the extension transformed (base64, reversed, split into two
-// strings) is not recognised, and a value the host never handed out (an
-// extension's own credential) is not known at all.
+// value the extension transformed beyond the derived encodings (reversed,
+// split into two strings, hashed) is not recognised, and a value the host
+// never handed out (an extension's own credential) is not known at all.
 func TestTransformedSecretIsNotFound(t *testing.T) {
 	r := redact.New()
 	r.Add("hunter2-secret")
 	for _, s := range []string{
-		`{"b64":"` + base64.StdEncoding.EncodeToString([]byte("hunter2-secret")) + `"}`,
+		`{"b64-reversed":"` + base64.StdEncoding.EncodeToString([]byte("terces-2retnuh")) + `"}`,
 		`{"reversed":"terces-2retnuh"}`,
 		`{"parts":["hunter2","-secret"]}`,
 		`{"own":"AKIA-not-handed-out"}`,

@@ -34,7 +34,11 @@ func (r *Router) kvGet(ctx context.Context, c *Caller, raw json.RawMessage) (any
 	if err != nil {
 		return nil, err
 	}
-	e, found, err := r.store.KVGet(ctx, p.Namespace, p.Key)
+	owner, err := r.kvOwner(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	e, found, err := r.store.KVGetOf(ctx, owner, p.Namespace, p.Key)
 	if err != nil {
 		return nil, internal("kv.get: %v", err)
 	}
@@ -76,7 +80,11 @@ func (r *Router) kvList(ctx context.Context, c *Caller, raw json.RawMessage) (an
 		}
 		after = cur.After
 	}
-	entries, more, err := r.store.KVList(ctx, p.Namespace, p.Prefix, after, int(limit))
+	owner, err := r.kvOwner(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	entries, more, err := r.store.KVListOf(ctx, owner, p.Namespace, p.Prefix, after, int(limit))
 	if err != nil {
 		return nil, internal("kv.list: %v", err)
 	}
@@ -100,13 +108,17 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 	if err != nil {
 		return nil, err
 	}
+	owner, err := r.kvOwner(ctx, c)
+	if err != nil {
+		return nil, err
+	}
 	pre := make([]store.KVPrecondition, len(p.Preconditions))
 	for i, pc := range p.Preconditions {
 		path := fmt.Sprintf("preconditions[%d]", i)
 		if v := pc.KVExpectVersion; v != nil {
-			pre[i] = store.KVPrecondition{Namespace: v.Namespace, Key: v.Key, Version: v.Version}
+			pre[i] = store.KVPrecondition{Owner: owner, Namespace: v.Namespace, Key: v.Key, Version: v.Version}
 		} else {
-			pre[i] = store.KVPrecondition{Namespace: pc.KVExpectAbsent.Namespace, Key: pc.KVExpectAbsent.Key, Absent: true}
+			pre[i] = store.KVPrecondition{Owner: owner, Namespace: pc.KVExpectAbsent.Namespace, Key: pc.KVExpectAbsent.Key, Absent: true}
 		}
 		if err := checkNamespace(c, path+".namespace", pre[i].Namespace); err != nil {
 			return nil, err
@@ -116,7 +128,7 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 	for i, w := range p.Writes {
 		path := fmt.Sprintf("writes[%d]", i)
 		if d := w.KVDelete; d != nil {
-			writes[i] = store.KVWrite{Namespace: d.Namespace, Key: d.Key, Delete: true}
+			writes[i] = store.KVWrite{Owner: owner, Namespace: d.Namespace, Key: d.Key, Delete: true}
 		} else {
 			put := w.KVPut
 			canon, err := store.Canonical(put.Value)
@@ -128,7 +140,10 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 			if len(canon) > kvValueMaxBytes {
 				return nil, invalidParams(path+".value", "is %d bytes encoded; the limit is %d", len(canon), kvValueMaxBytes)
 			}
-			writes[i] = store.KVWrite{Namespace: put.Namespace, Key: put.Key, Value: canon, Canonical: true}
+			writes[i] = store.KVWrite{Owner: owner, Namespace: put.Namespace, Key: put.Key, Value: canon, Canonical: true}
+			if err := r.refuseSecret(path, put.Namespace, put.Key, canon); err != nil {
+				return nil, err
+			}
 		}
 		if err := checkNamespace(c, path+".namespace", writes[i].Namespace); err != nil {
 			return nil, err

@@ -19,6 +19,7 @@ type KVEntry struct {
 // KVPrecondition must hold for a commit to apply: the key's current version
 // equals Version, or (Absent) the key does not exist.
 type KVPrecondition struct {
+	Owner          string // the trusted identity (kvowner.go); "" is the unclaimed legacy space
 	Namespace, Key string
 	Version        string
 	Absent         bool
@@ -26,6 +27,7 @@ type KVPrecondition struct {
 
 // KVWrite is one put (Value set) or delete (Delete true).
 type KVWrite struct {
+	Owner          string // as KVPrecondition.Owner
 	Namespace, Key string
 	Delete         bool
 	Value          json.RawMessage
@@ -52,10 +54,15 @@ func (c *KVConflict) Error() string {
 	return fmt.Sprintf("kv precondition failed for %s/%s: expected %s, found %s", c.Namespace, c.Key, show(c.Expected), show(c.Actual))
 }
 
-// KVGet reads one key; found is false when it does not exist.
+// KVGet reads one key of the unowned space; found is false when it does not exist.
 func (s *Store) KVGet(ctx context.Context, namespace, key string) (e KVEntry, found bool, err error) {
+	return s.KVGetOf(ctx, "", namespace, key)
+}
+
+// KVGetOf reads one key of owner's namespace; found is false when it does not exist.
+func (s *Store) KVGetOf(ctx context.Context, owner, namespace, key string) (e KVEntry, found bool, err error) {
 	e = KVEntry{Namespace: namespace, Key: key}
-	err = s.db.QueryRowContext(ctx, `SELECT value, version FROM kv WHERE namespace = ? AND key = ?`, namespace, key).Scan(&e.Value, &e.Version)
+	err = s.db.QueryRowContext(ctx, `SELECT value, version FROM kv WHERE owner = ? AND namespace = ? AND key = ?`, owner, namespace, key).Scan(&e.Value, &e.Version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return KVEntry{}, false, nil
 	}
@@ -68,12 +75,17 @@ func (s *Store) KVGet(ctx context.Context, namespace, key string) (e KVEntry, fo
 // KVList returns up to limit entries of namespace whose key starts with
 // prefix and sorts after `after` (byte order), plus whether more follow.
 func (s *Store) KVList(ctx context.Context, namespace, prefix, after string, limit int) ([]KVEntry, bool, error) {
+	return s.KVListOf(ctx, "", namespace, prefix, after, limit)
+}
+
+// KVListOf is KVList in owner's namespaces.
+func (s *Store) KVListOf(ctx context.Context, owner, namespace, prefix, after string, limit int) ([]KVEntry, bool, error) {
 	// Keys are compared as BLOBs so ordering and the prefix test are by
 	// UTF-8 bytes, matching the cursor.
 	rows, err := s.db.QueryContext(ctx, `SELECT key, value, version FROM kv
-		WHERE namespace = ? AND CAST(key AS BLOB) > CAST(? AS BLOB)
+		WHERE owner = ? AND namespace = ? AND CAST(key AS BLOB) > CAST(? AS BLOB)
 		  AND substr(CAST(key AS BLOB), 1, length(CAST(? AS BLOB))) = CAST(? AS BLOB)
-		ORDER BY CAST(key AS BLOB) LIMIT ?`, namespace, after, prefix, prefix, limit+1)
+		ORDER BY CAST(key AS BLOB) LIMIT ?`, owner, namespace, after, prefix, prefix, limit+1)
 	if err != nil {
 		return nil, false, fmt.Errorf("store: kv list %s prefix %q: %w", namespace, prefix, err)
 	}
@@ -119,18 +131,18 @@ func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVW
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		// Statements are prepared once per batch: parsing SQL dominated
 		// large batches otherwise.
-		sel, err := tx.PrepareContext(ctx, `SELECT version FROM kv WHERE namespace = ? AND key = ?`)
+		sel, err := tx.PrepareContext(ctx, `SELECT version FROM kv WHERE owner = ? AND namespace = ? AND key = ?`)
 		if err != nil {
 			return fmt.Errorf("store: kv prepare: %w", err)
 		}
 		defer sel.Close()
-		del, err := tx.PrepareContext(ctx, `DELETE FROM kv WHERE namespace = ? AND key = ?`)
+		del, err := tx.PrepareContext(ctx, `DELETE FROM kv WHERE owner = ? AND namespace = ? AND key = ?`)
 		if err != nil {
 			return fmt.Errorf("store: kv prepare: %w", err)
 		}
 		defer del.Close()
-		put, err := tx.PrepareContext(ctx, `INSERT INTO kv (namespace, key, value, version) VALUES (?, ?, ?, ?)
-			ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version`)
+		put, err := tx.PrepareContext(ctx, `INSERT INTO kv (owner, namespace, key, value, version) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (owner, namespace, key) DO UPDATE SET value = excluded.value, version = excluded.version`)
 		if err != nil {
 			return fmt.Errorf("store: kv prepare: %w", err)
 		}
@@ -138,7 +150,7 @@ func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVW
 		for _, p := range pre {
 			var actual *string
 			var v string
-			err := sel.QueryRowContext(ctx, p.Namespace, p.Key).Scan(&v)
+			err := sel.QueryRowContext(ctx, p.Owner, p.Namespace, p.Key).Scan(&v)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
@@ -157,13 +169,13 @@ func (s *Store) KVCommit(ctx context.Context, pre []KVPrecondition, writes []KVW
 		}
 		for i, w := range writes {
 			if w.Delete {
-				if _, err := del.ExecContext(ctx, w.Namespace, w.Key); err != nil {
+				if _, err := del.ExecContext(ctx, w.Owner, w.Namespace, w.Key); err != nil {
 					return fmt.Errorf("store: kv delete %s/%s: %w", w.Namespace, w.Key, err)
 				}
 				continue
 			}
 			v := Digest(canon[i])
-			if _, err := put.ExecContext(ctx, w.Namespace, w.Key, canon[i], v); err != nil {
+			if _, err := put.ExecContext(ctx, w.Owner, w.Namespace, w.Key, canon[i], v); err != nil {
 				return fmt.Errorf("store: kv put %s/%s: %w", w.Namespace, w.Key, err)
 			}
 			versions[i] = &v

@@ -87,6 +87,8 @@ CREATE TABLE frames (
 	PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
 `,
+	// 2: KV rows belong to a trusted identity, not a bare name (kvowner.go).
+	kvOwnerMigration,
 }
 
 // SchemaVersion is the schema version this build writes.

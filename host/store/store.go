@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, no cgo)
@@ -25,6 +26,8 @@ type Store struct {
 	db  *sql.DB
 	dir string
 	log *appendLog // group-commits events, call records and frames (appendlog.go)
+
+	claimed sync.Map // KV identities whose legacy claim is settled (kvowner.go)
 }
 
 // Open opens (creating if needed) the store in stateDir and applies pending

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func scanState(t *testing.T, dir string, enc map[string][]redacttest.Encoding) (
 		}
 		rel, _ := filepath.Rel(dir, p)
 		files = append(files, fmt.Sprintf("%s (%d bytes)", rel, len(b)))
-		found = append(found, redacttest.Scan(rel, b, enc)...)
+		found = append(found, scanEvery(rel, b, enc)...)
 		return nil
 	})
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "state.db")+"?mode=ro")
@@ -101,7 +102,7 @@ func scanState(t *testing.T, dir string, enc map[string][]redacttest.Encoding) (
 					continue
 				}
 				cells++
-				found = append(found, redacttest.Scan("state.db "+table+"."+cols[i], b, enc)...)
+				found = append(found, scanEvery("state.db "+table+"."+cols[i], b, enc)...)
 			}
 		}
 		rows.Close()
@@ -109,11 +110,29 @@ func scanState(t *testing.T, dir string, enc map[string][]redacttest.Encoding) (
 	return found, files, cells
 }
 
+// scanEvery scans b for every value in every listed encoding and, decoding each base64 and
+// hex run at every alignment, for values embedded in a longer encoded stream.
+func scanEvery(where string, b []byte, enc map[string][]redacttest.Encoding) []redacttest.Finding {
+	values := make([]string, 0, len(enc))
+	for v := range enc {
+		values = append(values, v)
+	}
+	return append(redacttest.Scan(where, b, enc), redacttest.ScanDecoded(where, b, values)...)
+}
+
+// withDerived adds the real re-encoders' forms (percent, base64, hex, HTML, \u) to enc.
+func withDerived(t *testing.T, values []string, enc map[string][]redacttest.Encoding) map[string][]redacttest.Encoding {
+	for v, forms := range redacttest.DerivedEncodings(t, values) {
+		enc[v] = append(enc[v], forms...)
+	}
+	return enc
+}
+
 // scanAll scans stdout, stderr and the state directory of one host run, reports every
 // finding and returns how many there were.
 func scanAll(t *testing.T, what, out, errOut, state string, enc map[string][]redacttest.Encoding) int {
 	t.Helper()
-	found := append(redacttest.Scan("stdout", []byte(out), enc), redacttest.Scan("stderr", []byte(errOut), enc)...)
+	found := append(scanEvery("stdout", []byte(out), enc), scanEvery("stderr", []byte(errOut), enc)...)
 	stateFound, files, cells := scanState(t, state, enc)
 	found = append(found, stateFound...)
 	t.Logf("%s: scanned %d bytes of stdout, %d of stderr, state files %v, %d database cells: %d occurrences",
@@ -135,10 +154,13 @@ func scanAll(t *testing.T, what, out, errOut, state string, enc map[string][]red
 // `run` console (call, logs, status), run with --trace and --record; after each, every
 // byte the host wrote — stdout, stderr, every file of the state directory (database, WAL,
 // stderr logs) and every text or blob cell of the database — is scanned for every value
-// in every real encoder's form. Zero occurrences.
+// in every real encoder's form. Each extension also re-encodes every value (percent-encoding,
+// base64 in both alphabets and inside a longer stream, hex, HTML references, \u escapes) into
+// its result, error data and stderr; those forms, and anything that decodes back to a value
+// from a base64 or hex run, are scanned for too. Zero occurrences.
 func TestNoSecretReachesAnyOutput(t *testing.T) {
 	values := redacttest.Values(t)
-	enc := redacttest.Encodings(t, values)
+	enc := withDerived(t, values, redacttest.Encodings(t, values))
 	broker, answer := values[:len(values)-1], values[len(values)-1]
 	dir := t.TempDir()
 	var secrets strings.Builder
@@ -162,10 +184,26 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 				t.Fatalf("call: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 			}
 			total += scanAll(t, lang+" call", out, errOut, state, enc)
+			// The inspector's view of the recording (the frames as stored, each printed in full).
+			m := regexp.MustCompile(`recorded session (\S+)`).FindStringSubmatch(errOut)
+			if m == nil {
+				t.Fatalf("no recorded session named on stderr:\n%s", errOut)
+			}
+			{
+				code, insp, inspErr := octetHost(t, "", "inspect", "--state", state, "--verbose", m[1])
+				if code != exitOK || !strings.Contains(insp, "leak_result") {
+					t.Fatalf("inspect: exit %d\n%s\n%s", code, insp, inspErr)
+				}
+				found := append(scanEvery("inspect", []byte(insp), enc), scanEvery("inspect stderr", []byte(inspErr), enc)...)
+				for _, f := range found {
+					t.Errorf("%s inspect: %q (as %s)", lang, f.Value, f.Writer)
+				}
+				total += len(found)
+			}
 			// The values were really there to find, redacted: in the result, the error data
 			// and the extension's stderr log.
 			log, _ := os.ReadFile(filepath.Join(state, "logs", "extensions", "leaky-"+lang+".log"))
-			if !strings.Contains(lines[0], "[redacted] | [redacted]") || !strings.Contains(lines[1], `"data":{"values":["[redacted]"`) ||
+			if !strings.Contains(lines[0], "[redacted] | [redacted]") || !strings.Contains(lines[1], `"values":["[redacted]"`) || !strings.Contains(lines[1], `"encoded":["[redacted] [redacted]`) ||
 				strings.Count(string(log), "raw [redacted]") != 2*len(values) { // both tools gather
 				t.Errorf("redacted echoes missing:\nstdout:\n%s\nlog:\n%s", out, log)
 			}

@@ -45,8 +45,9 @@ Replaces the managed bundle named by ARCHIVE's root directory. The candidate is 
 completely before the installed bundle is touched; if publishing fails the installed bundle
 is moved back unchanged.`, runBundleUpdate},
 	"remove": {"NAME", `
-Deletes the managed bundle DIR/NAME/ (it must hold a valid install.json) and nothing else:
-config, state and data outside it stay. Unpackaged extensions are refused.`, runBundleRemove},
+Deletes the managed bundle DIR/NAME/ (it must hold a valid install.json) and its durable
+state in the --state directory (its OCTET_EXTENSION_STATE directory and its KV entries);
+config stays. Unpackaged extensions are refused.`, runBundleRemove},
 	"list": {"", `
 Lists the managed bundles in DIR (directories holding install.json) with their recorded
 version, API, octet pin, install time and source. --json prints {root, bundles}.`, runBundleList},
@@ -83,12 +84,19 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 	if name == "list" {
 		usage += " [--json]"
 	}
+	if name == "remove" {
+		usage += " [--state DIR]"
+	}
 	if sub.usage != "" {
 		usage += " " + sub.usage
 	}
 	fs := flagSet("bundle "+name, usage+"\n"+sub.about+"\n\nExit codes: 0 done, 1 refused, 2 usage error.\n\nExamples:\n"+bundleExamples[name], stderr)
 	root := fs.String("root", defaultGlobalRoot(), "extension root `DIR` the bundles live in")
 	var asJSON bool
+	var stateDir *string
+	if name == "remove" {
+		stateDir = fs.String("state", defaultStateDir(), "host state `DIR` whose durable state of the extension goes too")
+	}
 	if name == "list" {
 		fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	}
@@ -103,9 +111,16 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octet-host bundle %s: takes no arguments\n", name)
 		return exitStartup
 	}
+	identity := bundleIdentity(*root, fs.Arg(0))
 	if err := sub.run(bundle.New(*root), fs.Arg(0), asJSON, stdout); err != nil {
 		fmt.Fprintf(stderr, "octet-host bundle %s: %v\n", name, err)
 		return exitFailed
+	}
+	if stateDir != nil {
+		if err := removeDurableState(*stateDir, fs.Arg(0), identity, stdout); err != nil {
+			fmt.Fprintf(stderr, "octet-host bundle %s: the bundle is removed, but not its state: %v\n", name, err)
+			return exitFailed
+		}
 	}
 	return exitOK
 }

@@ -125,10 +125,10 @@ func TestBundleInstallDiscoverCallUpdateRemove(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "updated hello-world to 0.2.0") {
 		t.Fatalf("update: %d %s%s", code, out, errOut)
 	}
-	if code, out, _ = octetHost(t, "", "bundle", "remove", "--root", e.global, "hello-world"); code != 0 || !strings.Contains(out, "removed hello-world 0.2.0") {
+	if code, out, _ = octetHost(t, "", "bundle", "remove", "--root", e.global, "--state", e.state, "hello-world"); code != 0 || !strings.Contains(out, "removed hello-world 0.2.0") {
 		t.Fatalf("remove: %d %s", code, out)
 	}
-	if code, _, errOut = octetHost(t, "", "bundle", "remove", "--root", e.global, "hello-world"); code != exitFailed || !strings.Contains(errOut, "[not_installed]") {
+	if code, _, errOut = octetHost(t, "", "bundle", "remove", "--root", e.global, "--state", e.state, "hello-world"); code != exitFailed || !strings.Contains(errOut, "[not_installed]") {
 		t.Fatalf("second remove: %d %s", code, errOut)
 	}
 	if got, _ := os.ReadFile(e.config); !bytes.Equal(got, config) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ._limits import (
     CODE_INVALID_PARAMS,
     CODE_KV_CONFLICT,
+    CODE_KV_SECRET_REFUSED,
     CODE_REQUEST_CANCELLED,
     CODE_SECRET_UNAVAILABLE,
 )
@@ -114,6 +115,15 @@ class KVConflict(RemoteError):
         return self.data.get("key") if isinstance(self.data, dict) else None
 
 
+class KVSecretRefused(RemoteError):
+    """kv.commit refused (-32020): a write holds a secret the host handed out; nothing was
+    applied. Store the secret's name and ask the broker again."""
+
+    @property
+    def path(self) -> str | None:
+        return self.data.get("path") if isinstance(self.data, dict) else None
+
+
 def remote_error(code: int, message: str, data: Any = _ABSENT) -> RemoteError:
     """Build the most specific RemoteError for a host error object."""
     cls: type[RemoteError] = RemoteError
@@ -121,6 +131,8 @@ def remote_error(code: int, message: str, data: Any = _ABSENT) -> RemoteError:
         cls = SecretUnavailable
     elif code == CODE_KV_CONFLICT:
         cls = KVConflict
+    elif code == CODE_KV_SECRET_REFUSED:
+        cls = KVSecretRefused
     return cls(code, message, data)
 
 

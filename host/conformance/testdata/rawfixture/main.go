@@ -86,6 +86,7 @@ const (
 	modeTrustHostResults   = "trust-host-results"  // acts on a policy/evaluate result without checking its shape
 	modeNegotiationLenient = "negotiation-lenient" // negotiates from a hand list: approvals without policy_intents, 0.2 against a 0.4 pin
 	modeHonourCancel       = "honour-cancel"       // ignore_cancel answers -32800 on $/cancelRequest after all
+	modeKVSecretSwallowed  = "kv-secret-swallowed" // answers a kv_secret_refused commit as if it applied
 )
 
 var mode string
@@ -930,6 +931,9 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		if e != nil {
 			if mode == modeKVRewrite {
 				return nil, &rpcError{Code: -32603, Message: e.Message}
+			}
+			if mode == modeKVSecretSwallowed && e.Code == -32020 {
+				return withStructured("kv", json.RawMessage(`{"versions":[]}`)), nil
 			}
 			return nil, e
 		}

@@ -4,16 +4,29 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
+	"net/url"
 	"os"
 	"strings"
 
 	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 )
 
 var names = []string{"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"}
+
+// reencode is v as a careless extension re-encodes it: a URL query, a path, base64 (both
+// alphabets, and inside a longer base64 stream), hex and HTML.
+func reencode(v string) string {
+	return strings.Join([]string{url.QueryEscape(v), url.PathEscape(v), base64.StdEncoding.EncodeToString([]byte(v)),
+		base64.RawURLEncoding.EncodeToString([]byte(v)), hex.EncodeToString([]byte(v)), html.EscapeString(v),
+		base64.StdEncoding.EncodeToString([]byte("user:" + v + "\n"))}, " ")
+}
 
 // gather reads the secrets and the input answer, and echoes each into a notification,
 // a progress message and stderr (raw, then as Go's JSON writes it).
@@ -35,7 +48,7 @@ func gather(ctx context.Context, ext *octet.Extension) ([]string, error) {
 		_ = ext.Notify("note "+v, "info", "")
 		_ = ext.Progress(ctx, octet.StatusMessage("step "+v))
 		b, _ := json.Marshal(map[string]string{"leak": v})
-		fmt.Fprintf(os.Stderr, "raw %s\njson %s\n", v, b)
+		fmt.Fprintf(os.Stderr, "raw %s\njson %s\nenc %s\n", v, b, reencode(v))
 	}
 	return vals, nil
 }
@@ -49,7 +62,11 @@ func main() {
 				return octet.Result{}, err
 			}
 			b, _ := json.Marshal(vals)
-			return octet.Text(strings.Join(vals, " | ") + "\n" + string(b)), nil
+			var enc []string
+			for _, v := range vals {
+				enc = append(enc, reencode(v))
+			}
+			return octet.Text(strings.Join(vals, " | ") + "\n" + string(b) + "\n" + strings.Join(enc, "\n")), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "leak_error", Description: "echo secrets in an error"},
 		func(ctx context.Context, _ struct{}) (octet.Result, error) {
@@ -57,7 +74,28 @@ func main() {
 			if err != nil {
 				return octet.Result{}, err
 			}
-			return octet.Result{}, octet.Fail(1001, "failed with "+strings.Join(vals, " | "), map[string]any{"values": vals})
+			var enc []string
+			for _, v := range vals {
+				enc = append(enc, reencode(v))
+			}
+			return octet.Result{}, octet.Fail(1001, "failed with "+strings.Join(vals, " | "), map[string]any{"values": vals, "encoded": enc})
+		})
+	octet.Tool(ext, octet.ToolSpec{Name: "leak_kv", Description: "store a secret, base64-encoded, in KV"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			v, err := ext.GetSecret(ctx, "s2")
+			if err != nil {
+				return octet.Result{}, err
+			}
+			params, _ := json.Marshal(map[string]any{"preconditions": []any{}, "writes": []any{map[string]any{
+				"op": "put", "namespace": "leaky-go", "key": "auth", "value": map[string]string{"basic": base64.StdEncoding.EncodeToString([]byte("user:" + v))}}}})
+			_, err = ext.KVCommitRaw(ctx, params)
+			var rpc *jsonrpc.Error
+			if !errors.As(err, &rpc) {
+				return octet.Text(fmt.Sprintf("kv stored: %v", err)), nil
+			}
+			var data struct{ Path string }
+			_ = json.Unmarshal(rpc.Data, &data)
+			return octet.Text(fmt.Sprintf("kv refused %d %s %s", rpc.Code, rpc.Message, data.Path)), nil
 		})
 	ext.Run()
 }

@@ -1,10 +1,26 @@
 // The TypeScript SDK side of the redaction tests (see extension.toml), as plain ESM against
 // the SDK's build (no compile step): a tool that gathers every secret it can and echoes
 // them through every channel the host sees.
-import { Extension, ToolError } from "../../../../../../sdk-typescript/dist/src/index.js";
+import { Extension, RemoteError, ToolError } from "../../../../../../sdk-typescript/dist/src/index.js";
 
 const ext = new Extension({ apiVersion: "0.4" });
 const names = ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"];
+
+// v as a careless extension re-encodes it: URI components, base64 (both alphabets, and
+// inside a longer stream), hex, HTML hex references and every character as \u.
+function reencode(v) {
+  const b = Buffer.from(v);
+  return [
+    encodeURIComponent(v),
+    encodeURI(v),
+    b.toString("base64"),
+    b.toString("base64url"),
+    b.toString("hex"),
+    [...v].map((c) => "&#x" + c.codePointAt(0).toString(16) + ";").join(""),
+    [...v].map((c) => c.split("").map((u) => "\\u" + u.charCodeAt(0).toString(16).padStart(4, "0")).join("")).join(""),
+    Buffer.concat([Buffer.from("x"), b, Buffer.from("yz")]).toString("base64"),
+  ].join(" ");
+}
 
 async function gather(ctx) {
   const vals = [];
@@ -22,6 +38,7 @@ async function gather(ctx) {
     }
     console.error("raw " + v);
     console.error("json " + JSON.stringify({ leak: v }));
+    console.error("enc " + reencode(v));
   }
   return vals;
 }
@@ -29,11 +46,23 @@ async function gather(ctx) {
 const none = { type: "object", properties: {} };
 ext.tool({ name: "leak_result", description: "echo secrets in a result", parameters: none }, async (_args, ctx) => {
   const vals = await gather(ctx);
-  return vals.join(" | ") + "\n" + JSON.stringify(vals);
+  return vals.join(" | ") + "\n" + JSON.stringify(vals) + "\n" + vals.map(reencode).join("\n");
 });
 ext.tool({ name: "leak_error", description: "echo secrets in an error", parameters: none }, async (_args, ctx) => {
   const vals = await gather(ctx);
-  throw new ToolError(1001, "failed with " + vals.join(" | "), { values: vals });
+  throw new ToolError(1001, "failed with " + vals.join(" | "), { values: vals, encoded: vals.map(reencode) });
+});
+
+ext.tool({ name: "leak_kv", description: "store a secret, base64-encoded, in KV", parameters: none }, async () => {
+  const v = await ext.getSecret("s2");
+  const basic = Buffer.from("user:" + v).toString("base64");
+  try {
+    await ext.kv.commit({ preconditions: [], writes: [{ op: "put", namespace: "leaky-typescript", key: "auth", value: { basic } }] });
+  } catch (err) {
+    if (err instanceof RemoteError) return `kv refused ${err.code} ${err.message} ${err.data?.path}`;
+    throw err;
+  }
+  return "kv stored";
 });
 
 await ext.run();
