@@ -20,6 +20,9 @@ type ServerStatus struct {
 	Detail    string   `json:"detail,omitempty"` // the last problem
 	Restarts  int      `json:"restarts"`
 	Tools     []string `json:"tools"` // published octet names, sorted
+	// Withheld are the tools of the server's last list that are not published, each
+	// with the JSON pointer of its fault; the others are.
+	Withheld []Withheld `json:"withheld,omitempty"`
 }
 
 // Status reports every server, in name order.
@@ -28,7 +31,7 @@ func (b *Bridge) Status() []ServerStatus {
 	for _, name := range b.order {
 		u := b.servers[name]
 		u.mu.Lock()
-		s := ServerStatus{Name: name, Transport: "stdio", State: u.state, Class: u.class, Detail: u.detail, Restarts: u.restarts, Tools: []string{}}
+		s := ServerStatus{Name: name, Transport: "stdio", State: u.state, Class: u.class, Detail: u.detail, Restarts: u.restarts, Tools: []string{}, Withheld: u.withheld}
 		for n := range u.tools {
 			s.Tools = append(s.Tools, n)
 		}

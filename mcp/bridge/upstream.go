@@ -91,6 +91,7 @@ type upstream struct {
 	restarts int
 	session  *mcp.ClientSession
 	tools    map[string]string // published octet name -> MCP tool name
+	withheld []Withheld        // tools of the last list that could not be published
 	revision int64             // the bridge catalog revision that published them
 	inflight []*inflight       // calls under way, oldest first (elicitation routing)
 	cancel   context.CancelFunc

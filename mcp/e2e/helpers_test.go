@@ -199,6 +199,9 @@ type serverStatus struct {
 	Detail   string   `json:"detail"`
 	Restarts int      `json:"restarts"`
 	Tools    []string `json:"tools"`
+	Withheld []struct {
+		Tool, Pointer, Error string
+	} `json:"withheld"`
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -192,7 +192,7 @@ func mcpTool(t host.ToolDefinition) *mcp.Tool {
 
 // unwrapErrorMarker returns the MCP output schema of a tool octet-mcp bridged (an
 // output_schema of exactly {"anyOf": [S, bridge.ErrorMarkerSchema()]}, maybe with
-// $schema): S, with the $schema back in it.
+// $schema): S, with the $schema back in it and the $id the bridge gave it removed.
 func unwrapErrorMarker(raw json.RawMessage) (json.RawMessage, bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
@@ -210,6 +210,9 @@ func unwrapErrorMarker(raw json.RawMessage) (json.RawMessage, bool) {
 	got, _ := json.Marshal(alts[1])
 	if !bytes.Equal(want, got) {
 		return nil, false
+	}
+	if alts[0]["$id"] == bridge.OutputResourceID {
+		delete(alts[0], "$id")
 	}
 	if hasDialect {
 		var dialect any
