@@ -178,14 +178,16 @@ func sameTool(a, b host.ToolDefinition) bool {
 }
 
 // mcpTool is an octet tool definition as an MCP tool: name, description, parameters as
-// inputSchema, output_schema as outputSchema.
+// inputSchema, output_schema as outputSchema, both with boolean subschemas written as
+// objects (normalizeSchema).
 func mcpTool(t host.ToolDefinition) *mcp.Tool {
-	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(t.Parameters)}
+	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: normalizeSchema(t.Parameters)}
 	if len(t.OutputSchema) > 0 {
-		tool.OutputSchema = json.RawMessage(t.OutputSchema)
+		out := json.RawMessage(t.OutputSchema)
 		if inner, ok := unwrapErrorMarker(t.OutputSchema); ok {
-			tool.OutputSchema = inner
+			out = inner
 		}
+		tool.OutputSchema = normalizeSchema(out)
 	}
 	return tool
 }
