@@ -124,3 +124,35 @@ func TestWithErrorMarker(t *testing.T) {
 		t.Errorf("anyOf %v", alts)
 	}
 }
+
+// TestParseConfigReportsEveryError: a file with several problems gets all of them, one
+// a line, in server and field order.
+func TestParseConfigReportsEveryError(t *testing.T) {
+	_, err := ParseConfig([]byte(`{"servers":{
+		"Bad":{"command":"x"},
+		"b":{},
+		"c":{"url":"http://10.0.0.1/mcp","env":{"E":"1"}},
+		"d":{"command":"x","env":{"A-B":"1","C=D":"2"},"secret_env":{"T":"no spaces"},"handshake_timeout":"-1s"}}}`))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		"servers.Bad: a server name must match",
+		"servers.b: needs command (stdio) or url",
+		`servers.c.url: "http://10.0.0.1/mcp": host "10.0.0.1" is not loopback`,
+		"servers.c: args, env, secret_env and dir apply to a command",
+		`servers.d.env: "A-B" is not an environment variable name`,
+		`servers.d.env: "C=D" is not an environment variable name`,
+		`servers.d.secret_env.T: "no spaces" is not a secret name`,
+		`servers.d.handshake_timeout: "-1s" is not a positive duration`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d problems reported, want %d:\n%s", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start with %q", i, lines[i], w)
+		}
+	}
+}

@@ -35,6 +35,7 @@ func TestMain(m *testing.M) {
 		{moduleDir, "./cmd/octet-mcp"},
 		{moduleDir, "./cmd/octet-mcp-gateway"},
 		{moduleDir, "./internal/testserver"},
+		{moduleDir, "./internal/hostile"},
 	}
 	for _, b := range builds {
 		cmd := exec.Command("go", "build", "-o", bin+"/", b[1])
@@ -193,13 +194,14 @@ func statusOf(t *testing.T, l callLine) []serverStatus {
 }
 
 type serverStatus struct {
-	Name     string   `json:"name"`
-	State    string   `json:"state"`
-	Class    string   `json:"class"`
-	Detail   string   `json:"detail"`
-	Restarts int      `json:"restarts"`
-	Tools    []string `json:"tools"`
-	Withheld []struct {
+	Name        string   `json:"name"`
+	State       string   `json:"state"`
+	Class       string   `json:"class"`
+	Detail      string   `json:"detail"`
+	Restarts    int      `json:"restarts"`
+	Tools       []string `json:"tools"`
+	DroppedLogs int64    `json:"dropped_logs"`
+	Withheld    []struct {
 		Tool, Pointer, Error string
 	} `json:"withheld"`
 }
