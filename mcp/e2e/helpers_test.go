@@ -156,7 +156,9 @@ func (l callLine) text() string {
 // parsed line per tool and the exit code.
 func hostCall(t *testing.T, args ...string) ([]callLine, int, string) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, "octet-host"), append([]string{"call"}, args...)...)
+	// A state directory of its own: the default one is shared by every octet-host on the
+	// machine, and one of another version may have migrated it.
+	cmd := exec.Command(filepath.Join(bin, "octet-host"), append([]string{"call", "--state", t.TempDir()}, args...)...)
 	cmd.Dir = t.TempDir()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
