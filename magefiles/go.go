@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/magefile/mage/mg"
@@ -25,10 +26,13 @@ func TestGo() error {
 	for _, dir := range goModules {
 		var env []string
 		if dir == "mcp" {
-			env = []string{"OCTET_MCP_SERVERS=required"}
+			env = []string{"OCTET_MCP_SERVERS=required", "OCTET_MCP_MATRIX=" + filepath.Join(root(), mcpMatrixFile)}
 		}
 		if err := run(dir, env, "go", "test", "-count=1", "./..."); err != nil {
 			return err
+		}
+		if dir == "mcp" {
+			printMCPMatrix()
 		}
 	}
 	if err := run("sdk-go", nil, "go", "test", "-count=1", "-race", "./..."); err != nil {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/magefile/mage/mg"
 )
 
 // mcpServersDir holds the MCP servers the mcp module's tests run against: the npm
@@ -132,4 +134,45 @@ func BenchMCP() error {
 		return err
 	}
 	return run("mcp", nil, "go", "test", "./e2e", "-run", "^$", "-bench", "^BenchmarkColdStart", "-benchtime", "30x", "-count", "1")
+}
+
+// mcpMatrixFile is where the mcp module's TestCompatibilityMatrix writes its table
+// (OCTET_MCP_MATRIX), git-ignored: a run's output, rendered into docs/mcp.md by McpMatrix.
+const mcpMatrixFile = "mcp/testdata/matrix.md"
+
+// printMCPMatrix prints the table the last run of the mcp tests wrote, when there is one.
+func printMCPMatrix() {
+	if b, err := os.ReadFile(filepath.Join(root(), mcpMatrixFile)); err == nil {
+		fmt.Printf("MCP compatibility matrix (mcp/e2e TestCompatibilityMatrix):\n\n%s\n", b)
+	}
+}
+
+// McpMatrix runs the MCP compatibility matrix (real clients against octet-mcp-gateway,
+// real servers behind octet-mcp, every version pinned in mcp/testdata/servers) and
+// renders the table it printed into docs/mcp.md, between the matrix markers.
+func McpMatrix() error {
+	mg.Deps(McpServers, PythonEnv, BuildTypeScript)
+	out := filepath.Join(root(), mcpMatrixFile)
+	_ = os.Remove(out)
+	env := []string{"OCTET_MCP_SERVERS=required", "OCTET_MCP_MATRIX=" + out}
+	if err := run("mcp", env, "go", "test", "-count=1", "-run", "^TestCompatibilityMatrix$", "./e2e"); err != nil {
+		return err
+	}
+	table, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	doc := filepath.Join(root(), "docs", "mcp.md")
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		return err
+	}
+	const begin, end = "<!-- matrix:begin (go run mage.go mcpMatrix) -->\n", "<!-- matrix:end -->"
+	i, j := strings.Index(string(b), begin), strings.Index(string(b), end)
+	if i < 0 || j < i {
+		return fmt.Errorf("docs/mcp.md has no matrix markers")
+	}
+	s := string(b[:i+len(begin)]) + "\n" + string(table) + "\n" + string(b[j:])
+	printMCPMatrix()
+	return os.WriteFile(doc, []byte(s), 0o644)
 }

@@ -30,54 +30,103 @@ func ToolName(server, tool string) string {
 // catalogTimeout bounds one tools/register or tools/unregister exchange with the host.
 const catalogTimeout = 30 * time.Second
 
-// convert turns a server's whole tool list into octet tool definitions, or refuses the
-// list as a whole: a name that does not map to a distinct valid octet name, a description
-// over the limit, a schema that does not compile, more tools than one catalog holds.
-func (b *Bridge) convert(u *upstream, tools []*mcp.Tool) ([]*octet.ToolDef, map[string]string, error) {
+// Withheld is one tool of a server the bridge does not publish, and why: its octet name
+// is invalid or taken, its description is too long, or a schema does not compile.
+// Pointer is the JSON pointer of the fault in the MCP tool definition
+// ("/inputSchema/properties/when/pattern"). The server's other tools are published.
+type Withheld struct {
+	Tool    string `json:"tool"`
+	Pointer string `json:"pointer"`
+	Error   string `json:"error"`
+}
+
+// convert turns a server's tool list into octet tool definitions. A tool that cannot be
+// published is withheld alone, with a diagnostic; only a list longer than one catalog
+// holds is refused as a whole.
+func (b *Bridge) convert(u *upstream, tools []*mcp.Tool) ([]*octet.ToolDef, map[string]string, []Withheld, error) {
 	if len(tools) > protocol.MaxToolsPerRequest {
-		return nil, nil, fmt.Errorf("lists %d tools; one catalog revision carries at most %d", len(tools), protocol.MaxToolsPerRequest)
+		return nil, nil, nil, fmt.Errorf("lists %d tools; one catalog revision carries at most %d", len(tools), protocol.MaxToolsPerRequest)
 	}
 	defs := make([]*octet.ToolDef, 0, len(tools))
 	names := make(map[string]string, len(tools))
+	var withheld []Withheld
 	for i, t := range tools {
-		at := fmt.Sprintf("tools[%d] %q", i, t.Name)
-		name := ToolName(u.name, t.Name)
-		if !octetToolName.MatchString(name) {
-			return nil, nil, fmt.Errorf("%s: octet name %q is not a valid tool name (at most 64 of [A-Za-z0-9_-])", at, name)
-		}
-		if prev, dup := names[name]; dup {
-			return nil, nil, fmt.Errorf("%s: octet name %q is also the name of tool %q", at, name, prev)
-		}
-		desc := t.Description
-		if desc == "" {
-			desc = t.Title
-		}
-		if n := utf8.RuneCountInString(desc); n > 4096 {
-			return nil, nil, fmt.Errorf("%s: description is %d characters; octet allows 4096", at, n)
-		}
-		params, err := schemaObject(t.InputSchema)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: inputSchema: %v", at, err)
-		}
-		if params == nil {
-			params = map[string]any{"type": "object"}
-		}
-		var output map[string]any
-		if t.OutputSchema != nil {
-			if output, err = schemaObject(t.OutputSchema); err != nil {
-				return nil, nil, fmt.Errorf("%s: outputSchema: %v", at, err)
-			}
-			output = WithErrorMarker(output)
-		}
-		def, err := octet.DefineRawTool(octet.ToolSpec{Name: name, Description: desc, Parameters: params, OutputSchema: output},
-			b.handler(u, name, t.Name, toolInfo{output: output != nil}))
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", at, err)
+		def, name, w := b.convertOne(u, t, names)
+		if w != nil {
+			w.Error = fmt.Sprintf("tools[%d] %q: %s", i, t.Name, w.Error)
+			withheld = append(withheld, *w)
+			continue
 		}
 		defs = append(defs, def)
 		names[name] = t.Name
 	}
-	return defs, names, nil
+	return defs, names, withheld, nil
+}
+
+// convertOne converts one tool, or says why it is withheld; taken holds the octet names
+// of the tools before it.
+func (b *Bridge) convertOne(u *upstream, t *mcp.Tool, taken map[string]string) (*octet.ToolDef, string, *Withheld) {
+	name := ToolName(u.name, t.Name)
+	if !octetToolName.MatchString(name) {
+		return nil, "", &Withheld{Tool: t.Name, Pointer: "/name", Error: fmt.Sprintf("octet name %q is not a valid tool name (at most 64 of [A-Za-z0-9_-])", name)}
+	}
+	if prev, dup := taken[name]; dup {
+		return nil, "", &Withheld{Tool: t.Name, Pointer: "/name", Error: fmt.Sprintf("octet name %q is also the name of tool %q", name, prev)}
+	}
+	desc := t.Description
+	if desc == "" {
+		desc = t.Title
+	}
+	if n := utf8.RuneCountInString(desc); n > 4096 {
+		return nil, "", &Withheld{Tool: t.Name, Pointer: "/description", Error: fmt.Sprintf("description is %d characters; octet allows 4096", n)}
+	}
+	params, err := schemaObject(t.InputSchema)
+	if err != nil {
+		return nil, "", &Withheld{Tool: t.Name, Pointer: "/inputSchema", Error: "inputSchema " + err.Error()}
+	}
+	if params == nil {
+		params = map[string]any{"type": "object"}
+	}
+	params = Normalize(params)
+	var output map[string]any
+	if t.OutputSchema != nil {
+		if output, err = schemaObject(t.OutputSchema); err != nil {
+			return nil, "", &Withheld{Tool: t.Name, Pointer: "/outputSchema", Error: "outputSchema " + err.Error()}
+		}
+		output = Normalize(output)
+		// Compiled alone first, so a fault is reported with its pointer in the server's
+		// schema rather than inside the wrapper.
+		if _, err := octet.DefineRawTool(octet.ToolSpec{Name: name, Description: desc, Parameters: map[string]any{"type": "object"}, OutputSchema: output}, nil); err != nil {
+			return nil, "", faultOf(t.Name, "/outputSchema", err)
+		}
+		output = WithErrorMarker(output)
+	}
+	if _, err := octet.DefineRawTool(octet.ToolSpec{Name: name, Description: desc, Parameters: params}, nil); err != nil {
+		return nil, "", faultOf(t.Name, "/inputSchema", err)
+	}
+	def, err := octet.DefineRawTool(octet.ToolSpec{Name: name, Description: desc, Parameters: params, OutputSchema: output},
+		b.handler(u, name, t.Name, toolInfo{output: output != nil}))
+	if err != nil {
+		return nil, "", faultOf(t.Name, "", err)
+	}
+	return def, name, nil
+}
+
+// schemaFault finds the pointer in an SDK compile error ("... schema /properties/x/pattern: why").
+var schemaFault = regexp.MustCompile(`schema (/[^:]*|):`)
+
+// faultOf is the Withheld of a tool whose schema (at base in the tool definition) did
+// not compile.
+func faultOf(tool, base string, err error) *Withheld {
+	ptr := base
+	if m := schemaFault.FindStringSubmatch(err.Error()); m != nil {
+		ptr = base + m[1]
+	}
+	msg := err.Error()
+	if base != "" {
+		msg = base[1:] + ": " + msg
+	}
+	return &Withheld{Tool: tool, Pointer: ptr, Error: msg}
 }
 
 // ErrorMarker is the structured content of an octet result made from an MCP tool error
@@ -95,11 +144,16 @@ func ErrorMarkerSchema() map[string]any {
 }
 
 // WithErrorMarker wraps an MCP output schema (see ErrorMarker). A $schema keyword moves
-// to the wrapper, where a dialect is declared.
+// to the wrapper, where a dialect is declared. The server's schema keeps its own $id, or
+// gets OutputResourceID: it stays a schema resource of its own, so every reference in it
+// ("#/$defs/X", "#/definitions/X", "#anchor", $dynamicRef) resolves inside it as before.
 func WithErrorMarker(s map[string]any) map[string]any {
-	inner := make(map[string]any, len(s))
+	inner := make(map[string]any, len(s)+1)
 	for k, v := range s {
 		inner[k] = v
+	}
+	if _, has := inner["$id"]; !has {
+		inner["$id"] = OutputResourceID
 	}
 	out := map[string]any{"anyOf": []any{inner, ErrorMarkerSchema()}}
 	if d, ok := inner["$schema"]; ok {
@@ -131,9 +185,15 @@ func schemaObject(v any) (map[string]any, error) {
 // answers only for the new catalog, so a call of a withdrawn tool is refused even in the
 // instant before the host forgets it. Any refusal withdraws u's tools entirely.
 func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) error {
-	defs, names, err := b.convert(u, tools)
+	defs, names, withheld, err := b.convert(u, tools)
 	if err != nil {
 		return err
+	}
+	u.mu.Lock()
+	u.withheld = withheld
+	u.mu.Unlock()
+	for _, w := range withheld {
+		b.log.Error("MCP tool withheld", "server", u.name, "tool", w.Tool, "pointer", w.Pointer, "err", w.Error)
 	}
 	b.pubMu.Lock()
 	defer b.pubMu.Unlock()

@@ -3,6 +3,7 @@ package bridge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -88,7 +89,8 @@ func LoadConfig() (*Config, string, error) {
 
 // ParseConfig decodes and checks a configuration strictly: unknown fields, a bad server
 // name, both or neither of command and url, a non-loopback url and bad environment or
-// secret names are refused, each naming the server and field.
+// secret names are refused, each naming the server and field; every problem of the
+// file is reported, not only the first.
 func ParseConfig(b []byte) (*Config, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -102,43 +104,46 @@ func ParseConfig(b []byte) (*Config, error) {
 	if c.Servers == nil {
 		c.Servers = map[string]ServerConfig{}
 	}
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	for _, name := range c.Names() {
 		s := c.Servers[name]
 		at := fmt.Sprintf("servers.%s", name)
 		if !serverName.MatchString(name) {
-			return nil, fmt.Errorf("%s: a server name must match %s (it prefixes the server's tool names)", at, serverName)
+			bad("%s: a server name must match %s (it prefixes the server's tool names)", at, serverName)
 		}
 		switch {
 		case s.Command == "" && s.URL == "":
-			return nil, fmt.Errorf("%s: needs command (stdio) or url (streamable HTTP)", at)
+			bad("%s: needs command (stdio) or url (streamable HTTP)", at)
 		case s.Command != "" && s.URL != "":
-			return nil, fmt.Errorf("%s: has both command and url; choose one transport", at)
+			bad("%s: has both command and url; choose one transport", at)
 		case s.URL != "":
 			if err := checkLoopback(s.URL); err != nil {
-				return nil, fmt.Errorf("%s.url: %v", at, err)
+				bad("%s.url: %v", at, err)
 			}
 			if len(s.Args) > 0 || len(s.Env) > 0 || len(s.SecretEnv) > 0 || s.Dir != "" {
-				return nil, fmt.Errorf("%s: args, env, secret_env and dir apply to a command, not a url", at)
+				bad("%s: args, env, secret_env and dir apply to a command, not a url", at)
 			}
 		}
-		for k := range s.Env {
+		for _, k := range sortedKeys(s.Env) {
 			if !envName.MatchString(k) {
-				return nil, fmt.Errorf("%s.env: %q is not an environment variable name", at, k)
+				bad("%s.env: %q is not an environment variable name", at, k)
 			}
 		}
-		for k, v := range s.SecretEnv {
+		for _, k := range sortedKeys(s.SecretEnv) {
+			v := s.SecretEnv[k]
 			if !envName.MatchString(k) {
-				return nil, fmt.Errorf("%s.secret_env: %q is not an environment variable name", at, k)
+				bad("%s.secret_env: %q is not an environment variable name", at, k)
 			}
 			if !secretName.MatchString(v) {
-				return nil, fmt.Errorf("%s.secret_env.%s: %q is not a secret name (%s)", at, k, v, secretName)
+				bad("%s.secret_env.%s: %q is not a secret name (%s)", at, k, v, secretName)
 			}
 		}
 		s.handshake = 20 * time.Second
 		if s.HandshakeTimeout != "" {
 			d, err := time.ParseDuration(s.HandshakeTimeout)
 			if err != nil || d <= 0 {
-				return nil, fmt.Errorf("%s.handshake_timeout: %q is not a positive duration such as \"10s\"", at, s.HandshakeTimeout)
+				bad("%s.handshake_timeout: %q is not a positive duration such as \"10s\"", at, s.HandshakeTimeout)
 			}
 			s.handshake = d
 		}
@@ -146,6 +151,10 @@ func ParseConfig(b []byte) (*Config, error) {
 			s.ProtocolVersion = DefaultProtocolVersion
 		}
 		c.Servers[name] = s
+	}
+	if len(errs) > 0 {
+		// Every problem at once, one a line, so an operator fixes the file in one pass.
+		return nil, errors.Join(errs...)
 	}
 	return &c, nil
 }

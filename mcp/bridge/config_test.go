@@ -62,31 +62,40 @@ func TestToolNameMapsToOctetNames(t *testing.T) {
 	}
 }
 
-// TestConvertFailsClosed: one bad tool refuses the whole list, naming the tool.
-func TestConvertFailsClosed(t *testing.T) {
+// TestConvertWithholdsOneTool: one bad tool is withheld alone, with its pointer and a
+// message naming it; the good tool of the same list is still converted.
+func TestConvertWithholdsOneTool(t *testing.T) {
 	b := &Bridge{}
 	u := &upstream{b: b, name: "s"}
 	ok := &mcpTool{Name: "fine", InputSchema: map[string]any{"type": "object"}}
 	for _, c := range []struct {
-		bad  *mcpTool
-		want string
+		bad       *mcpTool
+		ptr, want string
 	}{
-		{&mcpTool{Name: "bad", InputSchema: map[string]any{"type": "no-such-type"}}, `tools[1] "bad": `},
-		{&mcpTool{Name: "fine", InputSchema: map[string]any{"type": "object"}}, `octet name "s_fine" is also the name of tool "fine"`},
-		{&mcpTool{Name: "a.b", InputSchema: map[string]any{"type": "object"}}, ""},
-		{&mcpTool{Name: strings.Repeat("x", 70), InputSchema: map[string]any{"type": "object"}}, "is not a valid tool name"},
-		{&mcpTool{Name: "long", Description: strings.Repeat("é", 4097), InputSchema: map[string]any{"type": "object"}}, "description is 4097 characters"},
-		{&mcpTool{Name: "out", InputSchema: map[string]any{"type": "object"}, OutputSchema: []int{1}}, "outputSchema: is not a JSON object"},
+		{&mcpTool{Name: "bad", InputSchema: map[string]any{"type": "no-such-type"}}, "/inputSchema/type", `tools[1] "bad": `},
+		{&mcpTool{Name: "re", InputSchema: map[string]any{"type": "object", "properties": map[string]any{"x": map[string]any{"pattern": "(("}}}}, "/inputSchema/properties/x/pattern", "pattern"},
+		{&mcpTool{Name: "fine", InputSchema: map[string]any{"type": "object"}}, "/name", `octet name "s_fine" is also the name of tool "fine"`},
+		{&mcpTool{Name: "a.b", InputSchema: map[string]any{"type": "object"}}, "", ""},
+		{&mcpTool{Name: strings.Repeat("x", 70), InputSchema: map[string]any{"type": "object"}}, "/name", "is not a valid tool name"},
+		{&mcpTool{Name: "long", Description: strings.Repeat("é", 4097), InputSchema: map[string]any{"type": "object"}}, "/description", "description is 4097 characters"},
+		{&mcpTool{Name: "out", InputSchema: map[string]any{"type": "object"}, OutputSchema: []int{1}}, "/outputSchema", "outputSchema is not a JSON object"},
+		{&mcpTool{Name: "dangling", InputSchema: map[string]any{"type": "object"}, OutputSchema: map[string]any{"$ref": "#/$defs/Nope"}}, "/outputSchema", "Nope"},
 	} {
-		defs, names, err := b.convert(u, []*mcpTool{ok, c.bad})
+		defs, names, withheld, err := b.convert(u, []*mcpTool{ok, c.bad})
+		if err != nil {
+			t.Fatalf("%s: the list was refused as a whole: %v", c.bad.Name, err)
+		}
 		if c.want == "" {
-			if err != nil || len(defs) != 2 || names["s_a_b"] != "a.b" {
-				t.Errorf("%s: %v %v", c.bad.Name, err, names)
+			if len(withheld) != 0 || len(defs) != 2 || names["s_a_b"] != "a.b" {
+				t.Errorf("%s: %v %v", c.bad.Name, withheld, names)
 			}
 			continue
 		}
-		if err == nil || !strings.Contains(err.Error(), c.want) || defs != nil {
-			t.Errorf("%s: error %v (defs %d), want one containing %q and no definitions", c.bad.Name, err, len(defs), c.want)
+		if len(defs) != 1 || names["s_fine"] != "fine" {
+			t.Errorf("%s: the good tool was not kept: %v", c.bad.Name, names)
+		}
+		if len(withheld) != 1 || withheld[0].Tool != c.bad.Name || !strings.HasPrefix(withheld[0].Pointer, c.ptr) || !strings.Contains(withheld[0].Error, c.want) {
+			t.Errorf("%s: withheld %+v, want tool %s at %s with %q", c.bad.Name, withheld, c.bad.Name, c.ptr, c.want)
 		}
 	}
 }
@@ -113,5 +122,37 @@ func TestWithErrorMarker(t *testing.T) {
 	alts := s["anyOf"].([]any)
 	if _, has := alts[0].(map[string]any)["$schema"]; has || len(alts) != 2 {
 		t.Errorf("anyOf %v", alts)
+	}
+}
+
+// TestParseConfigReportsEveryError: a file with several problems gets all of them, one
+// a line, in server and field order.
+func TestParseConfigReportsEveryError(t *testing.T) {
+	_, err := ParseConfig([]byte(`{"servers":{
+		"Bad":{"command":"x"},
+		"b":{},
+		"c":{"url":"http://10.0.0.1/mcp","env":{"E":"1"}},
+		"d":{"command":"x","env":{"A-B":"1","C=D":"2"},"secret_env":{"T":"no spaces"},"handshake_timeout":"-1s"}}}`))
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		"servers.Bad: a server name must match",
+		"servers.b: needs command (stdio) or url",
+		`servers.c.url: "http://10.0.0.1/mcp": host "10.0.0.1" is not loopback`,
+		"servers.c: args, env, secret_env and dir apply to a command",
+		`servers.d.env: "A-B" is not an environment variable name`,
+		`servers.d.env: "C=D" is not an environment variable name`,
+		`servers.d.secret_env.T: "no spaces" is not a secret name`,
+		`servers.d.handshake_timeout: "-1s" is not a positive duration`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d problems reported, want %d:\n%s", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start with %q", i, lines[i], w)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,6 +106,35 @@ func (b *Bridge) progress(_ context.Context, req *mcp.ProgressNotificationClient
 	}
 }
 
+// logRate and logBurst bound the log notifications of one server that reach the
+// extension log: a steady logRate a second, bursts up to logBurst.
+const (
+	logRate  = 100
+	logBurst = 500
+)
+
+// bucket is a token bucket (not safe for concurrent use without mu).
+type bucket struct {
+	mu     sync.Mutex
+	tokens float64
+	last   time.Time
+}
+
+func (b *bucket) allow(now time.Time) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.last.IsZero() {
+		b.tokens, b.last = logBurst, now
+	}
+	b.tokens = min(logBurst, b.tokens+now.Sub(b.last).Seconds()*logRate)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
 func tokenOf(v any) (int64, bool) {
 	switch t := v.(type) {
 	case float64:
@@ -122,6 +153,15 @@ func tokenOf(v any) (int64, bool) {
 // logMessage writes an MCP notifications/message as a line of the extension's log
 // (stderr, which the host keeps), at the nearest slog level.
 func (u *upstream) logMessage(ctx context.Context, req *mcp.LoggingMessageRequest) {
+	if !u.logLimit.allow(time.Now()) {
+		// A flood: dropped and counted (mcp_status), so neither the extension log nor the
+		// host pays for a server that writes without end.
+		if u.dropped.Add(1) == 1 {
+			u.b.log.Warn("MCP server floods log notifications; dropping those over the limit", "server", u.name, "per_second", logRate)
+			u.b.statusChanged()
+		}
+		return
+	}
 	p := req.Params
 	level := slog.LevelInfo
 	switch p.Level {

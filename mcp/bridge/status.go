@@ -20,6 +20,12 @@ type ServerStatus struct {
 	Detail    string   `json:"detail,omitempty"` // the last problem
 	Restarts  int      `json:"restarts"`
 	Tools     []string `json:"tools"` // published octet names, sorted
+	// Withheld are the tools of the server's last list that are not published, each
+	// with the JSON pointer of its fault; the others are.
+	Withheld []Withheld `json:"withheld,omitempty"`
+	// DroppedLogs counts the server's log notifications dropped over the rate limit
+	// (a flooding server); its calls and tools are unaffected.
+	DroppedLogs int64 `json:"dropped_logs,omitempty"`
 }
 
 // Status reports every server, in name order.
@@ -28,7 +34,7 @@ func (b *Bridge) Status() []ServerStatus {
 	for _, name := range b.order {
 		u := b.servers[name]
 		u.mu.Lock()
-		s := ServerStatus{Name: name, Transport: "stdio", State: u.state, Class: u.class, Detail: u.detail, Restarts: u.restarts, Tools: []string{}}
+		s := ServerStatus{Name: name, Transport: "stdio", State: u.state, Class: u.class, Detail: u.detail, Restarts: u.restarts, Tools: []string{}, Withheld: u.withheld, DroppedLogs: u.dropped.Load()}
 		for n := range u.tools {
 			s.Tools = append(s.Tools, n)
 		}

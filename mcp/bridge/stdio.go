@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -27,6 +29,46 @@ import (
 type stdioTransport struct {
 	cmd       *exec.Cmd
 	terminate time.Duration
+	tail      *tailBuffer // the end of the server's stderr, for a handshake diagnostic
+}
+
+// exited describes how the server process ended ("exit status 3; stderr: ...") once it
+// has, or "" while it runs (or never started).
+func (t *stdioTransport) exited() string {
+	ps := t.cmd.ProcessState
+	if ps == nil {
+		return ""
+	}
+	out := ps.String()
+	if t.tail != nil {
+		if tail := strings.TrimSpace(t.tail.String()); tail != "" {
+			out += "; stderr ends: " + strconv.Quote(tail)
+		}
+	}
+	return out
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.ToValidUTF8(string(t.b), "?")
 }
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {

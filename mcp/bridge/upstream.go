@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -57,6 +59,7 @@ func classify(ctx context.Context, err error) string {
 	var ee *exec.Error
 	var pe *os.PathError
 	msg := err.Error()
+	var xe *exitedError
 	switch {
 	case errors.As(err, &ee) || (errors.As(err, &pe) && strings.Contains(pe.Op, "exec")):
 		return "spawn_failed"
@@ -64,6 +67,10 @@ func classify(ctx context.Context, err error) string {
 		return "exited_during_handshake"
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
 		return "handshake_timeout"
+	case strings.Contains(msg, "unmarshaling jsonrpc message") || strings.Contains(msg, "invalid message version"):
+		return "handshake_failed" // it answered, with something that is not MCP
+	case errors.As(err, &xe):
+		return "exited_during_handshake" // with its exit status and stderr tail in the message
 	case strings.Contains(msg, "unsupported protocol version"):
 		return "protocol_version"
 	case strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host"):
@@ -80,9 +87,11 @@ type upstream struct {
 	name string
 	cfg  ServerConfig
 
-	changed chan struct{} // tools/list_changed, coalesced
-	settled chan struct{} // closed when the current start has settled (ready or not); replaced by start
-	once    *sync.Once
+	changed  chan struct{} // tools/list_changed, coalesced
+	logLimit bucket        // log notifications forwarded to the extension log
+	dropped  atomic.Int64  // log notifications dropped over logLimit
+	settled  chan struct{} // closed when the current start has settled (ready or not); replaced by start
+	once     *sync.Once
 
 	mu       sync.Mutex
 	state    State
@@ -91,6 +100,7 @@ type upstream struct {
 	restarts int
 	session  *mcp.ClientSession
 	tools    map[string]string // published octet name -> MCP tool name
+	withheld []Withheld        // tools of the last list that could not be published
 	revision int64             // the bridge catalog revision that published them
 	inflight []*inflight       // calls under way, oldest first (elicitation routing)
 	cancel   context.CancelFunc
@@ -303,13 +313,31 @@ func (u *upstream) connect(ctx context.Context, env []string) (*mcp.ClientSessio
 			cmd.Dir = os.Getenv("OCTET_WORKSPACE")
 		}
 		cmd.Env = serverEnv(u.cfg.Env, env)
-		cmd.Stderr = &prefixWriter{prefix: "[" + u.name + "] ", w: os.Stderr}
-		t = &stdioTransport{cmd: cmd, terminate: 2 * time.Second}
+		tail := &tailBuffer{max: 1024}
+		cmd.Stderr = io.MultiWriter(&prefixWriter{prefix: "[" + u.name + "] ", w: os.Stderr}, tail)
+		t = &stdioTransport{cmd: cmd, terminate: 2 * time.Second, tail: tail}
 	}
 	hctx, cancel := context.WithTimeout(ctx, u.cfg.handshake)
 	defer cancel()
-	return client.Connect(hctx, t, &mcp.ClientSessionOptions{ProtocolVersion: u.cfg.ProtocolVersion})
+	cs, err := client.Connect(hctx, t, &mcp.ClientSessionOptions{ProtocolVersion: u.cfg.ProtocolVersion})
+	if st, ok := t.(*stdioTransport); ok && err != nil {
+		// The session was closed (the process waited for): say how the server ended and
+		// what it last wrote, not only what writing to it did ("broken pipe").
+		if how := st.exited(); how != "" {
+			err = &exitedError{how: how, err: err}
+		}
+	}
+	return cs, err
 }
+
+// exitedError is a handshake failure of a server process that has ended.
+type exitedError struct {
+	how string // "exit status 3; stderr ends: ..."
+	err error
+}
+
+func (e *exitedError) Error() string { return fmt.Sprintf("%v (the server ended: %s)", e.err, e.how) }
+func (e *exitedError) Unwrap() error { return e.err }
 
 func (u *upstream) notifyChanged() {
 	select {

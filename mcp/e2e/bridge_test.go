@@ -74,17 +74,18 @@ func TestListChangedIsANewCatalogRevision(t *testing.T) {
 	}
 }
 
-// TestInvalidCatalogFailsClosed: when the server lists a tool whose schema octet
-// refuses, all of its tools are withdrawn (never a partial catalog) with a diagnostic
-// naming the tool, and its other tools are no longer callable.
-func TestInvalidCatalogFailsClosed(t *testing.T) {
+// TestInvalidToolIsWithheldAlone: when the server lists a tool whose schema octet
+// refuses, that tool is withheld with a diagnostic naming the server's tool and the JSON
+// pointer of the fault; the server's other tools stay published and callable.
+func TestInvalidToolIsWithheldAlone(t *testing.T) {
 	dir := bridgeDir(t, map[string]any{"test": testServer()})
 	lines, _, stderr := hostCall(t, dir,
 		"mcp_status", `{"wait":true}`,
 		"test_break_catalog", `{}`,
 		"mcp_status", `{"wait":true,"min_revision":2}`,
-		"test_fail", `{"name":"x"}`)
-	if len(lines) != 4 {
+		"test_fail", `{"name":"x"}`,
+		"test_broken", `{}`)
+	if len(lines) != 5 {
 		t.Fatalf("%d lines; stderr:\n%s", len(lines), stderr)
 	}
 	before, after := statusLine(t, lines[0]), statusLine(t, lines[2])
@@ -92,11 +93,17 @@ func TestInvalidCatalogFailsClosed(t *testing.T) {
 		t.Fatalf("no tools before: %+v", before)
 	}
 	s := after.Servers[0]
-	if len(s.Tools) != 0 || !strings.Contains(s.Detail, `"broken"`) || !strings.Contains(s.Detail, "catalog withdrawn") {
-		t.Errorf("after break_catalog: tools %v, detail %q; want none and a diagnostic naming \"broken\"", s.Tools, s.Detail)
+	if len(s.Tools) != len(before.Servers[0].Tools) || len(s.Withheld) != 1 {
+		t.Fatalf("after break_catalog: tools %v (before %v), withheld %+v; want the same tools and broken withheld", s.Tools, before.Servers[0].Tools, s.Withheld)
 	}
-	if lines[3].Error == nil {
-		t.Errorf("a tool of the withdrawn catalog was still called: %s", lines[3].raw)
+	if w := s.Withheld[0]; w.Tool != "broken" || w.Pointer != "/inputSchema/properties/x/type" || !strings.Contains(w.Error, "type must be") {
+		t.Errorf("withheld %+v; want broken at /inputSchema/properties/x/type", w)
+	}
+	if l := lines[3]; l.Error != nil {
+		t.Errorf("another tool of the server is no longer callable: %s", l.raw)
+	}
+	if l := lines[4]; l.Error == nil {
+		t.Errorf("the withheld tool was called: %s", l.raw)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	mcpjsonrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -174,11 +174,11 @@ func TestGatewayServesGoPythonTypeScriptExamples(t *testing.T) {
 	if r.IsError || !strings.Contains(resultText(r), "Submitted") || len(elicited) != 1 || !strings.Contains(elicited[0], "Publish this comment?") {
 		t.Errorf("submit_comment: %q, elicited %q; want the confirmation asked of the client and accepted", resultText(r), elicited)
 	}
-	// Arguments the tool's schema forbids: a JSON-RPC invalid-params error, as in octet.
-	_, err = c.cs.CallTool(ctx, &mcp.CallToolParams{Name: "hello_world", Arguments: map[string]any{"name": 5}})
-	var we *mcpjsonrpc.Error
-	if !errors.As(err, &we) || we.Code != mcpjsonrpc.CodeInvalidParams {
-		t.Errorf("hello_world with a number: want -32602, got %v", err)
+	// Arguments the tool's schema forbids: under 2025-11-25 a tool error naming the
+	// pointer (SEP-1303; TestGatewayInvalidArgumentsByVersion has the older revision).
+	r = c.call(t, "hello_world", map[string]any{"name": 5})
+	if !r.IsError || !strings.Contains(resultText(r), "/name") {
+		t.Errorf("hello_world with a number: want isError naming /name, got %q", resultText(r))
 	}
 	// A dynamic catalog: enable_search registers provider_search.
 	drain(c.changed)
@@ -243,10 +243,12 @@ func mapsKeys(m map[string]*mcp.Tool) func(func(string) bool) {
 	}
 }
 
-// TestGatewayStreamableHTTP: with --http the gateway serves MCP over streamable HTTP on
-// a loopback port, and refuses a non-loopback address.
-func TestGatewayStreamableHTTP(t *testing.T) {
-	cmd := exec.Command(filepath.Join(bin, "octet-mcp-gateway"), "--http", "127.0.0.1:0", "--workspace", t.TempDir(), exampleDir("go", "hello-world"))
+// startHTTPGateway starts octet-mcp-gateway --http on a loopback port with args and
+// returns its endpoint and the token it printed ("" when it printed none).
+func startHTTPGateway(t *testing.T, env []string, args ...string) (url, token string) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "octet-mcp-gateway"), append([]string{"--http", "127.0.0.1:0", "--workspace", t.TempDir()}, args...)...)
+	cmd.Env = append(cmd.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -256,8 +258,10 @@ func TestGatewayStreamableHTTP(t *testing.T) {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	sc := bufio.NewScanner(stderr)
-	var url string
 	for sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), "bearer token "); ok {
+			token = after
+		}
 		if _, after, ok := strings.Cut(sc.Text(), "serving MCP at "); ok {
 			url = after
 			break
@@ -270,8 +274,32 @@ func TestGatewayStreamableHTTP(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "octet-e2e", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	return url, token
+}
+
+// bearer adds a bearer token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func httpSession(t *testing.T, url, token string) (*mcp.ClientSession, error) {
+	return mcp.NewClient(&mcp.Implementation{Name: "octet-e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+}
+
+// TestGatewayStreamableHTTP: with --http the gateway serves MCP over streamable HTTP on
+// a loopback port to a client with the token it printed once, and refuses a
+// non-loopback address.
+func TestGatewayStreamableHTTP(t *testing.T) {
+	url, token := startHTTPGateway(t, nil, exampleDir("go", "hello-world"))
+	if len(token) != 64 {
+		t.Fatalf("token %q: want 64 hex digits printed at start", token)
+	}
+	cs, err := httpSession(t, url, token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,6 +311,69 @@ func TestGatewayStreamableHTTP(t *testing.T) {
 	out, err := exec.Command(filepath.Join(bin, "octet-mcp-gateway"), "--http", "0.0.0.0:0", exampleDir("go", "hello-world")).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "must be loopback") {
 		t.Errorf("--http 0.0.0.0:0: %v %s; want a refusal", err, out)
+	}
+}
+
+// TestGatewayHTTPRefusesStrangers: without the token, with a wrong one, from a foreign
+// or the null Origin, or under a foreign Host (DNS rebinding) a request is refused
+// before MCP sees it; --token-file and --token-env name the token instead of a printed
+// one, and --allow-origin admits one more origin.
+func TestGatewayHTTPRefusesStrangers(t *testing.T) {
+	tokFile := filepath.Join(t.TempDir(), "token")
+	write(t, tokFile, []byte("file-token-0123456789abcdef\n"))
+	url, printed := startHTTPGateway(t, nil, "--token-file", tokFile, "--allow-origin", "http://localhost:6274", exampleDir("go", "hello-world"))
+	if printed != "" {
+		t.Errorf("a token was printed although --token-file named one: %q", printed)
+	}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	post := func(header map[string]string) int {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range header {
+			if k == "Host" {
+				req.Host = v
+				continue
+			}
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	good := "Bearer file-token-0123456789abcdef"
+	for _, c := range []struct {
+		what   string
+		header map[string]string
+		want   int
+	}{
+		{"no token", nil, 401},
+		{"wrong token", map[string]string{"Authorization": "Bearer file-token-0123456789abcdeX"}, 401},
+		{"basic auth", map[string]string{"Authorization": "Basic ZmlsZS10b2tlbg=="}, 401},
+		{"foreign Origin", map[string]string{"Authorization": good, "Origin": "http://evil.example"}, 403},
+		{"null Origin", map[string]string{"Authorization": good, "Origin": "null"}, 403},
+		{"foreign Origin, no token", map[string]string{"Origin": "http://evil.example"}, 403},
+		{"rebound Host", map[string]string{"Authorization": good, "Host": "evil.example:80"}, 403},
+		{"token", map[string]string{"Authorization": good}, 200},
+		{"token, own Origin", map[string]string{"Authorization": good, "Origin": strings.TrimSuffix(url, "/mcp")}, 200},
+		{"token, allowed Origin", map[string]string{"Authorization": good, "Origin": "http://localhost:6274"}, 200},
+	} {
+		if got := post(c.header); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.what, got, c.want)
+		}
+	}
+	// The token from an environment variable the operator names.
+	url, _ = startHTTPGateway(t, []string{"GW_TOKEN=env-token-0123456789abcdef"}, "--token-env", "GW_TOKEN", exampleDir("go", "hello-world"))
+	cs, err := httpSession(t, url, "env-token-0123456789abcdef")
+	if err != nil {
+		t.Fatalf("--token-env: %v", err)
+	}
+	cs.Close()
+	if _, err := httpSession(t, url, "file-token-0123456789abcdef"); err == nil {
+		t.Error("another token was accepted")
 	}
 }
 

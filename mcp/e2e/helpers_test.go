@@ -35,6 +35,7 @@ func TestMain(m *testing.M) {
 		{moduleDir, "./cmd/octet-mcp"},
 		{moduleDir, "./cmd/octet-mcp-gateway"},
 		{moduleDir, "./internal/testserver"},
+		{moduleDir, "./internal/hostile"},
 	}
 	for _, b := range builds {
 		cmd := exec.Command("go", "build", "-o", bin+"/", b[1])
@@ -155,7 +156,9 @@ func (l callLine) text() string {
 // parsed line per tool and the exit code.
 func hostCall(t *testing.T, args ...string) ([]callLine, int, string) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, "octet-host"), append([]string{"call"}, args...)...)
+	// A state directory of its own: the default one is shared by every octet-host on the
+	// machine, and one of another version may have migrated it.
+	cmd := exec.Command(filepath.Join(bin, "octet-host"), append([]string{"call", "--state", t.TempDir()}, args...)...)
 	cmd.Dir = t.TempDir()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -193,12 +196,16 @@ func statusOf(t *testing.T, l callLine) []serverStatus {
 }
 
 type serverStatus struct {
-	Name     string   `json:"name"`
-	State    string   `json:"state"`
-	Class    string   `json:"class"`
-	Detail   string   `json:"detail"`
-	Restarts int      `json:"restarts"`
-	Tools    []string `json:"tools"`
+	Name        string   `json:"name"`
+	State       string   `json:"state"`
+	Class       string   `json:"class"`
+	Detail      string   `json:"detail"`
+	Restarts    int      `json:"restarts"`
+	Tools       []string `json:"tools"`
+	DroppedLogs int64    `json:"dropped_logs"`
+	Withheld    []struct {
+		Tool, Pointer, Error string
+	} `json:"withheld"`
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -12,9 +12,10 @@ import (
 // and decodes the JSON it prints.
 func inspector(t *testing.T, dirs []string, args ...string) map[string]any {
 	t.Helper()
-	cli := filepath.Join(serversDir(), "node_modules", ".bin", "mcp-inspector")
-	full := append([]string{"--cli", filepath.Join(bin, "octet-mcp-gateway")}, dirs...)
-	cmd := exec.Command(cli, append(full, args...)...)
+	// The 2.x launcher by path: the aliased 0.x (the matrix's) links the same bin name.
+	cli := filepath.Join(serversDir(), "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	full := append([]string{cli, "--cli", filepath.Join(bin, "octet-mcp-gateway")}, dirs...)
+	cmd := exec.Command("node", append(full, args...)...)
 	cmd.Dir = t.TempDir()
 	out, err := cmd.Output()
 	if err != nil {

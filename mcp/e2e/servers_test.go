@@ -22,7 +22,7 @@ func TestFastMCPServerThroughOctetHost(t *testing.T) {
 	if len(lines) != 5 {
 		t.Fatalf("%d lines; stderr:\n%s", len(lines), stderr)
 	}
-	if s := statusLine(t, lines[0]).Servers[0]; s.State != "ready" || len(s.Tools) != 4 {
+	if s := statusLine(t, lines[0]).Servers[0]; s.State != "ready" || len(s.Tools) != 7 {
 		t.Fatalf("fastmcp: %+v", s)
 	}
 	if l := lines[1]; l.text() != "42" || !strings.Contains(string(l.StructuredContent), `"result":42`) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 
 	mcpjsonrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -59,17 +60,38 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 		// client that lists right after the result sees the change.
 		g.sync()
 		if err != nil {
-			return toolError(ctx, err)
+			return toolError(ctx, err, sep1303(req.Session))
 		}
 		return g.result(ctx, raw)
 	}
 }
 
+// sep1303Version is the first MCP revision in which arguments that fail the tool's
+// inputSchema are a tool execution error (a result with isError, so the model can
+// correct itself), not a JSON-RPC -32602 protocol error (SEP-1303).
+const sep1303Version = "2025-11-25"
+
+// sep1303 reports whether the session negotiated sep1303Version or later. The server
+// answers initialize with the client's version when it supports it, else with
+// sep1303Version (the newest an initialize negotiates); a session without initialize
+// (stateless HTTP) speaks the newest.
+func sep1303(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return true
+	}
+	p := ss.InitializeParams()
+	if p == nil || !slices.Contains(mcp.SupportedProtocolVersions(), p.ProtocolVersion) {
+		return true
+	}
+	return p.ProtocolVersion >= sep1303Version
+}
+
 // toolError maps a failed octet call: an extension's JSON-RPC error keeps its code,
-// message and data; arguments the host refused are invalid params; a tool the host does
+// message and data; arguments the host refused are a tool error result naming the
+// pointer under SEP-1303 (asIsError), invalid params before it; a tool the host does
 // not know is invalid params; a timeout, crash or unavailable extension is a tool error
 // result (the call ran, or could not, and the model should hear why).
-func toolError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
+func toolError(ctx context.Context, err error, asIsError bool) (*mcp.CallToolResult, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -82,6 +104,11 @@ func toolError(ctx context.Context, err error) (*mcp.CallToolResult, error) {
 		return nil, &mcpjsonrpc.Error{Code: we.Code, Message: we.Message, Data: data}
 	}
 	var ae *host.ArgumentsError
+	if errors.As(err, &ae) && asIsError {
+		res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		res.SetError(err)
+		return res, nil
+	}
 	var ue *host.UnknownToolError
 	var se *host.StaleCatalogError
 	if errors.As(err, &ae) || errors.As(err, &ue) || errors.As(err, &se) {

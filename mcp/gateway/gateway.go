@@ -178,21 +178,23 @@ func sameTool(a, b host.ToolDefinition) bool {
 }
 
 // mcpTool is an octet tool definition as an MCP tool: name, description, parameters as
-// inputSchema, output_schema as outputSchema.
+// inputSchema, output_schema as outputSchema, both with boolean subschemas written as
+// objects (normalizeSchema).
 func mcpTool(t host.ToolDefinition) *mcp.Tool {
-	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(t.Parameters)}
+	tool := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: normalizeSchema(t.Parameters)}
 	if len(t.OutputSchema) > 0 {
-		tool.OutputSchema = json.RawMessage(t.OutputSchema)
+		out := json.RawMessage(t.OutputSchema)
 		if inner, ok := unwrapErrorMarker(t.OutputSchema); ok {
-			tool.OutputSchema = inner
+			out = inner
 		}
+		tool.OutputSchema = normalizeSchema(out)
 	}
 	return tool
 }
 
 // unwrapErrorMarker returns the MCP output schema of a tool octet-mcp bridged (an
 // output_schema of exactly {"anyOf": [S, bridge.ErrorMarkerSchema()]}, maybe with
-// $schema): S, with the $schema back in it.
+// $schema): S, with the $schema back in it and the $id the bridge gave it removed.
 func unwrapErrorMarker(raw json.RawMessage) (json.RawMessage, bool) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
@@ -210,6 +212,9 @@ func unwrapErrorMarker(raw json.RawMessage) (json.RawMessage, bool) {
 	got, _ := json.Marshal(alts[1])
 	if !bytes.Equal(want, got) {
 		return nil, false
+	}
+	if alts[0]["$id"] == bridge.OutputResourceID {
+		delete(alts[0], "$id")
 	}
 	if hasDialect {
 		var dialect any

@@ -1,10 +1,12 @@
 // Command octet-mcp-gateway serves the tools of octet extensions as one MCP server:
 //
-//	octet-mcp-gateway [--http 127.0.0.1:PORT] [--state DIR] [--script FILE] [--workspace DIR] DIR...
+//	octet-mcp-gateway [--http 127.0.0.1:PORT [--token-file FILE | --token-env NAME] [--allow-origin URL]...]
+//	                  [--state DIR] [--script FILE] [--workspace DIR] DIR...
 //
 // It starts each extension directory in the reference host and speaks MCP on
-// stdin/stdout, or, with --http, streamable HTTP on a loopback address (path /mcp).
-// See docs/mcp.md.
+// stdin/stdout, or, with --http, streamable HTTP on a loopback address (path /mcp),
+// answering only requests with the bearer token (generated and printed once to stderr
+// unless the operator names one) and no foreign Origin. See docs/mcp.md.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +38,11 @@ func run() int {
 	state := fs.String("state", "", "state directory (default: a temporary one, removed on exit)")
 	scriptPath := fs.String("script", "", "host script answering what the MCP client cannot (policy, secrets, input when the client has no elicitation)")
 	workspace := fs.String("workspace", ".", "the extensions' workspace")
+	maxMessage := fs.Int("max-message", gateway.DefaultMaxMessage, "stdio: the longest message (line) a client may send, in bytes; a longer one is answered -32600 and discarded")
+	tokenFile := fs.String("token-file", "", "--http: read the bearer token from this file's first line (default: generate one and print it once to stderr)")
+	tokenEnv := fs.String("token-env", "", "--http: read the bearer token from this environment variable")
+	var origins originList
+	fs.Var(&origins, "allow-origin", "--http: also accept requests with this Origin (exactly, e.g. http://localhost:6274); repeatable")
 	version := fs.Bool("version", false, "print the version")
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, "Usage: octet-mcp-gateway [flags] DIR...\n\nServes the tools of the octet extensions in DIR... as one MCP server (stdio, or --http).")
@@ -71,15 +79,24 @@ func run() int {
 			return 2
 		}
 	}
-	// The address is checked (and bound) before any extension starts.
+	// The address and token are checked (and the address bound) before any extension
+	// starts.
 	var ln net.Listener
+	var token string
 	if *addr != "" {
 		var err error
+		if token, err = gateway.TokenFrom(*tokenFile, *tokenEnv); err != nil {
+			fmt.Fprintln(os.Stderr, "octet-mcp-gateway:", err)
+			return 2
+		}
 		if ln, err = listenLoopback(*addr); err != nil {
 			fmt.Fprintln(os.Stderr, "octet-mcp-gateway:", err)
 			return 2
 		}
 		defer ln.Close()
+	} else if *tokenFile != "" || *tokenEnv != "" || len(origins) > 0 {
+		fmt.Fprintln(os.Stderr, "octet-mcp-gateway: --token-file, --token-env and --allow-origin apply to --http only")
+		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -93,15 +110,21 @@ func run() int {
 	}
 	defer g.Close()
 	if *addr == "" {
-		if err := g.Serve(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
+		if err := g.Serve(ctx, &gateway.LineTransport{In: os.Stdin, Out: os.Stdout, MaxMessage: *maxMessage}); err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(os.Stderr, "octet-mcp-gateway:", err)
 			return 1
 		}
 		return 0
 	}
+	if token == "" {
+		// Printed once, here, for the operator to hand to the client.
+		token = gateway.NewToken()
+		fmt.Fprintf(os.Stderr, "octet-mcp-gateway: bearer token %s\n", token)
+	}
 	fmt.Fprintf(os.Stderr, "octet-mcp-gateway: serving MCP at http://%s/mcp\n", ln.Addr())
+	guard := &gateway.HTTPGuard{Token: token, Addr: ln.Addr().String(), AllowOrigins: origins}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() }, nil))
+	mux.Handle("/mcp", guard.Wrap(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() }, nil)))
 	srv := &http.Server{Handler: mux}
 	go func() { <-ctx.Done(); srv.Close() }()
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -111,8 +134,22 @@ func run() int {
 	return 0
 }
 
+// originList is the repeatable --allow-origin flag.
+type originList []string
+
+func (o *originList) String() string { return strings.Join(*o, ",") }
+
+func (o *originList) Set(v string) error {
+	if v == "null" || v == "*" {
+		return fmt.Errorf("%q cannot be allowed: name an origin such as http://localhost:6274", v)
+	}
+	*o = append(*o, v)
+	return nil
+}
+
 // listenLoopback listens on addr only when its host is a loopback address: the gateway
-// runs the user's extensions with the user's authority and has no authentication.
+// runs the user's extensions with the user's authority, and a token alone is no reason
+// to accept the network.
 func listenLoopback(addr string) (net.Listener, error) {
 	h, _, err := net.SplitHostPort(addr)
 	if err != nil {
