@@ -21,8 +21,16 @@ import (
 const probeEnv = "OCTET_SANDBOX_PROBE"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(sleepEnv) != "" {
+		time.Sleep(time.Hour)
+		return
+	}
 	if os.Getenv(probeEnv) != "" {
 		probeMain(os.Args[1:])
+		return
+	}
+	if os.Getenv(hostEnv) != "" {
+		hostMain()
 		return
 	}
 	os.Exit(m.Run())
@@ -47,6 +55,12 @@ func probeMain(args []string) {
 			err = syscall.PtraceAttach(1)
 		case "mount":
 			err = syscall.Mount("none", "/mnt", "tmpfs", 0, "")
+		case "orphans":
+			// a child in the group, a setsid grandchild and a double-forked daemon, all
+			// sleeping with a marker the test finds them by
+			err = spawnOrphans(arg)
+		case "stay":
+			time.Sleep(time.Hour)
 		case "pid":
 			fmt.Printf("ppid %d\n", os.Getppid())
 			continue
