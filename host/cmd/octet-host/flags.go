@@ -171,5 +171,8 @@ func (h *hostFlags) addDiscovery(fs *flag.FlagSet) {
 	fs.Var(&h.enable, "enable-extension", "enable `NAME` for this run (repeatable)")
 	fs.Var(&h.trust, "trust-extension", "trust the selected `NAME` for this run only (repeatable)")
 	fs.Var(&h.required, "require", "extension `NAME` whose failure stops startup (repeatable)")
+	if fs.Lookup("no-sandbox") == nil {
+		fs.BoolVar(&h.noSandbox, "no-sandbox", false, "run every extension unconfined (no namespaces, Landlock, seccomp or budgets); list and status show it")
+	}
 	fs.BoolVar(&h.fullAccess, "full-access", false, "implicitly trust every enabled extension (use only inside OS-level isolation)")
 }

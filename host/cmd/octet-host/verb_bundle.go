@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -88,9 +89,12 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flagSet("bundle "+name, usage+"\n"+sub.about+"\n\nExit codes: 0 done, 1 refused, 2 usage error.\n\nExamples:\n"+bundleExamples[name], stderr)
 	root := fs.String("root", defaultGlobalRoot(), "extension root `DIR` the bundles live in")
-	var asJSON bool
+	var asJSON, accept bool
 	if name == "list" {
 		fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	}
+	if name == "update" {
+		fs.BoolVar(&accept, "accept-permissions", false, "consent to an update whose [capabilities] ask for more than the installed version")
 	}
 	if code := parse(fs, args[1:], stdout); code >= 0 {
 		return code
@@ -103,7 +107,9 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "octet-host bundle %s: takes no arguments\n", name)
 		return exitStartup
 	}
-	if err := sub.run(bundle.New(*root), fs.Arg(0), asJSON, stdout); err != nil {
+	mgr := bundle.New(*root)
+	mgr.AcceptPermissions = accept
+	if err := sub.run(mgr, fs.Arg(0), asJSON, stdout); err != nil {
 		fmt.Fprintf(stderr, "octet-host bundle %s: %v\n", name, err)
 		return exitFailed
 	}
@@ -116,6 +122,7 @@ func runBundleInstall(m *bundle.Manager, arg string, _ bool, stdout io.Writer) e
 		return err
 	}
 	fmt.Fprintf(stdout, "installed %s %s (API %s) in %s\n  sha256 %s\n", rec.ID, rec.Version, rec.APIVersion, m.Root, rec.SHA256)
+	printAsks(stdout, filepath.Join(m.Root, rec.ID))
 	fmt.Fprintf(stdout, "not enabled, trusted or started: enable it with --enable-extension %s or enabled_extensions in the config\n", rec.ID)
 	return nil
 }
@@ -126,6 +133,7 @@ func runBundleUpdate(m *bundle.Manager, arg string, _ bool, stdout io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "updated %s to %s (API %s) in %s\n  sha256 %s\n", rec.ID, rec.Version, rec.APIVersion, m.Root, rec.SHA256)
+	printAsks(stdout, filepath.Join(m.Root, rec.ID))
 	return nil
 }
 
