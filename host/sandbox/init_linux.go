@@ -72,6 +72,11 @@ func runInit(enc string) int {
 		return 126
 	}
 	say("ready %d", pid)
+	// The protocol pipes belong to the entrypoint: the init holds no end of them, so a
+	// stream ends when the entrypoint's side of it does.
+	for fd := 0; fd <= 2; fd++ {
+		_ = unix.Close(fd)
+	}
 	return reap(pid, status)
 }
 
