@@ -27,6 +27,10 @@ func init() {
 	os.Exit(runInit(enc))
 }
 
+// forwarded are the signals the init passes on to the entrypoint's group.
+var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGALRM}
+
 // statusFD is the pipe to the host (Wrap's ExtraFiles[0]).
 const statusFD = 3
 
@@ -45,14 +49,11 @@ func runInit(enc string) int {
 		say("error bad invocation of the sandbox init: %v", err)
 		return 125
 	}
-	// The host signals the whole group; the entrypoint gets it. The init only must not
-	// die of it (Go would), or the entrypoint would lose its graceful stop.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
-	go func() {
-		for range sigs {
-		}
-	}()
+	// A signal for the extension reaches the init (the host signals the init's group, or
+	// the pid it knows); the init forwards it to the entrypoint's group, the group the
+	// extension's own children share, exactly once. Caught before the fork, so none is lost.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
 	if err := confine(p); err != nil {
 		var u *Unavailable
 		if errors.As(err, &u) {
@@ -65,12 +66,17 @@ func runInit(enc string) int {
 	exe, argv := os.Args[1], append([]string{os.Args[1]}, os.Args[2:]...)
 	pid, err := syscall.ForkExec(exe, argv, &syscall.ProcAttr{
 		Env: os.Environ(), Files: []uintptr{0, 1, 2},
-		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true},
 	})
 	if err != nil {
 		say("error cannot start %s: %v", exe, err)
 		return 126
 	}
+	go func() {
+		for sig := range sigs {
+			_ = unix.Kill(-pid, sig.(syscall.Signal))
+		}
+	}()
 	say("ready %d", pid)
 	// The protocol pipes belong to the entrypoint: the init holds no end of them, so a
 	// stream ends when the entrypoint's side of it does.
