@@ -6,7 +6,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -59,6 +61,24 @@ func probeMain(args []string) {
 			// a child in the group, a setsid grandchild and a double-forked daemon, all
 			// sleeping with a marker the test finds them by
 			err = spawnOrphans(arg)
+		case "alloc": // allocate and touch N MiB
+			n, _ := strconv.Atoi(arg)
+			keep := make([][]byte, 0, n)
+			for range n {
+				b := make([]byte, 1<<20)
+				for i := range b {
+					b[i] = 1
+				}
+				keep = append(keep, b)
+			}
+			err = nil
+			_ = keep
+		case "spawn": // start N sleeping children at once
+			n, _ := strconv.Atoi(arg)
+			for i := 0; i < n && err == nil; i++ {
+				c := exec.Command("/bin/sleep", "30")
+				err = c.Start()
+			}
 		case "stay":
 			time.Sleep(time.Hour)
 		case "pid":
@@ -197,4 +217,28 @@ func TestDeclaredAccessAllowed(t *testing.T) {
 		"connect="+ln.Addr().String(),
 		"connect="+other.Addr().String())
 	expect(t, lines, "read ok", "write denied", "write denied", "connect ok", "connect denied")
+}
+
+// The budgets hold: a memory budget stops an allocation beyond it (the process dies or
+// fails), a process budget stops the fork beyond it. RLIMIT_NPROC does not bind uid 0, so
+// the process half runs for ordinary users only (docs/sandbox.md).
+func TestBudgetsHold(t *testing.T) {
+	e := newEnv(t)
+	lines := run(t, e, &sandbox.Request{Filesystem: "workspace", MemoryMB: 512}, "alloc=16")
+	expect(t, lines, "alloc ok")
+	lines = run(t, e, &sandbox.Request{Filesystem: "workspace", MemoryMB: 512}, "alloc=1024")
+	if len(lines) > 0 && lines[0] == "alloc ok" {
+		t.Errorf("1 GiB allocated under a 512 MiB budget")
+	}
+	if os.Geteuid() == 0 {
+		t.Log("process budget not checked as root: RLIMIT_NPROC does not bind uid 0")
+		return
+	}
+	// Threads count too: the probe's runtime may die of the budget before its last fork.
+	lines = run(t, e, &sandbox.Request{Filesystem: "workspace", Processes: 4}, "spawn=32")
+	if len(lines) > 0 && lines[0] == "spawn ok" {
+		t.Errorf("32 processes started under a budget of 4")
+	}
+	lines = run(t, e, &sandbox.Request{Filesystem: "workspace", Processes: 64}, "spawn=4")
+	expect(t, lines, "spawn ok")
 }
