@@ -102,3 +102,16 @@ func limitLine(limits, name string) string {
 	}
 	return ""
 }
+
+// group is the process group of the extension's own processes, for the checks that
+// measure them: the entrypoint's when confined (it leads its group inside the sandbox,
+// under the init), else the session process's.
+func (s *Session) group(t *T) int {
+	if s.proc.Policy() == nil {
+		return s.proc.Pid()
+	}
+	if pid, err := entrypointPid(s.proc.Pid(), t.Timeout()); err == nil {
+		return pid
+	}
+	return s.proc.Pid()
+}
