@@ -242,3 +242,44 @@ func TestBudgetsHold(t *testing.T) {
 	lines = run(t, e, &sandbox.Request{Filesystem: "workspace", Processes: 64}, "spawn=4")
 	expect(t, lines, "spawn ok")
 }
+
+// StartLandlocked confines a process without namespaces (the bridge's MCP servers): its
+// declared paths and port, nothing else.
+func TestStartLandlocked(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skip(err)
+	}
+	e := newEnv(t)
+	self, _ := os.Executable()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	other, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	p, err := sandbox.Build(sandbox.Request{Name: "server", Dir: e.dir, Exe: self, Filesystem: "none", Network: true,
+		Connect: []string{ln.Addr().String()}, Write: []string{e.workspace}, HostPath: "/usr/bin:/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "read="+filepath.Join(e.outside, "secret"), "write="+filepath.Join(e.workspace, "w"),
+		"write="+filepath.Join(e.outside, "w"), "connect="+ln.Addr().String(), "connect="+other.Addr().String())
+	cmd.Env = append(os.Environ(), probeEnv+"=1")
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := sandbox.StartLandlocked(cmd, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, strings.Split(strings.TrimSpace(out.String()), "\n"), "read denied", "write ok", "write denied", "connect ok", "connect denied")
+	// This process is not confined by it.
+	if _, err := os.ReadFile(filepath.Join(e.outside, "secret")); err != nil {
+		t.Fatalf("the host lost access: %v", err)
+	}
+}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/octet-kit/octet/host/sandbox"
 )
 
 // stdioTransport runs a stdio MCP server like the SDK's CommandTransport (the same
@@ -27,6 +29,7 @@ import (
 type stdioTransport struct {
 	cmd       *exec.Cmd
 	terminate time.Duration
+	policy    *sandbox.Policy // when set, the server starts confined (sandbox.go)
 }
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
@@ -38,7 +41,7 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	if err := t.start(); err != nil {
 		return nil, err
 	}
 	return &stdioConn{cmd: t.cmd, stdin: stdin, r: bufio.NewReaderSize(stdout, 64<<10), terminate: t.terminate}, nil

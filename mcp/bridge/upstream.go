@@ -304,7 +304,14 @@ func (u *upstream) connect(ctx context.Context, env []string) (*mcp.ClientSessio
 		}
 		cmd.Env = serverEnv(u.cfg.Env, env)
 		cmd.Stderr = &prefixWriter{prefix: "[" + u.name + "] ", w: os.Stderr}
-		t = &stdioTransport{cmd: cmd, terminate: 2 * time.Second}
+		st := &stdioTransport{cmd: cmd, terminate: 2 * time.Second}
+		if u.cfg.Sandbox != nil {
+			var err error
+			if st.policy, err = u.cfg.Sandbox.policy(u.name, cmd); err != nil {
+				return nil, err
+			}
+		}
+		t = st
 	}
 	hctx, cancel := context.WithTimeout(ctx, u.cfg.handshake)
 	defer cancel()
