@@ -95,6 +95,10 @@ type Status struct {
 	Commands   []string         `json:"commands,omitempty"`
 	Hooks      []string         `json:"hooks,omitempty"`
 	Source     discovery.Source `json:"source"`
+	// Sandbox says how the current generation runs: "enforced: <policy>" or "off (operator
+	// opt-out)"; Permissions what the manifest asks for (docs/sandbox.md).
+	Sandbox     string `json:"sandbox,omitempty"`
+	Permissions string `json:"permissions,omitempty"`
 }
 
 // Status returns the extension's current status.
@@ -117,6 +121,12 @@ func (e *Extension) Status() Status {
 			s.Commands = append(s.Commands, c.Name)
 		}
 		s.Hooks = append(s.Hooks, g.neg.hooks...)
+		s.Permissions = g.manifest.Capabilities.Summary()
+		if p := g.proc.Policy(); p != nil {
+			s.Sandbox = "enforced: " + p.Describe()
+		} else {
+			s.Sandbox = "off (operator opt-out)"
+		}
 	}
 	return s
 }

@@ -110,7 +110,7 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		Name: m.Name, Dir: m.Dir, ManifestPath: m.Path, Command: m.Entrypoint.Command, Args: m.Entrypoint.Args,
 		Workspace: o.Workspace, APIVersion: m.APIVersion, ScratchDir: g.scratch, StateDir: stateDir, LogPath: logPath,
 		PassEnv: o.PassEnv, SSHAuthSock: contains(m.Capabilities.Environment, "SSH_AUTH_SOCK"), LookupEnv: o.LookupEnv,
-		StderrFilter: o.StderrFilter,
+		StderrFilter: o.StderrFilter, Sandbox: sandboxRequest(o, m),
 	})
 	if err != nil {
 		return nil, withLog(err, logPath)

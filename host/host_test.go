@@ -69,6 +69,12 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
+// unconfined runs this fixture's extensions outside the sandbox: for tests that compare
+// the pids an extension reports about itself (local to its PID namespace when confined)
+// with the host's, or that prove the /proc family scans, which only unconfined
+// extensions need.
+func (f *fixture) unconfined() { f.opts.Unconfined = func(string) bool { return true } }
+
 func (f *fixture) entry(e testext.Ext) *discovery.Entry {
 	f.t.Helper()
 	dir := testext.Write(f.t, f.root, e)
@@ -352,6 +358,7 @@ func TestReadyResetRestoresBudget(t *testing.T) {
 
 func TestReloadCutsOverAndRefusesIncompatible(t *testing.T) {
 	f := newFixture(t)
+	f.unconfined() // compares host pids with the ones the extension reports, or its family's
 	en := f.entry(testext.Ext{Name: "rel"})
 	h, _, err := f.start([]*discovery.Entry{en})
 	if err != nil {
@@ -442,6 +449,7 @@ func TestErrorsAndNonFrameAfterHandshake(t *testing.T) {
 
 func TestShutdownKillsIgnorerAndItsGrandchild(t *testing.T) {
 	f := newFixture(t)
+	f.unconfined() // compares host pids with the ones the extension reports, or its family's
 	h, _, err := f.start([]*discovery.Entry{f.entry(testext.Ext{Name: "stubborn", Args: []string{"--ignore-term"}})})
 	if err != nil {
 		t.Fatal(err)

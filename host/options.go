@@ -101,6 +101,11 @@ type Options struct {
 	// adopted. An embedding program that starts children of its own in other process
 	// groups leaves it unset.
 	Subreaper bool
+	// Unconfined says which extensions the operator runs outside the sandbox (--no-sandbox,
+	// sandbox = "off" in the host config, host-wide or per extension); nil confines every
+	// extension, and a kernel without the sandbox's mechanisms then refuses each start as
+	// sandbox_unavailable.
+	Unconfined func(name string) bool
 	// LookupEnv reads the host environment (tests inject); nil is os.LookupEnv.
 	LookupEnv func(string) (string, bool)
 }

@@ -38,6 +38,7 @@ const (
 	RuleName          Rule = "name"           // remove of a name that cannot be an extension directory
 	RuleRecord        Rule = "record"         // install.json is malformed
 	RulePublish       Rule = "publish"        // a filesystem operation failed while publishing
+	RulePermissions   Rule = "permissions"    // an update asks for more than the installed bundle, without consent
 	RuleRootDirectory Rule = "root_directory" // the extension root cannot be created, locked or read
 )
 

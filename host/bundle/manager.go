@@ -18,6 +18,9 @@ type Manager struct {
 	OctetVersion string
 	// Now stamps installed_at; nil means time.Now.
 	Now func() time.Time
+	// AcceptPermissions is the operator's renewed consent: without it an update whose
+	// manifest asks for more than the installed one ([capabilities]) is refused.
+	AcceptPermissions bool
 
 	rename func(oldpath, newpath string) error // os.Rename; tests inject publication failures
 	limits *limits                             // nil means defaultLimits; tests shrink them
@@ -103,6 +106,9 @@ func (m *Manager) publish(archive string, update bool) (*Record, error) {
 		return nil, refuse(c.root, RuleNotInstalled, "no bundle %q is installed in %s; use 'octet-host bundle install'", c.root, m.Root)
 	case update:
 		if _, err := m.managed(c.root); err != nil {
+			return nil, err
+		}
+		if err := m.checkWidening(c.root, target, man); err != nil {
 			return nil, err
 		}
 	}

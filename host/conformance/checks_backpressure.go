@@ -44,7 +44,7 @@ func checkBackpressure(t *T) error {
 // extension's resident growth while the host does not read; then the host hangs up.
 func backpressureMemory(t *T, seed uint64) (grew uint64, measured bool, err error) {
 	var base usage
-	s, _, _, err := startEmitters(t, seed, backpressureOwed, func(s *Session) { base, measured = groupUsage(s.proc.Pid()) })
+	s, _, _, err := startEmitters(t, seed, backpressureOwed, func(s *Session) { base, measured = groupUsage(s.group(t)) })
 	if err != nil {
 		return 0, false, err
 	}
@@ -56,7 +56,7 @@ func backpressureMemory(t *T, seed uint64) (grew uint64, measured bool, err erro
 	if !measured {
 		return 0, false, nil
 	}
-	peak, spent := observePeakRSS(s.proc.Pid(), base)
+	peak, spent := observePeakRSS(s.group(t), base)
 	if grew := peak - base.RSS; grew > backpressureGrowth {
 		return grew, true, fail(fmt.Sprintf("resident memory to grow by at most %d MiB while the host does not read (a bounded writer makes the handlers wait)", backpressureGrowth>>20),
 			"grew by %.1f MiB within %s of its CPU while %d×%d progress events (about %d MiB) were owed", float64(grew)/(1<<20), spent.Round(10*time.Millisecond),

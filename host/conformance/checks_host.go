@@ -52,6 +52,9 @@ func referenceHostWith(t *T, tune func(*host.Options)) (h *host.Host, stop func(
 		Session:      host.Session{SessionID: "conformance-session"}, // resource owners need a session id
 		StartTimeout: t.Timeout(), RequestTimeout: t.Timeout(), ShutdownDrain: t.Drain(), TermGrace: exitGrace,
 	}
+	if t.opts.NoSandbox {
+		o.Unconfined = func(string) bool { return true }
+	}
 	if tune != nil {
 		tune(&o)
 	}

@@ -172,6 +172,9 @@ func TestToolCallsRunInAScratchWorkspace(t *testing.T) {
 	}
 	manifest, _ := os.ReadFile(filepath.Join(dir, "extension.toml"))
 	changed := strings.Replace(string(manifest), fmt.Sprintf("command = %q", rawFixture), `command = "./start.sh"`, 1)
+	// The launcher logs outside its own places and runs the raw fixture from where it was
+	// built: it declares both, for the sandbox.
+	changed = strings.Replace(changed, "[capabilities]\n", fmt.Sprintf("[capabilities]\nread = [%q]\nwrite = [%q]\n", filepath.Dir(rawFixture), filepath.Dir(logPath)), 1)
 	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -109,8 +109,13 @@ func TestRawFixturePassesEveryCheck(t *testing.T) {
 	}
 }
 
+// noSandbox in brokenFor runs the check against the good fixture with the host's sandbox
+// off (certify --no-sandbox).
+const noSandbox = "(host without the sandbox)"
+
 // brokenFor names, for every check, the raw fixture mode that breaks its rule.
 var brokenFor = map[string]string{
+	"sandbox.confined":                   noSandbox,
 	"handshake.manifest_echo":            "handshake-wrong-version",
 	"version.refuse_0_3":                 "accept-0.3",
 	"version.mismatch_deterministic":     "version-hang",
@@ -191,11 +196,17 @@ func TestEveryCheckCanFail(t *testing.T) {
 			t.Errorf("check %s has no broken fixture proving it can fail; add a rawfixture mode", c.Name)
 			continue
 		}
+		opts := testOptions
+		if mode == noSandbox {
+			// The sandbox is the host's and the kernel's, not the extension's: no fixture can
+			// leave it, so the run that must fail is the host not confining it.
+			mode, opts.NoSandbox = "", true
+		}
 		ext := loadFixture(t, mode)
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			results[i] = conformance.RunCheck(t.Context(), c, ext, testOptions)
+			results[i] = conformance.RunCheck(t.Context(), c, ext, opts)
 		})
 	}
 	wg.Wait()

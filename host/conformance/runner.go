@@ -35,6 +35,9 @@ type Options struct {
 	Seed  int64
 	// OnResult, when set, receives each check's result as it finishes (streaming reports).
 	OnResult func(Result)
+	// NoSandbox runs the extension unconfined (octet-host certify --no-sandbox); by default
+	// every session starts in the sandbox its manifest declares, as the host starts it.
+	NoSandbox bool
 	// FaultSeed seeds the fault-injecting transport of the framing checks (cut places,
 	// pauses, garbage); each check mixes in its name. The report notes each check's seed.
 	FaultSeed uint64
@@ -87,6 +90,7 @@ func (t *T) Start(so StartOptions) (*Session, error) {
 	if so.Secrets == nil {
 		so.Secrets = t.opts.Secrets
 	}
+	so.Unconfined = so.Unconfined || t.opts.NoSandbox
 	s, err := startSession(t.Ext, so, scratch, t.opts.PassEnv)
 	if err != nil {
 		os.RemoveAll(scratch)

@@ -69,6 +69,8 @@ type StartOptions struct {
 	// Faults, when set, carries the session's stdio through the fault-injecting
 	// transport (host/faultx; see session_faults.go).
 	Faults *Faults
+	// Unconfined starts the extension outside the sandbox (Options.NoSandbox).
+	Unconfined bool
 }
 
 // startSession starts the extension's entrypoint through the host's process
@@ -96,6 +98,7 @@ func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []s
 		LogPath:      filepath.Join(scratch, "stderr.log"),
 		PassEnv:      passEnv,
 		SSHAuthSock:  slices.Contains(m.Capabilities.Environment, "SSH_AUTH_SOCK"),
+		Sandbox:      sandboxFor(opts, m),
 	})
 	if err != nil {
 		svc.close()

@@ -50,13 +50,26 @@ type Entrypoint struct {
 	Args    []string `json:"args,omitempty"`
 }
 
-// Capabilities are consent metadata; only environment and secrets change host behaviour.
+// Capabilities are the extension's policy: what the operator consents to and, on Linux, what
+// the sandbox (host/sandbox) enforces.
 type Capabilities struct {
 	Filesystem  string   `json:"filesystem,omitempty"`
 	Process     bool     `json:"process,omitempty"`
 	Network     bool     `json:"network,omitempty"`
+	Connect     []string `json:"connect,omitempty"`
+	Read        []string `json:"read,omitempty"`
+	Write       []string `json:"write,omitempty"`
+	Budgets     Budgets  `json:"budgets,omitzero"`
 	Secrets     []string `json:"secrets,omitempty"`
 	Environment []string `json:"environment,omitempty"`
+}
+
+// Budgets are the resource limits of capabilities.budgets; zero is the host default.
+type Budgets struct {
+	MemoryMB   int64 `json:"memory_mb,omitempty"`
+	CPUSeconds int64 `json:"cpu_seconds,omitempty"`
+	OpenFiles  int64 `json:"open_files,omitempty"`
+	Processes  int64 `json:"processes,omitempty"`
 }
 
 // Contributes lists what the extension offers the host.

@@ -115,7 +115,8 @@ func (v *validator) capabilities(doc map[string]any) {
 	if !ok {
 		return
 	}
-	v.known(c, "capabilities", "filesystem", "process", "network", "secrets", "environment")
+	v.known(c, "capabilities", "filesystem", "process", "network", "connect", "read", "write", "budgets", "secrets", "environment")
+	v.sandboxCapabilities(c)
 	if s, ok := v.str(c, "filesystem", "capabilities.filesystem", false); ok && !contains([]string{"none", "workspace", "unrestricted"}, s) {
 		v.add("capabilities.filesystem", RuleEnum, "%q must be one of none, workspace, unrestricted", s)
 	}

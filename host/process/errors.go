@@ -17,6 +17,7 @@ const (
 	KindNonFrame      Kind = "non_frame_output"
 	KindTimeout       Kind = "start_timeout"
 	KindRefused       Kind = "handshake_refused"
+	KindSandbox       Kind = "sandbox_unavailable"
 )
 
 // StartError says why an extension did not become ready.

@@ -98,7 +98,7 @@ func (p *Process) descendants(s *scan) []Ident {
 // extension to shut down: once the leader has exited, a setsid descendant is no longer in
 // its tree, and one that also emptied its environment would otherwise be unknown.
 func (p *Process) Snapshot() {
-	if tracking {
+	if tracking && p.launch == nil {
 		p.descendants(currentTable())
 	}
 }
@@ -107,7 +107,9 @@ func (p *Process) Snapshot() {
 // none alive, and returns what survived familyRounds (normally nothing).
 func (p *Process) KillFamily() []Ident {
 	_ = p.Signal(syscall.SIGKILL)
-	if !tracking {
+	if !tracking || p.launch != nil {
+		// Confined: the init was PID 1 of the extension's namespace; once it is reaped the
+		// kernel has killed every process of that namespace, so there is nothing to scan for.
 		return nil
 	}
 	var fam []Ident

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/octet-kit/octet/host/sandbox"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
@@ -42,6 +43,9 @@ type Spec struct {
 	// StderrFilter, when set, makes the filter this process's stderr passes through before
 	// it is logged or kept in the tail (the host's secret redaction).
 	StderrFilter func() Filter
+	// Sandbox, when set, confines the process (host/sandbox): Start fills in the places it
+	// knows (directory, entrypoint, workspace, scratch, PATH). Nil runs it unconfined.
+	Sandbox *sandbox.Request
 }
 
 // Filter rewrites a byte stream that arrives in pieces. Push returns what can be released
@@ -63,6 +67,10 @@ type Process struct {
 	mu    sync.Mutex
 	state *os.ProcessState
 	err   error
+	inner *syscall.WaitStatus // the entrypoint's own status, as the sandbox init reported it
+
+	launch *sandbox.Launch // the sandbox init's report pipe; nil when unconfined
+	policy *sandbox.Policy
 
 	leader Ident  // the extension process itself, by pid and start time
 	marker string // OCTET_EXTENSION_SCRATCH=…, inherited by descendants (family.go)
@@ -119,14 +127,26 @@ func Start(spec Spec) (*Process, error) {
 	cmd.Env = Environment(&spec)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	launch, policy, err := confine(cmd, &spec, exe, hostPath)
+	if err != nil {
+		closeAll(inR, inW, outR, outW, errR, errW)
+		return nil, err
+	}
 	startMu.Lock()
 	err = startCmd(cmd)
 	if err == nil {
 		addLeader(cmd.Process.Pid)
 	}
 	startMu.Unlock()
+	if launch != nil {
+		launch.Started()
+	}
 	if err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
+		if launch != nil {
+			launch.Close()
+			return nil, &StartError{Kind: KindSandbox, Message: fmt.Sprintf("%s: cannot create the sandbox's namespaces: %v", spec.Name, err)}
+		}
 		kind := KindSpawn
 		if errors.Is(err, os.ErrPermission) {
 			kind = KindNotExecutable
@@ -135,20 +155,32 @@ func Start(spec Spec) (*Process, error) {
 	}
 	closeAll(inR, outW, errW) // the child holds its ends now
 	p := &Process{cmd: cmd, stdin: inW, stdout: outR, log: log, done: make(chan struct{}),
-		leader: identOf(cmd.Process.Pid), family: map[Ident]bool{}}
+		leader: identOf(cmd.Process.Pid), family: map[Ident]bool{}, launch: launch, policy: policy}
 	if spec.ScratchDir != "" {
 		p.marker = "OCTET_EXTENSION_SCRATCH=" + spec.ScratchDir
 	}
 	go log.drain(errR)
 	go p.wait(errR)
+	if launch != nil {
+		if err := launch.Ready(); err != nil {
+			p.Stop(0)
+			return nil, sandboxError(spec.Name, exe, err, p.StderrTail())
+		}
+	}
 	return p, nil
 }
 
 func (p *Process) wait(errR *os.File) {
 	err := p.cmd.Wait()
 	removeLeader(p.cmd.Process.Pid)
+	var inner *syscall.WaitStatus
+	if p.launch != nil {
+		if ws, ok := p.launch.Status(); ok {
+			inner = &ws
+		}
+	}
 	p.mu.Lock()
-	p.state, p.err = p.cmd.ProcessState, err
+	p.state, p.err, p.inner = p.cmd.ProcessState, err, inner
 	p.mu.Unlock()
 	// A grandchild may still hold stderr open; give the drain a moment to finish the
 	// leader's last lines, then stop reading so the tail is stable.
@@ -199,8 +231,15 @@ func (p *Process) ExitDescription() string {
 	if p.state == nil {
 		return "running"
 	}
-	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	ws, ok := p.state.Sys().(syscall.WaitStatus)
+	if p.inner != nil {
+		ws, ok = *p.inner, true
+	}
+	if ok && ws.Signaled() {
 		return "killed by signal " + ws.Signal().String()
+	}
+	if ok {
+		return fmt.Sprintf("exited with code %d", ws.ExitStatus())
 	}
 	return fmt.Sprintf("exited with code %d", p.state.ExitCode())
 }
@@ -211,6 +250,12 @@ func (p *Process) ExitCode() int {
 	defer p.mu.Unlock()
 	if p.state == nil {
 		return -1
+	}
+	if p.inner != nil {
+		if p.inner.Signaled() {
+			return -1
+		}
+		return p.inner.ExitStatus()
 	}
 	return p.state.ExitCode()
 }
@@ -235,7 +280,7 @@ func (p *Process) CloseStdin() error { return p.stdin.Close() }
 // even after the leader exits, so no descendant survives. It returns once the leader is
 // reaped and the family is gone.
 func (p *Process) Stop(grace time.Duration) {
-	if tracking {
+	if tracking && p.launch == nil {
 		signalIdents(p.descendants(currentTable()), syscall.SIGTERM)
 	}
 	_ = p.Signal(syscall.SIGTERM)

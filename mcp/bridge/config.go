@@ -40,6 +40,8 @@ type ServerConfig struct {
 	ProtocolVersion string `json:"protocol_version,omitempty"`
 	// HandshakeTimeout bounds start-up and initialize, e.g. "10s" (default 20s).
 	HandshakeTimeout string `json:"handshake_timeout,omitempty"`
+	// Sandbox confines a stdio server to what it names (sandbox.go); nil runs it unconfined.
+	Sandbox *ServerSandbox `json:"sandbox,omitempty"`
 
 	handshake time.Duration
 }
@@ -124,6 +126,9 @@ func ParseConfig(b []byte) (*Config, error) {
 			if len(s.Args) > 0 || len(s.Env) > 0 || len(s.SecretEnv) > 0 || s.Dir != "" {
 				bad("%s: args, env, secret_env and dir apply to a command, not a url", at)
 			}
+		}
+		if err := s.Sandbox.check(at); err != nil {
+			bad("%v", err)
 		}
 		for _, k := range sortedKeys(s.Env) {
 			if !envName.MatchString(k) {

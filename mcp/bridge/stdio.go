@@ -17,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/octet-kit/octet/host/sandbox"
 )
 
 // stdioTransport runs a stdio MCP server like the SDK's CommandTransport (the same
@@ -29,7 +31,8 @@ import (
 type stdioTransport struct {
 	cmd       *exec.Cmd
 	terminate time.Duration
-	tail      *tailBuffer // the end of the server's stderr, for a handshake diagnostic
+	tail      *tailBuffer     // the end of the server's stderr, for a handshake diagnostic
+	policy    *sandbox.Policy // when set, the server starts confined (sandbox.go)
 }
 
 // exited describes how the server process ended ("exit status 3; stderr: ...") once it
@@ -80,7 +83,7 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	if err := t.start(); err != nil {
 		return nil, err
 	}
 	return &stdioConn{cmd: t.cmd, stdin: stdin, r: bufio.NewReaderSize(stdout, 64<<10), terminate: t.terminate}, nil

@@ -315,7 +315,14 @@ func (u *upstream) connect(ctx context.Context, env []string) (*mcp.ClientSessio
 		cmd.Env = serverEnv(u.cfg.Env, env)
 		tail := &tailBuffer{max: 1024}
 		cmd.Stderr = io.MultiWriter(&prefixWriter{prefix: "[" + u.name + "] ", w: os.Stderr}, tail)
-		t = &stdioTransport{cmd: cmd, terminate: 2 * time.Second, tail: tail}
+		st := &stdioTransport{cmd: cmd, terminate: 2 * time.Second, tail: tail}
+		if u.cfg.Sandbox != nil {
+			var err error
+			if st.policy, err = u.cfg.Sandbox.policy(u.name, cmd); err != nil {
+				return nil, err
+			}
+		}
+		t = st
 	}
 	hctx, cancel := context.WithTimeout(ctx, u.cfg.handshake)
 	defer cancel()

@@ -104,7 +104,8 @@ func StartHost(ctx context.Context, dirs []string, env []string) (*HostGroup, er
 			StateDir: state, Workspace: ws, WorkspaceTrusted: true, PassEnv: pass,
 			// octet-host always runs inside a session; without one the host sends an
 			// owner with an empty session id, which the SDKs refuse.
-			Session: host.Session{SessionID: "bench-session"},
+			Session:    host.Session{SessionID: "bench-session"},
+			Unconfined: unconfined,
 			LookupEnv: func(k string) (string, bool) {
 				if v, ok := extra[k]; ok {
 					return v, true

@@ -47,6 +47,7 @@ var patternSamples = map[string]string{
 	"^[A-Za-z0-9_.:-]{1,64}$":                      "job-1",
 	"^https?://[^/@ ]+":                            "https://example.com/x",
 	"^[a-z0-9_-]{1,48}$":                           "review",
+	"^([A-Za-z0-9.-]{1,253}|\\*|\\[[0-9A-Fa-f:.]{2,45}\\]):[0-9]{1,5}$": "api.example.com:443",
 }
 
 type synth struct{ m *ir.Model }

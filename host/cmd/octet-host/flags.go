@@ -49,6 +49,7 @@ type hostFlags struct {
 	required       multi
 	safeMode       bool
 	fullAccess     bool
+	noSandbox      bool
 	script         string
 	timeout        time.Duration
 	trace          bool
@@ -148,6 +149,7 @@ func (h *hostFlags) addRun(fs *flag.FlagSet) {
 	fs.BoolVar(&h.trace, "trace", false, "print every frame to stderr")
 	fs.BoolVar(&h.record, "record", false, "record every frame (secrets redacted) in the state store for 'inspect'")
 	fs.BoolVar(&h.safeMode, "safe-mode", false, "never start executable extensions, whatever the grants")
+	fs.BoolVar(&h.noSandbox, "no-sandbox", false, "run every extension unconfined (no namespaces, Landlock, seccomp or budgets); list and status show it")
 	fs.StringVar(&h.model, "model", "", "session model `PROVIDER/ID` sent in initialize (e.g. anthropic/claude-sonnet)")
 	fs.StringVar(&h.configPath, "config", filepath.Join(defaultOctetHome(), "config.toml"), "host config `FILE` (enabled_extensions, trusted_extensions, trusted_workspaces, pass_env)")
 }
@@ -169,5 +171,8 @@ func (h *hostFlags) addDiscovery(fs *flag.FlagSet) {
 	fs.Var(&h.enable, "enable-extension", "enable `NAME` for this run (repeatable)")
 	fs.Var(&h.trust, "trust-extension", "trust the selected `NAME` for this run only (repeatable)")
 	fs.Var(&h.required, "require", "extension `NAME` whose failure stops startup (repeatable)")
+	if fs.Lookup("no-sandbox") == nil {
+		fs.BoolVar(&h.noSandbox, "no-sandbox", false, "run every extension unconfined (no namespaces, Landlock, seccomp or budgets); list and status show it")
+	}
 	fs.BoolVar(&h.fullAccess, "full-access", false, "implicitly trust every enabled extension (use only inside OS-level isolation)")
 }

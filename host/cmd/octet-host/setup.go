@@ -116,7 +116,8 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted,
 			PassEnv: append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
 			Session: session, RequestTimeout: hf.timeout,
-			Subreaper: true, // this process is the host and nothing else
+			Subreaper:  true, // this process is the host and nothing else
+			Unconfined: unconfined(hf.noSandbox, sel.config),
 		},
 		Script:   sc,
 		Asker:    hf.asker,

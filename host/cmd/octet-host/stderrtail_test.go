@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,8 +21,9 @@ func TestCallReportsAnExtensionFaultReadably(t *testing.T) {
 		t.Fatal(err)
 	}
 	files := map[string]string{
-		"extension.toml": "name = \"keyerr\"\nversion = \"0.1.0\"\napi_version = \"0.4\"\n\n[entrypoint]\ncommand = \"run\"\n\n[contributes]\ntools = [\"lookup\"]\n",
-		"run":            "#!/bin/sh\nPYTHONPATH=" + sdk + " exec python3 \"$(dirname \"$0\")/extension.py\"\n",
+		"extension.toml": "name = \"keyerr\"\nversion = \"0.1.0\"\napi_version = \"0.4\"\n\n[entrypoint]\ncommand = \"run\"\n\n" +
+			"[capabilities]\nread = [" + strconv.Quote(sdk) + "]\n\n[contributes]\ntools = [\"lookup\"]\n",
+		"run": "#!/bin/sh\nPYTHONPATH=" + sdk + " exec python3 \"$(dirname \"$0\")/extension.py\"\n",
 		"extension.py": "from octet_extension import Extension\n\next = Extension()\n\n\n" +
 			"@ext.tool(name=\"lookup\", description=\"d\", parameters={\"type\": \"object\"})\n" +
 			"def lookup(args):\n    return {\"x\": 1}[\"customer_id\"]\n\n\next.run()\n",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -92,13 +93,16 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := flagSet("bundle "+name, usage+"\n"+sub.about+"\n\nExit codes: 0 done, 1 refused, 2 usage error.\n\nExamples:\n"+bundleExamples[name], stderr)
 	root := fs.String("root", defaultGlobalRoot(), "extension root `DIR` the bundles live in")
-	var asJSON bool
+	var asJSON, accept bool
 	var stateDir *string
 	if name == "remove" {
 		stateDir = fs.String("state", defaultStateDir(), "host state `DIR` whose durable state of the extension goes too")
 	}
 	if name == "list" {
 		fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	}
+	if name == "update" {
+		fs.BoolVar(&accept, "accept-permissions", false, "consent to an update whose [capabilities] ask for more than the installed version")
 	}
 	if code := parse(fs, args[1:], stdout); code >= 0 {
 		return code
@@ -112,7 +116,9 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 		return exitStartup
 	}
 	identity := bundleIdentity(*root, fs.Arg(0))
-	if err := sub.run(bundle.New(*root), fs.Arg(0), asJSON, stdout); err != nil {
+	mgr := bundle.New(*root)
+	mgr.AcceptPermissions = accept
+	if err := sub.run(mgr, fs.Arg(0), asJSON, stdout); err != nil {
 		fmt.Fprintf(stderr, "octet-host bundle %s: %v\n", name, err)
 		return exitFailed
 	}
@@ -131,6 +137,7 @@ func runBundleInstall(m *bundle.Manager, arg string, _ bool, stdout io.Writer) e
 		return err
 	}
 	fmt.Fprintf(stdout, "installed %s %s (API %s) in %s\n  sha256 %s\n", rec.ID, rec.Version, rec.APIVersion, m.Root, rec.SHA256)
+	printAsks(stdout, filepath.Join(m.Root, rec.ID))
 	fmt.Fprintf(stdout, "not enabled, trusted or started: enable it with --enable-extension %s or enabled_extensions in the config\n", rec.ID)
 	return nil
 }
@@ -141,6 +148,7 @@ func runBundleUpdate(m *bundle.Manager, arg string, _ bool, stdout io.Writer) er
 		return err
 	}
 	fmt.Fprintf(stdout, "updated %s to %s (API %s) in %s\n  sha256 %s\n", rec.ID, rec.Version, rec.APIVersion, m.Root, rec.SHA256)
+	printAsks(stdout, filepath.Join(m.Root, rec.ID))
 	return nil
 }
 

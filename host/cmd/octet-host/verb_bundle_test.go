@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,10 @@ func pythonHelloBundle(t *testing.T, version, marker string) string {
 	}
 	m := strings.Replace(string(manifest), `version = "0.1.0"`, `version = "`+version+`"`, 1)
 	m = strings.Replace(m, "api_version = \"0.4\"\n", "api_version = \"0.4\"\nrequires_octet = \"=0.8.0\"\n", 1)
+	// The bundle lives outside the kit: it declares the kit's SDK and interpreter by absolute
+	// path, and the marker's directory it touches, for the sandbox.
+	m = strings.Replace(m, `read = ["../../../sdk-python/src", "../../../.venv"]`,
+		fmt.Sprintf("read = [%q, %q]\nwrite = [%q]", filepath.Join(kit, "sdk-python", "src"), filepath.Join(kit, ".venv"), filepath.Dir(marker)), 1)
 	run := "#!/bin/sh\ntouch '" + marker + "'\nkit='" + kit + "'\npython=python3\n" +
 		"if [ -x \"$kit/.venv/bin/python\" ]; then python=\"$kit/.venv/bin/python\"; fi\n" +
 		"case $0 in */*) here=${0%/*} ;; *) here=. ;; esac\n" +

@@ -66,6 +66,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("answer-timeout", 10*time.Second, "bound for one answer that should come promptly")
 	calls := fs.Int("calls", conformance.DefaultCalls, "at most `N` generated valid and N invalid calls per tool and check")
 	seed := fs.Int64("seed", 0, "seed `S` of the generated tool arguments")
+	noSandbox := fs.Bool("no-sandbox", false, "certify the extensions unconfined (by default each runs in the sandbox its manifest declares)")
 	faultSeed := fs.Uint64("fault-seed", 0, "seed of the framing checks' fault-injecting transport (each check notes it; the same seed replays)")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
@@ -90,7 +91,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "octet-host certify: --calls must be at least 1")
 		return exitStartup
 	}
-	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout, Calls: *calls, Seed: *seed, FaultSeed: *faultSeed}
+	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout, Calls: *calls, Seed: *seed, FaultSeed: *faultSeed, NoSandbox: *noSandbox}
 	if *matrix {
 		return certifyMatrix(ctx, fs.Arg(0), opts, *asJSON, stdout)
 	}

@@ -50,12 +50,19 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		API      string             `json:"api_version,omitempty"`
 		Manifest string             `json:"manifest"`
 		Decision admission.Decision `json:"admission"`
+		// Capabilities is what the extension asks for; Sandbox how it will run: "enforced"
+		// or "off (operator opt-out)".
+		Capabilities *manifest.Capabilities `json:"capabilities,omitempty"`
+		Sandbox      string                 `json:"sandbox"`
 	}
 	var rows []row
 	for _, e := range sel.result.Entries {
-		r := row{Name: e.Name, Source: string(e.Source), Manifest: e.ManifestPath, Decision: sel.policy.Admit(e)}
+		r := row{Name: e.Name, Source: string(e.Source), Manifest: e.ManifestPath, Decision: sel.policy.Admit(e),
+			Sandbox: sandboxLabel(hf.noSandbox, sel.config, e.Name)}
 		if e.Valid() {
 			r.Version, r.API = e.Manifest.Version, e.Manifest.APIVersion
+			caps := e.Manifest.Capabilities
+			r.Capabilities = &caps
 		}
 		rows = append(rows, r)
 	}
@@ -79,6 +86,11 @@ func runList(args []string, stdout, stderr io.Writer) int {
 	for _, r := range rows {
 		if r.Decision.Reason != "" && r.Decision.State != admission.Invalid {
 			fmt.Fprintf(stdout, "%s: %s\n", r.Name, r.Decision.Reason)
+		}
+	}
+	for _, r := range rows {
+		if r.Capabilities != nil {
+			fmt.Fprintf(stdout, "%s asks for: %s; sandbox %s\n", r.Name, r.Capabilities.Summary(), r.Sandbox)
 		}
 	}
 	if len(sel.result.Diagnostics) > 0 {

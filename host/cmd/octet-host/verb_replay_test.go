@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,6 +36,10 @@ func copyExample(t *testing.T, lang, name string) string {
 	run, _ := os.ReadFile(filepath.Join(dst, "run"))
 	fixed := regexp.MustCompile(`(?m)^kit=.*$`).ReplaceAll(run, []byte("kit="+kit))
 	os.WriteFile(filepath.Join(dst, "run"), fixed, 0o755)
+	// The copy lives outside the kit: its manifest's kit-relative reads become absolute.
+	m, _ := os.ReadFile(filepath.Join(dst, "extension.toml"))
+	m = bytes.ReplaceAll(m, []byte(`"../../..`), []byte(`"`+kit))
+	os.WriteFile(filepath.Join(dst, "extension.toml"), m, 0o644)
 	return dst
 }
 

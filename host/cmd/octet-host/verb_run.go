@@ -280,6 +280,11 @@ func printStatus(out io.Writer, h *host.Host) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, last)
 	}
 	tw.Flush()
+	for _, s := range h.Status() {
+		if s.Sandbox != "" {
+			fmt.Fprintf(out, "%s: sandbox %s; asks for %s\n", s.Name, s.Sandbox, s.Permissions)
+		}
+	}
 }
 
 // consoleTyped runs the typed console commands against one extension and prints the

@@ -68,6 +68,9 @@ type data struct {
 	// KitRequires are the Go SDK module's requirements, repeated (indirect) in the
 	// scaffold's go.mod so it builds from the module cache with the kit's go.sum.
 	KitRequires string
+	// Read and Write are the sandbox's extra paths of the manifest ([capabilities]), as TOML
+	// list items: what the launcher needs beyond the extension's own directory.
+	Read, Write string
 }
 
 // Generate writes the extension. It refuses an invalid name, an unknown language, and
@@ -111,6 +114,7 @@ func Generate(o Options) (*Result, error) {
 			}
 		}
 	}
+	d.Read, d.Write = sandboxPaths(o.Lang, d.Kit)
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,270 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// init turns this process into the sandbox init when the host started it as one. It runs
+// before main in every binary that links the host (octet-host, tests, the bench), so each
+// of them can confine the extensions it starts.
+func init() {
+	enc, ok := os.LookupEnv(envKey)
+	if !ok {
+		return
+	}
+	os.Exit(runInit(enc))
+}
+
+// forwarded are the signals the init passes on to the entrypoint's group.
+var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGALRM}
+
+// statusFD is the pipe to the host (Wrap's ExtraFiles[0]).
+const statusFD = 3
+
+// initThreads is the headroom the init's own threads need under the process budget.
+const initThreads = 8
+
+func runInit(enc string) int {
+	runtime.LockOSThread() // never unlocked: the restrictions below belong to this thread
+	runtime.GOMAXPROCS(1)
+	status := os.NewFile(statusFD, "sandbox-status")
+	unix.CloseOnExec(statusFD)
+	say := func(format string, a ...any) { fmt.Fprintf(status, format+"\n", a...) }
+	_ = os.Unsetenv(envKey)
+	p, err := decodePolicy(enc)
+	if err != nil || len(os.Args) < 2 {
+		say("error bad invocation of the sandbox init: %v", err)
+		return 125
+	}
+	// A signal for the extension reaches the init (the host signals the init's group, or
+	// the pid it knows); the init forwards it to the entrypoint's group, the group the
+	// extension's own children share, exactly once. Caught before the fork, so none is lost.
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	if err := confine(p); err != nil {
+		var u *Unavailable
+		if errors.As(err, &u) {
+			say("unavailable %s", u.Missing)
+		} else {
+			say("error %v", err)
+		}
+		return 125
+	}
+	exe, argv := os.Args[1], append([]string{os.Args[1]}, os.Args[2:]...)
+	pid, err := syscall.ForkExec(exe, argv, &syscall.ProcAttr{
+		Env: os.Environ(), Files: []uintptr{0, 1, 2},
+		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true},
+	})
+	if err != nil {
+		say("error cannot start %s: %v", exe, err)
+		return 126
+	}
+	go func() {
+		for sig := range sigs {
+			_ = unix.Kill(-pid, sig.(syscall.Signal))
+		}
+	}()
+	say("ready %d", pid)
+	// The protocol pipes belong to the entrypoint: the init holds no end of them, so a
+	// stream ends when the entrypoint's side of it does.
+	for fd := 0; fd <= 2; fd++ {
+		_ = unix.Close(fd)
+	}
+	return reap(pid, status)
+}
+
+// reap is PID 1's duty: wait for every process that ends in the namespace, and end with the
+// entrypoint. The kernel then kills whatever is left.
+func reap(child int, status *os.File) int {
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return 125
+		}
+		if pid != child {
+			continue
+		}
+		fmt.Fprintf(status, "exit %d\n", uint32(ws))
+		if ws.Signaled() {
+			return 128 + int(ws.Signal())
+		}
+		return ws.ExitStatus()
+	}
+}
+
+// confine applies the policy to this process (mounts, rlimits) and this thread (Landlock,
+// seccomp); the entrypoint started from this thread inherits all of it.
+func confine(p *Policy) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return &Unavailable{Missing: "a private mount namespace (" + err.Error() + ")"}
+	}
+	// The namespace's own /proc shows only the extension's processes.
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return &Unavailable{Missing: "a /proc of its own (" + err.Error() + ")"}
+	}
+	// Pathname sockets of system daemons live under /run; Landlock before ABI 9 does not
+	// govern connect(2) on them, so the namespace sees an empty /run.
+	if fi, err := os.Lstat("/run"); err == nil && fi.IsDir() {
+		if err := unix.Mount("tmpfs", "/run", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=64k,mode=755"); err != nil {
+			return &Unavailable{Missing: "an empty /run (" + err.Error() + ")"}
+		}
+	}
+	if err := setLimits(p); err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return &Unavailable{Missing: "no_new_privs (" + err.Error() + ")"}
+	}
+	if err := applyLandlock(p); err != nil {
+		return err
+	}
+	return applySeccomp()
+}
+
+func setLimits(p *Policy) error {
+	limits := []struct {
+		name     string
+		resource int
+		value    int64
+	}{
+		{"memory", unix.RLIMIT_DATA, p.MemoryBytes},
+		{"cpu", unix.RLIMIT_CPU, p.CPUSeconds},
+		{"open files", unix.RLIMIT_NOFILE, p.OpenFiles},
+		{"processes", unix.RLIMIT_NPROC, p.Processes + initThreads},
+	}
+	for _, l := range limits {
+		if l.value <= 0 || (l.name == "processes" && p.Processes <= 0) {
+			continue
+		}
+		v := uint64(l.value)
+		if err := unix.Prlimit(0, l.resource, &unix.Rlimit{Cur: v, Max: v}, nil); err != nil {
+			return fmt.Errorf("%s budget %d: %v", l.name, l.value, err)
+		}
+	}
+	return nil
+}
+
+// applyLandlock restricts this thread (not all threads: AllThreadsSyscall refuses binaries
+// built with cgo) in the strict form: a kernel below minLandlockABI fails closed.
+func applyLandlock(p *Policy) error {
+	cfg := landlock.V6
+	if p.Filesystem == FilesystemUnrestricted {
+		cfg.HandledAccessFS = 0
+	}
+	var rules []landlock.Rule
+	switch {
+	case !p.Network:
+		// handled, no rule: no TCP bind or connect at all
+	case len(p.Connect) > 0:
+		cfg.HandledAccessNet = landlock.AccessNetSet(ll.AccessNetConnectTCP)
+		for _, port := range p.Connect {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
+	default:
+		cfg.HandledAccessNet = 0
+	}
+	if cfg.HandledAccessFS != 0 {
+		rules = append(rules, pathRules(p.Read, landlock.RODirs, landlock.ROFiles)...)
+		rules = append(rules, pathRules(append(p.Write, systemWrite...), landlock.RWDirs, landlock.RWFiles)...)
+	}
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil {
+		if strings.Contains(err.Error(), "ABI") || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) {
+			return &Unavailable{Missing: "Landlock: " + err.Error()}
+		}
+		return fmt.Errorf("landlock: %v", err)
+	}
+	if fd < 0 {
+		return nil
+	}
+	defer unix.Close(fd)
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return &Unavailable{Missing: "Landlock enforcement (" + err.Error() + ")"}
+	}
+	return nil
+}
+
+// deniedCalls are refused with EPERM: debugging other processes, changing mounts or
+// namespaces, loading kernel code, the kernel keyring, performance counters and the like.
+var deniedCalls = []string{
+	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
+	"mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig",
+	"fsmount", "fspick", "mount_setattr", "unshare", "setns",
+	"bpf", "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load",
+	"init_module", "finit_module", "delete_module", "keyctl", "add_key", "request_key",
+	"reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "settimeofday", "clock_settime",
+	"clock_adjtime", "adjtimex", "iopl", "ioperm", "open_by_handle_at", "name_to_handle_at",
+	"lookup_dcookie", "vhangup", "personality",
+}
+
+func applySeccomp() error {
+	names := deniedCalls[:0:0]
+	for _, n := range deniedCalls {
+		if _, ok := syscallNumber(n); ok {
+			names = append(names, n)
+		}
+	}
+	err := seccomp.LoadFilter(seccomp.Filter{
+		NoNewPrivs: true,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls:      []seccomp.SyscallGroup{{Names: names, Action: seccomp.ActionErrno}},
+		},
+	})
+	if err != nil {
+		return &Unavailable{Missing: "a seccomp filter (" + err.Error() + ")"}
+	}
+	return nil
+}
+
+// syscallNumber reports whether this architecture has the call (iopl and ioperm are x86
+// only, for instance), so one list serves every architecture.
+func syscallNumber(name string) (int, bool) {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return 0, false
+	}
+	n, ok := info.SyscallNames[name]
+	return n, ok
+}
+
+// pathRules gives each existing path the directory or the file form of a rule (Landlock
+// refuses directory rights on a file); a missing path grants nothing.
+func pathRules(paths []string, dirs, files func(...string) landlock.FSRule) []landlock.Rule {
+	var ds, fs []string
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			ds = append(ds, p)
+		default:
+			fs = append(fs, p)
+		}
+	}
+	var out []landlock.Rule
+	if len(ds) > 0 {
+		out = append(out, dirs(ds...).IgnoreIfMissing())
+	}
+	if len(fs) > 0 {
+		out = append(out, files(fs...).IgnoreIfMissing())
+	}
+	return out
+}

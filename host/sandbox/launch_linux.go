@@ -1,0 +1,138 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/elastic/go-seccomp-bpf"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// minLandlockABI is the Landlock ABI the policy needs: filesystem rights with truncate (3),
+// TCP bind/connect (4), device ioctl (5) and the signal and abstract-socket scopes (6).
+const minLandlockABI = 6
+
+// Unavailable is the error of a start the sandbox cannot confine; the host reports it as
+// sandbox_unavailable. Missing names the mechanism.
+type Unavailable struct{ Missing string }
+
+func (e *Unavailable) Error() string {
+	return "the sandbox needs " + e.Missing + "; run it unconfined only if you accept that: --no-sandbox, or sandbox = \"off\" in the host config (for the host or [extensions.NAME])"
+}
+
+var (
+	probeOnce sync.Once
+	probeErr  error
+)
+
+// Available reports whether this kernel offers everything the init uses, once per process.
+func Available() error {
+	probeOnce.Do(func() { probeErr = probe() })
+	return probeErr
+}
+
+func probe() error {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return &Unavailable{Missing: fmt.Sprintf("Landlock (ABI %d or later; the kernel has none: %v)", minLandlockABI, err)}
+	}
+	if abi < minLandlockABI {
+		return &Unavailable{Missing: fmt.Sprintf("Landlock ABI %d or later (the kernel offers ABI %d)", minLandlockABI, abi)}
+	}
+	if !seccomp.Supported() {
+		return &Unavailable{Missing: "seccomp filters"}
+	}
+	if b, err := os.ReadFile("/proc/sys/user/max_user_namespaces"); err == nil && strings.TrimSpace(string(b)) == "0" {
+		return &Unavailable{Missing: "user namespaces (user.max_user_namespaces is 0)"}
+	}
+	return nil
+}
+
+// Launch is one confined start: Wrap rewrote the command to start the init; Ready and
+// Status read what the init reports on its pipe.
+type Launch struct {
+	statusR *os.File
+	statusW *os.File
+	r       *bufio.Reader
+}
+
+// Wrap rewrites cmd, which would run exe with cmd.Args[1:], so that it runs the host's own
+// binary as the sandbox init under p, which then starts exe. cmd.SysProcAttr must be set.
+func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
+	if err := Available(); err != nil {
+		return nil, err
+	}
+	enc, err := p.encode()
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	args := append([]string{"octet-sandbox-init", cmd.Path}, cmd.Args[1:]...)
+	cmd.Path, cmd.Args = "/proc/self/exe", args
+	cmd.Env = append(cmd.Env, envKey+"="+enc)
+	cmd.ExtraFiles = []*os.File{w} // fd 3 in the init
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWNS)
+	if !p.Network {
+		flags |= syscall.CLONE_NEWNET
+	}
+	sys := cmd.SysProcAttr
+	sys.Cloneflags = flags
+	// Root of the namespace is the operator, so the init may mount its /proc; nothing else
+	// of the host's users exists inside.
+	sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
+	sys.GidMappingsEnableSetgroups = false
+	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512)}, nil
+}
+
+// Started closes the host's copy of the init's end of the pipe; call it after cmd.Start,
+// whether or not it succeeded.
+func (l *Launch) Started() { _ = l.statusW.Close() }
+
+// Ready waits for the init to confine itself and start the entrypoint. An error says why
+// the init could not (an *Unavailable when a mechanism refused).
+func (l *Launch) Ready() error {
+	line, err := l.r.ReadString('\n')
+	line = strings.TrimSuffix(line, "\n")
+	switch {
+	case strings.HasPrefix(line, "ready "):
+		return nil
+	case strings.HasPrefix(line, "unavailable "):
+		return &Unavailable{Missing: strings.TrimPrefix(line, "unavailable ")}
+	case strings.HasPrefix(line, "error "):
+		return fmt.Errorf("sandbox init: %s", strings.TrimPrefix(line, "error "))
+	}
+	return fmt.Errorf("sandbox init ended before starting the entrypoint (%v)", err)
+}
+
+// Status returns the entrypoint's wait status as the init reported it when it ended, so
+// the host describes the extension's own exit, not the init's. ok is false when the init
+// was killed before it could say.
+func (l *Launch) Status() (ws syscall.WaitStatus, ok bool) {
+	defer l.statusR.Close()
+	line, _ := l.r.ReadString('\n')
+	text, found := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "exit ")
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(text, 10, 32)
+	if err != nil {
+		return 0, false
+	}
+	return syscall.WaitStatus(n), true
+}
+
+// Close releases the pipe of a start that failed.
+func (l *Launch) Close() {
+	_ = l.statusR.Close()
+	_ = l.statusW.Close()
+}

@@ -1,0 +1,204 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Filesystem modes of capabilities.filesystem.
+const (
+	FilesystemNone         = "none"
+	FilesystemWorkspace    = "workspace"
+	FilesystemUnrestricted = "unrestricted"
+)
+
+// DefaultProcesses is the process budget when the manifest declares none.
+const DefaultProcesses = 256
+
+// Policy is what the init enforces, fully resolved by the host: absolute paths, ports, and
+// budgets. It crosses to the init as JSON in an environment variable the init removes.
+type Policy struct {
+	Name       string   `json:"name"`       // the extension, for messages
+	Filesystem string   `json:"filesystem"` // none, workspace or unrestricted
+	Read       []string `json:"read"`       // read and execute, beneath each path
+	Write      []string `json:"write"`      // read, write, create, remove, beneath each path
+	Network    bool     `json:"network"`    // false: a new, empty network namespace
+	// Connect lists the TCP ports connect may reach when Network is true and the manifest
+	// named destinations; nil with Network true leaves TCP unconfined.
+	Connect []uint16 `json:"connect"`
+	// Budgets, 0 meaning none: RLIMIT_DATA bytes, RLIMIT_CPU seconds, RLIMIT_NOFILE and
+	// RLIMIT_NPROC.
+	MemoryBytes int64 `json:"memory_bytes"`
+	CPUSeconds  int64 `json:"cpu_seconds"`
+	OpenFiles   int64 `json:"open_files"`
+	Processes   int64 `json:"processes"`
+}
+
+// Request is what the host knows when it builds a Policy: the manifest's capabilities and the
+// places of this start.
+type Request struct {
+	Name       string
+	Dir        string // extension directory
+	Exe        string // resolved entrypoint
+	Workspace  string
+	Scratch    string
+	StateDirs  []string // further directories the host gives the extension to write
+	Home       string   // the operator's home, for "~/" paths
+	HostPath   string   // PATH as the extension sees it
+	Filesystem string
+	Network    bool
+	Connect    []string
+	Read       []string
+	Write      []string
+	MemoryMB   int64
+	CPUSeconds int64
+	OpenFiles  int64
+	Processes  int64
+}
+
+// Build resolves r into a Policy: relative paths against the extension directory, "~/"
+// against the home, and the runtime the entrypoint needs (runtime.go).
+func Build(r Request) (*Policy, error) {
+	p := &Policy{Name: r.Name, Filesystem: r.Filesystem, Network: r.Network,
+		CPUSeconds: r.CPUSeconds, OpenFiles: r.OpenFiles, Processes: r.Processes}
+	if p.Filesystem == "" {
+		p.Filesystem = FilesystemWorkspace
+	}
+	if r.MemoryMB > 0 {
+		p.MemoryBytes = r.MemoryMB << 20
+	}
+	if p.Processes == 0 {
+		p.Processes = DefaultProcesses
+	}
+	for i, c := range r.Connect {
+		port, err := ParseHostPort(c)
+		if err != nil {
+			return nil, fmt.Errorf("capabilities.connect[%d]: %v", i, err)
+		}
+		p.Connect = append(p.Connect, port)
+	}
+	if len(r.Connect) > 0 && !r.Network {
+		return nil, fmt.Errorf("capabilities.connect names destinations but capabilities.network is false")
+	}
+	read := runtimePaths(r.Dir, r.Exe, r.HostPath)
+	read = append(read, r.Dir)
+	for i, s := range r.Read {
+		abs, err := resolvePath(s, r.Dir, r.Home)
+		if err != nil {
+			return nil, fmt.Errorf("capabilities.read[%d]: %v", i, err)
+		}
+		read = append(read, abs)
+	}
+	write := []string{}
+	if r.Scratch != "" {
+		write = append(write, r.Scratch)
+	}
+	write = append(write, r.StateDirs...)
+	if p.Filesystem == FilesystemWorkspace && r.Workspace != "" {
+		write = append(write, r.Workspace)
+	}
+	for i, s := range r.Write {
+		abs, err := resolvePath(s, r.Dir, r.Home)
+		if err != nil {
+			return nil, fmt.Errorf("capabilities.write[%d]: %v", i, err)
+		}
+		write = append(write, abs)
+	}
+	p.Read, p.Write = dedupe(read), dedupe(write)
+	return p, nil
+}
+
+// ParseHostPort checks "host:port" and returns the port.
+func ParseHostPort(s string) (uint16, error) {
+	host, portText, err := net.SplitHostPort(s)
+	if err != nil || host == "" {
+		return 0, fmt.Errorf("%q is not host:port", s)
+	}
+	port, err := strconv.ParseUint(portText, 10, 16)
+	if err != nil || port == 0 {
+		return 0, fmt.Errorf("%q: port %q is not 1-65535", s, portText)
+	}
+	return uint16(port), nil
+}
+
+// resolvePath makes a declared path absolute and clean. It does not require it to exist.
+func resolvePath(s, dir, home string) (string, error) {
+	if strings.ContainsRune(s, 0) {
+		return "", fmt.Errorf("%q contains a NUL byte", s)
+	}
+	switch {
+	case s == "~" || strings.HasPrefix(s, "~/"):
+		if home == "" {
+			return "", fmt.Errorf("%q names the home directory but HOME is not set", s)
+		}
+		return filepath.Join(home, strings.TrimPrefix(s, "~")), nil
+	case filepath.IsAbs(s):
+		return filepath.Clean(s), nil
+	default:
+		return filepath.Join(dir, s), nil
+	}
+}
+
+// dedupe sorts paths and drops repeats and paths beneath another one in the list.
+func dedupe(paths []string) []string {
+	sort.Strings(paths)
+	out := paths[:0]
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if n := len(out); n > 0 && (p == out[n-1] || strings.HasPrefix(p, strings.TrimSuffix(out[n-1], "/")+"/")) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// envKey carries the encoded Policy to the init.
+const envKey = "OCTET_SANDBOX_INIT"
+
+func (p *Policy) encode() (string, error) {
+	b, err := json.Marshal(p)
+	return string(b), err
+}
+
+func decodePolicy(s string) (*Policy, error) {
+	var p Policy
+	if err := json.Unmarshal([]byte(s), &p); err != nil {
+		return nil, fmt.Errorf("sandbox policy: %v", err)
+	}
+	return &p, nil
+}
+
+// Describe is the one-line summary list, status and the inspector show.
+func (p *Policy) Describe() string {
+	fs := p.Filesystem
+	if fs == FilesystemUnrestricted {
+		fs = "unrestricted (filesystem unconfined)"
+	}
+	netw := "none"
+	if p.Network {
+		netw = "any"
+		if len(p.Connect) > 0 {
+			ports := make([]string, len(p.Connect))
+			for i, c := range p.Connect {
+				ports[i] = strconv.Itoa(int(c))
+			}
+			netw = "tcp ports " + strings.Join(ports, ",")
+		}
+	}
+	return fmt.Sprintf("filesystem %s, network %s, processes %d", fs, netw, p.Processes)
+}
+
+// statOK reports whether path exists.
+func statOK(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
