@@ -92,7 +92,11 @@ func FreshDir() error {
 		return fmt.Errorf("fresh-directory: octet-host --version said %q (%v), want version %s", ver, err, v)
 	}
 	work := filepath.Join(tmp, "work")
-	passed := 0
+	if err := freshRefusesWithoutSDK(work, env); err != nil {
+		return fmt.Errorf("fresh-directory: %w", err)
+	}
+	passed := 1
+	fmt.Println("fresh-directory: new without --sdk refuses, naming --sdk and go run mage.go dist")
 	for _, lang := range freshLanguages {
 		if err := freshScaffold(work, dist, env, lang); err != nil {
 			return fmt.Errorf("fresh-directory, %s: %w", lang, err)
@@ -106,6 +110,23 @@ func FreshDir() error {
 	passed++
 	fmt.Println("fresh-directory: octet-mcp bundle installed from dist/ and called")
 	fmt.Printf("fresh-directory: %d passed, 0 failed\n", passed)
+	return nil
+}
+
+// freshRefusesWithoutSDK runs `new` without --sdk in the fresh directory (no checkout
+// upwards): there is no SDK package to install yet, so it must refuse with the way out
+// (--sdk and the command that writes dist/) and write nothing.
+func freshRefusesWithoutSDK(work string, env []string) error {
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	out, err := freshRun(work, env, "octet-host", "new", "--lang", "python", "no-sdk")
+	if err == nil || !strings.Contains(out, "--sdk") || !strings.Contains(out, "go run mage.go dist") {
+		return fmt.Errorf("new without --sdk outside a checkout: %v, want a refusal naming --sdk and go run mage.go dist:\n%s", err, out)
+	}
+	if _, serr := os.Stat(filepath.Join(work, "no-sdk")); !os.IsNotExist(serr) {
+		return fmt.Errorf("the refused new wrote %s", filepath.Join(work, "no-sdk"))
+	}
 	return nil
 }
 

@@ -175,7 +175,7 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	var ext *host.Extension
 	var faults []error
 	defer func() {
-		closeRuntime(rt, stderr)
+		closeRuntime(rt, hf.stateDir, stderr)
 		for _, err := range faults {
 			reportExtensionFault(stderr, ext, err)
 		}

@@ -122,7 +122,7 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup
 	}
-	defer closeRuntime(rt, stderr)
+	defer closeRuntime(rt, hf.stateDir, stderr)
 	// A signal is noticed at any moment, during startup and while a command runs: it
 	// cancels ctx, so a pending handshake or call is cancelled (on the wire) and returns at
 	// once, and the bounded shutdown follows (closeRuntime).
