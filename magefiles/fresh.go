@@ -27,10 +27,12 @@ var freshLanguages = []string{"go", "python", "typescript"}
 
 // FreshDir installs the release the way each ecosystem expects, in an empty temporary
 // directory that sees nothing of this checkout but a copy of dist/: the wheel into a new
-// venv, the npm tarball into a new project, the Go SDK from a file-system GOPROXY, and
-// the octet-host binary on PATH. It scaffolds one extension per language with that binary
-// (new --sdk), runs the scaffold README's commands literally (install, build, strict type
-// check, unit test, a call, certify), certifies it, and installs it packed as a bundle.
+// venv, the npm tarball into a new project, the Go SDK module unpacked into the
+// scaffold from dist/'s module zip (no GOPROXY, GONOSUMDB or GOFLAGS), and the octet-host
+// binary on PATH. It first checks that `new` without --sdk refuses there, then scaffolds
+// one extension per language with that binary (new --sdk), runs the scaffold README's
+// commands literally (install, build, strict type check, unit test, a call, certify),
+// certifies it, and installs it packed as a bundle.
 // It fails when an artifact is missing, SHA256SUMS does not verify, or a scaffold names
 // a path in the checkout. OCTET_FRESH_KEEP=1 keeps the directory for a look.
 func FreshDir() error {
