@@ -9,7 +9,9 @@
 //   - json: a strict parse.
 //   - toml: a manifest (it has [entrypoint]) goes through the host's manifest validation;
 //     anything else must parse as TOML.
-//   - other languages (go, python, ts, yaml): only with a file: or not-runnable mark.
+//   - go, python, ts: a whole file, type-checked by go vet, mypy --strict or tsc --strict
+//     (snippets_test.go);
+//   - other languages (yaml): only with a file: or not-runnable mark.
 //
 // Untyped blocks (```) are text: layout trees and sample output.
 package docs_test
@@ -85,6 +87,7 @@ func docFiles(t *testing.T) []string {
 
 func TestDocBlocks(t *testing.T) {
 	ran, marked := 0, 0
+	var snips []snippet
 	for _, path := range docFiles(t) {
 		for _, b := range blocks(t, path) {
 			name := fmt.Sprintf("%s:%d", strings.TrimPrefix(b.file, "../"), b.line)
@@ -96,6 +99,9 @@ func TestDocBlocks(t *testing.T) {
 				continue
 			case strings.HasPrefix(b.mark, "file: "):
 				checkQuoted(t, name, b)
+				if snippetLang(b.lang) != "" { // a quoted file is still one a reader copies
+					snips = append(snips, snippet{name: name, lang: snippetLang(b.lang), body: b.body})
+				}
 			case b.lang == "sh" || b.lang == "bash":
 				runShell(t, name, b)
 			case b.lang == "json":
@@ -104,6 +110,8 @@ func TestDocBlocks(t *testing.T) {
 				}
 			case b.lang == "toml":
 				checkTOML(t, name, b)
+			case snippetLang(b.lang) != "":
+				snips = append(snips, snippet{name: name, lang: snippetLang(b.lang), body: b.body})
 			default:
 				t.Errorf("%s: a %s block is neither run nor marked; put <!-- file: PATH --> (the file it quotes) or <!-- not runnable: why --> on the line before it", name, b.lang)
 				continue
@@ -111,6 +119,7 @@ func TestDocBlocks(t *testing.T) {
 			ran++
 		}
 	}
+	checkSnippets(t, snips)
 	t.Logf("doc blocks: %d run or checked, %d marked not runnable", ran, marked)
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/octet-kit/octet/host/discovery"
+	"github.com/octet-kit/octet/host/internal/suggest"
 	"github.com/octet-kit/octet/host/process"
 )
 
@@ -76,12 +77,14 @@ func (e *StartupError) Unwrap() error { return e.Err }
 // already started is shut down and a *StartupError is returned.
 func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required []string) ([]StartFailure, error) {
 	have := map[string]bool{}
+	var names []string
 	for _, e := range entries {
 		have[e.Name] = true
+		names = append(names, e.Name)
 	}
 	for _, r := range required {
 		if !have[r] {
-			return nil, &StartupError{Required: r, Err: fmt.Errorf("it is not discovered or not admitted")}
+			return nil, &StartupError{Required: r, Err: fmt.Errorf("it is not discovered or not admitted%s", suggest.Hint(r, names, nil))}
 		}
 	}
 	h.prepareProcesses() // a crashed predecessor's leftovers go before anything starts

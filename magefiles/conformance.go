@@ -21,14 +21,29 @@ func Demo() error {
 	if !exists("host/conformance") {
 		return nil
 	}
+	steps := []phaseStep{}
 	if exists("sdk-python/pyproject.toml") {
-		mg.Deps(PythonEnv)
+		steps = append(steps, phaseStep{"python", "venv", PythonEnv})
 	}
-	mg.Deps(BuildTypeScript, BuildGoExamples)
-	if err := run(".", nil, "go", "run", "./host/cmd/octet-host", "certify", "--matrix", "examples"); err != nil {
-		return err
+	steps = append(steps,
+		phaseStep{"typescript", "build SDK and examples", BuildTypeScript},
+		phaseStep{"go", "build examples", BuildGoExamples},
+		phaseStep{"all", "certify --matrix examples", certifyMatrix},
+		phaseStep{"all", "record and replay", ReplayDemo},
+	)
+	if phaseNested() {
+		// Inside Test: the steps are part of its "demo" phase.
+		for _, s := range steps {
+			mg.SerialDeps(s.target)
+		}
+		return nil
 	}
-	return ReplayDemo()
+	return phases("demo", steps)
+}
+
+// certifyMatrix certifies every example of every language through the reference host.
+func certifyMatrix() error {
+	return run(".", nil, "go", "run", "./host/cmd/octet-host", "certify", "--matrix", "examples")
 }
 
 // BuildGoExamples compiles every Go example into its .bin/extension, where its run

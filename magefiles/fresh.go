@@ -27,10 +27,12 @@ var freshLanguages = []string{"go", "python", "typescript"}
 
 // FreshDir installs the release the way each ecosystem expects, in an empty temporary
 // directory that sees nothing of this checkout but a copy of dist/: the wheel into a new
-// venv, the npm tarball into a new project, the Go SDK from a file-system GOPROXY, and
-// the octet-host binary on PATH. It scaffolds one extension per language with that binary
-// (new --sdk), runs the scaffold README's commands literally (install, build, strict type
-// check, unit test, a call, certify), certifies it, and installs it packed as a bundle.
+// venv, the npm tarball into a new project, the Go SDK module unpacked into the
+// scaffold from dist/'s module zip (no GOPROXY, GONOSUMDB or GOFLAGS), and the octet-host
+// binary on PATH. It first checks that `new` without --sdk refuses there, then scaffolds
+// one extension per language with that binary (new --sdk), runs the scaffold README's
+// commands literally (install, build, strict type check, unit test, a call, certify),
+// certifies it, and installs it packed as a bundle.
 // It fails when an artifact is missing, SHA256SUMS does not verify, or a scaffold names
 // a path in the checkout. OCTET_FRESH_KEEP=1 keeps the directory for a look.
 func FreshDir() error {
@@ -92,7 +94,11 @@ func FreshDir() error {
 		return fmt.Errorf("fresh-directory: octet-host --version said %q (%v), want version %s", ver, err, v)
 	}
 	work := filepath.Join(tmp, "work")
-	passed := 0
+	if err := freshRefusesWithoutSDK(work, env); err != nil {
+		return fmt.Errorf("fresh-directory: %w", err)
+	}
+	passed := 1
+	fmt.Println("fresh-directory: new without --sdk refuses, naming --sdk and go run mage.go dist")
 	for _, lang := range freshLanguages {
 		if err := freshScaffold(work, dist, env, lang); err != nil {
 			return fmt.Errorf("fresh-directory, %s: %w", lang, err)
@@ -106,6 +112,23 @@ func FreshDir() error {
 	passed++
 	fmt.Println("fresh-directory: octet-mcp bundle installed from dist/ and called")
 	fmt.Printf("fresh-directory: %d passed, 0 failed\n", passed)
+	return nil
+}
+
+// freshRefusesWithoutSDK runs `new` without --sdk in the fresh directory (no checkout
+// upwards): there is no SDK package to install yet, so it must refuse with the way out
+// (--sdk and the command that writes dist/) and write nothing.
+func freshRefusesWithoutSDK(work string, env []string) error {
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	out, err := freshRun(work, env, "octet-host", "new", "--lang", "python", "no-sdk")
+	if err == nil || !strings.Contains(out, "--sdk") || !strings.Contains(out, "go run mage.go dist") {
+		return fmt.Errorf("new without --sdk outside a checkout: %v, want a refusal naming --sdk and go run mage.go dist:\n%s", err, out)
+	}
+	if _, serr := os.Stat(filepath.Join(work, "no-sdk")); !os.IsNotExist(serr) {
+		return fmt.Errorf("the refused new wrote %s", filepath.Join(work, "no-sdk"))
+	}
 	return nil
 }
 

@@ -29,8 +29,20 @@ func Test() error {
 	// The Python venv and the TypeScript build come before the Go tests: Go tests start Python
 	// and TypeScript extensions (the doc test, the redaction and orphan tests), and nothing
 	// may rebuild them while those run.
-	mg.SerialDeps(Drift, Breaking, LintGo, PythonEnv, BuildTypeScript, TestGo, TestPython, TestTypeScript, FuzzQuick, LintTypeScript, Demo, FreshDir)
-	return nil
+	return phases("test", []phaseStep{
+		{"schema", "drift", Drift},
+		{"schema", "breaking", Breaking},
+		{"go", "gofmt and go vet", LintGo},
+		{"python", "venv", PythonEnv},
+		{"typescript", "build", BuildTypeScript},
+		{"go", "go test", TestGo},
+		{"python", "pytest, mypy, ruff", TestPython},
+		{"typescript", "node --test", TestTypeScript},
+		{"all", "quick fuzz", FuzzQuick},
+		{"typescript", "tsc --noEmit", LintTypeScript},
+		{"all", "demo", Demo},
+		{"all", "fresh directory", FreshDir},
+	})
 }
 
 // Lint runs gofmt and go vet, ruff and mypy --strict, and tsc --noEmit.
@@ -52,7 +64,7 @@ func root() string {
 func run(dir string, env []string, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = filepath.Join(root(), dir)
-	cmd.Stdout = os.Stdout
+	cmd.Stdout = phaseStdout()
 	cmd.Stderr = os.Stderr
 	cmd.Env = append(os.Environ(), env...)
 	if mg.Verbose() {

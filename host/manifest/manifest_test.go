@@ -180,3 +180,30 @@ func TestWrongTypeForTable(t *testing.T) {
 		t.Fatalf("got %v", diags)
 	}
 }
+
+// TestUnknownFieldSuggestsTheNearName: a near miss of a known field is blamed on the typo
+// with the field it was meant to be, at any level; "may need a newer octet" only when no
+// known field is close.
+func TestUnknownFieldSuggestsTheNearName(t *testing.T) {
+	for _, c := range []struct{ old, new, field, want, not string }{
+		{`api_version = "0.2"`, `api_verison = "0.2"`, "api_verison", `did you mean "api_version"?`, "newer octet"},
+		{`command = "git-tools"`, "comand = \"git-tools\"", "entrypoint.comand", `did you mean "command"?`, "newer octet"},
+		{`process = true`, "proccess = true", "capabilities.proccess", `did you mean "process"?`, "newer octet"},
+		{`description =`, "colour = \"red\"\ndescription =", "colour", "newer octet", "did you mean"},
+	} {
+		src := strings.Replace(valid, c.old, c.new, 1)
+		if src == valid {
+			t.Fatalf("%s: the fixture lacks %q", c.field, c.old)
+		}
+		_, diags := manifest.Parse([]byte(src), "/x/git-tools/extension.toml", opts)
+		var got string
+		for _, d := range diags {
+			if d.Field == c.field && d.Rule == manifest.RuleUnknownField {
+				got = d.Message
+			}
+		}
+		if got == "" || !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("%s: message %q, want %q and not %q (all: %v)", c.field, got, c.want, c.not, diags)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/octet-kit/octet/host/internal/suggest"
 )
 
 var (
@@ -47,6 +49,11 @@ func (v *validator) known(obj map[string]any, path string, fields ...string) {
 	}
 	sort.Strings(unknown)
 	for _, k := range unknown {
+		// A near miss of a known field is a typo, not a feature of a newer octet.
+		if near := suggest.Closest(k, fields); near != "" {
+			v.add(join(path, k), RuleUnknownField, "field %q is not known; did you mean %q?", k, near)
+			continue
+		}
 		v.add(join(path, k), RuleUnknownField, "field %q is not known to this host; it may need a newer octet", k)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/octet-kit/octet/host/internal/suggest"
 	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
@@ -129,11 +130,16 @@ func Parse(name string, data []byte, baseDir string) (*Script, error) {
 		return nil, fmt.Errorf("script %s: %s", name, describeTOMLError(err))
 	}
 	if und := md.Undecoded(); len(und) > 0 {
+		sections := []string{"secrets_file", "secrets", "confirmations", "inputs", "policy", "agents", "models", "lifecycle"}
 		keys := make([]string, len(und))
+		hint := ""
 		for i, k := range und {
 			keys[i] = k.String()
+			if len(k) == 1 && hint == "" { // a mistyped section: name the one it was meant to be
+				hint = suggest.Hint(k[0], sections, nil)
+			}
 		}
-		return nil, fmt.Errorf("script %s: unknown keys %s (known sections: secrets_file, secrets, confirmations, inputs, policy, agents, models, lifecycle)", name, strings.Join(keys, ", "))
+		return nil, fmt.Errorf("script %s: unknown keys %s%s (known sections: %s)", name, strings.Join(keys, ", "), hint, strings.Join(sections, ", "))
 	}
 	s := &Script{}
 	fail := func(section string, i int, format string, args ...any) error {

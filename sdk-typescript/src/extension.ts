@@ -22,6 +22,8 @@ import {
   type RendererHandler, type ShutdownHandler, type StatusHandler, type ToolEntry, type ToolHandler, type ToolSpec, type ArgsOf,
 } from "./registry.js";
 import { checkWire, requestParamsType } from "./wirecheck.js";
+import { toolResult } from "./content.js";
+import type { Typed, TypedToolSpec } from "./typed.js";
 import type { JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
@@ -108,6 +110,29 @@ export class Extension extends HostServices {
   tool<A = never, const P extends JsonSchema = JsonSchema>(spec: ToolSpec<P>, handler: ToolHandler<ArgsOf<A, P>>): this {
     this.beforeServing("tool");
     this.registry.addTool(spec, handler as ToolHandler<unknown> as ToolHandler<JsonObject>);
+    return this;
+  }
+
+  /**
+   * Register a typed tool: `input` (built with `typed`) is its parameters schema and the
+   * handler's argument type; with `output`, the handler returns that type, which becomes the
+   * result's `structured_content` (validated against the output_schema before sending) with
+   * its compact JSON as the text part, as Go's StructuredTool and Python's typed tools do.
+   */
+  typedTool<I, O extends object>(spec: TypedToolSpec<I, O> & { output: Typed<O> }, handler: (args: I, ctx: RequestContext) => O | Promise<O>): this;
+  typedTool<I>(spec: TypedToolSpec<I>, handler: ToolHandler<I>): this;
+  typedTool<I, O extends object>(spec: TypedToolSpec<I, O>, handler: (args: I, ctx: RequestContext) => unknown): this {
+    this.beforeServing("tool");
+    const base = { name: spec.name, description: spec.description, parameters: spec.input.schema };
+    if (spec.output === undefined) {
+      this.registry.addTool(base, handler as unknown as ToolHandler<JsonObject>);
+      return this;
+    }
+    const structured: ToolHandler<JsonObject> = async (args, ctx) => {
+      const value = (await handler(args as unknown as I, ctx)) as JsonObject;
+      return toolResult(JSON.stringify(value), { structuredContent: value });
+    };
+    this.registry.addTool({ ...base, outputSchema: spec.output.schema }, structured);
     return this;
   }
 

@@ -17,6 +17,8 @@ export { canonicalJson } from "./services.js";
 export { Logger } from "./log.js";
 export type { LogFields, LogLevel } from "./log.js";
 export { checkSchema, compileSchema, SchemaError } from "./schema.js";
+export { typed } from "./typed.js";
+export type { ArrayOptions, NumberOptions, ObjectOf, Optional, StringOptions, Typed, TypedToolSpec, TypeOf } from "./typed.js";
 export type { CompiledSchema, CompileOptions, ExactProbe, Fault, Infer, JsonSchema, JsonTypeName, SchemaFault } from "./schema.js";
 export type { Id, JsonObject, JsonPrimitive, JsonValue } from "./json.js";
 export type { Transport, InboundSink } from "./transport.js";

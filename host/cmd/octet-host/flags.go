@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/octet-kit/octet/host/internal/suggest"
 	"github.com/octet-kit/octet/host/process"
 	"github.com/octet-kit/octet/host/services"
 )
@@ -78,14 +79,24 @@ func flagSet(name, text string, stderr io.Writer) *flag.FlagSet {
 // CLIs expect: the standard flag package stops at the first positional argument, so
 // parsing resumes after each one. `--` ends the flags; everything after it is positional
 // (a tool literally named "--trace" is `call DIR -- --trace`).
+//
+// A parse error is one line on the verb's output (an unknown flag with the nearest known
+// one), not the whole help, which --help prints.
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) int {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var positional []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
+			fs.SetOutput(out)
 			if err == flag.ErrHelp {
+				usage()
 				return exitOK
 			}
+			fmt.Fprintln(out, flagError(fs, err))
 			return exitStartup
 		}
 		rest = fs.Args()
@@ -106,6 +117,19 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) int {
 		return exitStartup
 	}
 	return -1
+}
+
+// flagError is the one line for a flag the verb refused: an unknown flag names the nearest
+// known one when there is a close one.
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		var known []string
+		fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		msg = "unknown flag --" + name + suggest.Hint(name, known, func(s string) string { return "--" + s })
+	}
+	return fmt.Sprintf("octet-host %s: %s (octet-host %s --help lists the flags)", fs.Name(), msg, fs.Name())
 }
 
 // terminated reports whether the flag parser stopped because of a "--" (rest is what

@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/octet-kit/octet/host"
+	"github.com/octet-kit/octet/host/internal/suggest"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
@@ -63,6 +64,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	v, ok := verbs[args[0]]
 	if !ok {
+		names := make([]string, 0, len(verbs))
+		for n := range verbs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		if hint := suggest.Hint(args[0], names, nil); hint != "" {
+			fmt.Fprintf(stderr, "octet-host: unknown verb %q%s (octet-host help lists the verbs)\n", args[0], hint)
+			return exitStartup
+		}
 		fmt.Fprintf(stderr, "octet-host: unknown verb %q\n\n", args[0])
 		usage(stderr)
 		return exitStartup

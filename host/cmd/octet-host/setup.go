@@ -150,12 +150,14 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 }
 
 // closeRuntime shuts every extension down (bounded), closes the store and names the
-// recordings written, so the user can inspect them.
-func closeRuntime(rt *reference.Host, stderr io.Writer) {
+// recordings written, so the user can inspect them with a command that works when pasted
+// (the same --state, and octet-host as it can be found from a new shell).
+func closeRuntime(rt *reference.Host, stateDir string, stderr io.Writer) {
 	if err := rt.Close(); err != nil {
 		fmt.Fprintf(stderr, "octet-host: %v\n", err)
 	}
+	self, elsewhere := selfCommand()
 	for _, id := range rt.Recordings() {
-		fmt.Fprintf(stderr, "octet-host: recorded session %s (octet-host inspect %s)\n", id, id)
+		fmt.Fprintf(stderr, "octet-host: recorded session %s (%s inspect%s %s)\n", id, self, stateHint(stateDir, elsewhere), id)
 	}
 }

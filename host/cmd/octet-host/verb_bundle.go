@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/octet-kit/octet/host/bundle"
+	"github.com/octet-kit/octet/host/internal/suggest"
 )
 
 const bundleHelp = `
@@ -77,7 +78,7 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 	}
 	sub, ok := bundleVerbs[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "octet-host bundle: unknown sub-verb %q; want install, update, remove or list\n", args[0])
+		fmt.Fprintf(stderr, "octet-host bundle: unknown sub-verb %q%s (want install, update, remove or list)\n", args[0], suggest.Hint(args[0], []string{"install", "update", "remove", "list"}, nil))
 		return exitStartup
 	}
 	name := args[0]

@@ -175,7 +175,7 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	var ext *host.Extension
 	var faults []error
 	defer func() {
-		closeRuntime(rt, stderr)
+		closeRuntime(rt, hf.stateDir, stderr)
 		for _, err := range faults {
 			reportExtensionFault(stderr, ext, err)
 		}
@@ -206,9 +206,16 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 		raw, err := sess.CallTool(ctx, ext, turn, c.name, c.args)
 		if err != nil {
 			code = exitFailed
-			line := map[string]any{"tool": c.name, "error": describeError(err)}
+			reason := any(err)
+			desc := unknownToolError(err, c.name, ext)
+			if desc != nil {
+				reason = desc["message"] // with the tools it does serve and the nearest
+			} else {
+				desc = describeError(err)
+			}
+			line := map[string]any{"tool": c.name, "error": desc}
 			_ = enc.Encode(line)
-			fmt.Fprintf(stderr, "octet-host call: %s failed: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "octet-host call: %s failed: %v\n", c.name, reason)
 			faults = append(faults, err)
 			continue
 		}
@@ -259,7 +266,7 @@ func describeError(err error) map[string]any {
 	case errors.As(err, &nr):
 		return map[string]any{"kind": "not_registered", "message": err.Error()}
 	case errors.As(err, &ut):
-		return map[string]any{"kind": "unknown_tool", "message": err.Error()}
+		return unknownTool(ut.Tool, ut.Catalog, nil)
 	case errors.As(err, &we):
 		out := map[string]any{"kind": "rpc", "code": we.Code, "message": we.Message}
 		if len(we.Data) > 0 {

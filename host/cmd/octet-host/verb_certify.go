@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/octet-kit/octet/host/conformance"
+	"github.com/octet-kit/octet/host/internal/suggest"
 )
 
 const certifyHelp = `
@@ -31,7 +32,8 @@ tool (skip = true, reason = "..."); a skipped tool is reported skipped, never pa
 failed call prints its exact arguments, what came back, the frames, the last stderr lines
 and the octet-host call command line that replays it.
 
-The text report prints each check as it finishes, then each failure's evidence, one line
+The text report prints each check as it finishes (skipped checks folded into one line
+with their counts and reasons; -v prints each), then each failure's evidence, one line
 per tool and the totals. --json prints {"extension", "language", "checks": [{"name",
 "status", "detail"}], "passed", "failed", "skipped", "errored", "tools": [{"name",
 "status", "reason", "calls", "passed", "failed", "checks", "failure"}]} per extension (an
@@ -58,6 +60,7 @@ func init() {
 func runCertify(args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("certify", certifyHelp, stderr)
 	asJSON := fs.Bool("json", false, "print JSON reports instead of text")
+	verbose := fs.Bool("v", false, "print a line for every skipped check instead of one folded line")
 	matrix := fs.Bool("matrix", false, "certify every ROOT/{go,python,typescript}/* and print the matrix")
 	var only multi
 	var passEnv envNames
@@ -73,7 +76,11 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, name := range only {
 		if _, ok := conformance.Lookup(name); !ok {
-			fmt.Fprintf(stderr, "octet-host certify: unknown check %q; see docs/conformance.md for the list\n", name)
+			var names []string
+			for _, c := range conformance.Checks() {
+				names = append(names, c.Name)
+			}
+			fmt.Fprintf(stderr, "octet-host certify: unknown check %q%s (docs/conformance.md lists them)\n", name, suggest.Hint(name, names, nil))
 			return exitStartup
 		}
 		var note string
@@ -98,7 +105,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	var reports []*conformance.Report
 	failed := false
 	for _, dir := range fs.Args() {
-		rep := certifyDir(ctx, dir, opts, !*asJSON, stdout)
+		rep := certifyDir(ctx, dir, opts, !*asJSON, *verbose, stdout)
 		reports = append(reports, rep)
 		failed = failed || !rep.OK()
 		if !*asJSON {
@@ -120,7 +127,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 // certifyDir loads and certifies one directory; a manifest that does not load is a
 // failed report, not a usage error, so the other directories still run. With text, each
 // check's line is printed as it finishes, then the failures, the tools and the totals.
-func certifyDir(ctx context.Context, dir string, opts conformance.Options, text bool, stdout io.Writer) *conformance.Report {
+func certifyDir(ctx context.Context, dir string, opts conformance.Options, text, verbose bool, stdout io.Writer) *conformance.Report {
 	ext, err := conformance.LoadExtension(dir)
 	if err != nil {
 		rep := &conformance.Report{Extension: dir, Dir: dir, LoadError: err.Error()}
@@ -133,8 +140,16 @@ func certifyDir(ctx context.Context, dir string, opts conformance.Options, text 
 		return conformance.Certify(ctx, ext, opts)
 	}
 	conformance.WriteHeader(stdout, &conformance.Report{Extension: ext.Manifest.Name, Language: ext.Language, Dir: ext.Dir})
-	opts.OnResult = func(r conformance.Result) { conformance.WriteResult(stdout, r) }
+	var skipped []conformance.Result
+	opts.OnResult = func(r conformance.Result) {
+		if r.Status == conformance.Skip && !verbose {
+			skipped = append(skipped, r) // folded into one line below
+			return
+		}
+		conformance.WriteResult(stdout, r)
+	}
 	rep := conformance.Certify(ctx, ext, opts)
+	conformance.WriteSkipped(stdout, skipped)
 	_ = conformance.WriteTail(stdout, rep)
 	return rep
 }

@@ -107,7 +107,7 @@ func devVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int 
 		fmt.Fprintln(stderr, "octet-host dev:", err)
 		return exitStartup
 	}
-	defer closeRuntime(rt, stderr)
+	defer closeRuntime(rt, hf.stateDir, stderr)
 	if _, err := rt.Start(context.Background(), entries, names); err != nil {
 		fmt.Fprintln(stderr, "octet-host dev:", err)
 		return exitStartup

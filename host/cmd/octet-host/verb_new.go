@@ -17,17 +17,21 @@ Writes a new extension NAME into DIR (default ./NAME; its last element must be N
 the manifest, the code (one tool, hello), a test through the SDK's testing helper and a
 README. It passes 'octet-host certify' as written.
 
-Inside a checkout of the kit (found from DIR upwards, or --kit) the extension uses the
-kit's SDK sources, and TypeScript and Go are compiled once unless --no-build. With --sdk
-DIST (a release directory written by 'go run mage.go dist') it installs the released SDK
-packages from there; otherwise from the registries. Outside a kit the README's commands
-(printed below) install, build, test and certify; the scaffold is bundle-ready.
+Inside a checkout of the kit (found from DIR upwards, from the working directory upwards,
+or --kit) the extension uses the kit's SDK sources, and TypeScript and Go are compiled once
+unless --no-build. Outside a checkout --sdk DIST is required: a release directory written
+by 'go run mage.go dist' in a checkout (the SDK packages are not on the public registries
+yet). The scaffold installs the released SDK packages from there and needs no environment
+variables (the Go SDK is unpacked into the scaffold, the wheel and the npm tarball are
+installed from DIST); it is bundle-ready. The README's commands (printed below) install,
+build, test and certify it.
 
 Exit codes: 0 written, 1 the build failed, 2 usage error or the directory is not empty.
 
 Examples:
-  octet-host new --lang python weather
-  octet-host new --lang typescript weather ~/.octet/extensions/weather
+  octet-host new --lang python weather                   # inside a kit checkout
+  octet-host new --lang go --sdk ~/octet/dist weather   # anywhere, from a release directory
+  octet-host new --lang typescript --sdk ~/octet/dist weather ~/.octet/extensions/weather
 `
 
 func init() {
@@ -62,6 +66,10 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 			*kit = scaffold.FindKit(wd)
 		}
 	}
+	if *kit == "" && *sdk == "" {
+		fmt.Fprintln(stderr, "octet-host new: not inside a kit checkout, so name the SDK release with --sdk DIST: a release directory written by 'go run mage.go dist' in a kit checkout (the SDK packages are not on the public registries yet); or --kit CHECKOUT")
+		return exitStartup
+	}
 	if *sdk != "" {
 		if fi, err := os.Stat(*sdk); err != nil || !fi.IsDir() {
 			fmt.Fprintf(stderr, "octet-host new: --sdk %s is not a directory (write one with go run mage.go dist)\n", *sdk)
@@ -70,6 +78,9 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 		*kit = ""
 	}
 	o := scaffold.Options{Lang: *lang, Name: name, Dir: dir, Kit: *kit, SDK: *sdk}
+	// The README's commands are printed below as the next steps; they must work when
+	// pasted, so they invoke octet-host the way a new shell can find it.
+	o.Host, o.HostElsewhere = selfCommand()
 	res, err := scaffold.Generate(o)
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host new:", err)

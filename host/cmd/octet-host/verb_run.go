@@ -122,7 +122,7 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "octet-host run:", err)
 		return exitStartup
 	}
-	defer closeRuntime(rt, stderr)
+	defer closeRuntime(rt, hf.stateDir, stderr)
 	// A signal is noticed at any moment, during startup and while a command runs: it
 	// cancels ctx, so a pending handshake or call is cancelled (on the wire) and returns at
 	// once, and the bounded shutdown follows (closeRuntime).
@@ -199,7 +199,7 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 	case "logs":
 		e := h.Extension(rest)
 		if e == nil {
-			fmt.Fprintf(out, "logs: no extension %q\n", rest)
+			fmt.Fprintf(out, "logs: %s\n", noExtension(h, rest))
 			break
 		}
 		for _, l := range e.StderrTail() {
@@ -226,7 +226,7 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 	case "reload":
 		e := h.Extension(rest)
 		if e == nil {
-			fmt.Fprintf(out, "reload: no extension %q\n", rest)
+			fmt.Fprintf(out, "reload: %s\n", noExtension(h, rest))
 			break
 		}
 		if err := e.Reload(ctx); err != nil {
@@ -256,7 +256,11 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 			sess.TurnSettled(turn, outcome)
 		}
 		if err != nil {
-			b, _ := json.Marshal(map[string]any{"tool": tool, "error": describeError(err)})
+			desc := unknownToolError(err, tool, e)
+			if desc == nil {
+				desc = describeError(err)
+			}
+			b, _ := json.Marshal(map[string]any{"tool": tool, "error": desc})
 			fmt.Fprintln(out, string(b))
 			break
 		}
@@ -297,7 +301,7 @@ func consoleTyped(ctx context.Context, verb, rest string, h *host.Host, out io.W
 	}
 	e := h.Extension(fields[0])
 	if e == nil {
-		fmt.Fprintf(out, "%s: no extension %q\n", verb, fields[0])
+		fmt.Fprintf(out, "%s: %s\n", verb, noExtension(h, fields[0]))
 		return
 	}
 	var raw json.RawMessage

@@ -45,6 +45,11 @@ type Options struct {
 	// SDK is a release directory (dist/ of `go run mage.go dist`: the wheel, the npm
 	// tarball and a file-system GOPROXY) to install the SDK from; it wins over Kit.
 	SDK string
+	// Host is how the README's commands invoke octet-host ("" = octet-host, on PATH); a
+	// command that runs in another directory (go -C KIT run ...) sets HostElsewhere, and
+	// the commands then name the scaffold by its absolute path instead of ".".
+	Host          string
+	HostElsewhere bool
 }
 
 // Result is what Generate wrote and what the author does next.
@@ -71,6 +76,10 @@ type data struct {
 	// Read and Write are the sandbox's extra paths of the manifest ([capabilities]), as TOML
 	// list items: what the launcher needs beyond the extension's own directory.
 	Read, Write string
+	// GoSDKDir is the scaffold's own copy of the Go SDK module (unpacked from Dist).
+	GoSDKDir string
+	Host     string // the octet-host command of the README (Options.Host)
+	Here     string // the scaffold as the README's octet-host commands name it
 }
 
 // Generate writes the extension. It refuses an invalid name, an unknown language, and
@@ -88,7 +97,17 @@ func Generate(o Options) (*Result, error) {
 	if base := filepath.Base(o.Dir); base != o.Name {
 		return nil, fmt.Errorf("directory %s must be named %q like the extension (the host requires it)", o.Dir, o.Name)
 	}
-	d := data{Name: o.Name, Python: "python3", Module: "example.com/" + o.Name, Version: host.OctetVersion}
+	d := data{Name: o.Name, Python: "python3", Module: "example.com/" + o.Name, Version: host.OctetVersion, Host: "octet-host", Here: "."}
+	if o.Host != "" {
+		d.Host = o.Host
+	}
+	if o.HostElsewhere {
+		abs, err := filepath.Abs(o.Dir)
+		if err != nil {
+			return nil, err
+		}
+		d.Here = ShellQuote(abs)
+	}
 	if o.SDK != "" {
 		dist, err := filepath.Abs(o.SDK)
 		if err != nil {
@@ -119,6 +138,13 @@ func Generate(o Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{}
+	if o.Lang == "go" && d.Dist != "" {
+		var err error
+		if d.KitRequires, err = unpackGoSDK(d.Dist, d.Version, o.Dir, res); err != nil {
+			return nil, err
+		}
+		d.GoSDKDir = DistGoDir
+	}
 	root := "templates/" + o.Lang
 	err := fs.WalkDir(templates, root, func(p string, e fs.DirEntry, err error) error {
 		if err != nil || e.IsDir() {
@@ -187,6 +213,11 @@ func kitRequires(kit string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("the kit's sdk-go/go.mod: %w", err)
 	}
+	return requiresOf(b), nil
+}
+
+// requiresOf returns the require lines of a go.mod as kitRequires describes them.
+func requiresOf(b []byte) string {
 	var lines []string
 	inBlock := false
 	for _, line := range strings.Split(string(b), "\n") {
@@ -209,7 +240,7 @@ func kitRequires(kit string) (string, error) {
 		}
 	}
 	sort.Strings(lines) // the order go.mod keeps, so a build needs no go.mod update
-	return strings.Join(lines, ""), nil
+	return strings.Join(lines, "")
 }
 
 // linkSDK makes the kit's TypeScript SDK importable from the scaffold, as the kit's
@@ -340,4 +371,14 @@ func SDKMissing(kit, lang string) string {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// ShellQuote quotes s for a POSIX shell when it holds anything but safe characters.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:@+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
