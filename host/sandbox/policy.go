@@ -108,10 +108,27 @@ func Build(r Request) (*Policy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("capabilities.write[%d]: %v", i, err)
 		}
+		if err := ensureOwnDir(abs, r.Dir); err != nil {
+			return nil, fmt.Errorf("capabilities.write[%d]: %v", i, err)
+		}
 		write = append(write, abs)
 	}
 	p.Read, p.Write = dedupe(read), dedupe(write)
 	return p, nil
+}
+
+// ensureOwnDir creates a declared write directory that lies inside the extension's own
+// directory and does not exist yet (a build cache such as ".bin"): Landlock grants only
+// paths that exist, and the extension, which may only read its own directory, could not
+// create it itself. Paths elsewhere are never created.
+func ensureOwnDir(abs, dir string) error {
+	if dir == "" || !strings.HasPrefix(abs, filepath.Clean(dir)+string(filepath.Separator)) {
+		return nil
+	}
+	if _, err := os.Lstat(abs); !os.IsNotExist(err) {
+		return nil
+	}
+	return os.MkdirAll(abs, 0o755)
 }
 
 // ParseHostPort checks "host:port" and returns the port.

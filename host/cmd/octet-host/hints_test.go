@@ -96,7 +96,7 @@ func TestRecordedSessionHintKeepsState(t *testing.T) {
 
 // TestPythonLauncherPrefersItsVenv starts a Python scaffold through the host with a PATH
 // whose python3 lacks the SDK, as a new shell without the venv activated has: the launcher
-// must use the scaffold's own .venv (a real venv that sees the kit's SDK sources).
+// must use the scaffold's own .venv (a real venv holding a copy of the kit's SDK).
 func TestPythonLauncherPrefersItsVenv(t *testing.T) {
 	kit := scaffold.FindKit(".")
 	if why := scaffold.SDKMissing(kit, "python"); why != "" {
@@ -118,8 +118,10 @@ func TestPythonLauncherPrefersItsVenv(t *testing.T) {
 	if len(site) != 1 {
 		t.Fatalf("no site-packages in the new venv: %v", site)
 	}
-	if err := os.WriteFile(filepath.Join(site[0], "octet-kit.pth"), []byte(filepath.Join(kit, "sdk-python", "src")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	// The SDK goes into the venv as an install puts it there: inside the scaffold's own
+	// directory, which is all the sandbox lets a scaffold that declares nothing read.
+	if out, err := exec.Command("cp", "-R", filepath.Join(kit, "sdk-python", "src", "octet_extension"), site[0]).CombinedOutput(); err != nil {
+		t.Fatalf("copy the SDK into the venv: %v\n%s", err, out)
 	}
 	t.Setenv("PYTHONPATH", "")
 	t.Setenv("OCTET_PYTHON", "")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,10 @@ func kvTwin(t *testing.T, parent string) string {
 		t.Fatalf("%s is missing: run `go run mage.go pythonEnv` first", python)
 	}
 	os.WriteFile(filepath.Join(dir, "run"), []byte("#!/bin/sh\nPYTHONPATH='"+sdk+"' exec '"+python+"' \"${0%/*}/extension.py\" \"$@\"\n"), 0o755)
+	// The launcher runs the kit's venv and SDK source, outside the extension's own directory:
+	// the sandbox lets it read them only when the manifest says so.
+	venv := filepath.Dir(filepath.Dir(python))
+	appendFile(t, filepath.Join(dir, "extension.toml"), fmt.Sprintf("\n[capabilities]\nread = [%q, %q]\n", venv, sdk))
 	return dir
 }
 
@@ -63,5 +68,17 @@ func TestKVNamespaceBelongsToIdentity(t *testing.T) {
 	}
 	if got := call(link, "recall"); !strings.Contains(got, `"note: from A"`) {
 		t.Fatalf("A through a link: %s", got)
+	}
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
 	}
 }
