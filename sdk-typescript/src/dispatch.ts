@@ -13,6 +13,7 @@ import * as L from "./limits.js";
 import type { Logger } from "./log.js";
 import type { Registry, ToolEntry } from "./registry.js";
 import { invalidArguments, wireFloat } from "./schema.js";
+import { configureJob } from "./settings.js";
 // From the generated modules themselves, not generated/index.js: its re-exports would load
 // every generated module (two dozen files, a third of the SDK's start) on start.
 import { Dispatch, HOST_ROUTES, dispatchHost, type HostHandlers, type HostRoute } from "./generated/dispatch.js";
@@ -187,6 +188,7 @@ export function hostHandlers(s: DispatchState, session: SessionMethods): HostHan
     contextCollect: (c) => contextJob(s, c.id, c.params),
     statusCollect: (c) => statusJob(s, c.id, c.params),
     toolRender: (c) => renderJob(s, c.id, c.params),
+    configure: (c) => configureJob(s, c.id, c.params),
     sessionStarted: (c) => session.observe(c.method, c.params),
     sessionSettled: (c) => session.observe(c.method, c.params),
     turnStarted: (c) => session.observe(c.method, c.params),

@@ -27,6 +27,7 @@ import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
 import type { ApiVersion, CatalogUpdate, HookName, LifecycleMethod, LifecycleNotification, ResourceOwner, ShutdownParams, Surface } from "./types.js";
+import type { ConfigureHandler } from "./settings.js";
 
 // The registration types were declared here before registry.ts; they stay importable from here.
 export type {
@@ -147,6 +148,17 @@ export class Extension extends HostServices {
     this.registry.addLifecycle(event, handler);
     return this;
   }
+
+  /** Judge the settings `configure` delivers (typed: `onConfigure<S>`); throw SettingsRefused to refuse. */
+  onConfigure<S extends object = JsonObject>(handler: ConfigureHandler<S>): this {
+    this.beforeServing("onConfigure");
+    this.registry.settings.register(handler as unknown as ConfigureHandler<JsonObject>);
+    return this;
+  }
+
+  /** The settings in force (the last configure accepted) and their revision (0: none yet). */
+  settings<S extends object = JsonObject>(): S | undefined { return this.registry.settings.value as S | undefined; }
+  get settingsRevision(): number { return this.registry.settings.revision; }
 
   /** Run at shutdown (and stdin EOF) after the drain, bounded by the remaining deadline. */
   onShutdown(handler: ShutdownHandler): this {

@@ -109,6 +109,10 @@ class Dispatcher:
             raise InvalidParams(f"no renderer for tool {name!r}", "name")
         return render_result(renderer(params, context))
 
+    def configure(self, params: dict[str, Any]) -> Any:
+        # The schema checked settings (an object), dry_run and revision.
+        return self.declared.settings.configure(params)
+
     # ---- tool/call: the hot path, checked field by field ---------------------------------
 
     def tool_call(self, call: Call, params: dict[str, Any], owner: Any) -> Any:
