@@ -208,6 +208,9 @@ func (e *Extension) settingsValues() (map[string]any, int64) {
 	return st.values, st.revision
 }
 
+// Settings returns the operator's values in force and their revision (1 at start).
+func (e *Extension) Settings() (map[string]any, int64) { return e.settingsValues() }
+
 // sendConfigure delivers settings to g when g negotiated configure; without the feature
 // the extension gets no settings (an older extension still starts).
 func (g *generation) sendConfigure(ctx context.Context, settings json.RawMessage, revision int64, dryRun bool) error {
@@ -255,14 +258,14 @@ func (e *Extension) Configure(ctx context.Context, values map[string]any, dryRun
 	if err != nil {
 		return ConfigureOutcome{}, err
 	}
-	eff, err := CheckSettings(g.manifest, values)
-	if err != nil {
-		return ConfigureOutcome{}, err
-	}
 	// One change at a time, so revisions are delivered in order.
 	e.settings.configuring.Lock()
 	defer e.settings.configuring.Unlock()
 	_, rev := e.settingsValues()
+	eff, err := CheckSettings(g.manifest, values)
+	if err != nil {
+		return ConfigureOutcome{Revision: rev}, err
+	}
 	if !g.neg.features[string(protocol.FeatureConfigure)] {
 		return ConfigureOutcome{Revision: rev}, fmt.Errorf("extension %s did not negotiate configure; restart it to apply the settings", e.name)
 	}
