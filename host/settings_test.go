@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/octet-kit/octet/host"
@@ -127,5 +128,65 @@ func settingsLive(t *testing.T, lang string) {
 	}
 	if s, p := show(); s != "Hi/7/ rev 2" || p != pid {
 		t.Fatalf("after dry run, refusal and invalid change: %q pid %s, want revision 2 still in force", s, p)
+	}
+}
+
+// memResults is an in-memory host.IdempotencyStore that counts what reaches it.
+type memResults struct {
+	mu   sync.Mutex
+	rows map[string][2]string
+}
+
+func (m *memResults) LookupResult(_ context.Context, ext, key string) (string, []byte, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.rows[ext+"\x00"+key]
+	return r[0], []byte(r[1]), ok, nil
+}
+
+func (m *memResults) RecordResult(_ context.Context, ext, key, digest string, result []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.rows[ext+"\x00"+key]; !ok {
+		m.rows[ext+"\x00"+key] = [2]string{digest, string(result)}
+	}
+	return nil
+}
+
+// TestIdempotencyKeyReachesEverySDK: the key travels on tool/call and each SDK exposes it
+// to the handler (Go octet.IdempotencyKey, Python context["idempotency_key"], TypeScript
+// ctx.idempotencyKey); a repeat replays the record, other arguments conflict.
+func TestIdempotencyKeyReachesEverySDK(t *testing.T) {
+	for _, lang := range testext.SettingsLanguages {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixture(t)
+			f.opts.Services = &recordingServices{}
+			store := &memResults{rows: map[string][2]string{}}
+			f.opts.Idempotency = store
+			f.opts.Settings = map[string]map[string]any{"cfg": {"limit": int64(1)}}
+			h, failures, err := f.start([]*discovery.Entry{f.settingsEntryIn("cfg", lang)})
+			if err != nil || len(failures) > 0 {
+				t.Fatalf("start: %v %v", err, failures)
+			}
+			ext, ctx := h.Extension("cfg"), context.Background()
+			raw, err := ext.Call(ctx, host.ToolCall{Name: "key", IdempotencyKey: "k-1"})
+			if err != nil || text(t, raw) != "key=k-1" {
+				t.Fatalf("first: %s %v", raw, err)
+			}
+			if raw, err := ext.Call(ctx, host.ToolCall{Name: "key"}); err != nil || text(t, raw) != "key=" {
+				t.Fatalf("without a key: %s %v", raw, err)
+			}
+			store.mu.Lock()
+			rec := store.rows["cfg\x00k-1"]
+			store.rows["cfg\x00k-1"] = [2]string{rec[0], `{"content":[{"type":"text","text":"recorded"}]}`}
+			store.mu.Unlock()
+			if raw, err := ext.Call(ctx, host.ToolCall{Name: "key", IdempotencyKey: "k-1"}); err != nil || text(t, raw) != "recorded" {
+				t.Fatalf("retry: %s %v, want the recorded result without a call", raw, err)
+			}
+			var conflict *host.IdempotencyConflictError
+			if _, err := ext.Call(ctx, host.ToolCall{Name: "key", Arguments: []byte(`{"x":1}`), IdempotencyKey: "k-1"}); !errors.As(err, &conflict) {
+				t.Fatalf("other arguments: %v, want an IdempotencyConflictError", err)
+			}
+		})
 	}
 }

@@ -87,6 +87,17 @@ CREATE TABLE frames (
 	PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
 `,
+	// 2: tool results recorded under callers' idempotency keys (idempotency.go).
+	`
+CREATE TABLE idempotent_results (
+	extension     TEXT NOT NULL,
+	key           TEXT NOT NULL,
+	digest        TEXT NOT NULL,   -- sha256 hex of the tool name and canonical arguments
+	result        BLOB NOT NULL,   -- the tool result JSON the host accepted
+	created_at_ms INTEGER NOT NULL,
+	PRIMARY KEY (extension, key)
+) WITHOUT ROWID;
+`,
 }
 
 // SchemaVersion is the schema version this build writes.

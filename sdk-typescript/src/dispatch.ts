@@ -33,7 +33,7 @@ export interface DispatchState {
   readonly registry: Registry;
   readonly catalogs: CatalogHistory<ToolEntry> | undefined;
   readonly api: ApiVersion;
-  newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext;
+  newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string, idempotencyKey?: string): RequestContext;
 }
 
 export function invalidParams(message: string, path?: string): WireError {
@@ -66,7 +66,8 @@ function toolJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   const fault = entry.params.check(args, wireFloat);
   if (fault !== null) return invalidArguments(fault);
   const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
-  const ctx = s.newContext(id, Method.TOOL_CALL, p, rev, callId);
+  const key = typeof p["idempotency_key"] === "string" ? p["idempotency_key"] : undefined;
+  const ctx = s.newContext(id, Method.TOOL_CALL, p, rev, callId, key);
   const handler = entry.handler;
   const schema = entry.def.output_schema;
   const v01 = s.api === "0.1";

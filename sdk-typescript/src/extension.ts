@@ -363,9 +363,9 @@ export class Extension extends HostServices {
     get api(): ApiVersion {
       return ext.session!.api;
     },
-    newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext {
+    newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string, key?: string): RequestContext {
       const parent = ext.session!.api === "0.1" ? undefined : id;
-      return new RequestContext(ext.runtimeView, id, method, ownerOf(params), parent, revision, callId);
+      return new RequestContext(ext.runtimeView, id, method, ownerOf(params), parent, revision, callId, key);
     },
   }))(this);
 

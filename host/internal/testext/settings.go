@@ -27,7 +27,7 @@ args = [%s]
 [capabilities]
 secrets = ["API_TOKEN"]
 [contributes]
-tools = ["show"]
+tools = ["show", "key"]
 [settings]
 type = "object"
 additionalProperties = false

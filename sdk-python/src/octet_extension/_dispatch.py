@@ -36,7 +36,7 @@ _MISSING = object()  # a default no frame can hold
 # What a tool handler that takes no context is passed (adapt()'s wrapper drops it).
 _UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
-                               "call_id"})
+                               "call_id", "idempotency_key"})
 
 
 class Dispatcher:
@@ -143,6 +143,7 @@ class Dispatcher:
                     "request_id": call.id, "method": METHOD_TOOL_CALL, "resource_owner": owner,
                     "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
                     "catalog_revision": revision,
+                    "idempotency_key": params.get("idempotency_key"),
                 })
             else:
                 value = spec.handler(args, _UNUSED_CONTEXT)

@@ -30,5 +30,9 @@ func main() {
 			s, rev := cur.Current()
 			return octet.Text(fmt.Sprintf("%s/%d/%s rev %d pid %d", s.Greeting, s.Limit, s.Token, rev, os.Getpid())), nil
 		})
+	octet.Tool(ext, octet.ToolSpec{Name: "key", Description: "The call's idempotency key"},
+		func(ctx context.Context, _ struct{}) (octet.Result, error) {
+			return octet.Text("key=" + octet.IdempotencyKey(ctx)), nil
+		})
 	ext.Run()
 }

@@ -29,4 +29,9 @@ def show(args):
     return {"content": f"{s.greeting}/{s.limit}/{s.token} rev {ext.settings_revision} pid {os.getpid()}"}
 
 
+@ext.tool(name="key", description="The call's idempotency key", parameters={"type": "object"})
+def key(args, context):
+    return {"content": f"key={context['idempotency_key'] or ''}"}
+
+
 ext.run()

@@ -9,4 +9,5 @@ ext.tool({ name: "show", description: "The settings in force", parameters: { typ
   const s = ext.settings();
   return `${s.greeting}/${s.limit}/${s.token ?? ""} rev ${ext.settingsRevision} pid ${process.pid}`;
 });
+ext.tool({ name: "key", description: "The call's idempotency key", parameters: { type: "object" } }, (_a, ctx) => `key=${ctx.idempotencyKey ?? ""}`);
 await ext.run();
