@@ -380,6 +380,9 @@ func (c *conn) request(f frame) {
 	case "shutdown":
 		go c.shutdown(f)
 		return
+	case "configure":
+		c.configure(f)
+		return
 	}
 	c.mu.Lock()
 	if c.draining && mode != modeNoAdmissionStop {
