@@ -54,3 +54,43 @@ func checkConfigure(t *T) error {
 	}
 	return nil
 }
+
+func init() {
+	register(&Check{
+		Name:        "idempotency.key_accepted",
+		Description: "tool/call with an idempotency_key is served like any call; a key that breaks its pattern is -32602",
+		Requirement: "host-methods.schema.json ToolCallParams.idempotency_key; docs/host.md Idempotent tool calls",
+		Tier:        Conditional,
+		Tools:       []string{"echo"},
+		Covers:      []string{reqError(protocol.MethodToolCall, protocol.CodeInvalidParams)},
+		Run:         checkIdempotencyKey,
+	})
+}
+
+func checkIdempotencyKey(t *T) error {
+	if t.Ext.Manifest.APIVersion == "0.1" {
+		return skip("API 0.1 has no idempotency_key")
+	}
+	s, _, err := t.Open(InitOptions{})
+	if err != nil {
+		return err
+	}
+	call := func(key string) (Response, error) {
+		return s.Call(t.Ctx, t.Timeout(), protocol.MethodToolCall, map[string]any{"name": "echo", "arguments": map[string]any{"value": "keyed"}, "idempotency_key": key})
+	}
+	resp, err := call("order-1:retry.2")
+	if err != nil {
+		return err
+	}
+	if err := expectEcho(resp, "keyed"); err != nil {
+		return err
+	}
+	resp, err = call("not a key!")
+	if err != nil {
+		return err
+	}
+	if resp.Error == nil || resp.Error.Code != protocol.CodeInvalidParams {
+		return fail("-32602 for idempotency_key \"not a key!\"", "%s", resp)
+	}
+	return nil
+}

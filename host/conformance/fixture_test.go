@@ -161,6 +161,7 @@ var brokenFor = map[string]string{
 	"policy.decisions":                   "policy-no-redeem",
 	"kv.list_pages":                      "kv-list-no-cursor",
 	"config.configure_answered":          "configure-no-reason",
+	"idempotency.key_accepted":           "idempotency-key-unknown",
 	"agents.steering":                    "agent-error-rewrite",
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",

@@ -129,6 +129,13 @@ class Dispatcher:
             args = {}
         elif not isinstance(args, dict):
             raise InvalidParams("must be an object", "arguments")
+        if "idempotency_key" in params:
+            # Off the fast path: a keyed call is judged by the generated schema validator,
+            # so the key's pattern fault reads as in the other SDKs.
+            problems = validate_type(METHODS[METHOD_TOOL_CALL].params[self.api], params)
+            if problems:
+                path, _, reason = problems[0].partition(": ")
+                raise InvalidParams(reason, path.replace("$", "", 1).lstrip(".") or "params")
         revision = params.get("catalog_revision")
         if revision is not None and not (is_int(revision) and revision >= 0):
             raise InvalidParams("must be an integer >= 0", "catalog_revision")
