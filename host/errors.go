@@ -62,7 +62,7 @@ func (e *UnavailableError) Error() string {
 // IsPermanent reports whether err is a deterministic refusal that a restart cannot fix.
 func IsPermanent(err error) bool {
 	var se *StartError
-	return errors.As(err, &se) && (se.Kind == process.KindRefused || se.Kind == process.KindNotFound || se.Kind == process.KindNotExecutable || se.Kind == kindManifest)
+	return errors.As(err, &se) && (se.Kind == process.KindRefused || se.Kind == process.KindNotFound || se.Kind == process.KindNotExecutable || se.Kind == kindManifest || se.Kind == kindSettings)
 }
 
 // kindManifest is a restart or reload that found the manifest invalid or changed incompatibly.

@@ -50,7 +50,8 @@ type Extension struct {
 	stopCh      chan struct{}
 	contribs    *contributions // what the first ready generation registered
 	restarts    int
-	oneshot     sync.Mutex // serialises oneshot operations: one process per operation
+	oneshot     sync.Mutex    // serialises oneshot operations: one process per operation
+	settings    settingsState // the operator's settings in force (settings.go)
 }
 
 func newExtension(h *Host, e *discovery.Entry) *Extension {

@@ -92,6 +92,13 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 	o := &h.opts
 	g := &generation{ext: e, number: number, manifest: m, inflight: map[*inflightCall]struct{}{},
 		parents: map[jsonrpc.ID]struct{}{}, ended: make(chan struct{}), readyCh: make(chan struct{})}
+	// The operator's settings are judged before anything starts: a bad value is the
+	// operator's to fix, and the extension never runs with it.
+	values, revision := e.settingsValues()
+	settings, err := CheckSettings(m, values)
+	if err != nil {
+		return nil, &StartError{Kind: kindSettings, Message: err.Error()}
+	}
 	logPath := e.LogPath()
 	h.prepareProcesses()
 	g.scratch = filepath.Join(h.scratchRoot(), m.Name, fmt.Sprintf("%s-%d", e.instanceID, number))
@@ -162,6 +169,14 @@ func startGeneration(ctx context.Context, e *Extension, m *manifest.Manifest, nu
 		g.caller.Features[f] = true
 	}
 	g.sem = make(chan struct{}, g.neg.concurrency)
+	if err := g.sendConfigure(hctx, settings, revision, false); err != nil {
+		g.kill()
+		var refused *ConfigureRefusedError
+		if errors.As(err, &refused) {
+			err = &StartError{Kind: kindSettings, Message: err.Error()}
+		}
+		return nil, withLog(err, logPath)
+	}
 	// Not ready yet: what the extension sends from now on waits in handle() until install
 	// makes this the current generation (markReady), so a tools/register written right
 	// after the initialize answer finds the catalog seeded and the generation current.

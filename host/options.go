@@ -51,7 +51,13 @@ type Options struct {
 	// WorkspaceTrusted is sent in initialize.
 	WorkspaceTrusted bool
 	PassEnv          []string // host variables granted to every extension by name
-	Session          Session
+	// Settings are the operator's values per extension name ([extensions.NAME.settings],
+	// workspace over user), checked against each manifest's settings schema before start.
+	Settings map[string]map[string]any
+	// Idempotency records tool results under callers' idempotency keys (ToolCall); nil
+	// refuses a call that carries a key.
+	Idempotency IdempotencyStore
+	Session     Session
 	// Services serves extension->host requests; nil answers method_not_found to requests
 	// and ignores notifications, and only the required features are offered.
 	Services Services

@@ -13,6 +13,9 @@ type ToolCall struct {
 	Name      string
 	Arguments json.RawMessage // a JSON object; nil means {}
 	CallID    string          // API 0.2/0.4: the id lifecycle tool events carry
+	// IdempotencyKey, when set, makes the call replayable (idempotency.go): a recorded
+	// result under the key is returned without calling; sent to the extension (0.2/0.4).
+	IdempotencyKey string
 	// Planned is the catalog entry the caller decided on (the tool definition the model
 	// saw). The call then carries that entry's catalog_revision even when the extension
 	// has replaced or removed the tool since, and it is refused with a *StaleCatalogError
@@ -41,6 +44,16 @@ func (e *StaleCatalogError) Error() string {
 // all-extensions catalog. Without dynamic_tools a generation's catalog never changes and
 // no revision is sent.
 func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, error) {
+	if k, ok := ctx.Value(idempotencyKeyCtx{}).(string); ok && c.IdempotencyKey == "" {
+		c.IdempotencyKey = k
+	}
+	if c.IdempotencyKey != "" {
+		return e.callIdempotent(ctx, c, func() (json.RawMessage, error) { return e.call(ctx, c) })
+	}
+	return e.call(ctx, c)
+}
+
+func (e *Extension) call(ctx context.Context, c ToolCall) (json.RawMessage, error) {
 	args := c.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
@@ -48,6 +61,9 @@ func (e *Extension) Call(ctx context.Context, c ToolCall) (json.RawMessage, erro
 	params := &protocol.ToolCallParams{Name: c.Name, Arguments: args}
 	if callID := c.CallID; callID != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
 		params.CallID = &callID
+	}
+	if key := c.IdempotencyKey; key != "" && e.entry.Manifest != nil && e.entry.Manifest.APIVersion != "0.1" {
+		params.IdempotencyKey = &key
 	}
 	if c.Planned != nil && c.Planned.Extension != e.name {
 		return nil, fmt.Errorf("tool %q was planned on extension %s, not %s", c.Name, c.Planned.Extension, e.name)

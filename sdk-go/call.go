@@ -15,6 +15,7 @@ type callState struct {
 	id         jsonrpc.ID
 	method     string
 	owner      *protocol.ResourceOwner
+	key        string     // the tool call's idempotency_key
 	progressMu sync.Mutex // sequence and send together, so frames leave in order
 	progress   int64      // last $/progress sequence sent for this parent
 }
@@ -64,6 +65,17 @@ func RequestID(ctx context.Context) (jsonrpc.ID, bool) {
 		return st.id, true
 	}
 	return jsonrpc.ID{}, false
+}
+
+// IdempotencyKey returns the idempotency key of the tool call ctx belongs to ("" when the
+// caller gave none). The host replays a recorded result for a repeated key without calling
+// again; a handler whose effect is not naturally idempotent derives its intent identity from
+// the key (a retry after a crash between the effect and the host's record calls it again).
+func IdempotencyKey(ctx context.Context) string {
+	if st, ok := ctx.Value(callKey{}).(*callState); ok {
+		return st.key
+	}
+	return ""
 }
 
 // Owner returns the resource owner the host sent with the request ctx belongs to

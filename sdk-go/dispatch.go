@@ -64,7 +64,7 @@ func (e *Extension) work(ctx context.Context, req *jsonrpc.Request, route protoc
 			if tc, err = decodeToolCall(s.apiVersion, req.Params); err != nil {
 				return nil, err
 			}
-			st.owner = tc.owner
+			st.owner, st.key = tc.owner, tc.key
 		}
 		e.parents.begin(st)
 		defer e.parents.end(st.id)

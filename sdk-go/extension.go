@@ -49,6 +49,8 @@ type Extension struct {
 	renderers map[string]RenderHandler
 	lifecycle map[string][]LifecycleHandler
 	shutdowns []func(ctx context.Context)
+	configure configurer      // OnConfigure (settings.go)
+	settings  json.RawMessage // the last accepted settings
 
 	conn        *jsonrpc.Conn
 	connSet     chan struct{}                                   // closed once conn is assigned (handlers start before that)

@@ -14,6 +14,7 @@ type toolCall struct {
 	name     string
 	revision *int64
 	owner    *protocol.ResourceOwner
+	key      string          // idempotency_key ("" when absent)
 	args     any             // the arguments object as strictjson parsed it
 	rawArgs  json.RawMessage // the same object's bytes within params
 }
@@ -41,6 +42,7 @@ func decodeToolCall(apiVersion string, params json.RawMessage) (*toolCall, error
 	m, _ := doc.(map[string]any)
 	tc := &toolCall{args: m["arguments"]}
 	tc.name, _ = m["name"].(string)
+	tc.key, _ = m["idempotency_key"].(string)
 	if n, ok := m["catalog_revision"].(json.Number); ok {
 		v, _ := n.Int64()
 		tc.revision = &v

@@ -70,11 +70,16 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("config %s: %v", path, err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
+	var keys []string
+	for _, k := range md.Undecoded() {
+		// A settings table is the extension's: its nested tables are values (judged by the
+		// manifest's settings schema), even where the decoder reports them undecoded.
+		if len(k) > 3 && k[0] == "extensions" && k[2] == "settings" {
+			continue
 		}
+		keys = append(keys, k.String())
+	}
+	if len(keys) > 0 {
 		sort.Strings(keys)
 		return c, fmt.Errorf("config %s: unknown key(s) %s; known: %s", path, strings.Join(keys, ", "), knownKeys)
 	}
@@ -164,5 +169,39 @@ func LoadProjectConfig(path string) (Config, []string, error) {
 	if len(c.PassEnv) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: pass_env ignored; only the user config grants host variables", path))
 	}
-	return Config{EnabledExtensions: c.EnabledExtensions}, warnings, nil
+	// A workspace may set settings (MergeSettings puts them over the user's), never an
+	// extension's sandbox.
+	var exts map[string]ExtensionConfig
+	for name, ec := range c.Extensions {
+		if ec.Sandbox != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: extensions.%s.sandbox ignored; only the user config sets it", path, name))
+		}
+		if len(ec.Settings) > 0 {
+			if exts == nil {
+				exts = map[string]ExtensionConfig{}
+			}
+			exts[name] = ExtensionConfig{Settings: ec.Settings}
+		}
+	}
+	return Config{EnabledExtensions: c.EnabledExtensions, Extensions: exts}, warnings, nil
+}
+
+// MergeSettings is every extension's settings with the workspace's over the user's, key by
+// top-level key (a workspace that sets one key keeps the user's others).
+func MergeSettings(user, workspace Config) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, c := range []Config{user, workspace} {
+		for name, ec := range c.Extensions {
+			if len(ec.Settings) == 0 {
+				continue
+			}
+			if out[name] == nil {
+				out[name] = map[string]any{}
+			}
+			for k, v := range ec.Settings {
+				out[name][k] = v
+			}
+		}
+	}
+	return out
 }

@@ -59,6 +59,12 @@ tool_renderers = ["echo"]
 notifications = true
 confirmations = true
 presentation = true
+
+[settings]
+type = "object"
+[settings.properties.note]
+type = "string"
+default = "fixture"
 ` + fixtureCertify
 
 // writeExtension writes root/<lang>/<name>/extension.toml running the raw fixture
@@ -159,6 +165,8 @@ var brokenFor = map[string]string{
 	"contributions.pushed":               "contribute-wrong-placement",
 	"policy.decisions":                   "policy-no-redeem",
 	"kv.list_pages":                      "kv-list-no-cursor",
+	"config.configure_answered":          "configure-no-reason",
+	"idempotency.key_accepted":           "idempotency-key-unknown",
 	"agents.steering":                    "agent-error-rewrite",
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",

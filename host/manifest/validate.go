@@ -59,7 +59,7 @@ func (v *validator) known(obj map[string]any, path string, fields ...string) {
 }
 
 func (v *validator) validate(doc map[string]any) {
-	v.known(doc, "", "name", "version", "api_version", "requires_octet", "description", "entrypoint", "capabilities", "contributes", "runtime", "state", "certify")
+	v.known(doc, "", "name", "version", "api_version", "requires_octet", "description", "entrypoint", "capabilities", "contributes", "settings", "runtime", "state", "certify")
 
 	if s, ok := v.str(doc, "name", "name", true); ok && !nameRE.MatchString(s) {
 		v.add("name", RulePattern, "%q must match ^[a-z][a-z0-9_-]{0,63}$", s)
@@ -93,6 +93,7 @@ func (v *validator) validate(doc map[string]any) {
 	v.runtime(doc)
 	v.state(doc)
 	v.certify(doc)
+	v.settings(doc)
 	_ = tools
 }
 

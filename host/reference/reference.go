@@ -132,6 +132,9 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.sessionID = ho.Session.SessionID
 	ho.Services = router
+	if h.store != nil && ho.Idempotency == nil {
+		ho.Idempotency = h.store // results under callers' idempotency keys survive restarts
+	}
 	ho.SecretBroker = opts.Script.HasSecrets()
 	ho.ApprovalIssuance = opts.Script.IssuesApprovals()
 	next := ho.OnFrame

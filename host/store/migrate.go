@@ -89,6 +89,17 @@ CREATE TABLE frames (
 `,
 	// 2: KV rows belong to a trusted identity, not a bare name (kvowner.go).
 	kvOwnerMigration,
+	// 3: tool results recorded under callers' idempotency keys (idempotency.go).
+	`
+CREATE TABLE idempotent_results (
+	extension     TEXT NOT NULL,
+	key           TEXT NOT NULL,
+	digest        TEXT NOT NULL,   -- sha256 hex of the tool name and canonical arguments
+	result        BLOB NOT NULL,   -- the tool result JSON the host accepted
+	created_at_ms INTEGER NOT NULL,
+	PRIMARY KEY (extension, key)
+) WITHOUT ROWID;
+`,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -45,6 +45,8 @@ type Bridge struct {
 
 	changeMu sync.Mutex
 	change   chan struct{} // closed and replaced on every state or catalog change
+
+	settings settingsState // where the servers came from (settings.go)
 }
 
 // New builds the bridge for cfg: the extension with its bootstrap tools (mcp_status,
@@ -71,6 +73,7 @@ func New(cfg *Config, opts octet.Options) *Bridge {
 		b.order = append(b.order, name)
 	}
 	b.registerOwn()
+	b.registerSettings()
 	b.ext.OnShutdown(func(context.Context) { b.Stop() })
 	return b
 }

@@ -59,6 +59,8 @@ export class RequestContext {
     readonly catalogRevision?: number,
     /** The host's tool call id (tool/call only). */
     readonly callId?: string,
+    /** The caller's idempotency key (tool/call only): the host replays a recorded result for a repeated key. */
+    readonly idempotencyKey?: string,
   ) {}
 
   /** Aborted when the host cancels the request or the extension is stopping. */

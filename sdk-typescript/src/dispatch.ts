@@ -13,6 +13,7 @@ import * as L from "./limits.js";
 import type { Logger } from "./log.js";
 import type { Registry, ToolEntry } from "./registry.js";
 import { invalidArguments, wireExact } from "./schema.js";
+import { configureJob } from "./settings.js";
 // From the generated modules themselves, not generated/index.js: its re-exports would load
 // every generated module (two dozen files, a third of the SDK's start) on start.
 import { Dispatch, HOST_ROUTES, dispatchHost, type HostHandlers, type HostRoute } from "./generated/dispatch.js";
@@ -32,7 +33,7 @@ export interface DispatchState {
   readonly registry: Registry;
   readonly catalogs: CatalogHistory<ToolEntry> | undefined;
   readonly api: ApiVersion;
-  newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext;
+  newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string, idempotencyKey?: string): RequestContext;
 }
 
 export function invalidParams(message: string, path?: string): WireError {
@@ -65,7 +66,8 @@ function toolJob(s: DispatchState, id: Id, p: JsonObject): Job | WireError {
   const fault = entry.params.check(args, wireExact);
   if (fault !== null) return invalidArguments(fault);
   const callId = typeof p["call_id"] === "string" ? p["call_id"] : undefined;
-  const ctx = s.newContext(id, Method.TOOL_CALL, p, rev, callId);
+  const key = typeof p["idempotency_key"] === "string" ? p["idempotency_key"] : undefined;
+  const ctx = s.newContext(id, Method.TOOL_CALL, p, rev, callId, key);
   const handler = entry.handler;
   const schema = entry.def.output_schema;
   const v01 = s.api === "0.1";
@@ -187,6 +189,7 @@ export function hostHandlers(s: DispatchState, session: SessionMethods): HostHan
     contextCollect: (c) => contextJob(s, c.id, c.params),
     statusCollect: (c) => statusJob(s, c.id, c.params),
     toolRender: (c) => renderJob(s, c.id, c.params),
+    configure: (c) => configureJob(s, c.id, c.params),
     sessionStarted: (c) => session.observe(c.method, c.params),
     sessionSettled: (c) => session.observe(c.method, c.params),
     turnStarted: (c) => session.observe(c.method, c.params),

@@ -29,6 +29,7 @@ import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
 import type { ApiVersion, CatalogUpdate, HookName, LifecycleMethod, LifecycleNotification, ResourceOwner, ShutdownParams, Surface } from "./types.js";
+import type { ConfigureHandler } from "./settings.js";
 
 // The registration types were declared here before registry.ts; they stay importable from here.
 export type {
@@ -172,6 +173,17 @@ export class Extension extends HostServices {
     this.registry.addLifecycle(event, handler);
     return this;
   }
+
+  /** Judge the settings `configure` delivers (typed: `onConfigure<S>`); throw SettingsRefused to refuse. */
+  onConfigure<S extends object = JsonObject>(handler: ConfigureHandler<S>): this {
+    this.beforeServing("onConfigure");
+    this.registry.settings.register(handler as unknown as ConfigureHandler<JsonObject>);
+    return this;
+  }
+
+  /** The settings in force (the last configure accepted) and their revision (0: none yet). */
+  settings<S extends object = JsonObject>(): S | undefined { return this.registry.settings.value as S | undefined; }
+  get settingsRevision(): number { return this.registry.settings.revision; }
 
   /** Run at shutdown (and stdin EOF) after the drain, bounded by the remaining deadline. */
   onShutdown(handler: ShutdownHandler): this {
@@ -376,9 +388,9 @@ export class Extension extends HostServices {
     get api(): ApiVersion {
       return ext.session!.api;
     },
-    newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string): RequestContext {
+    newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string, key?: string): RequestContext {
       const parent = ext.session!.api === "0.1" ? undefined : id;
-      return new RequestContext(ext.runtimeView, id, method, ownerOf(params), parent, revision, callId);
+      return new RequestContext(ext.runtimeView, id, method, ownerOf(params), parent, revision, callId, key);
     },
   }))(this);
 

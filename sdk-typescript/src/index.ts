@@ -15,6 +15,8 @@ export type { WireError } from "./errors.js";
 export type { ArtifactSource, KVCommitBatch, KVListOptions, KvCommitBatch, KvListOptions, ParentOption, SpawnAgentOptions } from "./services.js";
 export { canonicalJson } from "./services.js";
 export { Logger } from "./log.js";
+export { SettingsRefused } from "./settings.js";
+export type { ConfigureHandler, ConfigureInfo } from "./settings.js";
 export type { LogFields, LogLevel } from "./log.js";
 export { checkSchema, compileSchema, SchemaError } from "./schema.js";
 export { typed } from "./typed.js";

@@ -13,6 +13,7 @@ import type {
   CommandResult, ContextCollectParams, ContextItem, HookName, HookPayloads, HookResult, LifecycleMethod, LifecycleNotification, RenderParams,
   RenderResult, ShutdownParams, StatusCollectParams, StatusResult, Surface, ToolDefinition, ToolReturn,
 } from "./types.js";
+import { SettingsState } from "./settings.js";
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -92,6 +93,7 @@ export class Registry {
   readonly renderers = new Map<string, RendererHandler>();
   readonly lifecycle = new Map<LifecycleMethod, LifecycleHandler[]>();
   readonly shutdownHandlers: ShutdownHandler[] = [];
+  readonly settings = new SettingsState();
   contextHandler: ContextHandler | undefined;
 
   addTool(spec: ToolSpec, handler: ToolHandler<JsonObject>): void {

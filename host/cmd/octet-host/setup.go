@@ -37,6 +37,7 @@ type selection struct {
 	workspace string
 	trusted   bool
 	config    admission.Config
+	settings  map[string]map[string]any // [extensions.NAME.settings], workspace over user
 	policy    admission.Policy
 	result    *discovery.Result
 }
@@ -63,16 +64,19 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 			trusted = true
 		}
 	}
-	if trusted && withGlobal {
-		// A trusted workspace may suggest enablement, never trust.
-		proj, warnings, err := admission.LoadProjectConfig(admission.ProjectConfigPath(ws))
-		if err != nil {
+	var proj admission.Config
+	if trusted {
+		// A trusted workspace may suggest enablement and set settings, never trust.
+		var warnings []string
+		if proj, warnings, err = admission.LoadProjectConfig(admission.ProjectConfigPath(ws)); err != nil {
 			return nil, err
 		}
 		for _, w := range warnings {
 			fmt.Fprintln(os.Stderr, "octet-host:", w)
 		}
-		cfg.EnabledExtensions = append(cfg.EnabledExtensions, proj.EnabledExtensions...)
+		if withGlobal {
+			cfg.EnabledExtensions = append(cfg.EnabledExtensions, proj.EnabledExtensions...)
+		}
 	}
 	global := ""
 	if withGlobal {
@@ -82,7 +86,7 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 	roots := discovery.Roots(global, ws, trusted && withGlobal, dirs)
 	res := discovery.Discover(roots, manifest.Options{OctetVersion: host.OctetVersion})
 	return &selection{
-		workspace: ws, trusted: trusted, config: cfg, result: res,
+		workspace: ws, trusted: trusted, config: cfg, result: res, settings: admission.MergeSettings(cfg, proj),
 		policy: admission.Policy{
 			Enabled: cfg.EnabledExtensions, EnableOnce: hf.enable, PersistentTrust: append(cfg.TrustedExtensions, envGrants...),
 			TrustOnce: hf.trust, Explicit: explicitStart, SafeMode: hf.safeMode, FullAccess: hf.fullAccess,
@@ -114,8 +118,9 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 	opts := reference.Options{
 		Host: host.Options{
 			StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted,
-			PassEnv: append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
-			Session: session, RequestTimeout: hf.timeout,
+			PassEnv:  append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
+			Settings: sel.settings,
+			Session:  session, RequestTimeout: hf.timeout,
 			Subreaper:  true, // this process is the host and nothing else
 			Unconfined: unconfined(hf.noSandbox, sel.config),
 		},

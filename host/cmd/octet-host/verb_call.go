@@ -33,7 +33,8 @@ JSON object and defaults to {}.
 
 Each line is the tool's result object exactly as the extension returned it, or, when the
 call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"cancelled"|"transport"|"unavailable"|
-"unknown_tool"|"result_refused"|"arguments_refused"|"hook_blocked"|"hook_failed"|"other",
+"unknown_tool"|"result_refused"|"arguments_refused"|"hook_blocked"|"hook_failed"|
+"idempotency_conflict"|"other",
 "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr. The host checks every result before printing
 it: a result that breaks the schema's ToolResult type, the tool's output_schema or the
 artifact fence is result_refused (with "pointer", "rule" and "schema"), and arguments the
@@ -58,6 +59,7 @@ Examples:
   octet-host call --timeout 5s --trace ./my-ext search '{"q":"x"}' summarize
   octet-host call --record --script answers.toml ./my-ext ask '{"prompt":"sure?"}'
   octet-host call --ask never ./my-ext ask '{"prompt":"sure?"}'   # denied by the default policy
+  octet-host call --idempotency-key order-42 ./my-ext place '{"item":"x"}'   # a retry replays
 `
 
 // callStdin is where `call` reads answers to questions (--ask); tests replace it.
@@ -111,6 +113,7 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	var hf hostFlags
 	fs := flagSet("call", callHelp, stderr)
 	hf.addRun(fs)
+	idemKey := fs.String("idempotency-key", "", "record the result under `KEY` (one tool only): a retry, even after a restart, gets the recorded result; the same key with other input fails")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
 	}
@@ -122,6 +125,10 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	calls, err := parseToolCalls(fs.Args()[1:])
 	if err != nil {
 		fmt.Fprintln(stderr, "octet-host call:", err)
+		return exitStartup
+	}
+	if *idemKey != "" && len(calls) != 1 {
+		fmt.Fprintln(stderr, "octet-host call: --idempotency-key applies to exactly one TOOL")
 		return exitStartup
 	}
 	if _, err := os.Lstat(filepath.Join(dir, manifest.FileName)); err != nil {
@@ -197,6 +204,9 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	// deferred close still shuts the extension down within bounds.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *idemKey != "" {
+		ctx = host.WithIdempotencyKey(ctx, *idemKey)
+	}
 	for _, c := range calls {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "octet-host call: interrupted; %s not called\n", c.name)
@@ -254,7 +264,10 @@ func describeError(err error) map[string]any {
 	var ae *host.ArgumentsError
 	var hb *host.HookBlockedError
 	var he *host.HookError
+	var ic *host.IdempotencyConflictError
 	switch {
+	case errors.As(err, &ic):
+		return map[string]any{"kind": "idempotency_conflict", "message": err.Error(), "key": ic.Key}
 	case errors.As(err, &hb):
 		return map[string]any{"kind": "hook_blocked", "message": err.Error(), "extension": hb.Extension, "hook": hb.Hook}
 	case errors.As(err, &he):

@@ -8,12 +8,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/devui"
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/manifest"
 	"github.com/octet-kit/octet/host/redact"
+	"github.com/octet-kit/octet/host/reference"
 )
 
 const devHelp = `
@@ -24,7 +26,8 @@ call), records every frame, and serves the web inspector on 127.0.0.1 until inte
 state, negotiated version and features, restarts and stderr; tools with forms built from
 their parameters schema, commands and hooks; a live frame log, progress, notifications,
 presentation snapshots, confirmations and input answered from the page; catalog revisions;
-recorded sessions. See docs/inspector.md.
+recorded sessions. See docs/inspector.md. A change to an extension's settings in the host
+config or the workspace's .octet/config.toml is delivered to it without a restart.
 
 It prints the URL to open, with a one-time token; the server answers nothing without that
 token, from another Host or from another page's Origin, and listens on no other interface.
@@ -35,6 +38,9 @@ Examples:
   octet-host dev examples/go/hello-world
   octet-host dev --port 8765 --script answers.toml ./my-ext ./other-ext
 `
+
+// settingsPoll is how often dev looks at the config files for changed settings.
+const settingsPoll = 500 * time.Millisecond
 
 func init() {
 	register("dev", verb{Summary: "start extensions and serve the web inspector on 127.0.0.1", Run: runDev})
@@ -121,6 +127,18 @@ func devVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int 
 	srv.Attach(rt, sess)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A change to the settings in the host or workspace config reaches the running
+	// extensions without a restart (settings_apply.go).
+	watch := newSettingsWatch([]string{hf.configPath, admission.ProjectConfigPath(sel.workspace)}, func() (map[string]map[string]any, error) {
+		s, err := hf.selectExtensions(dirs, false)
+		if err != nil {
+			return nil, err
+		}
+		return s.settings, nil
+	}, rt.Host, names, sel.settings, reference.SyncWriter(stderr))
+	ticker := time.NewTicker(settingsPoll)
+	defer ticker.Stop()
+	go watch.run(ctx, ticker.C)
 	// The token is printed once, here; the redacting writer does not know it, so it reaches
 	// the terminal as is.
 	fmt.Fprintf(stdout, "octet-host dev: inspector at %s\n", srv.URL())

@@ -36,6 +36,8 @@ Console commands:
                      (before_tool_call and after_tool_call hooks applied: block, replace)
   prompt TEXT        the prompt a model would get, every before_prompt hook applied
   reload NAME        start a candidate, cut over when it is ready (old keeps serving on failure)
+  configure [--dry-run] NAME JSON   deliver NAME's settings without a restart (checked first;
+                     a refusal keeps the settings in force)
   status             show every extension's state, generation, pid, pending calls
   tools [NAME]       show the catalog, or one tool's definition and schemas as JSON
   logs NAME          show the last stderr lines of NAME's current process
@@ -196,6 +198,8 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		}
 		b, _ := json.Marshal(map[string]any{"prompt": p})
 		fmt.Fprintln(out, string(b))
+	case "configure":
+		consoleConfigure(ctx, rest, h, out)
 	case "logs":
 		e := h.Extension(rest)
 		if e == nil {
@@ -268,7 +272,7 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		buf.Write(raw)
 		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
 	default:
-		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | status | tools | logs NAME | cancel | quit")
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | configure [--dry-run] NAME JSON | status | tools | logs NAME | cancel | quit")
 	}
 	return false
 }

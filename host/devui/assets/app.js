@@ -571,6 +571,7 @@ var Method = {
   CONTEXT_COLLECT: "context/collect",
   STATUS_COLLECT: "status/collect",
   TOOL_RENDER: "tool/render",
+  CONFIGURE: "configure",
   SHUTDOWN: "shutdown",
   CANCELREQUEST: "$/cancelRequest",
   SESSION_STARTED: "session/started",

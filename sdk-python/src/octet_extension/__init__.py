@@ -39,6 +39,7 @@ try:
     from ._extension import Extension
     from ._generated.dispatch import FeatureName, Method
     from ._log import Logger, log
+    from ._settings import ConfigureInfo, SettingsRefused
     from ._typecheck import TYPE_CHECKING
 finally:
     if _gc_was_enabled:
@@ -53,6 +54,7 @@ __all__ = [
     "KV",
     "CancellationToken",
     "Cancelled",
+    "ConfigureInfo",
     "Extension",
     "FeatureName",
     "InvalidParams",
@@ -72,6 +74,7 @@ __all__ = [
     "ProtocolError",
     "RemoteError",
     "SecretUnavailable",
+    "SettingsRefused",
     "ToolError",
     "UnavailableError",
     "audio_content",

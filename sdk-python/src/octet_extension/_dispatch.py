@@ -37,7 +37,7 @@ _MISSING = object()  # a default no frame can hold
 # What a tool handler that takes no context is passed (adapt()'s wrapper drops it).
 _UNUSED_CONTEXT: dict[str, Any] = {}
 _TOOL_CALL_FIELDS = frozenset({"name", "arguments", "catalog_revision", "resource_owner",
-                               "call_id"})
+                               "call_id", "idempotency_key"})
 
 
 class Dispatcher:
@@ -110,6 +110,10 @@ class Dispatcher:
             raise InvalidParams(f"no renderer for tool {name!r}", "name")
         return render_result(renderer(params, context))
 
+    def configure(self, params: dict[str, Any]) -> Any:
+        # The schema checked settings (an object), dry_run and revision.
+        return self.declared.settings.configure(params)
+
     # ---- tool/call: the hot path, checked field by field ---------------------------------
 
     def tool_call(self, call: Call, params: dict[str, Any], owner: Any) -> Any:
@@ -126,6 +130,13 @@ class Dispatcher:
             args = {}
         elif not isinstance(args, dict):
             raise InvalidParams("must be an object", "arguments")
+        if "idempotency_key" in params:
+            # Off the fast path: a keyed call is judged by the generated schema validator,
+            # so the key's pattern fault reads as in the other SDKs.
+            problems = validate_type(METHODS[METHOD_TOOL_CALL].params[self.api], params)
+            if problems:
+                path, _, reason = problems[0].partition(": ")
+                raise InvalidParams(reason, path.replace("$", "", 1).lstrip(".") or "params")
         revision = params.get("catalog_revision")
         if revision is not None and not (is_int(revision) and revision >= 0):
             raise InvalidParams("must be an integer >= 0", "catalog_revision")
@@ -141,6 +152,7 @@ class Dispatcher:
                     "request_id": call.id, "method": METHOD_TOOL_CALL, "resource_owner": owner,
                     "cancellation": call.token, "name": name, "call_id": params.get("call_id"),
                     "catalog_revision": revision,
+                    "idempotency_key": params.get("idempotency_key"),
                 })
             else:
                 value = spec.handler(args, _UNUSED_CONTEXT)

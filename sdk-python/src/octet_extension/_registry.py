@@ -8,6 +8,7 @@ from ._checks import is_tool_name
 from ._generated.dispatch import EVENT_METHODS
 from ._jsonschema._values import json_string
 from ._schema import SchemaError, compile_schema
+from ._settings import SettingsState
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -188,7 +189,8 @@ class Declared:
     """
 
     __slots__ = ("commands", "context", "hooks", "lifecycle", "max_concurrent_requests",
-                 "max_pending_requests", "renderers", "shutdown_hooks", "status", "tools")
+                 "max_pending_requests", "renderers", "settings", "shutdown_hooks", "status",
+                 "tools")
 
     def __init__(self) -> None:
         self.tools: dict[str, ToolSpec] = {}
@@ -201,6 +203,7 @@ class Declared:
         self.shutdown_hooks: list[Callable[[], Any]] = []
         self.max_concurrent_requests = 1
         self.max_pending_requests = 0
+        self.settings = SettingsState()
 
 
 class Registry:
@@ -329,6 +332,25 @@ class Registry:
             return func
 
         return decorate
+
+    def on_configure(self, func: F) -> F:
+        """Judge the settings ``configure`` delivers: ``func(settings, info)`` (info optional).
+
+        A dataclass or TypedDict annotation on ``settings`` types them; raise
+        ``SettingsRefused(*reasons)`` to refuse. ``ext.settings`` is the last accepted value.
+        """
+        self._declared.settings.register(func, _positional_shape(func))
+        return func
+
+    @property
+    def settings(self) -> Any:
+        """The settings in force: the last value a configure accepted (None before any)."""
+        return self._declared.settings.current()[0]
+
+    @property
+    def settings_revision(self) -> int:
+        """The host's revision of the settings in force (0 before any configure)."""
+        return self._declared.settings.current()[1]
 
     # The overloads are for type checkers only (typing is not imported at run time).
     if TYPE_CHECKING:

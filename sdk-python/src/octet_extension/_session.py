@@ -198,6 +198,10 @@ class Session(Connection, HostHandler):
         assert self._dispatcher is not None
         return self._dispatcher.tool_render(params, self._dispatcher.context(call))
 
+    def on_configure(self, call: Any, params: dict[str, Any]) -> Any:
+        assert self._dispatcher is not None
+        return self._dispatcher.configure(params)
+
     def _observe_in_order(self) -> None:
         """Run the queued lifecycle observations in arrival order until none is left.
 

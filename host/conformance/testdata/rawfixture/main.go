@@ -383,6 +383,9 @@ func (c *conn) request(f frame) {
 	case "shutdown":
 		go c.shutdown(f)
 		return
+	case "configure":
+		c.configure(f)
+		return
 	}
 	c.mu.Lock()
 	if c.draining && mode != modeNoAdmissionStop {
@@ -600,6 +603,7 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 				Generation int64  `json:"process_generation"`
 			} `json:"resource_owner"`
 			CallID string `json:"call_id"`
+			Key    string `json:"idempotency_key"`
 		}
 		if mode != modeLenientJSON && mode != modeUnboundedNesting {
 			// params sit inside the envelope: the bound counts the whole frame.
@@ -616,6 +620,9 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		if p.Owner != nil && p.Owner.SessionID == "" && mode != modeLenientParams {
 			return nil, invalidParams("resource_owner.session_id must be 1..256 bytes")
+		}
+		if rerr := checkIdempotencyKey(f.Params, p.Key); rerr != nil {
+			return nil, rerr
 		}
 		res, rerr := c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
 		return resultsMode(p.Name, res), rerr
