@@ -15,15 +15,19 @@ const root = "../../.."
 // else, keyed by file and literal; each says what it is. Keep this list short: a real method
 // or feature name goes through the constants, and an entry nothing matches any more fails.
 var homonyms = map[string]string{
-	"sdk-typescript/src/extension.ts\x00shutdown": "ServeResult.reason: how serve() ended (shutdown, eof, fault), not the method",
-	"host/reference/trace.go\x00notification":     "TraceLine.kind: a frame with a method and no id, not the method",
-	"host/inspect/inspect.go\x00notification":     "an inspected frame's kind (request, notification, response), not the method",
-	"inspector/src/store.ts\x00notification":      "a frame's or event's kind (request, notification, response), not the method",
-	"host/services/sink.go\x00notification":       "EventKind: the console's event vocabulary (notification, status, context), not the method",
-	"host/manifest/validate.go\x00secrets":        "the manifest member capabilities.secrets, not the feature",
-	"host/script/parse.go\x00secrets":             "the script file's [secrets] table, not the feature",
-	"host/store/artifacts.go\x00artifacts":        "the state directory's blob folder name, not the feature",
-	"sdk-go/jsonrpc/conn.go\x00notification":      "the frame kind a refused frame's error names (request, notification), not the method",
+	"sdk-typescript/src/extension.ts\x00shutdown":        "ServeResult.reason: how serve() ended (shutdown, eof, fault), not the method",
+	"host/reference/trace.go\x00notification":            "TraceLine.kind: a frame with a method and no id, not the method",
+	"host/inspect/inspect.go\x00notification":            "an inspected frame's kind (request, notification, response), not the method",
+	"inspector/src/store.ts\x00notification":             "a frame's or event's kind (request, notification, response), not the method",
+	"host/services/sink.go\x00notification":              "EventKind: the console's event vocabulary (notification, status, context), not the method",
+	"host/manifest/validate.go\x00secrets":               "the manifest member capabilities.secrets, not the feature",
+	"host/script/parse.go\x00secrets":                    "the script file's [secrets] table, not the feature",
+	"host/store/artifacts.go\x00artifacts":               "the state directory's blob folder name, not the feature",
+	"sdk-go/jsonrpc/conn.go\x00notification":             "the frame kind a refused frame's error names (request, notification), not the method",
+	"host/cmd/octet-host/verb_run.go\x00configure":       "the run console's configure command, not the method",
+	"host/cmd/octet-host/settings_apply.go\x00configure": "the console's JSON line key naming the extension configured, not the method",
+	"host/manifest/permissions.go\x00secrets":            "the manifest member capabilities.secrets in a widened-permissions list, not the feature",
+	"mcp/internal/hostile/main.go\x00initialize":         "MCP's own initialize method, spoken by a hostile MCP server, not octet's",
 }
 
 // Outside generated files, tests, docs and benchmarks, no source spells a wire method name or

@@ -39,7 +39,7 @@ func main() {
 		t.running[ev.SessionID][ev.TurnID] = true
 		ext.Log().Info("turn started", "session_id", ev.SessionID, "running", t.total())
 	})
-	ext.OnLifecycle("turn/settled", func(ctx context.Context, ev octet.LifecycleNotification) {
+	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		delete(t.running[ev.SessionID], ev.TurnID)

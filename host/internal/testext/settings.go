@@ -26,6 +26,7 @@ command = %q
 args = [%s]
 [capabilities]
 secrets = ["API_TOKEN"]
+read = [%q]
 [contributes]
 tools = ["show", "key"]
 [settings]
@@ -78,7 +79,10 @@ func WriteSettingsIn(t testing.TB, root, name, lang string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), fmt.Appendf(nil, SettingsManifest, name, command, args), 0o644); err != nil {
+	// The Python and TypeScript fixtures run from the kit (host/testdata, the SDK sources, the
+	// kit's .venv), outside the extension's own directory: the manifest declares it readable.
+	kit, _ := filepath.Abs(filepath.Join(fixtures, "..", "..", ".."))
+	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), fmt.Appendf(nil, SettingsManifest, name, command, args, kit), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
