@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -48,6 +49,10 @@ type ExtensionConfig struct {
 	// against the manifest's settings schema before the extension starts.
 	Settings map[string]any `toml:"settings"`
 }
+
+// requiredNameRE is the manifest's extension-name pattern: a required name that could never
+// match an extension is a typo, refused here rather than reported as "missing" later.
+var requiredNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 
 // knownKeys lists the top-level keys, for the unknown-key message.
 const knownKeys = "enabled_extensions, trusted_extensions, trusted_workspaces, pass_env, required_extensions, sandbox, extensions"
@@ -94,6 +99,11 @@ func LoadConfig(path string) (Config, error) {
 	for name, ec := range c.Extensions {
 		if err := checkSandboxMode("extensions."+name+".sandbox", ec.Sandbox); err != nil {
 			return c, fmt.Errorf("config %s: %v", path, err)
+		}
+	}
+	for i, name := range c.RequiredExtensions {
+		if !requiredNameRE.MatchString(name) {
+			return c, fmt.Errorf("config %s: required_extensions[%d]: %q is not an extension name (^[a-z][a-z0-9_-]{0,63}$)", path, i, name)
 		}
 	}
 	for i, w := range c.TrustedWorkspaces {
@@ -147,7 +157,8 @@ func ProjectConfigPath(workspace string) string {
 }
 
 // LoadProjectConfig reads a trusted workspace's config. A project may suggest
-// enabled_extensions but can never grant trust or host variables: trusted_extensions,
+// enabled_extensions and add required_extensions (a requirement only ever stops startup,
+// it grants nothing), but can never grant trust or host variables: trusted_extensions,
 // trusted_workspaces and pass_env there are dropped and reported in the returned warnings.
 func LoadProjectConfig(path string) (Config, []string, error) {
 	c, err := LoadConfig(path)
@@ -164,5 +175,5 @@ func LoadProjectConfig(path string) (Config, []string, error) {
 	if len(c.PassEnv) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%s: pass_env ignored; only the user config grants host variables", path))
 	}
-	return Config{EnabledExtensions: c.EnabledExtensions}, warnings, nil
+	return Config{EnabledExtensions: c.EnabledExtensions, RequiredExtensions: c.RequiredExtensions}, warnings, nil
 }

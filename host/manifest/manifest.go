@@ -30,6 +30,7 @@ type Manifest struct {
 	Capabilities  Capabilities `json:"capabilities"`
 	Contributes   Contributes  `json:"contributes"`
 	Runtime       Runtime      `json:"runtime"`
+	Session       Session      `json:"session"`
 	Certify       Certify      `json:"certify"`
 
 	// JSON is the validated manifest as JSON-compatible values, sent verbatim in initialize.

@@ -36,17 +36,18 @@ func (v Vector) Path() string {
 
 // patternSamples gives a value matching each schema pattern (the lint keeps patterns few).
 var patternSamples = map[string]string{
-	"^[a-z][a-z0-9_-]{0,63}$":                      "demo",
-	"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$":               "echo",
-	"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$":              "API_TOKEN",
-	"^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$": "1.2.3",
-	"^=[0-9]+\\.[0-9]+\\.[0-9]+$":                  "=0.8.0",
-	"[^ \\t\\n\\r]":                                "Your name?",
-	"^[A-Za-z0-9+/]*={0,2}$":                       "aGVsbG8=",
-	"^[0-9a-f]{64}$":                               strings.Repeat("ab", 32),
-	"^[A-Za-z0-9_.:-]{1,64}$":                      "job-1",
-	"^https?://[^/@ ]+":                            "https://example.com/x",
-	"^[a-z0-9_-]{1,48}$":                           "review",
+	"^[a-z][a-z0-9_-]{0,63}$":                                  "demo",
+	"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$":                           "echo",
+	"^[A-Za-z_][A-Za-z0-9_.-]{0,63}$":                          "API_TOKEN",
+	"^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$":             "1.2.3",
+	"^=[0-9]+\\.[0-9]+\\.[0-9]+$":                              "=0.8.0",
+	"[^ \\t\\n\\r]":                                            "Your name?",
+	"^[A-Za-z0-9+/]*={0,2}$":                                   "aGVsbG8=",
+	"^[0-9a-f]{64}$":                                           strings.Repeat("ab", 32),
+	"^[A-Za-z0-9_.:-]{1,64}$":                                  "job-1",
+	"^https?://[^/@ ]+":                                        "https://example.com/x",
+	"^[a-z0-9_-]{1,48}$":                                       "review",
+	"^[a-z*][a-z0-9_*-]{0,63}/[a-zA-Z_*][a-zA-Z0-9_*-]{0,63}$": "demo/*",
 }
 
 type synth struct{ m *ir.Model }

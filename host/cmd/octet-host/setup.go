@@ -73,6 +73,7 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 			fmt.Fprintln(os.Stderr, "octet-host:", w)
 		}
 		cfg.EnabledExtensions = append(cfg.EnabledExtensions, proj.EnabledExtensions...)
+		cfg.RequiredExtensions = append(cfg.RequiredExtensions, proj.RequiredExtensions...)
 	}
 	global := ""
 	if withGlobal {

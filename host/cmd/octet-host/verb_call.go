@@ -251,6 +251,9 @@ func describeError(err error) map[string]any {
 	case errors.As(err, &hb):
 		return map[string]any{"kind": "hook_blocked", "message": err.Error(), "extension": hb.Extension, "hook": hb.Hook}
 	case errors.As(err, &he):
+		if he.Owner {
+			return map[string]any{"kind": "owner_hook_failed", "message": err.Error(), "extension": he.Extension, "hook": he.Hook, "cause": he.Kind()}
+		}
 		return map[string]any{"kind": "hook_failed", "message": err.Error(), "extension": he.Extension, "hook": he.Hook}
 	case errors.As(err, &re):
 		return map[string]any{"kind": "result_refused", "message": err.Error(), "schema": re.Schema, "pointer": re.Pointer, "rule": re.Rule}

@@ -55,8 +55,10 @@ A confirmation or input request the --script does not answer is asked on the con
 stdin is a terminal (--ask auto) or always (--ask stdin): the next line typed is the
 answer, not a command.
 
-Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
-or a usage error.
+Exit codes: 0 clean shutdown, 2 a usage error or startup stopped: a required extension
+(--require, or required_extensions in the config) is missing, disabled, untrusted or failed,
+or two extensions declare [session] owner = true; whatever had started was stopped in
+reverse order of start.
 
 Examples:
   octet-host run examples/go/hello-world
@@ -138,7 +140,12 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 		case <-ctx.Done():
 		}
 	}()
-	failures, err := rt.Start(ctx, admitted, hf.required)
+	required := requiredNames(sel, hf.required)
+	if err := checkRequired(sel, required); err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	failures, err := rt.Start(ctx, admitted, required)
 	if ctx.Err() != nil {
 		fmt.Fprintln(out, "shutting down (signal)")
 		return exitOK
