@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
@@ -94,7 +95,9 @@ func (h *Host) runHook(ctx context.Context, hook string, params *protocol.HookRu
 		switch {
 		case errors.As(err, &nr):
 			continue
-		case errors.As(err, &ue) && !isOwner:
+		case errors.As(err, &ue) && !(isOwner && slices.Contains(e.entry.Manifest.Contributes.Hooks, hook)):
+			// An observer that is not running is skipped; the owner is not, for a hook its
+			// manifest declares (the upper bound of what its handshake may register).
 			continue
 		case err != nil:
 			return &HookError{Extension: e.name, Hook: hook, Owner: isOwner, Err: err}

@@ -28,6 +28,7 @@ type Host struct {
 
 	catMu   sync.Mutex
 	catalog atomic.Pointer[Catalog]
+	trusted atomic.Pointer[ModelCatalog] // the last model catalog the owner vouched for
 
 	procOnce sync.Once         // prepareProcesses (cleanup.go)
 	registry *process.Registry // this host's record for a successor's sweep; nil if unwritable
@@ -162,6 +163,9 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 		} else {
 			activated = append(activated, e)
 		}
+	}
+	if owner != "" {
+		h.ModelCatalog() // the first trusted model catalog, enforced should the owner fail
 	}
 	var failures []StartFailure
 	for i, e := range exts {

@@ -76,3 +76,20 @@ func TestProjectConfigMayRequire(t *testing.T) {
 		t.Fatalf("config %+v warnings %v", c, warnings)
 	}
 }
+
+func TestDeniedToolsPatternsAreChecked(t *testing.T) {
+	for _, bad := range []string{`"rm"`, `"../x/y"`, `"a/b/c"`, `"a/<b>"`, `"A/b"`} {
+		if _, err := LoadConfig(writeConfig(t, "denied_tools = ["+bad+"]\n")); err == nil || !strings.Contains(err.Error(), "denied_tools[0]") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	c, err := LoadConfig(writeConfig(t, "denied_tools = [\"*/delete_*\", \"git-tools/git_push\"]\n"))
+	if err != nil || len(c.DeniedTools) != 2 {
+		t.Fatalf("%v %v", c, err)
+	}
+	// A workspace may add a denial: it only narrows the catalog.
+	p, _, err := LoadProjectConfig(writeConfig(t, "denied_tools = [\"*/delete_*\"]\n"))
+	if err != nil || len(p.DeniedTools) != 1 {
+		t.Fatalf("%v %v", p, err)
+	}
+}

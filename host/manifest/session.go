@@ -46,6 +46,9 @@ func (v *validator) session(doc map[string]any) {
 	}
 }
 
+// ValidToolPattern reports whether p is a ToolPattern (the operator's denied_tools use it).
+func ValidToolPattern(p string) bool { return toolPatternRE.MatchString(p) }
+
 // MatchToolPattern reports whether the qualified tool name ext/tool matches pattern (a
 // ToolPattern): each part is matched on its own, `*` standing for any run of characters
 // within that part, so "git-*/*" never reaches across the slash.

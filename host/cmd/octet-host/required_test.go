@@ -53,3 +53,17 @@ func TestRunRefusesSecondOwner(t *testing.T) {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
 	}
 }
+
+// The operator's denied_tools keep a tool out of the model's catalog: `call` is refused
+// with kind tool_not_allowed before anything is sent.
+func TestDeniedToolsRefuseCall(t *testing.T) {
+	e := newEnv(t)
+	dir := testext.Write(t, e.exts, testext.Ext{Name: "den"})
+	if err := os.WriteFile(e.config, []byte("denied_tools = [\"den/*\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := octetHost(t, "", "call", "--state", e.state, "--config", e.config, dir, "echo", `{"a":1}`)
+	if code == 0 || !strings.Contains(out+errOut, `"kind":"tool_not_allowed"`) || !strings.Contains(out+errOut, `"reason":"denied"`) {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+}

@@ -74,6 +74,7 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 		}
 		cfg.EnabledExtensions = append(cfg.EnabledExtensions, proj.EnabledExtensions...)
 		cfg.RequiredExtensions = append(cfg.RequiredExtensions, proj.RequiredExtensions...)
+		cfg.DeniedTools = append(cfg.DeniedTools, proj.DeniedTools...)
 	}
 	global := ""
 	if withGlobal {
@@ -116,7 +117,7 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 		Host: host.Options{
 			StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted,
 			PassEnv: append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
-			Session: session, RequestTimeout: hf.timeout,
+			Session: session, RequestTimeout: hf.timeout, DeniedTools: sel.config.DeniedTools,
 			Subreaper: true, // this process is the host and nothing else
 		},
 		Script:   sc,

@@ -247,7 +247,10 @@ func describeError(err error) map[string]any {
 	var ae *host.ArgumentsError
 	var hb *host.HookBlockedError
 	var he *host.HookError
+	var na *host.ToolNotAllowedError
 	switch {
+	case errors.As(err, &na):
+		return map[string]any{"kind": "tool_not_allowed", "message": err.Error(), "extension": na.Extension, "tool": na.Tool, "reason": na.Reason}
 	case errors.As(err, &hb):
 		return map[string]any{"kind": "hook_blocked", "message": err.Error(), "extension": hb.Extension, "hook": hb.Hook}
 	case errors.As(err, &he):
