@@ -63,6 +63,10 @@ type Options struct {
 	// policy_intents (seed 001). The reference host sets it from its script.
 	ApprovalIssuance bool
 
+	// BundleDigest, when set, names the SHA-256 of the bundle archive an extension
+	// directory was installed from ("" for none), for Status (the reference host reads the
+	// bundle's install record; this package cannot import the bundle manager).
+	BundleDigest func(dir string) string
 	// DeniedTools are the operator's denials: patterns over qualified tool names
 	// (extension/tool, manifest.MatchToolPattern) that never enter the model's catalog,
 	// whatever the session owner allows (modelcatalog.go).

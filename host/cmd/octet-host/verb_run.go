@@ -278,15 +278,24 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 
 func printStatus(out io.Writer, h *host.Host) {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tGEN\tPID\tAPI\tPENDING\tRESTARTS\tLAST ERROR")
+	fmt.Fprintln(tw, "NAME\tSTATE\tGEN\tPID\tAPI\tPENDING\tRESTARTS\tMANIFEST\tBUNDLE\tLAST ERROR")
 	for _, s := range h.Status() {
 		last := s.LastError
 		if i := strings.IndexByte(last, '\n'); i >= 0 {
 			last = last[:i] + " …"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, last)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, short(s.ManifestDigest), short(s.BundleDigest), last)
 	}
 	tw.Flush()
+}
+
+// short is a digest's first 12 hex digits for the status table ("-" for none); the JSON
+// status carries it whole.
+func short(digest string) string {
+	if digest == "" {
+		return "-"
+	}
+	return digest[:min(12, len(digest))]
 }
 
 // consoleTyped runs the typed console commands against one extension and prints the
