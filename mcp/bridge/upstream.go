@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	octet "github.com/octet-kit/octet/sdk-go"
 )
 
 // State is where one MCP server stands.
@@ -91,6 +92,7 @@ type upstream struct {
 	restarts int
 	session  *mcp.ClientSession
 	tools    map[string]string // published octet name -> MCP tool name
+	defs     []*octet.ToolDef  // the published definitions, for the next whole-catalog replace
 	revision int64             // the bridge catalog revision that published them
 	inflight []*inflight       // calls under way, oldest first (elicitation routing)
 	cancel   context.CancelFunc
