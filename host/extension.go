@@ -29,10 +29,11 @@ const (
 // Extension is one admitted extension under supervision. Its current generation changes on
 // restart and reload; callers never see a half-started one.
 type Extension struct {
-	host       *Host
-	entry      *discovery.Entry
-	name       string
-	instanceID string
+	host         *Host
+	entry        *discovery.Entry
+	bundleDigest string // bundle.Record.SHA256 of an installed bundle, else ""
+	name         string
+	instanceID   string
 
 	lifecycle sync.Mutex // generation-checked lock shared by reload and supervised restart
 
@@ -55,8 +56,12 @@ type Extension struct {
 }
 
 func newExtension(h *Host, e *discovery.Entry) *Extension {
-	return &Extension{host: h, entry: e, name: e.Name, instanceID: h.instanceID(e.Name), state: StateStarting,
+	x := &Extension{host: h, entry: e, name: e.Name, instanceID: h.instanceID(e.Name), state: StateStarting,
 		changed: make(chan struct{}), stopCh: make(chan struct{})}
+	if h.opts.BundleDigest != nil {
+		x.bundleDigest = h.opts.BundleDigest(e.Dir)
+	}
+	return x
 }
 
 // Name is the extension's name.
@@ -82,20 +87,24 @@ func (e *Extension) setStateLocked(s State, err error) {
 
 // Status is a snapshot for `status` and `list`.
 type Status struct {
-	Name       string           `json:"name"`
-	State      State            `json:"state"`
-	Generation int64            `json:"generation"`
-	PID        int              `json:"pid,omitempty"`
-	APIVersion string           `json:"api_version,omitempty"`
-	Features   []string         `json:"features,omitempty"`
-	Pending    int              `json:"pending"`
-	Failures   int              `json:"failures"`
-	Restarts   int              `json:"restarts"`
-	LastError  string           `json:"last_error,omitempty"`
-	Tools      []string         `json:"tools,omitempty"`
-	Commands   []string         `json:"commands,omitempty"`
-	Hooks      []string         `json:"hooks,omitempty"`
-	Source     discovery.Source `json:"source"`
+	Name       string   `json:"name"`
+	State      State    `json:"state"`
+	Generation int64    `json:"generation"`
+	PID        int      `json:"pid,omitempty"`
+	APIVersion string   `json:"api_version,omitempty"`
+	Features   []string `json:"features,omitempty"`
+	Pending    int      `json:"pending"`
+	Failures   int      `json:"failures"`
+	Restarts   int      `json:"restarts"`
+	LastError  string   `json:"last_error,omitempty"`
+	// ManifestDigest is the SHA-256 of the manifest file's bytes (the principal's identity);
+	// BundleDigest the SHA-256 of the bundle archive it was installed from, when it was.
+	ManifestDigest string           `json:"manifest_digest,omitempty"`
+	BundleDigest   string           `json:"bundle_digest,omitempty"`
+	Tools          []string         `json:"tools,omitempty"`
+	Commands       []string         `json:"commands,omitempty"`
+	Hooks          []string         `json:"hooks,omitempty"`
+	Source         discovery.Source `json:"source"`
 	// Sandbox says how the current generation runs: "enforced: <policy>" or "off (operator
 	// opt-out)"; Permissions what the manifest asks for (docs/sandbox.md).
 	Sandbox     string `json:"sandbox,omitempty"`
@@ -106,7 +115,10 @@ type Status struct {
 func (e *Extension) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s := Status{Name: e.name, State: e.state, Failures: e.failures, Restarts: e.restarts, Source: e.entry.Source}
+	s := Status{Name: e.name, State: e.state, Failures: e.failures, Restarts: e.restarts, Source: e.entry.Source, BundleDigest: e.bundleDigest}
+	if e.entry.Manifest != nil {
+		s.ManifestDigest = e.entry.Manifest.Digest
+	}
 	if e.lastErr != nil {
 		s.LastError = e.lastErr.Error()
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
@@ -39,14 +41,40 @@ func (e *HookBlockedError) Error() string {
 }
 
 // HookError is a hook that could not be applied: it failed or answered a disposition the
-// hook point cannot take.
+// hook point cannot take. Owner marks the session owner's hook (owner.go): its hooks are
+// policy, not observation, so even an owner that is not running fails the operation.
 type HookError struct {
 	Extension, Hook string
+	Owner           bool
 	Err             error
 }
 
 func (e *HookError) Error() string {
+	if e.Owner {
+		return fmt.Sprintf("session owner %s: %s hook failed (%s), the turn is stopped: %v", e.Extension, e.Hook, e.Kind(), e.Err)
+	}
 	return fmt.Sprintf("extension %s: %s hook failed: %v", e.Extension, e.Hook, e.Err)
+}
+
+// Kind classifies the failure: timeout, transport (the process died), unavailable (not
+// running: parked, stopped, restarting), refused (an error answer) or invalid (a result or
+// disposition the host could not apply).
+func (e *HookError) Kind() string {
+	var te *TimeoutError
+	var tr *TransportError
+	var ue *UnavailableError
+	var we *jsonrpc.Error
+	switch {
+	case errors.As(e.Err, &te):
+		return "timeout"
+	case errors.As(e.Err, &tr), errors.Is(e.Err, ErrTransport):
+		return "transport"
+	case errors.As(e.Err, &ue):
+		return "unavailable"
+	case errors.As(e.Err, &we):
+		return "refused"
+	}
+	return "invalid"
 }
 
 func (e *HookError) Unwrap() error { return e.Err }
@@ -58,19 +86,25 @@ type disposition = protocol.HookDisposition
 // runHook runs hook on every extension that registered it, handing each disposition to
 // apply, which updates params (the payload the next extension sees).
 func (h *Host) runHook(ctx context.Context, hook string, params *protocol.HookRunParams, apply func(ext string, d disposition) error) error {
+	owner := h.Owner()
 	for _, e := range h.Extensions() {
+		isOwner := e.name == owner
 		raw, err := e.runHook(ctx, hook, params)
 		var nr *NotRegisteredError
 		var ue *UnavailableError
 		switch {
-		case errors.As(err, &nr), errors.As(err, &ue):
+		case errors.As(err, &nr):
+			continue
+		case errors.As(err, &ue) && !(isOwner && slices.Contains(e.entry.Manifest.Contributes.Hooks, hook)):
+			// An observer that is not running is skipped; the owner is not, for a hook its
+			// manifest declares (the upper bound of what its handshake may register).
 			continue
 		case err != nil:
-			return &HookError{Extension: e.name, Hook: hook, Err: err}
+			return &HookError{Extension: e.name, Hook: hook, Owner: isOwner, Err: err}
 		}
 		var res protocol.HookRunResult
 		if err := json.Unmarshal(raw, &res); err != nil {
-			return &HookError{Extension: e.name, Hook: hook, Err: err}
+			return &HookError{Extension: e.name, Hook: hook, Owner: isOwner, Err: err}
 		}
 		if res.Disposition == nil || res.Disposition.Action == "continue" {
 			continue

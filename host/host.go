@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -22,11 +23,13 @@ type Host struct {
 	events   *eventQueue
 	lc       lifecycleState
 
-	mu   sync.Mutex
-	exts map[string]*Extension
+	mu    sync.Mutex
+	exts  map[string]*Extension
+	owner string // the extension that owns session policy (owner.go); "" for none
 
 	catMu   sync.Mutex
 	catalog atomic.Pointer[Catalog]
+	trusted atomic.Pointer[ModelCatalog] // the last model catalog the owner vouched for
 
 	procOnce sync.Once         // prepareProcesses (cleanup.go)
 	registry *process.Registry // this host's record for a successor's sweep; nil if unwritable
@@ -59,14 +62,27 @@ type StartFailure struct {
 	Err  error
 }
 
-// StartupError reports that a required extension failed; everything started was rolled back.
+// StartupError reports that startup stopped: a required extension is missing, disabled,
+// untrusted or failed, or two extensions claim session ownership. Everything started was
+// stopped, in reverse order of start. Kind classifies it.
 type StartupError struct {
-	Required string
+	Kind     StartupKind
+	Required string // the required extension, for the required_* kinds
 	Err      error
 }
 
 func (e *StartupError) Error() string {
-	return fmt.Sprintf("required extension %s failed, startup stopped and started extensions were shut down: %v", e.Required, e.Err)
+	if e.Kind == StartupOwnerConflict {
+		return fmt.Sprintf("startup stopped (%s): %v", e.Kind, e.Err)
+	}
+	return fmt.Sprintf("required extension %s failed (%s), startup stopped and started extensions were shut down: %v", e.Required, e.kind(), e.Err)
+}
+
+func (e *StartupError) kind() StartupKind {
+	if e.Kind == "" {
+		return StartupRequiredFailed
+	}
+	return e.Kind
 }
 
 func (e *StartupError) Unwrap() error { return e.Err }
@@ -84,8 +100,19 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 	}
 	for _, r := range required {
 		if !have[r] {
-			return nil, &StartupError{Required: r, Err: fmt.Errorf("it is not discovered or not admitted%s", suggest.Hint(r, names, nil))}
+			return nil, &StartupError{Kind: StartupRequiredMissing, Required: r, Err: fmt.Errorf("it is not discovered or not admitted%s", suggest.Hint(r, names, nil))}
 		}
+	}
+	owner, err := sessionOwner(entries)
+	if err != nil {
+		return nil, &StartupError{Kind: StartupOwnerConflict, Err: err}
+	}
+	if prev := h.Owner(); owner != "" && prev != "" && prev != owner {
+		return nil, &StartupError{Kind: StartupOwnerConflict, Err: &OwnerConflictError{First: min(prev, owner), Second: max(prev, owner)}}
+	}
+	if owner != "" && !slices.Contains(required, owner) {
+		// The owner binds session policy: if it cannot start, nothing may run without it.
+		required = append(slices.Clip(required), owner)
 	}
 	h.prepareProcesses() // a crashed predecessor's leftovers go before anything starts
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
@@ -94,6 +121,9 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 	errs := make([]error, len(entries))
 	var wg sync.WaitGroup
 	h.mu.Lock()
+	if owner != "" {
+		h.owner = owner
+	}
 	isRequired := map[string]bool{}
 	for _, r := range required {
 		isRequired[r] = true
@@ -117,7 +147,9 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 	}
 	h.mu.Unlock()
 	wg.Wait()
-	// Install in name order so duplicate-tool refusals are deterministic.
+	// Install in name order so duplicate-tool refusals are deterministic; that is the order
+	// the extensions become ready (activated), and a rollback stops them in reverse.
+	var activated []*Extension
 	for i, e := range exts {
 		if skip[i] {
 			continue
@@ -131,7 +163,12 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 			e.mu.Lock()
 			e.setStateLocked(StateFailed, errs[i])
 			e.mu.Unlock()
+		} else {
+			activated = append(activated, e)
 		}
+	}
+	if owner != "" {
+		h.ModelCatalog() // the first trusted model catalog, enforced should the owner fail
 	}
 	var failures []StartFailure
 	for i, e := range exts {
@@ -139,11 +176,9 @@ func (h *Host) Start(ctx context.Context, entries []*discovery.Entry, required [
 			continue
 		}
 		failures = append(failures, StartFailure{Name: e.name, Err: errs[i]})
-		for _, r := range required {
-			if r == e.name {
-				h.Shutdown()
-				return failures, &StartupError{Required: r, Err: errs[i]}
-			}
+		if isRequired[e.name] {
+			h.rollback(activated)
+			return failures, &StartupError{Kind: StartupRequiredFailed, Required: e.name, Err: errs[i]}
 		}
 	}
 	return failures, nil

@@ -69,6 +69,15 @@ type Options struct {
 	// policy_intents (seed 001). The reference host sets it from its script.
 	ApprovalIssuance bool
 
+	// BundleDigest, when set, names the SHA-256 of the bundle archive an extension
+	// directory was installed from ("" for none), for Status (the reference host reads the
+	// bundle's install record; this package cannot import the bundle manager).
+	BundleDigest func(dir string) string
+	// DeniedTools are the operator's denials: patterns over qualified tool names
+	// (extension/tool, manifest.MatchToolPattern) that never enter the model's catalog,
+	// whatever the session owner allows (modelcatalog.go).
+	DeniedTools []string
+
 	RequestTimeout time.Duration // default REQUEST_TIMEOUT_MS (30 s)
 	StartTimeout   time.Duration // default START_TIMEOUT_MS (10 s, spawn to initialize answered)
 	ShutdownDrain  time.Duration // default SHUTDOWN_DRAIN_MS (5 s)

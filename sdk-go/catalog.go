@@ -121,6 +121,35 @@ func (e *Extension) RegisterTools(ctx context.Context, tools ...*ToolDef) (Catal
 	})
 }
 
+// ReplaceTools makes tools the whole dynamic catalog in one tools/replace request: one
+// revision, or nothing changes (no tools empties it). Needs the negotiated dynamic_tools
+// feature. Rejection leaves the local catalog unchanged.
+func (e *Extension) ReplaceTools(ctx context.Context, tools ...*ToolDef) (CatalogUpdate, error) {
+	s, err := e.need("ReplaceTools", protocol.FeatureDynamicTools)
+	if err != nil {
+		return CatalogUpdate{}, err
+	}
+	if len(tools) > protocol.MaxCatalogTools {
+		return CatalogUpdate{}, localError("ReplaceTools: %d tools, over the %d limit", len(tools), protocol.MaxCatalogTools)
+	}
+	defs := make([]protocol.ToolDefinition, len(tools))
+	seen := make(map[string]bool, len(tools))
+	for i, t := range tools {
+		if seen[t.spec.Name] {
+			return CatalogUpdate{}, localError("ReplaceTools: %q appears twice", t.spec.Name)
+		}
+		seen[t.spec.Name] = true
+		defs[i] = t.definition(s.apiVersion)
+	}
+	return e.catalog.mutate(ctx, protocol.MethodToolsReplace, protocol.ToolsReplaceParams{Tools: defs}, func(next map[string]*ToolDef) error {
+		clear(next)
+		for _, t := range tools {
+			next[t.spec.Name] = t
+		}
+		return nil
+	})
+}
+
 // UnregisterTools removes tools by name in one tools/unregister request; absent
 // names are harmless.
 func (e *Extension) UnregisterTools(ctx context.Context, names ...string) (CatalogUpdate, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -22,6 +23,7 @@ import (
 //	trusted_workspaces = ["/abs/project"]
 //	pass_env = ["ANTHROPIC_API_KEY"]
 //	required_extensions = ["policy-owner"]   # missing, disabled, untrusted or failed: no startup
+//	denied_tools = ["*/delete_*"]              # never in the model's catalog, whatever the owner allows
 //	sandbox = "enforce"                       # or "off": the operator opts the whole host out
 //
 //	[extensions.hello-world]                  # one table per extension, by name
@@ -36,6 +38,7 @@ type Config struct {
 	TrustedWorkspaces  []string                   `toml:"trusted_workspaces"`
 	PassEnv            []string                   `toml:"pass_env"`
 	RequiredExtensions []string                   `toml:"required_extensions"`
+	DeniedTools        []string                   `toml:"denied_tools"`
 	Sandbox            string                     `toml:"sandbox"`
 	Extensions         map[string]ExtensionConfig `toml:"extensions"`
 }
@@ -49,8 +52,12 @@ type ExtensionConfig struct {
 	Settings map[string]any `toml:"settings"`
 }
 
+// requiredNameRE is the manifest's extension-name pattern: a required name that could never
+// match an extension is a typo, refused here rather than reported as "missing" later.
+var requiredNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
 // knownKeys lists the top-level keys, for the unknown-key message.
-const knownKeys = "enabled_extensions, trusted_extensions, trusted_workspaces, pass_env, required_extensions, sandbox, extensions"
+const knownKeys = "enabled_extensions, trusted_extensions, trusted_workspaces, pass_env, required_extensions, denied_tools, sandbox, extensions"
 
 // LoadConfig reads path; a missing file is an empty config. Unknown keys are refused so a
 // typo ("trusted_extension") does not silently grant or withhold anything.
@@ -99,6 +106,16 @@ func LoadConfig(path string) (Config, error) {
 	for name, ec := range c.Extensions {
 		if err := checkSandboxMode("extensions."+name+".sandbox", ec.Sandbox); err != nil {
 			return c, fmt.Errorf("config %s: %v", path, err)
+		}
+	}
+	for i, name := range c.RequiredExtensions {
+		if !requiredNameRE.MatchString(name) {
+			return c, fmt.Errorf("config %s: required_extensions[%d]: %q is not an extension name (^[a-z][a-z0-9_-]{0,63}$)", path, i, name)
+		}
+	}
+	for i, p := range c.DeniedTools {
+		if !manifest.ValidToolPattern(p) {
+			return c, fmt.Errorf("config %s: denied_tools[%d]: %q is not a tool pattern like \"extension/tool\" (* matches within a part)", path, i, p)
 		}
 	}
 	for i, w := range c.TrustedWorkspaces {
@@ -152,7 +169,8 @@ func ProjectConfigPath(workspace string) string {
 }
 
 // LoadProjectConfig reads a trusted workspace's config. A project may suggest
-// enabled_extensions but can never grant trust or host variables: trusted_extensions,
+// enabled_extensions and add required_extensions and denied_tools (a requirement only ever
+// stops startup and a denial only narrows the catalog: neither grants anything), but can never grant trust or host variables: trusted_extensions,
 // trusted_workspaces and pass_env there are dropped and reported in the returned warnings.
 func LoadProjectConfig(path string) (Config, []string, error) {
 	c, err := LoadConfig(path)
@@ -183,7 +201,7 @@ func LoadProjectConfig(path string) (Config, []string, error) {
 			exts[name] = ExtensionConfig{Settings: ec.Settings}
 		}
 	}
-	return Config{EnabledExtensions: c.EnabledExtensions, Extensions: exts}, warnings, nil
+	return Config{EnabledExtensions: c.EnabledExtensions, RequiredExtensions: c.RequiredExtensions, DeniedTools: c.DeniedTools, Extensions: exts}, warnings, nil
 }
 
 // MergeSettings is every extension's settings with the workspace's over the user's, key by

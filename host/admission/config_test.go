@@ -49,3 +49,47 @@ func TestConfigRefusesBadSandboxModeAndUnknownKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestRequiredExtensionsNamesAreChecked(t *testing.T) {
+	for _, bad := range []string{`"../owner"`, `"Owner"`, `""`, `"a\u0000b"`, `"<x>"`} {
+		if _, err := LoadConfig(writeConfig(t, "required_extensions = ["+bad+"]\n")); err == nil || !strings.Contains(err.Error(), "required_extensions[0]") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if _, err := LoadConfig(writeConfig(t, "required_extensions = 3\n")); err == nil {
+		t.Error("a number was accepted as required_extensions")
+	}
+	c, err := LoadConfig(writeConfig(t, "required_extensions = [\"policy-owner\"]\n"))
+	if err != nil || len(c.RequiredExtensions) != 1 {
+		t.Fatalf("%v %v", c, err)
+	}
+}
+
+// A workspace may add a requirement (it can only stop startup), never trust.
+func TestProjectConfigMayRequire(t *testing.T) {
+	path := writeConfig(t, "required_extensions = [\"policy-owner\"]\ntrusted_extensions = [\"policy-owner\"]\n")
+	c, warnings, err := LoadProjectConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.RequiredExtensions) != 1 || c.RequiredExtensions[0] != "policy-owner" || len(c.TrustedExtensions) != 0 || len(warnings) != 1 {
+		t.Fatalf("config %+v warnings %v", c, warnings)
+	}
+}
+
+func TestDeniedToolsPatternsAreChecked(t *testing.T) {
+	for _, bad := range []string{`"rm"`, `"../x/y"`, `"a/b/c"`, `"a/<b>"`, `"A/b"`} {
+		if _, err := LoadConfig(writeConfig(t, "denied_tools = ["+bad+"]\n")); err == nil || !strings.Contains(err.Error(), "denied_tools[0]") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	c, err := LoadConfig(writeConfig(t, "denied_tools = [\"*/delete_*\", \"git-tools/git_push\"]\n"))
+	if err != nil || len(c.DeniedTools) != 2 {
+		t.Fatalf("%v %v", c, err)
+	}
+	// A workspace may add a denial: it only narrows the catalog.
+	p, _, err := LoadProjectConfig(writeConfig(t, "denied_tools = [\"*/delete_*\"]\n"))
+	if err != nil || len(p.DeniedTools) != 1 {
+		t.Fatalf("%v %v", p, err)
+	}
+}

@@ -48,4 +48,5 @@ const (
 	RuleDuplicateTool  = "duplicate_tool"  // two extensions contribute the same tool name
 	RuleDuplicateOwner = "duplicate_owner" // two extensions contribute the same command
 	RuleCertify        = "certify"         // a [[certify.tools]] entry mixes skipping and calling
+	RuleSession        = "session"         // [session] allowed_tools or private_tools without owner = true
 )

@@ -31,6 +31,7 @@ type Manifest struct {
 	Contributes   Contributes  `json:"contributes"`
 	Runtime       Runtime      `json:"runtime"`
 	State         State        `json:"state"`
+	Session       Session      `json:"session"`
 	Certify       Certify      `json:"certify"`
 
 	// JSON is the validated manifest as JSON-compatible values, sent verbatim in initialize.

@@ -59,7 +59,7 @@ func (v *validator) known(obj map[string]any, path string, fields ...string) {
 }
 
 func (v *validator) validate(doc map[string]any) {
-	v.known(doc, "", "name", "version", "api_version", "requires_octet", "description", "entrypoint", "capabilities", "contributes", "settings", "runtime", "state", "certify")
+	v.known(doc, "", "name", "version", "api_version", "requires_octet", "description", "entrypoint", "capabilities", "contributes", "settings", "runtime", "state", "session", "certify")
 
 	if s, ok := v.str(doc, "name", "name", true); ok && !nameRE.MatchString(s) {
 		v.add("name", RulePattern, "%q must match ^[a-z][a-z0-9_-]{0,63}$", s)
@@ -92,6 +92,7 @@ func (v *validator) validate(doc map[string]any) {
 	tools := v.contributes(doc)
 	v.runtime(doc)
 	v.state(doc)
+	v.session(doc)
 	v.certify(doc)
 	v.settings(doc)
 	_ = tools

@@ -22,9 +22,10 @@ import (
 // Options configure a reference host.
 type Options struct {
 	// Host configures the core. StateDir is required unless Store is given. Open sets
-	// Services (the router), SecretBroker and ApprovalIssuance (from Script), and fills Session.SessionID
-	// with a random "session-<hex>" when it is empty. OnFrame, when set, still sees every
-	// frame, after tracing and recording.
+	// Services (the router), SecretBroker and ApprovalIssuance (from Script), and fills
+	// Session.SessionID, when it is empty, with DurableSessionID(StateDir, Workspace) (random
+	// with a borrowed Store). OnFrame, when set, still sees every frame, after tracing and
+	// recording.
 	Host host.Options
 	// Store is an already open state store, e.g. one shared by many hosts in a benchmark;
 	// Close leaves it open. Nil opens the store in Host.StateDir, and Close closes it.
@@ -66,6 +67,7 @@ type Host struct {
 	ownStore  bool
 	script    *script.Script
 	sessionID string
+	run       string // random per Open: two runs of one durable session record apart
 	red       *redact.Redactor
 	trace     io.Writer
 	tracer    *tracer
@@ -125,6 +127,19 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.router = router
 	ho := opts.Host
+	var run [4]byte
+	_, _ = rand.Read(run[:])
+	h.run = hex.EncodeToString(run[:])
+	if ho.Session.SessionID == "" && own {
+		// The session persists in the store this host opened in StateDir, which exists
+		// now, so it has a canonical path. A borrowed store is not this session's.
+		id, err := DurableSessionID(ho.StateDir, ho.Workspace)
+		if err != nil {
+			h.closeStore()
+			return nil, err
+		}
+		ho.Session.SessionID = id
+	}
 	if ho.Session.SessionID == "" {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
@@ -134,6 +149,9 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	ho.Services = router
 	if h.store != nil && ho.Idempotency == nil {
 		ho.Idempotency = h.store // results under callers' idempotency keys survive restarts
+	}
+	if ho.BundleDigest == nil {
+		ho.BundleDigest = bundleDigest
 	}
 	ho.SecretBroker = opts.Script.HasSecrets()
 	ho.ApprovalIssuance = opts.Script.IssuesApprovals()

@@ -78,6 +78,34 @@ func (s *Session) CallTool(ctx context.Context, e *host.Extension, turn, name st
 	s.calls++
 	callID := fmt.Sprintf("call-%d", s.calls)
 	s.mu.Unlock()
+	// Selection and execution use one check: the tool must be in the model's catalog now
+	// (the owner's allowed_tools and private_tools, operator denials; host.ModelCatalog).
+	if err := s.h.CheckModelCall(e.Name(), name); err != nil {
+		return nil, err
+	}
+	return s.call(ctx, e, turn, name, args, callID)
+}
+
+// CallOwnerTool is the session owner calling one of its own tools, private ones included
+// (they are hidden from the model's catalog, not from their owner); operator denials still
+// win. The hooks and lifecycle events are those of any call.
+func (s *Session) CallOwnerTool(ctx context.Context, turn, name string, args json.RawMessage) (json.RawMessage, error) {
+	e := s.h.Extension(s.h.Owner())
+	if e == nil {
+		return nil, &host.ToolNotAllowedError{Tool: name, Reason: "not_owner"}
+	}
+	if err := s.h.CheckOwnerCall(e.Name(), name); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.calls++
+	callID := fmt.Sprintf("call-%d", s.calls)
+	s.mu.Unlock()
+	return s.call(ctx, e, turn, name, args, callID)
+}
+
+// call runs one checked call between its lifecycle events.
+func (s *Session) call(ctx context.Context, e *host.Extension, turn, name string, args json.RawMessage, callID string) (json.RawMessage, error) {
 	base := map[string]any{"session_id": s.id, "turn_id": turn, "call_id": callID, "name": name}
 	if !s.scripted {
 		s.h.Lifecycle(protocol.MethodToolStarted, base)

@@ -13,8 +13,9 @@ import (
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
-// RecordingID is the recording (store session id) that Options.Record fills for ext.
-func (h *Host) RecordingID(ext string) string { return h.sessionID + "-" + ext }
+// RecordingID is the recording (store session id) that Options.Record fills for ext. The
+// session id is durable, so the run part keeps two runs of one session apart.
+func (h *Host) RecordingID(ext string) string { return h.sessionID + "-" + h.run + "-" + ext }
 
 // Recordings lists the recordings written so far, in the order their first frame came.
 func (h *Host) Recordings() []string {

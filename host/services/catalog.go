@@ -65,6 +65,34 @@ func (r *Router) toolsRegister(_ context.Context, c *Caller, raw json.RawMessage
 	})
 }
 
+// toolsReplace swaps the caller's whole dynamic catalog for the request's tools in one
+// revision: validated and offered to OnCatalog as a whole, so a refusal changes nothing
+// and a changed list never costs an unregister plus a register (two revisions, with a
+// partial catalog between them).
+func (r *Router) toolsReplace(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
+	p, err := decodeWorded[protocol.ToolsReplaceParams](raw, wording{}) // 0..256: not a batch
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for i, d := range p.Tools {
+		path := fmt.Sprintf("tools[%d]", i)
+		if err := compileToolSchemas(path, d); err != nil {
+			return nil, err
+		}
+		if seen[d.Name] {
+			return nil, invalidParams(path+".name", "%q appears twice in this request", d.Name)
+		}
+		seen[d.Name] = true
+	}
+	return r.mutateCatalog(c, func(next map[string]ToolDefinition) {
+		clear(next)
+		for _, d := range p.Tools {
+			next[d.Name] = d
+		}
+	})
+}
+
 // toolsUnregister removes tools; absent names are harmless.
 func (r *Router) toolsUnregister(_ context.Context, c *Caller, raw json.RawMessage) (any, error) {
 	p, err := decodeWorded[protocol.ToolsUnregisterParams](raw, catalogWording)

@@ -31,6 +31,7 @@ var handlers = map[string]func(r *Router, ctx context.Context, c *Caller, params
 	protocol.MethodSecretGet:           (*Router).secretGet,
 	protocol.MethodToolsRegister:       (*Router).toolsRegister,
 	protocol.MethodToolsUnregister:     (*Router).toolsUnregister,
+	protocol.MethodToolsReplace:        (*Router).toolsReplace,
 	protocol.MethodAgentSpawn:          (*Router).agentSpawn,
 	protocol.MethodAgentMessage:        (*Router).agentMessage,
 	protocol.MethodAgentFollowUp:       (*Router).agentFollowUp,

@@ -34,6 +34,7 @@ type Bridge struct {
 
 	servers map[string]*upstream
 	order   []string
+	own     []*octet.ToolDef // the bridge's bootstrap tools, part of every replaced catalog
 
 	pubMu sync.Mutex // one catalog mutation at a time, across servers
 

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -27,7 +25,7 @@ func ToolName(server, tool string) string {
 	return server + "_" + invalidRune.ReplaceAllString(tool, "_")
 }
 
-// catalogTimeout bounds one tools/register or tools/unregister exchange with the host.
+// catalogTimeout bounds one tools/replace exchange with the host.
 const catalogTimeout = 30 * time.Second
 
 // Withheld is one tool of a server the bridge does not publish, and why: its octet name
@@ -179,11 +177,10 @@ func schemaObject(v any) (map[string]any, error) {
 	return m, nil
 }
 
-// publish replaces server u's tools with tools. The new tools go to the host in one
-// tools/register (one revision holding the complete new catalog of u), then the tools
-// u no longer lists in one tools/unregister; from the first of the two on, the bridge
-// answers only for the new catalog, so a call of a withdrawn tool is refused even in the
-// instant before the host forgets it. Any refusal withdraws u's tools entirely.
+// publish replaces server u's tools with tools: the bridge's whole catalog (its own
+// tools and every server's, u's new ones) goes to the host in one tools/replace, one
+// revision or nothing, so a changed list never passes through a partial catalog. From then
+// on the bridge answers only for the new catalog. Any refusal withdraws u's tools entirely.
 func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) error {
 	defs, names, withheld, err := b.convert(u, tools)
 	if err != nil {
@@ -197,68 +194,56 @@ func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) er
 	}
 	b.pubMu.Lock()
 	defer b.pubMu.Unlock()
-	u.mu.Lock()
-	old := u.tools
-	u.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, catalogTimeout)
 	defer cancel()
-	if len(defs) > 0 {
-		up, err := b.ext.RegisterTools(cctx, defs...)
-		if err != nil {
-			return fmt.Errorf("the host refused the catalog: %v", err)
-		}
-		u.mu.Lock()
-		u.tools, u.revision = names, up.Revision
-		u.mu.Unlock()
-	} else {
-		u.mu.Lock()
-		u.tools = names
-		u.mu.Unlock()
+	up, err := b.ext.ReplaceTools(cctx, b.catalogWith(u, defs)...)
+	if err != nil {
+		return fmt.Errorf("the host refused the catalog: %v", err)
 	}
-	var stale []string
-	for n := range old {
-		if _, keep := names[n]; !keep {
-			stale = append(stale, n)
-		}
-	}
-	sort.Strings(stale)
-	if len(stale) > 0 {
-		up, err := b.ext.UnregisterTools(cctx, stale...)
-		if err != nil {
-			return fmt.Errorf("the host refused to withdraw %s: %v", strings.Join(stale, ", "), err)
-		}
-		u.mu.Lock()
-		u.revision = up.Revision
-		u.mu.Unlock()
-	}
+	u.mu.Lock()
+	u.tools, u.defs, u.revision = names, defs, up.Revision
+	u.mu.Unlock()
 	b.log.Info("MCP server catalog published", "server", u.name, "tools", len(names), "revision", b.ext.CatalogRevision())
 	b.statusChanged()
 	return nil
 }
 
+// catalogWith is the bridge's whole catalog with defs as u's tools: its own tools, then
+// each server's in configuration order. Callers hold pubMu.
+func (b *Bridge) catalogWith(u *upstream, defs []*octet.ToolDef) []*octet.ToolDef {
+	all := append([]*octet.ToolDef{}, b.own...)
+	for _, name := range b.order {
+		s := b.servers[name]
+		if s == u {
+			all = append(all, defs...)
+			continue
+		}
+		s.mu.Lock()
+		all = append(all, s.defs...)
+		s.mu.Unlock()
+	}
+	return all
+}
+
 // withdraw removes every tool of u from the catalog (a crash, a catalog that failed
-// validation, shutdown). The local view goes first, so calls are refused at once.
+// validation, shutdown), in one replace. The local view goes first, so calls are refused
+// at once.
 func (b *Bridge) withdraw(u *upstream, why string) {
 	u.mu.Lock()
 	old := u.tools
-	u.tools = nil
+	u.tools, u.defs = nil, nil
 	u.mu.Unlock()
 	if len(old) == 0 || b.ctx.Err() != nil {
 		return
 	}
-	names := make([]string, 0, len(old))
-	for n := range old {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	b.pubMu.Lock()
 	defer b.pubMu.Unlock()
 	ctx, cancel := context.WithTimeout(b.ctx, catalogTimeout)
 	defer cancel()
-	if _, err := b.ext.UnregisterTools(ctx, names...); err != nil {
+	if _, err := b.ext.ReplaceTools(ctx, b.catalogWith(u, nil)...); err != nil {
 		b.log.Error("withdrawing MCP server tools failed", "server", u.name, "err", err.Error())
 		return
 	}
-	b.log.Warn("MCP server tools withdrawn", "server", u.name, "tools", len(names), "reason", why)
+	b.log.Warn("MCP server tools withdrawn", "server", u.name, "tools", len(old), "reason", why)
 	b.statusChanged()
 }

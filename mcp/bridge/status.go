@@ -61,7 +61,7 @@ type connectArgs struct {
 
 // registerOwn adds the bridge's bootstrap tools and its status surface.
 func (b *Bridge) registerOwn() {
-	octet.Tool(b.ext, octet.ToolSpec{Name: "mcp_status", Description: "List the bridged MCP servers: transport, state, restarts and published tools. wait=true first waits until every started server has settled."},
+	status := octet.Tool(b.ext, octet.ToolSpec{Name: "mcp_status", Description: "List the bridged MCP servers: transport, state, restarts and published tools. wait=true first waits until every started server has settled."},
 		func(ctx context.Context, a statusArgs) (octet.Result, error) {
 			if a.Wait {
 				d := 30 * time.Second
@@ -72,7 +72,7 @@ func (b *Bridge) registerOwn() {
 			}
 			return b.statusResult(), nil
 		})
-	octet.Tool(b.ext, octet.ToolSpec{Name: "mcp_connect", Description: "Start (or restart) a configured MCP server; a server with secret_env gets its secrets from the host's broker in this call."},
+	connect := octet.Tool(b.ext, octet.ToolSpec{Name: "mcp_connect", Description: "Start (or restart) a configured MCP server; a server with secret_env gets its secrets from the host's broker in this call."},
 		func(ctx context.Context, a connectArgs) (octet.Result, error) {
 			u := b.servers[a.Server]
 			if u == nil {
@@ -102,6 +102,7 @@ func (b *Bridge) registerOwn() {
 		}
 		return octet.StatusResult{Text: "MCP: " + strings.Join(parts, ", ")}, nil
 	})
+	b.own = []*octet.ToolDef{status, connect}
 }
 
 func (b *Bridge) statusResult() octet.Result {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	octet "github.com/octet-kit/octet/sdk-go"
 )
 
 // State is where one MCP server stands.
@@ -101,6 +102,7 @@ type upstream struct {
 	session  *mcp.ClientSession
 	tools    map[string]string // published octet name -> MCP tool name
 	withheld []Withheld        // tools of the last list that could not be published
+	defs     []*octet.ToolDef  // the published definitions, for the next whole-catalog replace
 	revision int64             // the bridge catalog revision that published them
 	inflight []*inflight       // calls under way, oldest first (elicitation routing)
 	cancel   context.CancelFunc

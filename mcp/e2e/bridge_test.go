@@ -41,8 +41,8 @@ func statusLine(t *testing.T, l callLine) status {
 }
 
 // TestListChangedIsANewCatalogRevision: a tool the server adds at run time
-// (notifications/tools/list_changed) is published in a new catalog revision and
-// callable; one it removes is withdrawn in a later revision and no longer callable.
+// (notifications/tools/list_changed) is published in the next catalog revision and
+// callable; one it removes is withdrawn in the one after and no longer callable.
 func TestListChangedIsANewCatalogRevision(t *testing.T) {
 	dir := bridgeDir(t, map[string]any{"test": testServer()})
 	lines, _, stderr := hostCall(t, dir,
@@ -51,7 +51,7 @@ func TestListChangedIsANewCatalogRevision(t *testing.T) {
 		"mcp_status", `{"wait":true,"min_revision":2}`,
 		"test_late", `{}`,
 		"test_remove_tool", `{"name":"late"}`,
-		"mcp_status", `{"wait":true,"min_revision":4}`,
+		"mcp_status", `{"wait":true,"min_revision":3}`,
 		"test_late", `{}`)
 	if len(lines) != 7 {
 		t.Fatalf("%d lines; stderr:\n%s", len(lines), stderr)
@@ -71,6 +71,11 @@ func TestListChangedIsANewCatalogRevision(t *testing.T) {
 	}
 	if lines[6].Error == nil {
 		t.Errorf("test_late after its removal: want an error, got %s", lines[6].raw)
+	}
+	// Each changed list is one tools/replace: exactly one revision, never an unregister
+	// and a register with a partial catalog between them.
+	if added.Revision != first.Revision+1 || removed.Revision != added.Revision+1 {
+		t.Errorf("revisions %d, %d, %d: want one per changed list", first.Revision, added.Revision, removed.Revision)
 	}
 }
 

@@ -229,7 +229,8 @@ func unwrapErrorMarker(raw json.RawMessage) (json.RawMessage, bool) {
 // tool/call the gateway sent (to route the call's progress and interactions).
 func (g *Gateway) onFrame(ext string, dir jsonrpc.Direction, frame []byte) {
 	switch {
-	case dir == jsonrpc.Inbound && (bytes.Contains(frame, []byte(`"`+protocol.MethodToolsRegister+`"`)) || bytes.Contains(frame, []byte(`"`+protocol.MethodToolsUnregister+`"`))):
+	case dir == jsonrpc.Inbound && (bytes.Contains(frame, []byte(`"`+protocol.MethodToolsRegister+`"`)) || bytes.Contains(frame, []byte(`"`+protocol.MethodToolsUnregister+`"`)) ||
+		bytes.Contains(frame, []byte(`"`+protocol.MethodToolsReplace+`"`))):
 		select {
 		case g.poke <- struct{}{}:
 		default:

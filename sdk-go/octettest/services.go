@@ -111,7 +111,7 @@ func (s *services) handle(ctx context.Context, req *jsonrpc.Request) (any, error
 		return map[string]any{"decision": "allow"}, nil
 	case protocol.MethodArtifactPublish:
 		return s.publish(p)
-	case protocol.MethodToolsRegister, protocol.MethodToolsUnregister:
+	case protocol.MethodToolsRegister, protocol.MethodToolsUnregister, protocol.MethodToolsReplace:
 		return s.mutateCatalog(req.Method, p)
 	case protocol.MethodAgentSpawn, protocol.MethodAgentMessage, protocol.MethodAgentFollowUp, protocol.MethodAgentModels, protocol.MethodAgentList, protocol.MethodAgentWait, protocol.MethodAgentInterrupt:
 		return s.agent(req.Method, p)
@@ -163,7 +163,10 @@ func (s *services) publish(p map[string]any) (any, error) {
 func (s *services) mutateCatalog(method string, p map[string]any) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if method == protocol.MethodToolsRegister {
+	if method == protocol.MethodToolsReplace {
+		clear(s.catalog)
+	}
+	if method == protocol.MethodToolsRegister || method == protocol.MethodToolsReplace {
 		tools, _ := p["tools"].([]any)
 		for _, t := range tools {
 			def, _ := t.(map[string]any)

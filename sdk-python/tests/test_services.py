@@ -578,3 +578,41 @@ def test_structured_logs_go_to_stderr(capfd) -> None:
     assert records[1] == {**records[1], "component": "x", "level": "warning", "n": 1}
     assert records[2]["level"] == "error"
     assert "ValueError: inner" in records[3]["traceback"]
+
+
+def test_replace_tools_is_one_revision_or_nothing() -> None:
+    ext, _job = service_ext()
+    with LoopbackHost(ext) as host:
+        ext.register_tools([{"name": "a", "description": "", "handler": lambda a: "a"},
+                            {"name": "b", "description": "", "handler": lambda a: "b"}])
+        before = ext.tool_catalog_revision
+        update = ext.replace_tools([{"name": "b", "description": "", "handler": lambda a: "b2"},
+                                    {"name": "c", "description": "", "handler": lambda a: "c"}])
+        assert update["revision"] == before + 1 == ext.tool_catalog_revision
+        assert sorted(update["tools"]) == ["b", "c"]
+        assert host.call_tool("b")["content"][0]["text"] == "b2"
+        with pytest.raises(RemoteError, match='unknown tool "a"'):
+            host.call_tool("a")
+        # Refused locally before anything is sent: nothing changes.
+        with pytest.raises(InvalidParams, match="appears twice"):
+            ext.replace_tools([{"name": "d", "description": "", "handler": print}] * 2)
+        with pytest.raises(InvalidParams, match="256"):
+            ext.replace_tools([{"name": f"t{i}", "description": "", "handler": print}
+                               for i in range(257)])
+        assert ext.tool_catalog_revision == before + 1
+        assert ext.replace_tools([])["tools"] == []
+
+
+def test_replace_tools_refused_by_the_host_changes_nothing() -> None:
+    ext, _job = service_ext()
+
+    def refuse(params: dict[str, object]) -> object:
+        from octet_extension.testing import HostError
+        raise HostError(-32602, "catalog revision 1 refused: tool c is provided by another")
+
+    with LoopbackHost(ext, services={"tools/replace": refuse}) as host:
+        with pytest.raises(RemoteError, match="refused"):
+            ext.replace_tools([{"name": "c", "description": "", "handler": lambda a: "c"}])
+        assert ext.tool_catalog_revision == 0
+        with pytest.raises(RemoteError, match='unknown tool "c"'):
+            host.call_tool("c")

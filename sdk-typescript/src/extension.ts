@@ -267,6 +267,18 @@ export class Extension extends HostServices {
     });
   }
 
+  /** Make tools the whole catalog in one tools/replace request: one revision, or nothing changes (an empty list empties it). */
+  async replaceTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
+    this.require(FeatureName.DYNAMIC_TOOLS, "replaceTools");
+    if (tools.length > L.MAX_CATALOG_TOOLS) throw new ValidationError(`replaceTools takes at most ${L.MAX_CATALOG_TOOLS} tools, got ${tools.length}`);
+    const entries = tools.map((t) => toolEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
+    if (new Set(entries.map((e) => e.def.name)).size !== entries.length) throw new ValidationError("replaceTools: a tool name appears twice");
+    return this.mutateCatalog(Method.TOOLS_REPLACE, { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
+      next.clear();
+      for (const e of entries) next.set(e.def.name, e);
+    });
+  }
+
   unregisterTool(name: string): Promise<CatalogUpdate> {
     return this.unregisterTools(name);
   }

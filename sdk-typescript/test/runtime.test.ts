@@ -439,3 +439,40 @@ describe("dynamic catalog transactions", () => {
     assert.equal(ext.toolCatalogRevision, 0);
   });
 });
+
+describe("atomic catalog replacement", () => {
+  const contributes = { tools: [] };
+  it("replaceTools is one revision holding exactly the new list", async () => {
+    const ext = new Extension();
+    const host = await started(ext, { contributes });
+    await ext.registerTools([
+      { name: "a", description: "", handler: () => "a" },
+      { name: "b", description: "", handler: () => "b" },
+    ]);
+    const update = await ext.replaceTools([
+      { name: "b", description: "", handler: () => "b2" },
+      { name: "c", description: "", handler: () => "c" },
+    ]);
+    assert.equal(update.revision, 2);
+    assert.deepEqual([...update.tools].sort(), ["b", "c"]);
+    assert.equal(ext.toolCatalogRevision, 2);
+    assert.equal((await host.callTool("a")).error?.code, -32602);
+    assert.deepEqual(((await host.callTool("b")).result as JsonObject)["content"], [{ type: "text", text: "b2" }]);
+    await assert.rejects(ext.replaceTools([{ name: "d", description: "", handler: () => "d" }, { name: "d", description: "", handler: () => "d" }]), /appears twice/);
+    const many = Array.from({ length: 257 }, (_, i) => ({ name: `t${i}`, description: "", handler: () => "x" }));
+    await assert.rejects(ext.replaceTools(many), ValidationError);
+    assert.equal(ext.toolCatalogRevision, 2);
+    assert.deepEqual((await ext.replaceTools([])).tools, []);
+  });
+
+  it("a host refusal changes nothing", async () => {
+    const ext = new Extension();
+    const host = await started(ext, {
+      contributes,
+      script: { respond: (m) => (m === "tools/replace" ? { error: { code: -32602, message: "catalog revision 1 refused: tool c is provided by another" } } : undefined) },
+    });
+    await assert.rejects(ext.replaceTools([{ name: "c", description: "", handler: () => "c" }]), (e) => e instanceof RemoteError && e.code === -32602 && /refused/.test(e.message));
+    assert.equal(ext.toolCatalogRevision, 0);
+    assert.equal((await host.callTool("c")).error?.code, -32602);
+  });
+});

@@ -48,6 +48,7 @@ var patternSamples = map[string]string{
 	"^https?://[^/@ ]+":                            "https://example.com/x",
 	"^[a-z0-9_-]{1,48}$":                           "review",
 	"^([A-Za-z0-9.-]{1,253}|\\*|\\[[0-9A-Fa-f:.]{2,45}\\]):[0-9]{1,5}$": "api.example.com:443",
+	"^[a-z*][a-z0-9_*-]{0,63}/[a-zA-Z_*][a-zA-Z0-9_*-]{0,63}$":          "demo/*",
 }
 
 type synth struct{ m *ir.Model }

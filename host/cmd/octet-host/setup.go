@@ -77,6 +77,8 @@ func (hf *hostFlags) selectExtensions(explicitStart []string, withGlobal bool) (
 		if withGlobal {
 			cfg.EnabledExtensions = append(cfg.EnabledExtensions, proj.EnabledExtensions...)
 		}
+		cfg.RequiredExtensions = append(cfg.RequiredExtensions, proj.RequiredExtensions...)
+		cfg.DeniedTools = append(cfg.DeniedTools, proj.DeniedTools...)
 	}
 	global := ""
 	if withGlobal {
@@ -120,7 +122,7 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 			StateDir: hf.stateDir, Workspace: sel.workspace, WorkspaceTrusted: sel.trusted,
 			PassEnv:  append(append([]string{}, sel.config.PassEnv...), hf.passEnv...),
 			Settings: sel.settings,
-			Session:  session, RequestTimeout: hf.timeout,
+			Session:  session, RequestTimeout: hf.timeout, DeniedTools: sel.config.DeniedTools,
 			Subreaper:  true, // this process is the host and nothing else
 			Unconfined: unconfined(hf.noSandbox, sel.config),
 		},

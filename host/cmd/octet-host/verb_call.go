@@ -265,12 +265,18 @@ func describeError(err error) map[string]any {
 	var hb *host.HookBlockedError
 	var he *host.HookError
 	var ic *host.IdempotencyConflictError
+	var na *host.ToolNotAllowedError
 	switch {
 	case errors.As(err, &ic):
 		return map[string]any{"kind": "idempotency_conflict", "message": err.Error(), "key": ic.Key}
+	case errors.As(err, &na):
+		return map[string]any{"kind": "tool_not_allowed", "message": err.Error(), "extension": na.Extension, "tool": na.Tool, "reason": na.Reason}
 	case errors.As(err, &hb):
 		return map[string]any{"kind": "hook_blocked", "message": err.Error(), "extension": hb.Extension, "hook": hb.Hook}
 	case errors.As(err, &he):
+		if he.Owner {
+			return map[string]any{"kind": "owner_hook_failed", "message": err.Error(), "extension": he.Extension, "hook": he.Hook, "cause": he.Kind()}
+		}
 		return map[string]any{"kind": "hook_failed", "message": err.Error(), "extension": he.Extension, "hook": he.Hook}
 	case errors.As(err, &re):
 		return map[string]any{"kind": "result_refused", "message": err.Error(), "schema": re.Schema, "pointer": re.Pointer, "rule": re.Rule}

@@ -57,8 +57,10 @@ A confirmation or input request the --script does not answer is asked on the con
 stdin is a terminal (--ask auto) or always (--ask stdin): the next line typed is the
 answer, not a command.
 
-Exit codes: 0 clean shutdown, 2 a --require'd extension failed (everything was rolled back)
-or a usage error.
+Exit codes: 0 clean shutdown, 2 a usage error or startup stopped: a required extension
+(--require, or required_extensions in the config) is missing, disabled, untrusted or failed,
+or two extensions declare [session] owner = true; whatever had started was stopped in
+reverse order of start.
 
 Examples:
   octet-host run examples/go/hello-world
@@ -140,7 +142,12 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 		case <-ctx.Done():
 		}
 	}()
-	failures, err := rt.Start(ctx, admitted, hf.required)
+	required := requiredNames(sel, hf.required)
+	if err := checkRequired(sel, required); err != nil {
+		fmt.Fprintln(stderr, "octet-host run:", err)
+		return exitStartup
+	}
+	failures, err := rt.Start(ctx, admitted, required)
 	if ctx.Err() != nil {
 		fmt.Fprintln(out, "shutting down (signal)")
 		return exitOK
@@ -279,13 +286,13 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 
 func printStatus(out io.Writer, h *host.Host) {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tSTATE\tGEN\tPID\tAPI\tPENDING\tRESTARTS\tLAST ERROR")
+	fmt.Fprintln(tw, "NAME\tSTATE\tGEN\tPID\tAPI\tPENDING\tRESTARTS\tMANIFEST\tBUNDLE\tLAST ERROR")
 	for _, s := range h.Status() {
 		last := s.LastError
 		if i := strings.IndexByte(last, '\n'); i >= 0 {
 			last = last[:i] + " …"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, last)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\n", s.Name, s.State, s.Generation, s.PID, s.APIVersion, s.Pending, s.Restarts, short(s.ManifestDigest), short(s.BundleDigest), last)
 	}
 	tw.Flush()
 	for _, s := range h.Status() {
@@ -293,6 +300,15 @@ func printStatus(out io.Writer, h *host.Host) {
 			fmt.Fprintf(out, "%s: sandbox %s; asks for %s\n", s.Name, s.Sandbox, s.Permissions)
 		}
 	}
+}
+
+// short is a digest's first 12 hex digits for the status table ("-" for none); the JSON
+// status carries it whole.
+func short(digest string) string {
+	if digest == "" {
+		return "-"
+	}
+	return digest[:min(12, len(digest))]
 }
 
 // consoleTyped runs the typed console commands against one extension and prints the

@@ -592,6 +592,7 @@ var Method = {
   SECRET_GET: "secret/get",
   TOOLS_REGISTER: "tools/register",
   TOOLS_UNREGISTER: "tools/unregister",
+  TOOLS_REPLACE: "tools/replace",
   AGENT_SPAWN: "agent/spawn",
   AGENT_MESSAGE: "agent/message",
   AGENT_FOLLOW_UP: "agent/follow_up",

@@ -24,6 +24,7 @@ from ._generated.dispatch import (
     METHOD_POLICY_EVALUATE,
     METHOD_SECRET_GET,
     METHOD_TOOLS_REGISTER,
+    METHOD_TOOLS_REPLACE,
     METHOD_TOOLS_UNREGISTER,
 )
 from ._registry import ToolSpec, make_tool
@@ -144,6 +145,27 @@ class ServicesMixin(Base):
     def register_tools(self, definitions: Iterable[dict[str, Any]]) -> dict[str, Any]:
         """Add or replace several tools in one transactional request."""
         session = self._require(FEATURE_DYNAMIC_TOOLS, "register_tools()")
+        specs = self._tool_specs(session, definitions)
+        if not specs or len(specs) > L.MAX_TOOLS_PER_REQUEST:
+            raise InvalidParams(f"send 1..{L.MAX_TOOLS_PER_REQUEST} tools per request", "tools")
+        return self._mutate(session, METHOD_TOOLS_REGISTER,
+                            {"tools": [s.definition() for s in specs]},
+                            lambda current: {**current, **{s.name: s for s in specs}})
+
+    def replace_tools(self, definitions: Iterable[dict[str, Any]]) -> dict[str, Any]:
+        """Make definitions the whole catalog in one tools/replace request: one revision,
+        or nothing changes (an empty list empties it)."""
+        session = self._require(FEATURE_DYNAMIC_TOOLS, "replace_tools()")
+        specs = self._tool_specs(session, definitions)
+        if len(specs) > L.MAX_CATALOG_TOOLS:
+            raise InvalidParams(f"the catalog would hold {len(specs)} tools, over the "
+                                f"{L.MAX_CATALOG_TOOLS} limit", "tools")
+        return self._mutate(session, METHOD_TOOLS_REPLACE,
+                            {"tools": [s.definition() for s in specs]},
+                            lambda current: {s.name: s for s in specs})
+
+    def _tool_specs(self, session: Any, definitions: Iterable[dict[str, Any]]) -> list[ToolSpec]:
+        """Check the definitions of one catalog request and make their specs."""
         specs: list[ToolSpec] = []
         for index, definition in enumerate(definitions):
             if not isinstance(definition, dict):
@@ -163,13 +185,9 @@ class ServicesMixin(Base):
         if session.legacy and any(s.output_schema for s in specs):
             raise InvalidParams("API 0.1 forbids output_schema")
         names = [s.name for s in specs]
-        if not specs or len(specs) > L.MAX_TOOLS_PER_REQUEST:
-            raise InvalidParams(f"send 1..{L.MAX_TOOLS_PER_REQUEST} tools per request", "tools")
         if len(set(names)) != len(names):
             raise InvalidParams("a tool name appears twice in one request", "tools")
-        return self._mutate(session, METHOD_TOOLS_REGISTER,
-                            {"tools": [s.definition() for s in specs]},
-                            lambda current: {**current, **{s.name: s for s in specs}})
+        return specs
 
     def unregister_tool(self, name: str) -> dict[str, Any]:
         """Remove one tool (absent names are harmless)."""

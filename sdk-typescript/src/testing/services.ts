@@ -67,6 +67,10 @@ export class ReverseServices {
       case Method.TOOLS_REGISTER:
         for (const t of (p["tools"] as JsonObject[]) ?? []) this.catalog.add(String(t["name"]));
         return { result: { revision: ++this.revision, tools: [...this.catalog] } };
+      case Method.TOOLS_REPLACE:
+        this.catalog.clear();
+        for (const t of (p["tools"] as JsonObject[]) ?? []) this.catalog.add(String(t["name"]));
+        return { result: { revision: ++this.revision, tools: [...this.catalog] } };
       case Method.TOOLS_UNREGISTER:
         for (const n of (p["names"] as string[]) ?? []) this.catalog.delete(n);
         return { result: { revision: ++this.revision, tools: [...this.catalog] } };

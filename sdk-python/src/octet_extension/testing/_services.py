@@ -27,6 +27,7 @@ from .._generated.dispatch import (
     METHOD_POLICY_EVALUATE,
     METHOD_SECRET_GET,
     METHOD_TOOLS_REGISTER,
+    METHOD_TOOLS_REPLACE,
     METHOD_TOOLS_UNREGISTER,
 )
 
@@ -131,6 +132,11 @@ class ScriptedServices:
         for tool in params["tools"]:
             if tool["name"] not in self.catalog:
                 self.catalog.append(tool["name"])
+        self.catalog_revision += 1
+        return {"revision": self.catalog_revision, "tools": list(self.catalog)}
+
+    def _replace(self, params: dict[str, Any]) -> Any:
+        self.catalog = [tool["name"] for tool in params["tools"]]
         self.catalog_revision += 1
         return {"revision": self.catalog_revision, "tools": list(self.catalog)}
 
@@ -243,6 +249,7 @@ _BUILTIN: dict[str, Callable[[ScriptedServices, dict[str, Any]], Any]] = {
     METHOD_ARTIFACT_PUBLISH: ScriptedServices._artifact,
     METHOD_TOOLS_REGISTER: ScriptedServices._register,
     METHOD_TOOLS_UNREGISTER: ScriptedServices._unregister,
+    METHOD_TOOLS_REPLACE: ScriptedServices._replace,
     METHOD_KV_GET: ScriptedServices._kv_get,
     METHOD_KV_LIST: ScriptedServices._kv_list,
     METHOD_KV_COMMIT: ScriptedServices._kv_commit,
