@@ -49,6 +49,9 @@ type Extension struct {
 	renderers map[string]RenderHandler
 	lifecycle map[string][]LifecycleHandler
 	shutdowns []func(ctx context.Context)
+	// migrations are the registered KV migration steps by from-version (migrate.go).
+	migrations map[int64]MigrationFunc
+	migration  migrationState
 
 	conn        *jsonrpc.Conn
 	connSet     chan struct{}                                   // closed once conn is assigned (handlers start before that)
