@@ -213,7 +213,10 @@ func (e *Extension) runMigrations(ctx context.Context) error {
 		}
 		err = e.ask(ctx, protocol.MethodKVCommit, protocol.KVCommitParams{Preconditions: []protocol.KVPrecondition{pre}, Writes: writes}, nil)
 		var rpc *jsonrpc.Error
-		if errors.As(err, &rpc) && rpc.Code == protocol.CodeKVConflict && conflicts < maxMigrationConflicts {
+		if errors.As(err, &rpc) && rpc.Code == protocol.CodeKVConflict {
+			if conflicts >= maxMigrationConflicts {
+				return fail(errors.New("the stored version kept changing"))
+			}
 			conflicts++
 			// Another generation moved the version first: re-read and go on from there.
 			e.log.Info("kv migration raced; re-reading the stored version", "from", stored)

@@ -27,8 +27,8 @@ try:
         Cancelled,
         InvalidParams,
         KVConflict,
-        KVSecretRefused,
         KvConflict,
+        KVSecretRefused,
         OctetError,
         ProtocolError,
         RemoteError,
@@ -39,6 +39,7 @@ try:
     from ._extension import Extension
     from ._generated.dispatch import FeatureName, Method
     from ._log import Logger, log
+    from ._migrate import KV_VERSION_KEY, MigrationError, MigrationTx
     from ._typecheck import TYPE_CHECKING
 finally:
     if _gc_was_enabled:
@@ -51,15 +52,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KV",
+    "KV_VERSION_KEY",
     "CancellationToken",
     "Cancelled",
     "Extension",
     "FeatureName",
     "InvalidParams",
     "KVConflict",
-    "KVSecretRefused",
     "KVEntry",
     "KVPage",
+    "KVSecretRefused",
     "KVTransaction",
     "Kv",
     "KvConflict",
@@ -68,6 +70,8 @@ __all__ = [
     "KvTransaction",
     "Logger",
     "Method",
+    "MigrationError",
+    "MigrationTx",
     "OctetError",
     "ProtocolError",
     "RemoteError",
