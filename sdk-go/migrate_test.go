@@ -6,10 +6,10 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"strings"
 	"testing"
 
 	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/octettest"
 )
 
@@ -94,9 +94,11 @@ func TestMigrationFailureKeepsTheOldDataAndRetries(t *testing.T) {
 	}), 2)
 	h.SeedKV("migr", "note", "hello")
 	_, err := h.CallTool(context.Background(), "read_note", nil)
-	const want = "kv_migration_failed: kv migration from version 1 to 2 failed: disk says no"
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("got %v, want %q", err, want)
+	// The same code, message and data as the Python and TypeScript SDKs answer.
+	const want = `tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from version 1 to 2 failed: disk says no`
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) || we.Code != -32603 || we.Message != want || string(we.Data) != `{"exception":"MigrationError","tool":"read_note"}` {
+		t.Fatalf("got %#v, want -32603 %q", err, want)
 	}
 	kv := h.KV()
 	if string(kv["migr/note"]) != `"hello"` || kv["migr/octet:kv_version"] != nil {
@@ -114,8 +116,8 @@ func TestMigrationGapIsNamed(t *testing.T) {
 	h := startMigrating(t, migrating(func(ext *octet.Extension) { ext.Migration(1, noteToObject(&runs)) }), 3)
 	h.SeedKV("migr", "note", "hello")
 	_, err := h.CallTool(context.Background(), "read_note", nil)
-	const want = "kv_migration_missing: no kv migration from version 2 to 3 is registered (stored kv_version 2, declared 3)"
-	if err == nil || !strings.Contains(err.Error(), want) {
+	const want = `tool "read_note" failed: MigrationError: kv_migration_missing: no kv migration from version 2 to 3 is registered (stored kv_version 2, declared 3)`
+	if we, ok := err.(*jsonrpc.Error); !ok || we.Code != -32603 || we.Message != want {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 	// Step 1->2 committed on its own; the gap stops before 3.

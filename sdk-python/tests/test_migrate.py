@@ -73,8 +73,12 @@ def test_failure_keeps_the_old_data_and_retries() -> None:
     with LoopbackHost(ext, manifest=manifest, name=NS) as host:
         host.kv[(NS, "note")] = "hello"
         answer = host.request("tool/call", {"name": "read_note", "arguments": {}})
-        want = "kv_migration_failed: kv migration from version 1 to 2 failed: disk says no"
-        assert want in answer.error["message"], answer
+        # The same code, message and data as the Go and TypeScript SDKs answer.
+        assert answer.error == {
+            "code": -32603,
+            "message": 'tool "read_note" failed: MigrationError: kv_migration_failed: '
+                       "kv migration from version 1 to 2 failed: disk says no",
+            "data": {"tool": "read_note", "exception": "MigrationError"}}, answer
         assert host.kv[(NS, "note")] == "hello" and (NS, KV_VERSION_KEY) not in host.kv
         fail[0] = False
         assert read(host)["structured_content"] == {"note": {"text": "hello"}}
@@ -86,9 +90,9 @@ def test_a_gap_is_named() -> None:
     with LoopbackHost(ext, manifest=manifest, name=NS) as host:
         host.kv[(NS, "note")] = "hello"
         answer = host.request("tool/call", {"name": "read_note", "arguments": {}})
-        want = ("kv_migration_missing: no kv migration from version 2 to 3 is registered "
-                "(stored kv_version 2, declared 3)")
-        assert want in answer.error["message"], answer
+        want = ('tool "read_note" failed: MigrationError: kv_migration_missing: no kv '
+                "migration from version 2 to 3 is registered (stored kv_version 2, declared 3)")
+        assert answer.error["message"] == want, answer
         assert host.kv[(NS, KV_VERSION_KEY)] == 2 and runs == ["ran"]
 
 

@@ -17,8 +17,12 @@ const MAX_CONFLICTS = 16;
 
 export type MigrationKind = "kv_migration_failed" | "kv_migration_missing";
 
-/** The KV migration failed; the old data and version stay in force and the next KV call tries again. */
-export class MigrationError extends OctetError {
+/**
+ * The KV migration failed; the old data and version stay in force and the next KV call tries
+ * again. Not an OctetError on purpose: escaping a handler it is answered as any exception,
+ * -32603 `tool "<name>" failed: MigrationError: <message>`, as Go and Python answer.
+ */
+export class MigrationError extends Error {
   override name = "MigrationError";
   constructor(
     readonly kind: MigrationKind,

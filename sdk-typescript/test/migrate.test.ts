@@ -19,9 +19,9 @@ async function migrating(declared: number, register: (ext: Extension, host: () =
   host = ScriptedHost.inProcess(ext, { manifest: manifest({ tools: ["read_note"] }, { state: { kv_version: declared } }) });
   const init = await host.initialize();
   assert.equal(init.error, undefined, JSON.stringify(init.error));
-  const read = async (): Promise<{ note?: JsonValue; error?: string }> => {
+  const read = async (): Promise<{ note?: JsonValue; error?: string; data?: JsonValue; code?: number }> => {
     const r = await host!.callTool("read_note");
-    if (r.error) return { error: r.error.message };
+    if (r.error) return { error: r.error.message, code: r.error.code, data: r.error.data as JsonValue };
     return { note: ((r.result as JsonObject)["metadata"] as JsonObject)["note"]! };
   };
   return { host, read, kv: (key: string) => host!.services.kv.get(`${NS}\u0000${key}`)?.value };
@@ -68,7 +68,12 @@ describe("kv migrations", () => {
     );
     host.services.seedKV(NS, "note", "hello");
     const failed = await read();
-    assert.ok(failed.error?.includes("kv_migration_failed: kv migration from version 1 to 2 failed: disk says no"), failed.error);
+    // The same code, message and data as the Go and Python SDKs answer.
+    assert.deepEqual(failed, {
+      code: -32603,
+      error: 'tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from version 1 to 2 failed: disk says no',
+      data: { tool: "read_note", exception: "MigrationError" },
+    });
     assert.equal(kv("note"), "hello");
     assert.equal(kv(KV_VERSION_KEY), undefined);
     fail = false;
@@ -80,8 +85,8 @@ describe("kv migrations", () => {
     const { host, read, kv } = await migrating(3, (ext) => ext.migration(1, noteToObject(runs)));
     host.services.seedKV(NS, "note", "hello");
     const failed = await read();
-    const want = "kv_migration_missing: no kv migration from version 2 to 3 is registered (stored kv_version 2, declared 3)";
-    assert.ok(failed.error?.includes(want), failed.error);
+    const want = 'tool "read_note" failed: MigrationError: kv_migration_missing: no kv migration from version 2 to 3 is registered (stored kv_version 2, declared 3)';
+    assert.equal(failed.error, want);
     assert.equal(kv(KV_VERSION_KEY), 2);
     assert.deepEqual(runs, ["ran"]);
   });

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 
 from . import _limits as L
-from ._errors import KVConflict, OctetError
+from ._errors import KVConflict
 from ._generated.dispatch import METHOD_KV_COMMIT, METHOD_KV_GET, METHOD_KV_LIST
 from ._typecheck import TYPE_CHECKING
 
@@ -28,9 +28,12 @@ KV_VERSION_KEY = "octet:kv_version"
 _MAX_CONFLICTS = 16
 
 
-class MigrationError(OctetError):
+class MigrationError(Exception):
     """The KV migration failed; the old data and version stay in force and the next KV call
-    tries again. ``kind`` is ``kv_migration_failed`` or ``kv_migration_missing``."""
+    tries again. ``kind`` is ``kv_migration_failed`` or ``kv_migration_missing``.
+
+    Not an OctetError on purpose: escaping a handler it is answered as any exception,
+    -32603 ``tool "<name>" failed: MigrationError: <message>``, as Go and TypeScript answer."""
 
     def __init__(self, kind: str, from_version: int, to_version: int, stored: int,
                  declared: int, reason: str = "") -> None:
