@@ -159,3 +159,17 @@ func TestMigrationRegistration(t *testing.T) {
 	mustPanic("twice", func() { ext.Migration(1, step) })
 	mustPanic("nil", func() { ext.Migration(2, nil) })
 }
+
+func TestMigrationRefusesAStoredVersionThatIsNotOne(t *testing.T) {
+	for stored, shown := range map[string]any{`"two"`: "two", "1.5": 1.5, "-1": -1, "true": true, `{"v":2}`: map[string]int{"v": 2}} {
+		runs := 0
+		h := startMigrating(t, migrating(func(ext *octet.Extension) { ext.Migration(1, noteToObject(&runs)) }), 2)
+		h.SeedKV("migr", "note", "hello")
+		h.SeedKV("migr", "octet:kv_version", shown)
+		_, err := h.CallTool(context.Background(), "read_note", nil)
+		want := `tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from version 0 to 2 failed: the stored octet:kv_version is ` + stored + `, not a non-negative integer`
+		if we, ok := err.(*jsonrpc.Error); !ok || we.Message != want || runs != 0 {
+			t.Fatalf("stored %s: got %v (runs %d), want %q", stored, err, runs, want)
+		}
+	}
+}

@@ -125,3 +125,19 @@ def test_registration_is_checked() -> None:
     with pytest.raises(ValueError):
         tx = MigrationTx(None, NS)  # type: ignore[arg-type]
         tx.put(KV_VERSION_KEY, 3)
+
+
+@pytest.mark.parametrize("stored,shown", [("two", '"two"'), (1.5, "1.5"), (-1, "-1"),
+                                          (True, "true"), ({"v": 2}, '{"v":2}')])
+def test_a_stored_version_that_is_not_a_version_is_refused(stored: object, shown: str) -> None:
+    ext, manifest, runs = migrating(2)
+    ext.migration(from_version=1)(note_to_object(runs))
+    with LoopbackHost(ext, manifest=manifest, name=NS) as host:
+        host.kv[(NS, "note")] = "hello"
+        host.kv[(NS, KV_VERSION_KEY)] = stored
+        answer = host.request("tool/call", {"name": "read_note", "arguments": {}})
+        assert answer.error["message"] == (
+            'tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from '
+            f"version 0 to 2 failed: the stored octet:kv_version is {shown}, not a "
+            "non-negative integer"), answer
+        assert host.kv[(NS, "note")] == "hello" and runs == []

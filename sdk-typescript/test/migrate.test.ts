@@ -103,6 +103,19 @@ describe("kv migrations", () => {
     assert.deepEqual(await read(), { note: { text: "theirs" } });
   });
 
+  it("refuse a stored version that is not one", async () => {
+    for (const [stored, shown] of [["two", '"two"'], [1.5, "1.5"], [-1, "-1"], [true, "true"], [{ v: 2 }, '{"v":2}']] as [JsonValue, string][]) {
+      const runs: string[] = [];
+      const { host, read, kv } = await migrating(2, (ext) => ext.migration(1, noteToObject(runs)));
+      host.services.seedKV(NS, "note", "hello");
+      host.services.seedKV(NS, KV_VERSION_KEY, stored);
+      const failed = await read();
+      assert.equal(failed.error, `tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from version 0 to 2 failed: the stored octet:kv_version is ${shown}, not a non-negative integer`);
+      assert.equal(kv("note"), "hello");
+      assert.deepEqual(runs, []);
+    }
+  });
+
   it("check registrations", () => {
     const ext = new Extension();
     assert.throws(() => ext.migration(0, () => {}), /start at version 1/);

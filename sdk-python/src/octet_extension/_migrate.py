@@ -9,6 +9,7 @@ TypeScript SDKs.
 
 from __future__ import annotations
 
+import json
 import threading
 
 from . import _limits as L
@@ -131,7 +132,8 @@ def _stored(session: Session, namespace: str) -> tuple[int, dict[str, Any]]:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"the stored {KV_VERSION_KEY} is {value!r}, not a non-negative integer")
+        shown = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        raise ValueError(f"the stored {KV_VERSION_KEY} is {shown}, not a non-negative integer")
     return value, {"namespace": namespace, "key": KV_VERSION_KEY, "version": result["version"]}
 
 
