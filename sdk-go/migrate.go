@@ -184,6 +184,9 @@ func (e *Extension) storedKVVersion(ctx context.Context) (int64, protocol.KVPrec
 
 func (e *Extension) runMigrations(ctx context.Context) error {
 	declared := e.declaredKVVersion()
+	if declared <= 1 {
+		return nil // data stored without a version is version 1: nothing to read or run
+	}
 	e.mu.Lock()
 	steps := e.migrations
 	e.mu.Unlock()

@@ -127,6 +127,7 @@ async function stored(call: Call, namespace: string): Promise<[number, JsonObjec
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 async function run(steps: ReadonlyMap<number, MigrationStep>, call: Call, namespace: string, declaredVersion: number): Promise<void> {
+  if (declaredVersion <= 1) return; // data stored without a version is version 1: nothing to read or run
   for (let conflicts = 0; ; ) {
     let version: number;
     let pin: JsonObject;

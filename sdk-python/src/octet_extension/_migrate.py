@@ -139,6 +139,8 @@ def _stored(session: Session, namespace: str) -> tuple[int, dict[str, Any]]:
 
 def _run(steps: dict[int, Callable[[MigrationTx], None]], session: Session, namespace: str,
          declared: int) -> None:
+    if declared <= 1:
+        return  # data stored without a version is version 1: nothing to read or run
     conflicts = 0
     while True:
         try:
