@@ -173,3 +173,27 @@ func TestMigrationRefusesAStoredVersionThatIsNotOne(t *testing.T) {
 		}
 	}
 }
+
+func TestMigrationRunsOnceUnderConcurrentFirstCalls(t *testing.T) {
+	runs := 0
+	h := startMigrating(t, migrating(func(ext *octet.Extension) { ext.Migration(1, noteToObject(&runs)) }), 2)
+	h.SeedKV("migr", "note", "hello")
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			res, err := h.CallTool(context.Background(), "read_note", nil)
+			if err == nil && res.Text() != `{"text":"hello"}` {
+				err = errors.New("read " + res.Text())
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs != 1 {
+		t.Fatalf("the step ran %d times under 8 concurrent first calls, want 1", runs)
+	}
+}
