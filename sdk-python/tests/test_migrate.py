@@ -141,3 +141,14 @@ def test_a_stored_version_that_is_not_a_version_is_refused(stored: object, shown
             f"version 0 to 2 failed: the stored octet:kv_version is {shown}, not a "
             "non-negative integer"), answer
         assert host.kv[(NS, "note")] == "hello" and runs == []
+
+
+def test_concurrent_first_calls_run_the_step_once() -> None:
+    ext, manifest, runs = migrating(2)
+    ext.migration(from_version=1)(note_to_object(runs))
+    with LoopbackHost(ext, manifest=manifest, name=NS, max_concurrent_requests=4) as host:
+        host.kv[(NS, "note")] = "hello"
+        pending = [host.start_tool("read_note") for _ in range(4)]
+        for p in pending:
+            assert p.wait().result["structured_content"] == {"note": {"text": "hello"}}
+        assert runs == ["ran"]

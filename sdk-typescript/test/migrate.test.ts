@@ -116,6 +116,15 @@ describe("kv migrations", () => {
     }
   });
 
+  it("run the step once under concurrent first calls", async () => {
+    const runs: string[] = [];
+    const { host, read } = await migrating(2, (ext) => ext.migration(1, noteToObject(runs)));
+    host.services.seedKV(NS, "note", "hello");
+    const all = await Promise.all([read(), read(), read(), read()]);
+    for (const r of all) assert.deepEqual(r, { note: { text: "hello" } });
+    assert.deepEqual(runs, ["ran"]);
+  });
+
   it("check registrations", () => {
     const ext = new Extension();
     assert.throws(() => ext.migration(0, () => {}), /start at version 1/);
