@@ -193,7 +193,7 @@ func (e *Extension) runMigrations(ctx context.Context) error {
 	for conflicts := 0; ; {
 		stored, pre, err := e.storedKVVersion(ctx)
 		if err != nil {
-			return &MigrationError{Kind: "kv_migration_failed", From: stored, To: declared, Reason: err.Error(), Err: err}
+			return &MigrationError{Kind: "kv_migration_failed", From: stored, To: declared, Reason: reasonOf(err), Err: err}
 		}
 		if stored >= declared {
 			return nil // up to date (a newer stored version is the host's state_downgrade)
@@ -203,7 +203,7 @@ func (e *Extension) runMigrations(ctx context.Context) error {
 			return &MigrationError{Kind: "kv_migration_missing", From: stored, To: stored + 1, Stored: stored, Declared: declared}
 		}
 		fail := func(err error) error {
-			return &MigrationError{Kind: "kv_migration_failed", From: stored, To: stored + 1, Stored: stored, Declared: declared, Reason: err.Error(), Err: err}
+			return &MigrationError{Kind: "kv_migration_failed", From: stored, To: stored + 1, Stored: stored, Declared: declared, Reason: reasonOf(err), Err: err}
 		}
 		tx := &MigrationTx{e: e}
 		if err := fn(ctx, tx); err != nil {
@@ -230,4 +230,13 @@ func (e *Extension) runMigrations(ctx context.Context) error {
 		}
 		e.log.Info("kv migrated", "from", stored, "to", stored+1)
 	}
+}
+
+// reasonOf words a failure as the three SDKs do: a host error as "host error <code>:
+// <message>", anything else by its own message.
+func reasonOf(err error) string {
+	if rpc, ok := err.(*jsonrpc.Error); ok {
+		return fmt.Sprintf("host error %d: %s", rpc.Code, rpc.Message)
+	}
+	return err.Error()
 }

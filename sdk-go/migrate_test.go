@@ -197,3 +197,16 @@ func TestMigrationRunsOnceUnderConcurrentFirstCalls(t *testing.T) {
 		t.Fatalf("the step ran %d times under 8 concurrent first calls, want 1", runs)
 	}
 }
+
+func TestMigrationHostRefusalIsWordedAsEverywhere(t *testing.T) {
+	h := startMigrating(t, migrating(func(ext *octet.Extension) {
+		ext.Migration(1, func(ctx context.Context, tx *octet.MigrationTx) error {
+			return tx.Put("someone-else", "note", 1)
+		})
+	}), 2)
+	_, err := h.CallTool(context.Background(), "read_note", nil)
+	const prefix = `tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from version 1 to 2 failed: host error -32602: `
+	if we, ok := err.(*jsonrpc.Error); !ok || len(we.Message) < len(prefix) || we.Message[:len(prefix)] != prefix {
+		t.Fatalf("got %v, want the prefix %q", err, prefix)
+	}
+}

@@ -152,3 +152,13 @@ def test_concurrent_first_calls_run_the_step_once() -> None:
         for p in pending:
             assert p.wait().result["structured_content"] == {"note": {"text": "hello"}}
         assert runs == ["ran"]
+
+
+def test_a_host_refusal_is_worded_as_everywhere() -> None:
+    ext, manifest, _runs = migrating(2)
+    ext.migration(from_version=1)(lambda tx: tx.put("note", 1, namespace="someone-else"))
+    with LoopbackHost(ext, manifest=manifest, name=NS) as host:
+        answer = host.request("tool/call", {"name": "read_note", "arguments": {}})
+        assert answer.error["message"].startswith(
+            'tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from '
+            "version 1 to 2 failed: host error -32602: "), answer

@@ -124,7 +124,9 @@ async function stored(call: Call, namespace: string): Promise<[number, JsonObjec
   return [v, { namespace, key: KV_VERSION_KEY, version: r["version"] as string }];
 }
 
-const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** A failure as the three SDKs word it: a host error as "host error <code>: <message>". */
+const reasonOf = (err: unknown): string =>
+  err instanceof RemoteError ? `host error ${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
 
 async function run(steps: ReadonlyMap<number, MigrationStep>, call: Call, namespace: string, declaredVersion: number): Promise<void> {
   if (declaredVersion <= 1) return; // data stored without a version is version 1: nothing to read or run

@@ -125,6 +125,12 @@ describe("kv migrations", () => {
     assert.deepEqual(runs, ["ran"]);
   });
 
+  it("word a host refusal as everywhere", async () => {
+    const { read } = await migrating(2, (ext) => ext.migration(1, (tx) => tx.put("note", 1, "someone-else")));
+    const failed = await read();
+    assert.ok(failed.error?.startsWith('tool "read_note" failed: MigrationError: kv_migration_failed: kv migration from version 1 to 2 failed: host error -32602: '), failed.error);
+  });
+
   it("check registrations", () => {
     const ext = new Extension();
     assert.throws(() => ext.migration(0, () => {}), /start at version 1/);

@@ -13,7 +13,7 @@ import json
 import threading
 
 from . import _limits as L
-from ._errors import KVConflict
+from ._errors import KVConflict, RemoteError
 from ._generated.dispatch import METHOD_KV_COMMIT, METHOD_KV_GET, METHOD_KV_LIST
 from ._typecheck import TYPE_CHECKING
 
@@ -118,6 +118,13 @@ class Migrations:
             self._done = True
 
 
+def _reason(exc: BaseException) -> str:
+    """A failure as the three SDKs word it: a host error as "host error <code>: <message>"."""
+    if isinstance(exc, RemoteError):
+        return f"host error {exc.code}: {exc.message}"
+    return str(exc)
+
+
 def _declared(manifest: dict[str, Any]) -> int:
     state = manifest.get("state")
     version = state.get("kv_version", 0) if isinstance(state, dict) else 0
@@ -147,7 +154,7 @@ def _run(steps: dict[int, Callable[[MigrationTx], None]], session: Session, name
             stored, pin = _stored(session, namespace)
         except Exception as exc:  # classified below
             raise MigrationError("kv_migration_failed", 0, declared, 0, declared,
-                                 str(exc)) from exc
+                                 _reason(exc)) from exc
         if stored >= declared:
             return  # up to date (a newer stored version is the host's state_downgrade)
         step = steps.get(stored)
@@ -170,4 +177,4 @@ def _run(steps: dict[int, Callable[[MigrationTx], None]], session: Session, name
             continue
         except Exception as exc:  # the author's step may raise anything
             raise MigrationError("kv_migration_failed", stored, stored + 1, stored, declared,
-                                 str(exc)) from exc
+                                 _reason(exc)) from exc
