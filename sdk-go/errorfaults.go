@@ -52,6 +52,12 @@ func (e *Extension) invokeTool(ctx context.Context, t *ToolDef, apiVersion strin
 // handlerError is the wire error of a tool handler's returned error: an octet.Error
 // crosses verbatim, anything else is handler_exception.
 func handlerError(tool string, err error) error {
+	// A KV migration failure is named as Python and TypeScript name their exception, even
+	// when it wraps the host's error (which would otherwise cross verbatim).
+	var me *MigrationError
+	if errors.As(err, &me) {
+		return handlerException(tool, "MigrationError", err.Error())
+	}
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
 		return err

@@ -51,6 +51,9 @@ type Extension struct {
 	shutdowns []func(ctx context.Context)
 	configure configurer      // OnConfigure (settings.go)
 	settings  json.RawMessage // the last accepted settings
+	// migrations are the registered KV migration steps by from-version (migrate.go).
+	migrations map[int64]MigrationFunc
+	migration  migrationState
 
 	conn        *jsonrpc.Conn
 	connSet     chan struct{}                                   // closed once conn is assigned (handlers start before that)

@@ -14,6 +14,9 @@ func (e *Extension) KVGet(ctx context.Context, namespace, key string) (protocol.
 	if _, err := e.need("KVGet", protocol.FeatureKV); err != nil {
 		return res, err
 	}
+	if err := e.migrated(ctx); err != nil {
+		return res, err
+	}
 	if n := len(key); n == 0 || n > protocol.KVKeyMaxBytes {
 		return res, localError("kv key of %d bytes is outside 1..%d", n, protocol.KVKeyMaxBytes)
 	}
@@ -25,6 +28,9 @@ func (e *Extension) KVGet(ctx context.Context, namespace, key string) (protocol.
 func (e *Extension) KVList(ctx context.Context, namespace, prefix, cursor string, limit int) (protocol.KVListResult, error) {
 	var res protocol.KVListResult
 	if _, err := e.need("KVList", protocol.FeatureKV); err != nil {
+		return res, err
+	}
+	if err := e.migrated(ctx); err != nil {
 		return res, err
 	}
 	params := map[string]any{"namespace": namespace, "prefix": prefix}
@@ -48,6 +54,9 @@ func (e *Extension) KVCommit(ctx context.Context, commit protocol.KVCommitParams
 	if _, err := e.need("KVCommit", protocol.FeatureKV); err != nil {
 		return res, err
 	}
+	if err := e.migrated(ctx); err != nil {
+		return res, err
+	}
 	if n := len(commit.Writes); n == 0 || n > protocol.KVMaxBatch {
 		return res, localError("kv commit has %d writes; 1..%d allowed", n, protocol.KVMaxBatch)
 	}
@@ -62,6 +71,9 @@ func (e *Extension) KVCommit(ctx context.Context, commit protocol.KVCommitParams
 // already hold the wire JSON).
 func (e *Extension) KVCommitRaw(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 	if _, err := e.need("KVCommit", protocol.FeatureKV); err != nil {
+		return nil, err
+	}
+	if err := e.migrated(ctx); err != nil {
 		return nil, err
 	}
 	var res json.RawMessage

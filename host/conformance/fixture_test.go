@@ -188,6 +188,7 @@ var brokenFor = map[string]string{
 	"overload.burst":                     "no-overload",
 	"stdout.backpressure":                "unbounded-writer",
 	"state.kv_secret_refused":            "kv-secret-swallowed",
+	"state.kv_migration":                 "kv-migration-skipped",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

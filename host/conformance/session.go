@@ -28,13 +28,14 @@ var ErrTransport = errors.New("transport")
 // violation it sees on stdout (non-JSON lines, oversized frames, duplicate or
 // unknown response ids) and answers the extension's requests with Services.
 type Session struct {
-	ext      *Extension
-	proc     *process.Process
-	stdin    io.WriteCloser
-	logPath  string
-	start    time.Time
-	frames   frameLog
-	services *Services
+	ext       *Extension
+	proc      *process.Process
+	stdin     io.WriteCloser
+	logPath   string
+	start     time.Time
+	frames    frameLog
+	services  *Services
+	closeOnce sync.Once
 
 	wmu sync.Mutex // one writer: whole lines only
 
@@ -71,6 +72,9 @@ type StartOptions struct {
 	Faults *Faults
 	// Unconfined starts the extension outside the sandbox (Options.NoSandbox).
 	Unconfined bool
+	// StateDir, when set, holds the session's KV store instead of a fresh directory, so a
+	// check can restart the extension on the data an earlier session wrote.
+	StateDir string
 }
 
 // startSession starts the extension's entrypoint through the host's process
@@ -82,7 +86,11 @@ func startSession(ext *Extension, opts StartOptions, scratch string, passEnv []s
 		api = m.APIVersion
 	}
 	s := &Session{ext: ext, scratch: filepath.Join(scratch, "scratch")}
-	svc, err := newServices(s, ext, opts.Secrets, stateDirFor(scratch))
+	stateDir := stateDirFor(scratch)
+	if opts.StateDir != "" {
+		stateDir = opts.StateDir
+	}
+	svc, err := newServices(s, ext, opts.Secrets, stateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -400,8 +408,12 @@ func (s *Session) WaitExit(d time.Duration) bool {
 // Kill ends the whole process group: SIGTERM, then SIGKILL after grace.
 func (s *Session) Kill(grace time.Duration) { s.proc.Stop(grace) }
 
-// close releases the session: stdin closed, the process group ended.
-func (s *Session) close() {
+// close releases the session: stdin closed, the process group ended. A check that
+// restarts the extension closes the earlier session itself; the runner's close after
+// the check then does nothing.
+func (s *Session) close() { s.closeOnce.Do(s.release) }
+
+func (s *Session) release() {
 	_ = s.CloseStdin()
 	if !s.WaitExit(2 * time.Second) {
 		s.Kill(time.Second)

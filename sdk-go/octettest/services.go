@@ -222,3 +222,13 @@ func (s *services) agent(method string, p map[string]any) (any, error) {
 	}
 	return nil, invalid("unknown agent method %s", method)
 }
+
+// SeedKV stores value under namespace/key as a kv.commit would (data an earlier
+// release wrote, or another generation's write in the middle of a test).
+func (h *Host) SeedKV(namespace, key string, value any) {
+	raw, _ := json.Marshal(value)
+	v, _ := canonical(raw)
+	h.svc.kv.mu.Lock()
+	defer h.svc.kv.mu.Unlock()
+	h.svc.kv.data[namespace+"\x00"+key] = v
+}

@@ -225,6 +225,10 @@ export class Extension extends HostServices {
     return this.session?.name ?? "";
   }
 
+  protected sentManifest(): JsonObject | undefined {
+    return this.session?.manifest;
+  }
+
   protected manifestFlag(name: string): boolean {
     const c = this.session?.manifest["contributes"];
     return isObject(c) && c[name] === true;

@@ -14,6 +14,7 @@ export {
 export type { WireError } from "./errors.js";
 export type { ArtifactSource, KVCommitBatch, KVListOptions, KvCommitBatch, KvListOptions, ParentOption, SpawnAgentOptions } from "./services.js";
 export { canonicalJson } from "./services.js";
+export { KV_VERSION_KEY, MigrationError, MigrationTx, type MigrationKind, type MigrationStep } from "./migrate.js";
 export { Logger } from "./log.js";
 export { SettingsRefused } from "./settings.js";
 export type { ConfigureHandler, ConfigureInfo } from "./settings.js";

@@ -9,6 +9,7 @@ import type * as G from "./generated/index.js";
 import * as L from "./limits.js";
 import { FeatureName } from "./generated/dispatch.js";
 import { Method } from "./generated/methods.js";
+import { Migrations, type MigrationStep } from "./migrate.js";
 import type {
   AgentModel, AgentPolicy, AgentRecord, AgentSpawnResult, ApiVersion, ArtifactRef, ContextItem, KVCommitResult, KVGetResult,
   KVListResult, KVPrecondition, KVWrite, Parent, PolicyDecision, PolicyIntent, ResourceOwner, Snapshot, StatusResult,
@@ -63,10 +64,13 @@ export abstract class HostServices {
   protected abstract apiVersion(): ApiVersion | undefined;
   protected abstract extensionName(): string;
   protected abstract manifestFlag(name: string): boolean;
+  /** The manifest the host sent in initialize (undefined before it). */
+  protected abstract sentManifest(): JsonObject | undefined;
   protected abstract send(method: string, params: JsonObject): void;
   protected abstract call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue>;
 
   private lastPresentationRevision: number | undefined;
+  private readonly migrations = new Migrations();
 
   protected require(feature: string, what: string): void {
     if (!this.negotiated.has(feature)) throw new FeatureUnavailableError(feature, what);
@@ -336,8 +340,25 @@ export abstract class HostServices {
     commit: (batch: KVCommitBatch): Promise<KVCommitResult> => this.kvCommit(batch),
   };
 
+  /**
+   * Register the step that rewrites the KV data of version `fromVersion` into `fromVersion + 1`
+   * (data stored without a version is version 1). Before the first KV call the SDK runs the
+   * steps from the stored version (`octet:kv_version`) up to the manifest's `[state] kv_version`,
+   * each step's writes and the version bump in one kv.commit; a failure rejects that KV call
+   * with a MigrationError and keeps the old data.
+   */
+  migration(fromVersion: number, step: MigrationStep): this {
+    this.migrations.register(fromVersion, step);
+    return this;
+  }
+
+  private migrated(): Promise<void> {
+    return this.migrations.ensure((method, params) => this.call(method, params), this.extensionName(), this.sentManifest());
+  }
+
   private async kvGet(namespace: string, key: string): Promise<KVGetResult> {
     this.require(FeatureName.KV, Method.KV_GET);
+    await this.migrated();
     C.checkNamespace(namespace, this.extensionName(), "/namespace");
     C.checkKVKey(key, "/key");
     const r = (await this.call(Method.KV_GET, { namespace, key })) as unknown as G.KVGetResult;
@@ -346,6 +367,7 @@ export abstract class HostServices {
 
   private async kvList(options: KVListOptions): Promise<KVListResult> {
     this.require(FeatureName.KV, Method.KV_LIST);
+    await this.migrated();
     C.checkNamespace(options.namespace, this.extensionName(), "/namespace");
     const params: JsonObject = { namespace: options.namespace, prefix: options.prefix ?? "" };
     if (options.cursor !== undefined) params["cursor"] = options.cursor;
@@ -356,6 +378,7 @@ export abstract class HostServices {
 
   private async kvCommit(batch: KVCommitBatch): Promise<KVCommitResult> {
     this.require(FeatureName.KV, Method.KV_COMMIT);
+    await this.migrated();
     const own = this.extensionName();
     const pre = batch.preconditions ?? [];
     if (!Array.isArray(pre) || pre.length > L.KV_MAX_BATCH) throw new ValidationError(`at most ${L.KV_MAX_BATCH} preconditions`, "/preconditions");

@@ -35,6 +35,7 @@ func main() {
 	registerServices(ext)
 	registerContributions(ext)
 	registerSteering(ext)
+	registerMigration(ext)
 	ext.Run()
 }
 

@@ -233,6 +233,15 @@ def kv_get(args):
     return tool_result(text_content("read"), structured_content=result)
 
 
+@ext.migration(from_version=1)
+def wrap_note(tx):
+    """The KV migration state.kv_migration drives (only when the manifest declares
+    [state] kv_version 2): the note becomes {"migrated": <old>}; a second run would nest."""
+    note = tx.get("migration/note")
+    if note is not None:
+        tx.put("migration/note", {"migrated": note})
+
+
 @ext.tool(name="arm_stuck_shutdown", description="Make on_shutdown block forever",
           parameters=obj({}))
 def arm_stuck_shutdown(args):

@@ -264,6 +264,13 @@ export function buildFixture(): Extension {
     async (args) => toolResult("read", { structuredContent: (await ext.kv.get(args.namespace, args.key)) as unknown as JsonObject }),
   );
 
+  // The KV migration state.kv_migration drives (only when the manifest declares
+  // [state] kv_version 2): the note becomes {"migrated": <old>}; a second run would nest.
+  ext.migration(1, async (tx) => {
+    const note = await tx.get("migration/note");
+    if (note !== undefined) tx.put("migration/note", { migrated: note });
+  });
+
   ext.tool({ name: "arm_stuck_shutdown", description: "Make the shutdown handler block forever" }, () => {
     stuckShutdown = true;
     return "armed";

@@ -27,8 +27,8 @@ try:
         Cancelled,
         InvalidParams,
         KVConflict,
-        KVSecretRefused,
         KvConflict,
+        KVSecretRefused,
         OctetError,
         ProtocolError,
         RemoteError,
@@ -39,6 +39,7 @@ try:
     from ._extension import Extension
     from ._generated.dispatch import FeatureName, Method
     from ._log import Logger, log
+    from ._migrate import KV_VERSION_KEY, MigrationError, MigrationTx
     from ._settings import ConfigureInfo, SettingsRefused
     from ._typecheck import TYPE_CHECKING
 finally:
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KV",
+    "KV_VERSION_KEY",
     "CancellationToken",
     "Cancelled",
     "ConfigureInfo",
@@ -59,9 +61,9 @@ __all__ = [
     "FeatureName",
     "InvalidParams",
     "KVConflict",
-    "KVSecretRefused",
     "KVEntry",
     "KVPage",
+    "KVSecretRefused",
     "KVTransaction",
     "Kv",
     "KvConflict",
@@ -70,6 +72,8 @@ __all__ = [
     "KvTransaction",
     "Logger",
     "Method",
+    "MigrationError",
+    "MigrationTx",
     "OctetError",
     "ProtocolError",
     "RemoteError",

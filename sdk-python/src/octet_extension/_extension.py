@@ -11,6 +11,7 @@ from ._agents import AgentsMixin
 from ._cancel import CancellationToken, Id, current_call
 from ._interact import InteractMixin
 from ._log import Logger
+from ._migrate import Migrations
 from ._negotiate import SUPPORTED_APIS
 from ._registry import Registry
 from ._services import ServicesMixin
@@ -19,7 +20,12 @@ from ._transport import protect_stdio
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import NoReturn
+
+    from ._migrate import MigrationTx
+
+    MigrationStep = Callable[[MigrationTx], None]
 
     from ._kv import KV
 
@@ -59,6 +65,7 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
         self._serving = threading.Lock()
         self.log = Logger()
         self._kv: KV | None = None
+        self._migrations = Migrations()
 
     @property
     def max_concurrent_requests(self) -> int:
@@ -92,6 +99,18 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
 
             kv = self._kv = KV(self)
         return kv
+
+    def migration(self, *, from_version: int) -> Callable[[MigrationStep], MigrationStep]:
+        """``@ext.migration(from_version=1)`` registers the step that rewrites the KV data of
+        version ``from_version`` into ``from_version + 1`` (data stored without a version is
+        version 1). The step gets a MigrationTx: reads see the committed data, ``put`` and
+        ``delete`` are committed with the version bump in one ``kv.commit``. Before the first
+        KV call the SDK runs the steps from the stored version up to the manifest's
+        ``[state] kv_version``; a failure raises MigrationError and keeps the old data."""
+        def register(fn: MigrationStep) -> MigrationStep:
+            self._migrations.register(from_version, fn)
+            return fn
+        return register
 
     # ---- ambient state ---------------------------------------------------------------------
 

@@ -66,6 +66,10 @@ class KV:
 
     def _call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         session = self._ext._require(FEATURE_KV, method)
+        migrations = getattr(self._ext, "_migrations", None)
+        if migrations is not None:  # the declared KV migrations run before the first use
+            assert session.negotiated is not None
+            migrations.ensure(session, session.negotiated.name, session.negotiated.manifest)
         return session.request(method, params)
 
     def _ns(self, namespace: str | None) -> str:

@@ -145,6 +145,11 @@ export class ReverseServices {
     return typeof ns === "string" && (ns === this.extensionName || ns.startsWith(this.extensionName + "."));
   }
 
+  /** Store a value as a kv.commit would (data an earlier release wrote, or another generation's write). */
+  seedKV(namespace: string, key: string, value: JsonValue): void {
+    this.kv.set(`${namespace}\u0000${key}`, { value, version: sha256(canonicalJson(value)) });
+  }
+
   private kvCall(method: string, p: JsonObject): HostReply {
     if (method === Method.KV_GET) {
       if (!this.ownNamespace(p["namespace"])) return fail(ErrorCode.INVALID_PARAMS, `foreign namespace ${String(p["namespace"])}`, { path: "/namespace" });

@@ -449,6 +449,7 @@ func (c *conn) initialize(f frame) {
 		return
 	}
 	manifestAPI, _ := p.Manifest["api_version"].(string)
+	declareKV(p.Manifest)
 	if mode == modeVersionHang && p.APIVersion != manifestAPI {
 		return
 	}
@@ -933,6 +934,9 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		_ = json.Unmarshal(res, &w)
 		return withStructured("spawned", map[string]any{"agent_id": sp.AgentID, "timed_out": w.TimedOut}), nil
 	case "kv_commit", "kv_get":
+		if e := c.migrateKV(ctx); e != nil {
+			return nil, e
+		}
 		method := map[string]string{"kv_commit": "kv.commit", "kv_get": "kv.get"}[name]
 		res, e := c.call(ctx, method, args)
 		if e != nil {

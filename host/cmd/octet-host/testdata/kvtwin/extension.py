@@ -37,6 +37,11 @@ def state_read(args):
         return tool_result(text_content("file: " + f.read()))
 
 
+@ext.migration(from_version=1)
+def nothing_to_convert(tx):
+    """The note's shape did not change in version 2: the step only moves the version."""
+
+
 @ext.tool(name="set_kv_version", description="store a kv_version as the SDK does after a migration",
           parameters={"type": "object", "properties": {"version": {"type": "integer"}}, "required": ["version"]})
 def set_kv_version(args):
