@@ -6,6 +6,7 @@
 // docs/typescript.md.
 import { Admission } from "./admission.js";
 import { CatalogHistory } from "./catalog.js";
+import { CatalogPublisher } from "./publish.js";
 import { Connection } from "./connection.js";
 import { RequestContext, currentContext, progressParams, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
 import { LifecycleQueue, dispatch, hostHandlers, invalidParams, routeOf, type DispatchState, type HostCall } from "./dispatch.js";
@@ -22,8 +23,8 @@ import {
   type RendererHandler, type ShutdownHandler, type StatusHandler, type ToolEntry, type ToolHandler, type ToolSpec, type ArgsOf,
 } from "./registry.js";
 import { checkWire, requestParamsType } from "./wirecheck.js";
-import { toolResult } from "./content.js";
 import type { Typed, TypedToolSpec } from "./typed.js";
+import { typedToolEntry } from "./typedtool.js";
 import type { JsonSchema } from "./schema.js";
 import { HostServices } from "./services.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
@@ -75,7 +76,7 @@ export class Extension extends HostServices {
   protected negotiated: ReadonlySet<string> = new Set();
   private concurrency = 1;
   private catalogs: CatalogHistory<ToolEntry> | undefined;
-  private catalogLock: Promise<unknown> = Promise.resolve();
+  private readonly publisher = new CatalogPublisher((method, params) => this.call(method, params));
 
   private pool: Admission | undefined;
   private stopping = false;
@@ -124,16 +125,8 @@ export class Extension extends HostServices {
   typedTool<I>(spec: TypedToolSpec<I>, handler: ToolHandler<I>): this;
   typedTool<I, O extends object>(spec: TypedToolSpec<I, O>, handler: (args: I, ctx: RequestContext) => unknown): this {
     this.beforeServing("tool");
-    const base = { name: spec.name, description: spec.description, parameters: spec.input.schema };
-    if (spec.output === undefined) {
-      this.registry.addTool(base, handler as unknown as ToolHandler<JsonObject>);
-      return this;
-    }
-    const structured: ToolHandler<JsonObject> = async (args, ctx) => {
-      const value = (await handler(args as unknown as I, ctx)) as JsonObject;
-      return toolResult(JSON.stringify(value), { structuredContent: value });
-    };
-    this.registry.addTool({ ...base, outputSchema: spec.output.schema }, structured);
+    const entry = typedToolEntry(spec, handler);
+    this.registry.addTool(entry.spec, entry.handler);
     return this;
   }
 
@@ -264,23 +257,13 @@ export class Extension extends HostServices {
   /** Register or replace several tools in one transactional request. */
   async registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
     this.require(FeatureName.DYNAMIC_TOOLS, "registerTools");
-    if (tools.length < 1 || tools.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`registerTools takes 1..${L.MAX_TOOLS_PER_REQUEST} tools, got ${tools.length}`);
-    const entries = tools.map((t) => toolEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
-    return this.mutateCatalog(Method.TOOLS_REGISTER, { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
-      for (const e of entries) next.set(e.def.name, e);
-    });
+    return this.publisher.register(this.catalogs!, tools);
   }
 
   /** Make tools the whole catalog in one tools/replace request: one revision, or nothing changes (an empty list empties it). */
   async replaceTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
     this.require(FeatureName.DYNAMIC_TOOLS, "replaceTools");
-    if (tools.length > L.MAX_CATALOG_TOOLS) throw new ValidationError(`replaceTools takes at most ${L.MAX_CATALOG_TOOLS} tools, got ${tools.length}`);
-    const entries = tools.map((t) => toolEntry(t, t.handler as unknown as ToolHandler<JsonObject>));
-    if (new Set(entries.map((e) => e.def.name)).size !== entries.length) throw new ValidationError("replaceTools: a tool name appears twice");
-    return this.mutateCatalog(Method.TOOLS_REPLACE, { tools: entries.map((e) => e.def) as unknown as JsonValue[] }, (next) => {
-      next.clear();
-      for (const e of entries) next.set(e.def.name, e);
-    });
+    return this.publisher.replace(this.catalogs!, tools);
   }
 
   unregisterTool(name: string): Promise<CatalogUpdate> {
@@ -290,35 +273,7 @@ export class Extension extends HostServices {
   /** Remove tools in one request; absent names are harmless. */
   async unregisterTools(...names: string[]): Promise<CatalogUpdate> {
     this.require(FeatureName.DYNAMIC_TOOLS, "unregisterTools");
-    if (names.length < 1 || names.length > L.MAX_TOOLS_PER_REQUEST) throw new ValidationError(`unregisterTools takes 1..${L.MAX_TOOLS_PER_REQUEST} names, got ${names.length}`);
-    return this.mutateCatalog(Method.TOOLS_UNREGISTER, { names }, (next) => {
-      for (const n of names) next.delete(n);
-    });
-  }
-
-  private mutateCatalog(method: string, params: JsonObject, change: (next: Map<string, ToolEntry>) => void): Promise<CatalogUpdate> {
-    // One mutation at a time: each must be acknowledged before the next is staged.
-    const run = async (): Promise<CatalogUpdate> => {
-      const history = this.catalogs!;
-      const next = new Map(history.current);
-      change(next);
-      if (next.size > L.MAX_CATALOG_TOOLS) throw new ValidationError(`the catalog would hold ${next.size} tools; at most ${L.MAX_CATALOG_TOOLS}`);
-      history.stage(next);
-      let ack: JsonValue;
-      try {
-        ack = await this.call(method, params);
-      } catch (err) {
-        history.abort();
-        throw err;
-      }
-      // call() checked the answer against CatalogUpdate: revision an integer, tools strings.
-      const { revision, tools: accepted } = ack as unknown as CatalogUpdate;
-      history.commit(revision, accepted);
-      return { revision, tools: accepted };
-    };
-    const result = this.catalogLock.then(run, run);
-    this.catalogLock = result.catch(() => undefined);
-    return result;
+    return this.publisher.unregister(this.catalogs!, names);
   }
 
   // ---- serving

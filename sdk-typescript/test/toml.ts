@@ -1,4 +1,4 @@
-// Just enough TOML for the examples' extension.toml files (tables, strings, booleans, string
+// Just enough TOML for the examples' extension.toml files (tables, dotted tables, strings, booleans, string
 // arrays over several lines, arrays of inline tables as the [certify] table writes them), so
 // tests send each example the manifest it actually ships.
 import { readFileSync } from "node:fs";
@@ -13,8 +13,14 @@ export function readManifest(path: string): JsonObject {
     if (line === "") continue;
     const header = /^\[([a-z_.]+)\]$/.exec(line);
     if (header) {
-      table = {};
-      root[header[1]!] = table;
+      // A dotted header ([settings.properties.note]) nests, creating the tables on its way.
+      table = root;
+      for (const part of header[1]!.split(".")) {
+        const next = table[part];
+        if (next === undefined) table[part] = {};
+        else if (next === null || typeof next !== "object" || Array.isArray(next)) throw new Error(`${path}:${i + 1}: [${header[1]}] redefines ${part}`);
+        table = table[part] as JsonObject;
+      }
       continue;
     }
     while ((line.match(/\[/g)?.length ?? 0) > (line.match(/\]/g)?.length ?? 0)) line += " " + lines[++i]!.trim();
