@@ -22,6 +22,10 @@ tools = ["remember", "recall"]
 
 [state]
 kv_version = %d
+
+# The Python and TypeScript launchers run the kit's venv and SDKs, outside this directory.
+[capabilities]
+read = [%q]
 `
 
 // kvmigrate writes testdata/kvmigrate/<lang> as an extension directory under parent, with
@@ -89,7 +93,7 @@ func TestKVMigrationThroughTheHost(t *testing.T) {
 			e := newEnv(t)
 			dir := kvmigrate(t, lang, t.TempDir())
 			declare := func(v int) {
-				if err := os.WriteFile(filepath.Join(dir, "extension.toml"), fmt.Appendf(nil, kvmigrateManifest, v), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, "extension.toml"), fmt.Appendf(nil, kvmigrateManifest, v, kitRoot(t)), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -115,4 +119,14 @@ func TestKVMigrationThroughTheHost(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kitRoot is the checkout the tests run in.
+func kitRoot(t *testing.T) string {
+	t.Helper()
+	kit, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kit
 }

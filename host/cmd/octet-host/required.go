@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/octet-kit/octet/host/internal/suggest"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/admission"
@@ -44,7 +45,11 @@ func checkRequired(sel *selection, required []string) error {
 			}
 		}
 		if !found {
-			return &host.StartupError{Kind: host.StartupRequiredMissing, Required: name, Err: fmt.Errorf("no extension named %s was discovered", name)}
+			names := make([]string, 0, len(sel.result.Entries))
+			for _, e := range sel.result.Entries {
+				names = append(names, e.Name)
+			}
+			return &host.StartupError{Kind: host.StartupRequiredMissing, Required: name, Err: fmt.Errorf("no extension named %s was discovered%s", name, suggest.Hint(name, names, nil))}
 		}
 	}
 	return nil
