@@ -60,6 +60,10 @@ type Launch struct {
 	statusR *os.File
 	statusW *os.File
 	r       *bufio.Reader
+	// readied is closed when Ready has read its line: Status, called from the goroutine that
+	// waits for the process, reads the same pipe and must come after it.
+	readied     chan struct{}
+	readiedOnce sync.Once
 }
 
 // Wrap rewrites cmd, which would run exe with cmd.Args[1:], so that it runs the host's own
@@ -91,7 +95,7 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	sys.GidMappingsEnableSetgroups = false
-	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512)}, nil
+	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512), readied: make(chan struct{})}, nil
 }
 
 // Started closes the host's copy of the init's end of the pipe; call it after cmd.Start,
@@ -101,6 +105,7 @@ func (l *Launch) Started() { _ = l.statusW.Close() }
 // Ready waits for the init to confine itself and start the entrypoint. An error says why
 // the init could not (an *Unavailable when a mechanism refused).
 func (l *Launch) Ready() error {
+	defer l.readiedOnce.Do(func() { close(l.readied) })
 	line, err := l.r.ReadString('\n')
 	line = strings.TrimSuffix(line, "\n")
 	switch {
@@ -116,8 +121,9 @@ func (l *Launch) Ready() error {
 
 // Status returns the entrypoint's wait status as the init reported it when it ended, so
 // the host describes the extension's own exit, not the init's. ok is false when the init
-// was killed before it could say.
+// was killed before it could say. It waits for Ready, which reads the pipe first.
 func (l *Launch) Status() (ws syscall.WaitStatus, ok bool) {
+	<-l.readied
 	defer l.statusR.Close()
 	line, _ := l.r.ReadString('\n')
 	text, found := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "exit ")
