@@ -128,6 +128,20 @@ func ensureOwnDir(abs, dir string) error {
 	if _, err := os.Lstat(abs); !os.IsNotExist(err) {
 		return nil
 	}
+	// The nearest existing ancestor, links resolved, must still lie in the extension's
+	// directory: a link inside it must not make the host create directories elsewhere.
+	anc := filepath.Dir(abs)
+	for {
+		if _, err := os.Lstat(anc); err == nil {
+			break
+		}
+		anc = filepath.Dir(anc)
+	}
+	realDir, err1 := filepath.EvalSymlinks(dir)
+	realAnc, err2 := filepath.EvalSymlinks(anc)
+	if err1 != nil || err2 != nil || (realAnc != realDir && !strings.HasPrefix(realAnc, realDir+string(filepath.Separator))) {
+		return fmt.Errorf("%s lies outside the extension's directory once links are resolved; not created", abs)
+	}
 	return os.MkdirAll(abs, 0o755)
 }
 

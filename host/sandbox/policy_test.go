@@ -28,3 +28,19 @@ func TestBuildCreatesOwnWriteDirs(t *testing.T) {
 		t.Fatalf("policy writes %v", p.Write)
 	}
 }
+
+// TestBuildCreatesNothingThroughALink: a declared write path whose parent inside the
+// extension's directory is a link to elsewhere is refused, and nothing is created there.
+func TestBuildCreatesNothingThroughALink(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := sandbox.Build(sandbox.Request{Name: "x", Dir: dir, Filesystem: "none", Write: []string{"out/cache"}})
+	if err == nil {
+		t.Fatal("a write path through a link to elsewhere was accepted")
+	}
+	if _, statErr := os.Lstat(filepath.Join(elsewhere, "cache")); !os.IsNotExist(statErr) {
+		t.Fatalf("created outside the extension's directory: %v", statErr)
+	}
+}
