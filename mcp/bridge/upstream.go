@@ -125,9 +125,15 @@ func (u *upstream) settle() {
 	once.Do(func() { close(ch) })
 }
 
-func (u *upstream) set(s State, detail string) {
+func (u *upstream) set(s State, detail string) { u.setCounting(s, detail, false) }
+
+// setCounting changes the state and, when restarted, counts a restart under the same lock.
+func (u *upstream) setCounting(s State, detail string, restarted bool) {
 	u.mu.Lock()
 	u.state, u.detail = s, detail
+	if restarted {
+		u.restarts++
+	}
 	u.mu.Unlock()
 	if s != StateStarting && s != StateRestarting {
 		u.settle()
@@ -204,16 +210,15 @@ func (u *upstream) supervise(ctx context.Context, env []string) {
 			}
 			failures++
 		}
-		u.mu.Lock()
-		u.restarts++
-		u.mu.Unlock()
+		// The restart is counted in the same step that leaves "ready": a waiter for
+		// min_restarts must never see the old run's state beside the new count.
 		if failures >= parkAfter {
-			u.set(StateParked, fmt.Sprintf("crashed %d times in a row; mcp_connect starts it again", failures))
+			u.setCounting(StateParked, fmt.Sprintf("crashed %d times in a row; mcp_connect starts it again", failures), true)
 			return
 		}
 		d := backoff(failures)
 		u.b.log.Warn("MCP server exited; restarting", "server", u.name, "attempt", failures, "backoff", d.String())
-		u.set(StateRestarting, fmt.Sprintf("exited; restart %d in %s", failures, d.Round(time.Millisecond)))
+		u.setCounting(StateRestarting, fmt.Sprintf("exited; restart %d in %s", failures, d.Round(time.Millisecond)), true)
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
