@@ -32,6 +32,8 @@ type loader struct {
 	m     *Model
 	file  *File
 	names map[string]string // name -> "file#pointer" where first declared
+	// sdkSeen maps "service.operation" to the method that holds it.
+	sdkSeen map[string]string
 }
 
 // Load reads every *.schema.json and methods.json in dir into a Model and lints it.

@@ -27,6 +27,7 @@ type methodJSON struct {
 	Errors       []int64           `json:"errors,omitempty"`
 	Params       map[string]string `json:"params"`
 	Result       map[string]string `json:"result,omitempty"`
+	SDK          *SDKOperation     `json:"sdk,omitempty"`
 	Description  string            `json:"description"`
 }
 
@@ -91,7 +92,7 @@ func (l *loader) methods(data []byte) error {
 		}
 		m := Method{Name: mj.Name, Direction: mj.Direction, Kind: mj.Kind, Versions: mj.Versions, Feature: mj.Feature,
 			Contribution: mj.Contribution, Cancellable: mj.Cancellable, Progress: mj.Progress, Errors: mj.Errors, Description: mj.Description,
-			Dispatch: mj.Dispatch, OwnerBound: mj.OwnerBound}
+			Dispatch: mj.Dispatch, OwnerBound: mj.OwnerBound, SDK: mj.SDK}
 		ro := rawMethods[i].(*ordered.Object)
 		if m.Params, err = l.versioned(at+".params", mj.Params, ro.Vals["params"], mj.Versions); err != nil {
 			return err
@@ -105,6 +106,9 @@ func (l *loader) methods(data []byte) error {
 			}
 		} else if len(mj.Result) > 0 {
 			return fmt.Errorf("%s.result: a notification has no result", at)
+		}
+		if err := l.checkSDK(m); routed && err != nil {
+			return fmt.Errorf("%s.sdk: %w", at, err)
 		}
 		l.m.Methods = append(l.m.Methods, m)
 	}

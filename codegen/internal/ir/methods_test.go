@@ -39,6 +39,12 @@ func TestRoutingMetadataRefuses(t *testing.T) {
 		{"work as a notification", row("a", "host_to_extension", "notification", `"dispatch": "work"`, "Plain"), "work is a request"},
 		{"owner_bound without an owner field", row("a", "host_to_extension", "request", `"dispatch": "work", "owner_bound": true`, "Plain"), "lack resource_owner"},
 		{"owner field but not owner_bound", row("a", "host_to_extension", "request", `"dispatch": "work"`, "Owned"), "mark the method owner_bound"},
+		{"sent without its place in the SDKs", row("a", "extension_to_host", "request", "", "Plain") + "," + row("b", "host_to_extension", "request", `"dispatch": "work"`, "Plain"), "needs its service, operation and arguments"},
+		{"received with a place in the SDKs", row("a", "host_to_extension", "request", `"dispatch": "work", "sdk": {"service": "a", "operation": "b", "arguments": []}`, "Plain"), "only a method the extension sends"},
+		{"argument that is no param", row("a", "extension_to_host", "request", `"sdk": {"service": "a", "operation": "b", "arguments": ["nope"]}`, "Plain") + "," + row("b", "host_to_extension", "request", `"dispatch": "work"`, "Plain"), `argument "nope" is not a field of Plain`},
+		{"context field as an argument", row("a", "extension_to_host", "request", `"owner_bound": true, "sdk": {"service": "a", "operation": "b", "arguments": ["parent_request_id"]}`, "Owned") + "," + row("b", "host_to_extension", "request", `"dispatch": "work"`, "Plain"), "filled from the call in progress"},
+		{"two methods in one place", row("a", "extension_to_host", "request", `"sdk": {"service": "s", "operation": "op", "arguments": []}`, "Plain") + "," + row("c", "extension_to_host", "request", `"sdk": {"service": "s", "operation": "op", "arguments": []}`, "Plain") + "," + row("b", "host_to_extension", "request", `"dispatch": "work"`, "Plain"), "s.op is already the place of a"},
+		{"operation not snake_case", row("a", "extension_to_host", "request", `"sdk": {"service": "s", "operation": "requestInput", "arguments": []}`, "Plain") + "," + row("b", "host_to_extension", "request", `"dispatch": "work"`, "Plain"), "must be snake_case words"},
 		{"sent owner_bound without a parent", row("a", "extension_to_host", "request", `"owner_bound": true`, "Plain") + "," + row("b", "host_to_extension", "request", `"dispatch": "work"`, "Plain"), "lack parent_request_id"},
 	}
 	for _, c := range cases {
@@ -50,7 +56,7 @@ func TestRoutingMetadataRefuses(t *testing.T) {
 		})
 	}
 	ok := row("a", "host_to_extension", "request", `"dispatch": "work", "owner_bound": true`, "Owned") + "," +
-		row("b", "extension_to_host", "request", `"owner_bound": true`, "Owned") + "," + row("c", "host_to_extension", "notification", `"dispatch": "event"`, "Plain")
+		row("b", "extension_to_host", "request", `"owner_bound": true, "sdk": {"service": "b", "operation": "go", "arguments": ["resource_owner"]}`, "Owned") + "," + row("c", "host_to_extension", "notification", `"dispatch": "event"`, "Plain")
 	if _, err := ir.Load(registry(ok)); err != nil {
 		t.Fatalf("valid routing refused: %v", err)
 	}

@@ -170,6 +170,9 @@ type Method struct {
 	Errors      []int64
 	Params      []VersionedType
 	Result      []VersionedType
+	// SDK places a method the extension sends in the SDKs' service objects; nil for a method
+	// the extension only receives.
+	SDK         *SDKOperation
 	Description string
 }
 

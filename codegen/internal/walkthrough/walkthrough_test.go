@@ -32,6 +32,7 @@ var throwaway = []map[string]any{
 		"name": "demo/ping", "direction": "extension_to_host", "kind": "request", "feature": "kv",
 		"versions": []string{"0.4"}, "params": map[string]string{"0.4": "KVGetParams"},
 		"result": map[string]string{"0.4": "KVGetResult"}, "description": "Throwaway method of the walkthrough test.",
+		"sdk": map[string]any{"service": "demo", "operation": "ping", "arguments": []string{"key"}},
 	},
 }
 
