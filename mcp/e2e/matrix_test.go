@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -24,9 +25,17 @@ import (
 // mcpMatrix renders it into docs/mcp.md).
 
 // matrixPlan is what every client does: a valid and an invalid call, structured content
-// against an outputSchema (area), progress (fetch_many).
+// against an outputSchema (area), progress (fetch_many), a call the client cancels and
+// one after it on the same session (the gateway settled the cancelled octet call), and an
+// input request the gateway asks the client by elicitation (the Go fixture's ask).
 const matrixPlan = `[{"tool":"hello_world","args":{"name":"Ada"}},{"tool":"hello_world","args":{"name":5}},` +
-	`{"tool":"area","args":{"width":2,"height":3}},{"tool":"fetch_many","args":{"items":["x","y"],"delay_ms":50},"progress":true}]`
+	`{"tool":"area","args":{"width":2,"height":3}},{"tool":"fetch_many","args":{"items":["x","y"],"delay_ms":50},"progress":true},` +
+	`{"tool":"fetch_many","args":{"items":["a","b","c","d"],"delay_ms":1500},"progress":true,"cancel":true},` +
+	`{"tool":"fetch_many","args":{"items":["z"],"delay_ms":1}},` +
+	`{"tool":"ask","args":{"kind":"input","prompt":"Your name?"},"elicit":"Grace"}]`
+
+// planCalls is the number of calls in matrixPlan.
+const planCalls = 7
 
 // observed is what a client driver printed.
 type observed struct {
@@ -46,6 +55,12 @@ type obsCall struct {
 	Structured json.RawMessage `json:"structured"`
 	Progress   int             `json:"progress"`
 	Error      *obsError       `json:"error"`
+	// Cancelled: the client cancelled the call after its first progress notification and
+	// the call ended without a result (-1: the client cannot cancel).
+	Cancelled int `json:"cancelled"`
+	// Elicited: elicitation requests the client answered during the call (-1: the client
+	// declares no elicitation capability).
+	Elicited int `json:"elicited"`
 }
 
 type obsError struct {
@@ -54,7 +69,8 @@ type obsError struct {
 }
 
 func matrixDirs() []string {
-	return []string{exampleDir("go", "hello-world"), exampleDir("python", "typed-tools"), exampleDir("typescript", "fetch-many")}
+	return []string{exampleDir("go", "hello-world"), exampleDir("python", "typed-tools"), exampleDir("typescript", "fetch-many"),
+		exampleDir("go", "conformance-fixture")}
 }
 
 func mark(ok bool) string {
@@ -65,27 +81,43 @@ func mark(ok bool) string {
 }
 
 // cells judges an observation: list, valid call, invalid call (isError naming the
-// pointer), structured content with outputSchema, progress.
+// pointer), structured content with outputSchema, progress, cancellation, elicitation.
 func cells(o observed) []string {
 	listed := map[string]bool{}
 	for _, t := range o.Tools {
 		listed[t.Name] = t.Name != "area" || t.OutputSchema
 	}
-	list := listed["hello_world"] && listed["area"] && listed["fetch_many"] && listed["route"]
+	list := listed["hello_world"] && listed["area"] && listed["fetch_many"] && listed["route"] && listed["ask"]
 	c := o.Calls
-	if len(c) != 4 {
-		return []string{mark(list), "✗", "✗", "✗", "✗"}
+	if len(c) != planCalls {
+		return []string{mark(list), "✗", "✗", "✗", "✗", "✗", "✗"}
 	}
 	valid := c[0].Error == nil && !c[0].IsError && c[0].Text == "Hello, Ada!"
 	invalid := c[1].Error == nil && c[1].IsError && strings.Contains(c[1].Text, "/name")
 	var sc bytes.Buffer
 	_ = json.Compact(&sc, c[2].Structured)
 	structured := c[2].Error == nil && !c[2].IsError && strings.Contains(sc.String(), `"area":6`)
+	// The gateway writes a call's progress before its result (TestGatewayProgressBeforeResult
+	// checks the wire), but SDK clients may run their progress handlers asynchronously, so a
+	// client-side count at the result is only required to be positive.
 	progress := mark(c[3].Error == nil && strings.Contains(c[3].Text, "record:y") && c[3].Progress > 0)
 	if c[3].Progress < 0 && c[3].Error == nil && strings.Contains(c[3].Text, "record:y") {
 		progress = "— (call ✓; the client asks for no progress)"
 	}
-	return []string{mark(list), mark(valid), mark(invalid), mark(structured), progress}
+	// Cancelled: the client saw its cancellation, no result, and the next call on the same
+	// session answered.
+	after := c[5].Error == nil && !c[5].IsError && strings.Contains(c[5].Text, "record:z")
+	cancelled := mark(c[4].Cancelled == 1 && c[4].Text == "" && after)
+	if c[4].Cancelled < 0 {
+		cancelled = "— (the client cannot cancel a call)"
+	}
+	var ans bytes.Buffer
+	_ = json.Compact(&ans, c[6].Structured)
+	elicited := mark(c[6].Error == nil && c[6].Elicited == 1 && strings.Contains(ans.String(), `"answer":"Grace"`))
+	if c[6].Elicited < 0 && c[6].Error == nil && strings.Contains(ans.String(), `"answer":null`) {
+		elicited = "— (no elicitation capability; the input request is cancelled, call ✓)"
+	}
+	return []string{mark(list), mark(valid), mark(invalid), mark(structured), progress, cancelled, elicited}
 }
 
 func runDriver(t *testing.T, name string, args ...string) observed {
@@ -117,9 +149,20 @@ func goClient(t *testing.T, tr mcp.Transport) observed {
 	var o observed
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	var progress atomic.Int64
+	var progress, elicited atomic.Int64
+	firstProgress := make(chan struct{}, 64)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "octet-matrix-go", Version: "1"}, &mcp.ClientOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { progress.Add(1) },
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			progress.Add(1)
+			select {
+			case firstProgress <- struct{}{}:
+			default:
+			}
+		},
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			elicited.Add(1)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"value": "Grace"}}, nil
+		},
 	}).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Errorf("Go SDK client: %v", err)
@@ -134,30 +177,51 @@ func goClient(t *testing.T, tr mcp.Transport) observed {
 	for _, tool := range res.Tools {
 		o.Tools = append(o.Tools, obsTool{tool.Name, tool.OutputSchema != nil})
 	}
-	var plan []struct {
-		Tool     string         `json:"tool"`
-		Args     map[string]any `json:"args"`
-		Progress bool           `json:"progress"`
-	}
+	var plan []planStep
 	_ = json.Unmarshal([]byte(matrixPlan), &plan)
-	for _, c := range plan {
+	for i, c := range plan {
 		p := &mcp.CallToolParams{Name: c.Tool, Arguments: c.Args}
 		if c.Progress {
-			p.Meta = mcp.Meta{"progressToken": "m1"}
+			p.Meta = mcp.Meta{"progressToken": fmt.Sprintf("m%d", i)}
 		}
-		before := progress.Load()
-		r, err := cs.CallTool(ctx, p)
+		drain(firstProgress)
+		before, elicitedBefore := progress.Load(), elicited.Load()
+		callCtx, stop := context.WithCancel(ctx)
+		if c.Cancel {
+			go func() {
+				select {
+				case <-firstProgress:
+					stop()
+				case <-callCtx.Done():
+				}
+			}()
+		}
+		r, err := cs.CallTool(callCtx, p)
+		stop()
 		call := obsCall{Tool: c.Tool}
-		if err != nil {
+		switch {
+		case c.Cancel && errors.Is(err, context.Canceled):
+			call.Cancelled = 1
+		case err != nil:
 			call.Error = &obsError{Message: err.Error()}
-		} else {
+		default:
 			call.IsError, call.Text = r.IsError, resultText(r)
 			call.Structured, _ = json.Marshal(r.StructuredContent)
 		}
 		call.Progress = int(progress.Load() - before)
+		call.Elicited = int(elicited.Load() - elicitedBefore)
 		o.Calls = append(o.Calls, call)
 	}
 	return o
+}
+
+// planStep is one call of matrixPlan.
+type planStep struct {
+	Tool     string         `json:"tool"`
+	Args     map[string]any `json:"args"`
+	Progress bool           `json:"progress"`
+	Cancel   bool           `json:"cancel"`
+	Elicit   string         `json:"elicit"`
 }
 
 // TestCompatibilityMatrix runs every pinned client against the gateway and every pinned
@@ -168,7 +232,7 @@ func TestCompatibilityMatrix(t *testing.T) {
 	needKit(t)
 	gw := filepath.Join(bin, "octet-mcp-gateway")
 	dirs := matrixDirs()
-	header := "| client | transport | list | valid call | invalid arguments → isError + pointer | structuredContent ↔ outputSchema | progress |\n|---|---|---|---|---|---|---|\n"
+	header := "| client | transport | list | valid call | invalid arguments → isError + pointer | structuredContent ↔ outputSchema | progress | cancellation | elicitation |\n|---|---|---|---|---|---|---|---|---|\n"
 	var rows []string
 	row := func(client, transport string, o observed) {
 		cs := cells(o)
@@ -244,7 +308,14 @@ func inspectorObserve(t *testing.T, script, gw string, dirs []string) observed {
 		{"hello_world", []string{"name=5"}},
 		{"area", []string{"width=2", "height=3"}},
 		{"fetch_many", []string{`items=["x","y"]`, "delay_ms=50"}},
+		{"fetch_many", nil}, // the CLI cannot cancel: not called
+		{"fetch_many", []string{`items=["z"]`, "delay_ms=1"}},
+		{"ask", []string{"kind=input", "prompt=Your name?"}},
 	} {
+		if c.args == nil {
+			o.Calls = append(o.Calls, obsCall{Tool: c.tool, Cancelled: -1})
+			continue
+		}
 		args := []string{"--method", "tools/call", "--tool-name", c.tool}
 		for _, a := range c.args {
 			args = append(args, "--tool-arg", a)
@@ -265,6 +336,7 @@ func inspectorObserve(t *testing.T, script, gw string, dirs []string) observed {
 			call.Structured, _ = json.Marshal(sc)
 		}
 		call.Progress = -1 // the CLI asks for no progress
+		call.Elicited = -1 // nor declares elicitation
 		o.Calls = append(o.Calls, call)
 	}
 	return o

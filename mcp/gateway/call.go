@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"time"
 
 	mcpjsonrpc "github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,6 +28,55 @@ type call struct {
 	mu    sync.Mutex
 	key   callKey // the host request, once its frame was seen (set on the host's writer)
 	steps float64 // progress sent so far (MCP progress must increase)
+	// unsent counts the call's $/progress frames the host has read but not yet handed to
+	// onEvent (the host handles notifications off its reader, so the result can overtake
+	// them); drained is closed when it falls to zero while the result waits.
+	unsent  int
+	drained chan struct{}
+}
+
+// progressDrain bounds how long a result waits for progress read before it: a progress
+// notification the host refuses is never forwarded, so the wait cannot be unbounded.
+const progressDrain = time.Second
+
+// progressRead counts a $/progress frame of this call, in the host's read order.
+func (c *call) progressRead() {
+	c.mu.Lock()
+	c.unsent++
+	c.mu.Unlock()
+}
+
+// progressDone counts one of them handled (forwarded or not).
+func (c *call) progressDone() {
+	c.mu.Lock()
+	if c.unsent > 0 {
+		c.unsent--
+	}
+	if c.unsent == 0 && c.drained != nil {
+		close(c.drained)
+		c.drained = nil
+	}
+	c.mu.Unlock()
+}
+
+// waitProgress returns once every progress frame read before the result was forwarded,
+// so a client sees a call's progress before its result, as the extension sent them.
+func (c *call) waitProgress(ctx context.Context) {
+	c.mu.Lock()
+	if c.unsent == 0 {
+		c.mu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	c.drained = ch
+	c.mu.Unlock()
+	t := time.NewTimer(progressDrain)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // handler serves MCP tool name: the octet call is pinned to the catalog entry the
@@ -56,6 +106,9 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 			}
 		}()
 		raw, err := g.h.CallPlanned(ctx, entry, args, id)
+		if c.token != nil {
+			c.waitProgress(ctx)
+		}
 		// A tool call may change a catalog (dynamic tools): look before answering, so a
 		// client that lists right after the result sees the change.
 		g.sync()
@@ -214,6 +267,7 @@ func (g *Gateway) onEvent(ev services.Event) {
 	if c.token == nil {
 		return
 	}
+	defer c.progressDone()
 	var e struct {
 		Type    string   `json:"type"`
 		Message string   `json:"message"`

@@ -235,6 +235,21 @@ func (g *Gateway) onFrame(ext string, dir jsonrpc.Direction, frame []byte) {
 		case g.poke <- struct{}{}:
 		default:
 		}
+	case dir == jsonrpc.Inbound && bytes.Contains(frame, []byte(`"`+protocol.MethodProgress+`"`)):
+		var m struct {
+			Params struct {
+				Parent json.RawMessage `json:"parent_request_id"`
+			} `json:"params"`
+		}
+		var id bytes.Buffer
+		if json.Unmarshal(frame, &m) != nil || json.Compact(&id, m.Params.Parent) != nil {
+			return
+		}
+		if v, ok := g.calls.Load(callKey{ext: ext, id: id.String()}); ok {
+			if c := v.(*call); c.token != nil {
+				c.progressRead()
+			}
+		}
 	case dir == jsonrpc.Outbound && bytes.Contains(frame, []byte(`"`+protocol.MethodToolCall+`"`)):
 		var m struct {
 			ID     json.RawMessage `json:"id"`
