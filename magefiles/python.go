@@ -13,14 +13,23 @@ const venvDir = ".venv"
 
 func venvBin(name string) string { return filepath.Join(root(), venvDir, "bin", name) }
 
-// PythonEnv creates .venv and installs the Python SDK in editable mode with its dev tools.
+// PythonEnv creates .venv, installs the Python SDK in editable mode with its dev tools and
+// compiles the SDK's bytecode.
 func PythonEnv() error {
 	if !exists(venvDir + "/bin/python") {
 		if err := run(".", nil, "python3", "-m", "venv", venvDir); err != nil {
 			return err
 		}
 	}
-	return run(".", nil, venvBin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", "sdk-python[dev]")
+	if err := run(".", nil, venvBin("python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", "sdk-python[dev]"); err != nil {
+		return err
+	}
+	// The examples import the SDK from sdk-python/src in a sandbox that cannot write there,
+	// so without bytecode every start compiles all its modules again: 0.14 s of CPU instead
+	// of 0.05 s, ~45 starts per certified example (the demo's Python half took twice as
+	// long). compileall writes it once, whatever PYTHONDONTWRITEBYTECODE says; a changed
+	// source only costs its own module until the next run of this target.
+	return run(".", nil, venvBin("python"), "-m", "compileall", "-q", "sdk-python/src")
 }
 
 // TestPython runs pytest, mypy --strict and ruff on the Python SDK.
