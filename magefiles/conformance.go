@@ -8,14 +8,14 @@ import (
 	"github.com/magefile/mage/mg"
 )
 
-// Demo builds what the examples need (the Python venv, the TypeScript SDK and its
-// compiled examples, the Go examples), certifies every example and fixture of every
-// language through the reference host, and prints the conformance matrix. It fails
+// Demo builds what the examples need (the Python venv and the SDK's bytecode, the
+// TypeScript SDK and its compiled examples, the Go examples), certifies every example and
+// fixture of every language through the reference host, and prints the conformance matrix. It fails
 // when any check fails, or when a language ships examples without its fixture.
 //
 // The heavy checks (2,000 echoes, 32×50, floods) run once per language fixture;
-// examples get the checks that bind every extension, which keeps this to about a
-// minute on two cores. Then it records one session per language and replays it
+// examples get the checks that bind every extension. The matrix certifies one extension
+// per CPU at once (certify --jobs), the fixtures first, and prints in directory order. Then it records one session per language and replays it
 // (ReplayDemo), which must find no difference.
 func Demo() error {
 	if !exists("host/conformance") {
@@ -23,7 +23,7 @@ func Demo() error {
 	}
 	steps := []phaseStep{}
 	if exists("sdk-python/pyproject.toml") {
-		steps = append(steps, phaseStep{"python", "venv", PythonEnv})
+		steps = append(steps, phaseStep{"python", "venv and bytecode", pythonRuntime})
 	}
 	steps = append(steps,
 		phaseStep{"typescript", "build SDK and examples", BuildTypeScript},

@@ -106,7 +106,9 @@ type counter struct {
 }
 
 var (
-	goPkgRE     = regexp.MustCompile(`^(ok|FAIL)\s+\S+\s`)
+	// go test's package line has a tab after its verdict ("ok  \tpkg\t1.2s"); node --test's
+	// TAP lines ("ok 1 - name") have a space, and must not count as Go packages.
+	goPkgRE     = regexp.MustCompile(`^(ok|FAIL) *\t\S+\t`)
 	pytestRE    = regexp.MustCompile(`(\d+) (passed|failed|skipped|errors?)\b`)
 	pytestEndRE = regexp.MustCompile(` in [\d.]+s`)
 	nodeRE      = regexp.MustCompile(`^(?:# |ℹ )(pass|fail|skipped) (\d+)$`)

@@ -17,6 +17,7 @@ func TestCounterReadsEachToolsSummary(t *testing.T) {
 		"FAIL\tgithub.com/octet-kit/octet/host/x\t1.0s\n" +
 		"?   \tgithub.com/octet-kit/octet/none\t[no test files]\n" +
 		"412 passed, 3 skipped in 20.51s\n" +
+		"TAP version 13\nok 1 - runtime rules\n  ---\n  duration_ms: 12.5\n  ...\nnot ok 2 - fixture\n" +
 		"# pass 180\n# fail 0\n# skipped 2\n" +
 		"  hello-world        go          pass    23      0       44      0       1       23\n" +
 		"  hello-world        python      pass    22      0       45      0       1       22\n"
@@ -35,6 +36,9 @@ func TestCounterReadsEachToolsSummary(t *testing.T) {
 				t.Errorf("%s: %q lacks %q", lang, got, part)
 			}
 		}
+	}
+	if got := c.summary("go"); strings.Contains(got, "2 packages") {
+		t.Errorf("node --test's TAP lines were counted as Go packages: %q", got)
 	}
 	phaseLog = []phaseRun{{lang: "all", name: "demo", took: 3 * time.Second, counts: c}, {lang: "go", name: "vet", took: time.Second, counts: &counter{}}}
 	defer func() { phaseLog = nil }()

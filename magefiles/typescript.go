@@ -2,11 +2,39 @@
 
 package main
 
-import "github.com/magefile/mage/mg"
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
 
-// TypeScriptEnv installs the TypeScript SDK's dev dependencies from its lock file.
+	"github.com/magefile/mage/mg"
+)
+
+// TypeScriptEnv installs the TypeScript SDK's dev dependencies from its lock file. npm ci
+// deletes node_modules and installs it again every time, so a stamp in node_modules records
+// the package.json and lock file it was installed from: the same pair skips npm ci (delete
+// sdk-typescript/node_modules to force it).
 func TypeScriptEnv() error {
-	return run("sdk-typescript", nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+	h := sha256.New()
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(filepath.Join(root(), "sdk-typescript", f))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s %d\n", f, len(b))
+		h.Write(b)
+	}
+	sum := fmt.Sprintf("%x\n", h.Sum(nil))
+	stamp := filepath.Join(root(), "sdk-typescript", "node_modules", ".octet-lock-sha256")
+	if prev, err := os.ReadFile(stamp); err == nil && string(prev) == sum {
+		fmt.Println("sdk-typescript/node_modules is installed from this package.json and package-lock.json: npm ci skipped")
+		return nil
+	}
+	if err := run("sdk-typescript", nil, "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"); err != nil {
+		return err
+	}
+	return os.WriteFile(stamp, []byte(sum), 0o644)
 }
 
 // BuildTypeScript compiles the TypeScript SDK with tsc --strict, then every example under

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"text/tabwriter"
 )
 
@@ -23,16 +25,19 @@ type Matrix struct {
 // RunMatrix certifies everything under root. Fixtures get every check; examples get
 // the checks that bind every extension (the heavy fixture checks run once per
 // language). progress, when not nil, receives each text report as it completes.
+//
+// Up to opts.Jobs extensions (default: one per CPU) are certified at once, the fixtures
+// first (each takes several examples' time, so started last they would be the run's
+// tail). Each extension's checks still run one after another on their own processes, and
+// the reports, the progress and the tables keep discovery order whatever finished first:
+// the same tree prints the same matrix.
 func RunMatrix(ctx context.Context, root string, opts Options, progress io.Writer) *Matrix {
 	m := &Matrix{Root: root, Fixtures: map[string]*Report{}, InPlay: map[string]bool{}, Gaps: Gaps()}
-	for _, f := range Discover(root) {
+	found := Discover(root)
+	reports := certifyAll(ctx, found, opts)
+	for i, f := range found {
 		m.InPlay[f.Language] = true
-		var rep *Report
-		if f.Err != nil {
-			rep = &Report{Extension: f.Name, Language: f.Language, Dir: f.Dir, LoadError: f.Err.Error()}
-		} else {
-			rep = Certify(ctx, f.Ext, opts)
-		}
+		rep := <-reports[i]
 		if f.Name == FixtureName {
 			m.Fixtures[f.Language] = rep
 		} else {
@@ -48,6 +53,65 @@ func RunMatrix(ctx context.Context, root string, opts Options, progress io.Write
 		}
 	}
 	return m
+}
+
+// certifyAll starts certifying found on opts.Jobs workers, the fixtures first, and
+// returns one channel per extension, in found's order, that receives its report.
+func certifyAll(ctx context.Context, found []Found, opts Options) []chan *Report {
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.OnResult != nil { // called from several workers: one at a time
+		var mu sync.Mutex
+		onResult := opts.OnResult
+		opts.OnResult = func(r Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			onResult(r)
+		}
+	}
+	order := make([]int, 0, len(found))
+	for _, fixtures := range []bool{true, false} {
+		for i, f := range found {
+			if (f.Name == FixtureName) == fixtures {
+				order = append(order, i)
+			}
+		}
+	}
+	return startAll(len(found), jobs, order, func(i int) *Report {
+		f := found[i]
+		if f.Err != nil {
+			return &Report{Extension: f.Name, Language: f.Language, Dir: f.Dir, LoadError: f.Err.Error()}
+		}
+		return certifyExt(ctx, f.Ext, opts)
+	})
+}
+
+// certifyExt is Certify; the order tests replace it to decide which extension finishes when.
+var certifyExt = Certify
+
+// startAll runs work for each index of order, in that order, on up to jobs goroutines, and
+// returns n channels: channel i receives work(i) (buffered, so no worker waits for a
+// reader). Reading them by index gives index order whichever finished first.
+func startAll(n, jobs int, order []int, work func(int) *Report) []chan *Report {
+	out := make([]chan *Report, n)
+	for i := range out {
+		out[i] = make(chan *Report, 1)
+	}
+	queue := make(chan int, len(order))
+	for _, i := range order {
+		queue <- i
+	}
+	close(queue)
+	for range min(max(jobs, 1), len(order)) {
+		go func() {
+			for i := range queue {
+				out[i] <- work(i)
+			}
+		}()
+	}
+	return out
 }
 
 // Problems lists why the matrix is not green: failed reports, and a language that

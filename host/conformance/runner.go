@@ -38,6 +38,8 @@ type Options struct {
 	// NoSandbox runs the extension unconfined (octet-host certify --no-sandbox); by default
 	// every session starts in the sandbox its manifest declares, as the host starts it.
 	NoSandbox bool
+	// Jobs bounds how many extensions RunMatrix certifies at once (default: one per CPU).
+	Jobs int
 	// FaultSeed seeds the fault-injecting transport of the framing checks (cut places,
 	// pauses, garbage); each check mixes in its name. The report notes each check's seed.
 	FaultSeed uint64

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 
 const certifyHelp = `
 Usage: octet-host certify [--json] [--check NAME]... [--calls N] [--seed S] DIR...
-       octet-host certify --matrix [--json] ROOT
+       octet-host certify --matrix [--json] [--jobs N] ROOT
 
 Runs the conformance checks (docs/conformance.md) against each extension directory: every
 check starts a fresh process (a fresh scratch directory, the sanitised environment),
@@ -43,7 +44,9 @@ extension exits before it answers an ordinary initialize; it fails certification
 
 --matrix certifies every ROOT/{go,python,typescript}/<name> and prints one table of
 checks × language fixtures and one of examples × status. A language that has examples
-but no conformance-fixture fails the matrix.
+but no conformance-fixture fails the matrix. It certifies up to N extensions at once
+(--jobs, default one per CPU; each extension's checks still run one after another) and
+prints them in directory order whatever finished first.
 
 Exit codes: 0 nothing failed, 1 a check failed, 2 usage error.
 
@@ -70,6 +73,7 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	calls := fs.Int("calls", conformance.DefaultCalls, "at most `N` generated valid and N invalid calls per tool and check")
 	seed := fs.Int64("seed", 0, "seed `S` of the generated tool arguments")
 	noSandbox := fs.Bool("no-sandbox", false, "certify the extensions unconfined (by default each runs in the sandbox its manifest declares)")
+	jobs := fs.Int("jobs", runtime.GOMAXPROCS(0), "with --matrix, certify up to `N` extensions at once")
 	faultSeed := fs.Uint64("fault-seed", 0, "seed of the framing checks' fault-injecting transport (each check notes it; the same seed replays)")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
@@ -94,11 +98,15 @@ func runCertify(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *jobs < 1 {
+		fmt.Fprintln(stderr, "octet-host certify: --jobs must be at least 1")
+		return exitStartup
+	}
 	if *calls < 1 {
 		fmt.Fprintln(stderr, "octet-host certify: --calls must be at least 1")
 		return exitStartup
 	}
-	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout, Calls: *calls, Seed: *seed, FaultSeed: *faultSeed, NoSandbox: *noSandbox}
+	opts := conformance.Options{Only: only, PassEnv: passEnv, AnswerTimeout: *timeout, Calls: *calls, Seed: *seed, FaultSeed: *faultSeed, NoSandbox: *noSandbox, Jobs: *jobs}
 	if *matrix {
 		return certifyMatrix(ctx, fs.Arg(0), opts, *asJSON, stdout)
 	}
