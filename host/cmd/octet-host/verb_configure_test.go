@@ -38,7 +38,8 @@ func configureVerb(t *testing.T, state string, args ...string) (int, configureAn
 	return code, a, errOut
 }
 
-// TestConfigureVerbReachesRunningHost: `octet-host configure`, a process of its own, reaches
+// TestConfigureVerbReachesRunningHost: a value the schema forbids is refused before start
+// (validate and call name the key, pointer and rule); then `octet-host configure`, a process of its own, reaches
 // an `octet-host run` process through its control socket and changes the settings of the
 // extension it runs, in each SDK: a change comes into force in the same extension process
 // (the revision counts on, no restart); a dry run, the extension's refusal and a value the
@@ -49,6 +50,18 @@ func TestConfigureVerbReachesRunningHost(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			e := newEnv(t)
 			dir := testext.WriteSettingsIn(t, e.exts, "cfg", lang)
+			// A bad value is refused before the extension starts, naming the key, pointer
+			// and rule, offline by validate and at start.
+			if err := os.WriteFile(e.config, []byte("[extensions.cfg.settings]\nlimit = 42\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			const refusal = "extension cfg: setting limit refused: /limit: maximum: got 42, want 10 (settings maximum)"
+			if code, out, _ := octetHost(t, "", "validate", "--config", e.config, dir); code != exitFailed || !strings.Contains(out, refusal) {
+				t.Fatalf("validate a bad value: %d\n%s", code, out)
+			}
+			if code, out, errOut := octetHost(t, "", "call", "--state", e.state, "--config", e.config, dir, "show", "{}"); code != exitStartup || !strings.Contains(out+errOut, "settings_refused: "+refusal) {
+				t.Fatalf("start with a bad value: %d\n%s%s", code, out, errOut)
+			}
 			if err := os.WriteFile(e.config, []byte("[extensions.cfg.settings]\nlimit = 2\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
