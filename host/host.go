@@ -34,6 +34,7 @@ type Host struct {
 	procOnce sync.Once         // prepareProcesses (cleanup.go)
 	registry *process.Registry // this host's record for a successor's sweep; nil if unwritable
 	swept    process.SweepReport
+	idem     idemWaiters // this host's runs under idempotency keys (idempotency.go)
 	// uncheckedForBench turns the host's argument and result checks off; only the
 	// benchmark sets it (export_test.go), to measure what the checks cost in one run.
 	uncheckedForBench bool

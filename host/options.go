@@ -105,6 +105,11 @@ type Options struct {
 	OnFrame func(extension string, generation int64, dir jsonrpc.Direction, frame []byte)
 	// OnEvent sees status changes.
 	OnEvent func(Event)
+
+	// OnIdempotencyWait sees a call start waiting for another call holding its key
+	// (holder names that call's process), once per call.
+	OnIdempotencyWait func(extension, key, holder string)
+
 	// OnRejected sees every extension answer the host refused (*ResultError) and every
 	// tool/call it refused to send (*ArgumentsError), before the caller gets the error: the
 	// reference host traces and records it.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/octet-kit/octet/host"
 	"github.com/octet-kit/octet/host/discovery"
@@ -131,20 +132,27 @@ func settingsLive(t *testing.T, lang string) {
 	}
 }
 
-// memResults is an in-memory host.IdempotencyStore that counts what reaches it.
+// memResults is an in-memory host.IdempotencyStore: recorded results only (no call here
+// runs concurrently with another under one key, so claims always succeed).
 type memResults struct {
 	mu   sync.Mutex
 	rows map[string][2]string
 }
 
-func (m *memResults) LookupResult(_ context.Context, ext, key string) (string, []byte, bool, error) {
+func (m *memResults) ClaimKey(_ context.Context, ext, key, digest string, _ time.Duration) (host.IdempotencyClaim, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	r, ok := m.rows[ext+"\x00"+key]
-	return r[0], []byte(r[1]), ok, nil
+	if r, ok := m.rows[ext+"\x00"+key]; ok {
+		return host.IdempotencyClaim{Recorded: true, Digest: r[0], Result: []byte(r[1])}, nil
+	}
+	return host.IdempotencyClaim{Token: "t", Digest: digest}, nil
 }
 
-func (m *memResults) RecordResult(_ context.Context, ext, key, digest string, result []byte) error {
+func (m *memResults) RenewClaim(context.Context, string, string, string, time.Duration) (bool, error) {
+	return true, nil
+}
+
+func (m *memResults) CompleteClaim(_ context.Context, ext, key, _, digest string, result []byte) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.rows[ext+"\x00"+key]; !ok {
@@ -152,6 +160,8 @@ func (m *memResults) RecordResult(_ context.Context, ext, key, digest string, re
 	}
 	return nil
 }
+
+func (m *memResults) ReleaseClaim(context.Context, string, string, string) error { return nil }
 
 // TestIdempotencyKeyReachesEverySDK: the key travels on tool/call and each SDK exposes it
 // to the handler (Go octet.IdempotencyKey, Python context["idempotency_key"], TypeScript

@@ -34,6 +34,8 @@ tools = [
   { name = "contribute", skip = true, reason = "pushes context and status contributions (contributions.pushed)" },
   { name = "policy", skip = true, reason = "passes its arguments to policy/evaluate and carries the host's refusal verbatim (policy.decisions)" },
   { name = "agent_op", skip = true, reason = "passes its arguments to the agent services and carries the host's refusal verbatim (agents.steering)" },
+  { name = "settings_in_force", skip = true, reason = "answers with the settings configure put in force, which the config.* checks set (config.settings_delivered)" },
+  { name = "idempotency_key_seen", skip = true, reason = "answers with the call's idempotency key, which idempotency.key_delivered sets" },
 ]
 `
 

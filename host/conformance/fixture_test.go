@@ -50,7 +50,8 @@ secrets = ["fixture.token"]
 tools = ["echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"]
+         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
+         "settings_in_force", "idempotency_key_seen"]
 commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "before_tool_call", "after_tool_call"]
 ui = ["status"]
@@ -167,6 +168,10 @@ var brokenFor = map[string]string{
 	"kv.list_pages":                      "kv-list-no-cursor",
 	"config.configure_answered":          "configure-no-reason",
 	"idempotency.key_accepted":           "idempotency-key-unknown",
+	"config.settings_delivered":          "configure-ignored",
+	"config.dry_run_changes_nothing":     "dry-run-applies",
+	"config.refusal_keeps_old":           "refusal-applies",
+	"idempotency.key_delivered":          "idempotency-key-dropped",
 	"agents.steering":                    "agent-error-rewrite",
 	"cancel.other_methods":               "no-cancel-other",
 	"errors.uncaught":                    "uncaught-wrong-code",

@@ -148,7 +148,7 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	h.sessionID = ho.Session.SessionID
 	ho.Services = router
 	if h.store != nil && ho.Idempotency == nil {
-		ho.Idempotency = h.store // results under callers' idempotency keys survive restarts
+		ho.Idempotency = idempotencyStore{h.store} // results under callers' idempotency keys survive restarts
 	}
 	if ho.BundleDigest == nil {
 		ho.BundleDigest = bundleDigest

@@ -100,6 +100,19 @@ CREATE TABLE idempotent_results (
 	PRIMARY KEY (extension, key)
 ) WITHOUT ROWID;
 `,
+	// 4: the claim a first call takes on its idempotency key before it runs, so a
+	// concurrent first call with the same key waits instead of running too (idempotency.go).
+	`
+CREATE TABLE idempotent_claims (
+	extension     TEXT NOT NULL,
+	key           TEXT NOT NULL,
+	digest        TEXT NOT NULL,   -- the claiming call's digest (a different call conflicts)
+	token         TEXT NOT NULL,   -- random per claim: only its holder renews or ends it
+	holder        TEXT NOT NULL,   -- boot id, pid and start time of the claiming process
+	expires_at_ms INTEGER NOT NULL, -- the lease: renewed while the call runs
+	PRIMARY KEY (extension, key)
+) WITHOUT ROWID;
+`,
 }
 
 // SchemaVersion is the schema version this build writes.

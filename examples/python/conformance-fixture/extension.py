@@ -10,6 +10,7 @@ from octet_extension import (
     Cancelled,
     Extension,
     FeatureName,
+    SettingsRefused,
     ToolError,
     current_cancellation,
     text_content,
@@ -240,6 +241,26 @@ def wrap_note(tx):
     note = tx.get("migration/note")
     if note is not None:
         tx.put("migration/note", {"migrated": note})
+
+
+@ext.on_configure
+def configure(settings, info):
+    """The settings the config.* checks deliver: a note "refuse-me" is refused."""
+    if settings.get("note") == "refuse-me":
+        raise SettingsRefused('note "refuse-me" is refused')
+
+
+@ext.tool(name="settings_in_force", description="The note in force and its revision, as note@revision",
+          parameters=obj({}))
+def settings_in_force(args):
+    note = (ext.settings or {}).get("note", "")
+    return f"{note}@{ext.settings_revision}"
+
+
+@ext.tool(name="idempotency_key_seen", description="The call's idempotency key, as key=KEY",
+          parameters=obj({}))
+def idempotency_key_seen(args, context):
+    return "key=" + (context["idempotency_key"] or "")
 
 
 @ext.tool(name="arm_stuck_shutdown", description="Make on_shutdown block forever",

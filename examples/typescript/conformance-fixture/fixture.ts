@@ -2,7 +2,7 @@
 // Kept apart from extension.ts so the SDK's tests can also serve it in-process.
 import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, FeatureName, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, FeatureName, SettingsRefused, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
 
 // node:crypto and node:child_process load inside the tools that use them, as the Python
 // fixture imports hashlib and subprocess: together they cost about 8 ms of every start, and
@@ -270,6 +270,17 @@ export function buildFixture(): Extension {
     const note = await tx.get("migration/note");
     if (note !== undefined) tx.put("migration/note", { migrated: note });
   });
+
+  // The settings the config.* checks deliver: a note "refuse-me" is refused; the two tools
+  // show what is in force and the call's idempotency key (idempotency.key_delivered).
+  interface FixtureSettings { note?: string }
+  ext.onConfigure<FixtureSettings>((s) => {
+    if (s.note === "refuse-me") throw new SettingsRefused('note "refuse-me" is refused');
+  });
+  ext.tool({ name: "settings_in_force", description: "The note in force and its revision, as note@revision" },
+    () => `${ext.settings<FixtureSettings>()?.note ?? ""}@${ext.settingsRevision}`);
+  ext.tool({ name: "idempotency_key_seen", description: "The call's idempotency key, as key=KEY" },
+    (_args, ctx) => `key=${ctx.idempotencyKey ?? ""}`);
 
   ext.tool({ name: "arm_stuck_shutdown", description: "Make the shutdown handler block forever" }, () => {
     stuckShutdown = true;

@@ -41,6 +41,13 @@ func consoleConfigure(ctx context.Context, rest string, h *host.Host, out io.Wri
 
 // configureLine applies values to e and words the outcome as one JSON line.
 func configureLine(ctx context.Context, e *host.Extension, values map[string]any, dry bool) string {
+	b, _ := json.Marshal(configureOutcome(ctx, e, values, dry))
+	return string(b)
+}
+
+// configureOutcome applies values to e: the extension, the dry-run flag, the revision in
+// force after it, and accepted, the extension's refusal reasons, or the error.
+func configureOutcome(ctx context.Context, e *host.Extension, values map[string]any, dry bool) map[string]any {
 	res, err := e.Configure(ctx, values, dry)
 	line := map[string]any{"configure": e.Name(), "dry_run": dry, "revision": res.Revision}
 	var refused *host.ConfigureRefusedError
@@ -55,8 +62,7 @@ func configureLine(ctx context.Context, e *host.Extension, values map[string]any
 	default:
 		line["accepted"] = true
 	}
-	b, _ := json.Marshal(line)
-	return string(b)
+	return line
 }
 
 // settingsWatch delivers changed settings to running extensions when a config file changes

@@ -132,6 +132,9 @@ func (hf *hostFlags) newRuntime(sel *selection, stderr io.Writer, events io.Writ
 		Redactor: red,
 		Warnf:    func(format string, args ...any) { fmt.Fprintf(stderr, "octet-host: "+format+"\n", args...) },
 	}
+	opts.Host.OnIdempotencyWait = func(ext, key, holder string) {
+		fmt.Fprintf(stderr, "octet-host: %s: idempotency key %q is held by a call still running (%s); waiting for its result\n", ext, key, holder)
+	}
 	if hf.trace {
 		opts.Trace = stderr
 	}

@@ -34,7 +34,7 @@ JSON object and defaults to {}.
 Each line is the tool's result object exactly as the extension returned it, or, when the
 call failed, {"tool": NAME, "error": {"kind": "rpc"|"timeout"|"cancelled"|"transport"|"unavailable"|
 "unknown_tool"|"result_refused"|"arguments_refused"|"hook_blocked"|"hook_failed"|
-"idempotency_conflict"|"other",
+"idempotency_conflict"|"idempotency_in_progress"|"other",
 "message": ..., "code"?: ..., "data"?: ...}}. The reason also goes to stderr. The host checks every result before printing
 it: a result that breaks the schema's ToolResult type, the tool's output_schema or the
 artifact fence is result_refused (with "pointer", "rule" and "schema"), and arguments the
@@ -265,10 +265,13 @@ func describeError(err error) map[string]any {
 	var hb *host.HookBlockedError
 	var he *host.HookError
 	var ic *host.IdempotencyConflictError
+	var ib *host.IdempotencyBusyError
 	var na *host.ToolNotAllowedError
 	switch {
 	case errors.As(err, &ic):
 		return map[string]any{"kind": "idempotency_conflict", "message": err.Error(), "key": ic.Key}
+	case errors.As(err, &ib):
+		return map[string]any{"kind": "idempotency_in_progress", "message": err.Error(), "key": ib.Key}
 	case errors.As(err, &na):
 		return map[string]any{"kind": "tool_not_allowed", "message": err.Error(), "extension": na.Extension, "tool": na.Tool, "reason": na.Reason}
 	case errors.As(err, &hb):

@@ -136,6 +136,19 @@ func devVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int 
 		}
 		return s.settings, nil
 	}, rt.Host, names, sel.settings, reference.SyncWriter(stderr))
+	// `octet-host configure` reaches them too, through this host's control socket.
+	ctl, err := listenControl(hf.stateDir, rt.Host, func(name string) (map[string]any, error) {
+		s, err := hf.selectExtensions(dirs, false)
+		if err != nil {
+			return nil, err
+		}
+		return s.settings[name], nil
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host dev: octet-host configure cannot reach this host:", err)
+	} else {
+		defer ctl.Close()
+	}
 	ticker := time.NewTicker(settingsPoll)
 	defer ticker.Stop()
 	go watch.run(ctx, ticker.C)

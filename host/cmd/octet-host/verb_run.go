@@ -162,6 +162,19 @@ func runConsoleRedacted(args []string, stdin io.Reader, stdout, stderr io.Writer
 	if rep := rt.Host.Swept(); rep.Hosts+rep.Processes+rep.Scratch > 0 {
 		fmt.Fprintln(stderr, "octet-host:", rep)
 	}
+	// `octet-host configure` reaches this host's extensions through its control socket.
+	ctl, err := listenControl(hf.stateDir, rt.Host, func(name string) (map[string]any, error) {
+		s, err := hf.selectExtensions(fs.Args(), true)
+		if err != nil {
+			return nil, err
+		}
+		return s.settings[name], nil
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "octet-host run: octet-host configure cannot reach this host:", err)
+	} else {
+		defer ctl.Close()
+	}
 	printStatus(out, rt.Host)
 	sess, err := rt.BeginSession()
 	if err != nil {

@@ -94,7 +94,8 @@ var mode string
 var tools = []string{"echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"}
+	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
+	"settings_in_force", "idempotency_key_seen"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -624,6 +625,9 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		if rerr := checkIdempotencyKey(f.Params, p.Key); rerr != nil {
 			return nil, rerr
+		}
+		if res, ok := configTool(p.Name, p.Key); ok {
+			return res, nil
 		}
 		res, rerr := c.tool(ctx, f.ID, p.Name, p.Args, p.Revision)
 		return resultsMode(p.Name, res), rerr

@@ -409,6 +409,19 @@ func toolCall(f frame, cancelled chan struct{}) {
 		reply(text(strings.Join(os.Environ(), "\n"), false))
 	case "pid":
 		reply(text(fmt.Sprint(os.Getpid()), false))
+	case "latch":
+		// Tells the test it is running (a line on the FIFO named "fifo"), then waits until
+		// the test writes to FIFO.go: the kernel orders the test and the call, no timing.
+		path, _ := p.Arguments["fifo"].(string)
+		if err := os.WriteFile(path, []byte(fmt.Sprintf("entered %d\n", os.Getpid())), 0); err != nil {
+			reply(text(err.Error(), true))
+			return
+		}
+		if _, err := os.ReadFile(path + ".go"); err != nil {
+			reply(text(err.Error(), true))
+			return
+		}
+		reply(text(fmt.Sprint(os.Getpid()), false))
 	case "stderr":
 		chunk := strings.Repeat("e", 1023) + "\n"
 		for n := 0; n < num("bytes"); n += len(chunk) {
