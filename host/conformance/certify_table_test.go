@@ -34,6 +34,7 @@ tools = [
   { name = "contribute", skip = true, reason = "pushes context and status contributions (contributions.pushed)" },
   { name = "policy", skip = true, reason = "passes its arguments to policy/evaluate and carries the host's refusal verbatim (policy.decisions)" },
   { name = "agent_op", skip = true, reason = "passes its arguments to the agent services and carries the host's refusal verbatim (agents.steering)" },
+  { name = "sandbox_probe", skip = true, reason = "tries the read, write, connect, spawn or allocation its arguments name (sandbox.*)" },
 ]
 `
 

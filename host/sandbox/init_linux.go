@@ -112,6 +112,11 @@ func reap(child int, status *os.File) int {
 // confine applies the policy to this process (mounts, rlimits) and this thread (Landlock,
 // seccomp); the entrypoint started from this thread inherits all of it.
 func confine(p *Policy) error {
+	if p.PidsCgroup != "" {
+		if err := enterPidsCgroup(p.PidsCgroup); err != nil {
+			return err
+		}
+	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return &Unavailable{Missing: "a private mount namespace (" + err.Error() + ")"}
 	}

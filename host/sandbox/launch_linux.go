@@ -64,6 +64,7 @@ type Launch struct {
 	// waits for the process, reads the same pipe and must come after it.
 	readied     chan struct{}
 	readiedOnce sync.Once
+	cgroup      string // the start's pids cgroup, removed when the init has ended
 }
 
 // Wrap rewrites cmd, which would run exe with cmd.Args[1:], so that it runs the host's own
@@ -72,12 +73,23 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
+	var cgroup string
+	if needPidsCgroup(p) {
+		dir, err := newPidsCgroup(p.Processes + initThreads)
+		if err != nil {
+			return nil, err
+		}
+		q := *p
+		q.PidsCgroup, p, cgroup = dir, &q, dir
+	}
 	enc, err := p.encode()
 	if err != nil {
+		removePidsCgroup(cgroup)
 		return nil, err
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
+		removePidsCgroup(cgroup)
 		return nil, err
 	}
 	args := append([]string{"octet-sandbox-init", cmd.Path}, cmd.Args[1:]...)
@@ -95,7 +107,7 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	sys.GidMappingsEnableSetgroups = false
-	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512), readied: make(chan struct{})}, nil
+	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512), readied: make(chan struct{}), cgroup: cgroup}, nil
 }
 
 // Started closes the host's copy of the init's end of the pipe; call it after cmd.Start,
@@ -125,6 +137,7 @@ func (l *Launch) Ready() error {
 func (l *Launch) Status() (ws syscall.WaitStatus, ok bool) {
 	<-l.readied
 	defer l.statusR.Close()
+	defer removePidsCgroup(l.cgroup)
 	line, _ := l.r.ReadString('\n')
 	text, found := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "exit ")
 	if !found {
@@ -139,6 +152,7 @@ func (l *Launch) Status() (ws syscall.WaitStatus, ok bool) {
 
 // Close releases the pipe of a start that failed.
 func (l *Launch) Close() {
+	removePidsCgroup(l.cgroup)
 	_ = l.statusR.Close()
 	_ = l.statusW.Close()
 }

@@ -38,6 +38,9 @@ type Policy struct {
 	CPUSeconds  int64 `json:"cpu_seconds"`
 	OpenFiles   int64 `json:"open_files"`
 	Processes   int64 `json:"processes"`
+	// PidsCgroup is the cgroup the init enters so the process budget binds a root host
+	// (pids_linux.go); Wrap sets it.
+	PidsCgroup string `json:"pids_cgroup,omitempty"`
 }
 
 // Request is what the host knows when it builds a Policy: the manifest's capabilities and the

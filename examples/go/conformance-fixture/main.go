@@ -36,6 +36,7 @@ func main() {
 	registerContributions(ext)
 	registerSteering(ext)
 	registerMigration(ext)
+	registerProbe(ext)
 	ext.Run()
 }
 
