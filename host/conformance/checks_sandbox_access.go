@@ -32,7 +32,7 @@ func init() {
 		Run:         checkWriteDenied,
 	}, {
 		Name:        "sandbox.connect_denied",
-		Description: "without capabilities.network, or to a destination capabilities.connect does not list, neither a TCP connection nor a UDP datagram reaches a loopback listener",
+		Description: "as declared, and under a connect allowlist naming another port, neither a TCP connection to an unlisted port nor a UDP datagram reaches the check's loopback listeners",
 		Run:         checkConnectDenied,
 	}, {
 		Name:        "sandbox.declared_allowed",
@@ -212,24 +212,42 @@ func checkConnectDenied(t *T) error {
 		return err
 	}
 	defer l.close()
-	s, _, err := t.Open(InitOptions{})
+	listed, err := listen()
 	if err != nil {
 		return err
 	}
-	tcpAddr, udpAddr := l.tcp.Addr().String(), l.udp.LocalAddr().String()
-	if r, err := t.probe(s, "connect", tcpAddr, 0); err != nil {
-		return err
-	} else if _, ok := l.accepted(200 * time.Millisecond); ok {
-		return fail("a TCP connect to "+tcpAddr+" (declared nowhere) denied", "the connection reached the check's listener (the probe reported ok=%v %q)", r.OK, r.Detail)
-	} else {
-		t.Note("tcp denied: %s", r.Detail)
-	}
-	if r, err := t.probe(s, "udp", udpAddr, 0); err != nil {
-		return err
-	} else if l.received(200 * time.Millisecond) {
-		return fail("a UDP datagram to "+udpAddr+" (declared nowhere) denied", "it reached the check's socket (the probe reported ok=%v %q)", r.OK, r.Detail)
-	} else {
-		t.Note("udp denied: %s", r.Detail)
+	defer listed.close()
+	// As declared, then under an allowlist naming another port of the check's: neither TCP
+	// to an unlisted port nor UDP (to any port, the listed one too) may arrive.
+	for _, grant := range []*Grant{nil, {Connect: []string{listed.tcp.Addr().String()}}} {
+		s, _, err := t.Open(InitOptions{Grant: grant})
+		if err != nil {
+			return err
+		}
+		how := "as declared"
+		if grant != nil {
+			how = "under the allowlist " + grant.Connect[0]
+		}
+		tcpAddr := l.tcp.Addr().String()
+		r, err := t.probe(s, "connect", tcpAddr, 0)
+		if err != nil {
+			return err
+		}
+		if _, ok := l.accepted(200 * time.Millisecond); ok {
+			return fail("a TCP connect to "+tcpAddr+" denied "+how, "the connection reached the check's listener (the probe reported ok=%v %q)", r.OK, r.Detail)
+		}
+		t.Note("tcp %s: %s", how, r.Detail)
+		for _, dst := range []*listeners{l, listed} {
+			udpAddr := dst.udp.LocalAddr().String()
+			if r, err = t.probe(s, "udp", udpAddr, 0); err != nil {
+				return err
+			}
+			if dst.received(200 * time.Millisecond) {
+				return fail("a UDP datagram to "+udpAddr+" denied "+how, "it reached the check's socket (the probe reported ok=%v %q)", r.OK, r.Detail)
+			}
+		}
+		t.Note("udp %s: %s", how, r.Detail)
+		s.Kill(time.Second)
 	}
 	return nil
 }

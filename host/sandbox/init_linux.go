@@ -131,6 +131,9 @@ func confine(p *Policy) error {
 			return &Unavailable{Missing: "an empty /run (" + err.Error() + ")"}
 		}
 	}
+	if err := mountHosts(p); err != nil {
+		return err
+	}
 	if err := setLimits(p); err != nil {
 		return err
 	}
@@ -140,7 +143,7 @@ func confine(p *Policy) error {
 	if err := applyLandlock(p); err != nil {
 		return err
 	}
-	return applySeccomp()
+	return applySeccomp(p)
 }
 
 func setLimits(p *Policy) error {
@@ -217,20 +220,25 @@ var deniedCalls = []string{
 	"reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "settimeofday", "clock_settime",
 	"clock_adjtime", "adjtimex", "iopl", "ioperm", "open_by_handle_at", "name_to_handle_at",
 	"lookup_dcookie", "vhangup", "personality",
+	"io_uring_setup", "io_uring_enter", "io_uring_register", // sockets and files past the filter
 }
 
-func applySeccomp() error {
+func applySeccomp(p *Policy) error {
 	names := deniedCalls[:0:0]
 	for _, n := range deniedCalls {
 		if _, ok := syscallNumber(n); ok {
 			names = append(names, n)
 		}
 	}
+	groups := []seccomp.SyscallGroup{{Names: names, Action: seccomp.ActionErrno}}
+	if p.Network && len(p.Connect) > 0 {
+		groups = append(groups, seccomp.SyscallGroup{NamesWithCondtions: blockedSockets(), Action: seccomp.ActionErrno})
+	}
 	err := seccomp.LoadFilter(seccomp.Filter{
 		NoNewPrivs: true,
 		Policy: seccomp.Policy{
 			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Names: names, Action: seccomp.ActionErrno}},
+			Syscalls:      groups,
 		},
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Filesystem modes of capabilities.filesystem.
@@ -32,6 +34,9 @@ type Policy struct {
 	// Connect lists the TCP ports connect may reach when Network is true and the manifest
 	// named destinations; nil with Network true leaves TCP unconfined.
 	Connect []uint16 `json:"connect"`
+	// Hosts are "address name" lines for the names Connect lists, resolved by the host:
+	// under an allowlist the extension has no UDP, so no DNS (netpolicy_linux.go).
+	Hosts []string `json:"hosts,omitempty"`
 	// Budgets, 0 meaning none: RLIMIT_DATA bytes, RLIMIT_CPU seconds, RLIMIT_NOFILE and
 	// RLIMIT_NPROC.
 	MemoryBytes int64 `json:"memory_bytes"`
@@ -85,6 +90,11 @@ func Build(r Request) (*Policy, error) {
 			return nil, fmt.Errorf("capabilities.connect[%d]: %v", i, err)
 		}
 		p.Connect = append(p.Connect, port)
+		lines, err := resolveHost(c)
+		if err != nil {
+			return nil, fmt.Errorf("capabilities.connect[%d]: %v", i, err)
+		}
+		p.Hosts = append(p.Hosts, lines...)
 	}
 	if len(r.Connect) > 0 && !r.Network {
 		return nil, fmt.Errorf("capabilities.connect names destinations but capabilities.network is false")
@@ -154,11 +164,52 @@ func ParseHostPort(s string) (uint16, error) {
 	if err != nil || host == "" {
 		return 0, fmt.Errorf("%q is not host:port", s)
 	}
+	if net.ParseIP(host) == nil && !validHostName(host) {
+		return 0, fmt.Errorf("%q: %q is neither an IP address nor a host name (letters, digits, dots and hyphens, or *)", s, host)
+	}
 	port, err := strconv.ParseUint(portText, 10, 16)
 	if err != nil || port == 0 {
 		return 0, fmt.Errorf("%q: port %q is not 1-65535", s, portText)
 	}
 	return uint16(port), nil
+}
+
+// resolveHost resolves the name of a "host:port" entry (an address needs nothing) into
+// hosts-file lines, within a few seconds: the extension, which has no DNS under an
+// allowlist, finds the names it declared there.
+func resolveHost(entry string) ([]string, error) {
+	host, _, _ := net.SplitHostPort(entry)
+	if net.ParseIP(host) != nil || host == "localhost" || host == "*" {
+		return nil, nil // an address, the namespace's own name, or any host
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupHost(ctx, host)
+	if err != nil || len(addrs) == 0 {
+		return nil, fmt.Errorf("%q: cannot resolve %s when the extension starts (it has no DNS of its own under an allowlist): %v", entry, host, err)
+	}
+	lines := make([]string, len(addrs))
+	for i, a := range addrs {
+		lines[i] = a + " " + host
+	}
+	return lines, nil
+}
+
+// validHostName accepts what the manifest schema's ManifestHostPort does for a host that is
+// not a bracketed IPv6 address: letters, digits, dots and hyphens (1-253), or "*" for any.
+func validHostName(h string) bool {
+	if h == "*" {
+		return true
+	}
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // resolvePath makes a declared path absolute and clean. It does not require it to exist.

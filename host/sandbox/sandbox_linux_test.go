@@ -53,6 +53,25 @@ func probeMain(args []string) {
 			if err == nil {
 				c.Close()
 			}
+		case "udp": // one datagram to host:port
+			var c net.Conn
+			c, err = net.Dial("udp", arg)
+			if err == nil {
+				_, err = c.Write([]byte("probe"))
+				c.Close()
+			}
+		case "mptcp": // a stream socket that is not TCP (IPPROTO_MPTCP)
+			var fd int
+			fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 262)
+			if err == nil {
+				syscall.Close(fd)
+			}
+		case "tcpsocket": // a plain TCP socket, which the allowlist keeps
+			var fd int
+			fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+			if err == nil {
+				syscall.Close(fd)
+			}
 		case "ptrace":
 			err = syscall.PtraceAttach(1)
 		case "mount":

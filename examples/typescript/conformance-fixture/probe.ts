@@ -17,7 +17,10 @@ async function reach(op: "connect" | "udp", target: string): Promise<void> {
     const dgram = await import("node:dgram");
     const sock = dgram.createSocket(host.includes(":") ? "udp6" : "udp4");
     try {
-      await new Promise<void>((resolve, reject) => sock.send("probe\n", port, host, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => {
+        sock.on("error", reject); // a refused socket reports here, not to send's callback
+        sock.send("probe\n", port, host, (err) => (err ? reject(err) : resolve()));
+      });
     } finally {
       sock.close();
     }
