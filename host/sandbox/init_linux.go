@@ -63,6 +63,10 @@ func runInit(enc string) int {
 		}
 		return 125
 	}
+	if p.PidsCgroup != "" && !admitted() {
+		say("unavailable the pids cgroup %s (the host did not move the init into it)", p.PidsCgroup)
+		return 125
+	}
 	exe, argv := os.Args[1], append([]string{os.Args[1]}, os.Args[2:]...)
 	pid, err := syscall.ForkExec(exe, argv, &syscall.ProcAttr{
 		Env: os.Environ(), Files: []uintptr{0, 1, 2},
@@ -84,6 +88,18 @@ func runInit(enc string) int {
 		_ = unix.Close(fd)
 	}
 	return reap(pid, status)
+}
+
+// gateFD is the gate the host opens once the init is in its pids cgroup (Wrap's
+// ExtraFiles[1], present only with a cgroup).
+const gateFD = 4
+
+// admitted waits for the host's byte on the gate: the init is in its pids cgroup.
+func admitted() bool {
+	b := make([]byte, 1)
+	n, _ := unix.Read(gateFD, b)
+	_ = unix.Close(gateFD)
+	return n == 1 && b[0] == 'g'
 }
 
 // reap is PID 1's duty: wait for every process that ends in the namespace, and end with the
@@ -112,14 +128,9 @@ func reap(child int, status *os.File) int {
 // confine applies the policy to this process (mounts, rlimits) and this thread (Landlock,
 // seccomp); the entrypoint started from this thread inherits all of it.
 func confine(p *Policy) error {
-	if p.PidsCgroup != "" {
-		if err := enterPidsCgroup(p.PidsCgroup); err != nil {
-			return err
-		}
-	}
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return &Unavailable{Missing: "a private mount namespace (" + err.Error() + ")"}
-	}
+	// No remount of / as private first: a mount namespace made together with a user namespace
+	// gets the host's shared mounts as slaves, so nothing mounted here reaches the host, and
+	// the recursive remount took the kernel's namespace lock for up to 15 ms on a busy host.
 	// The namespace's own /proc shows only the extension's processes.
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return &Unavailable{Missing: "a /proc of its own (" + err.Error() + ")"}

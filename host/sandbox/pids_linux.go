@@ -15,8 +15,9 @@ import (
 // The process budget of a host running as root. RLIMIT_NPROC does not bind the root user
 // (the kernel exempts it), and the namespace's root is the operator, so as root the budget
 // would be a number on paper. A pids cgroup binds everyone: the host makes one per start
-// with pids.max = the budget plus the init's own threads, and the init enters it before it
-// does anything else, so every process of the extension is counted. Without a writable
+// with pids.max = the budget plus the init's own threads and moves the init into it while the
+// init's binary loads; the init starts nothing before then (Launch.Admit), so every process
+// of the extension is counted. Without a writable
 // pids hierarchy a root host refuses the start (sandbox_unavailable), as for any missing
 // mechanism. Not root, the rlimit binds and no cgroup is made.
 
@@ -60,14 +61,6 @@ func removePidsCgroup(dir string) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-}
-
-// enterPidsCgroup moves the calling process (the init, before it starts anything) into dir.
-func enterPidsCgroup(dir string) error {
-	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte("0"), 0); err != nil {
-		return &Unavailable{Missing: "entering the pids cgroup " + dir + " (" + err.Error() + ")"}
-	}
-	return nil
 }
 
 // findPidsRoot finds where this process sits in the pids hierarchy: a cgroup v1 mount with

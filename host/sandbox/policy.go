@@ -26,6 +26,7 @@ const DefaultProcesses = 256
 // Policy is what the init enforces, fully resolved by the host: absolute paths, ports, and
 // budgets. It crosses to the init as JSON in an environment variable the init removes.
 type Policy struct {
+	Format     string   `json:"format"`     // policyFormat of the host that built it
 	Name       string   `json:"name"`       // the extension, for messages
 	Filesystem string   `json:"filesystem"` // none, workspace or unrestricted
 	Read       []string `json:"read"`       // read and execute, beneath each path
@@ -246,18 +247,30 @@ func dedupe(paths []string) []string {
 	return out
 }
 
+// policyFormat names this build's Policy encoding; an init (a dedicated octet-sandbox-init
+// of another build) refuses a policy of another format instead of applying part of it.
+// Change it whenever Policy's fields or their meaning change.
+const policyFormat = "octet-sandbox-policy-2"
+
 // envKey carries the encoded Policy to the init.
 const envKey = "OCTET_SANDBOX_INIT"
 
 func (p *Policy) encode() (string, error) {
-	b, err := json.Marshal(p)
+	q := *p
+	q.Format = policyFormat
+	b, err := json.Marshal(&q)
 	return string(b), err
 }
 
 func decodePolicy(s string) (*Policy, error) {
 	var p Policy
-	if err := json.Unmarshal([]byte(s), &p); err != nil {
-		return nil, fmt.Errorf("sandbox policy: %v", err)
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("sandbox policy: %v (is the init of another build than the host?)", err)
+	}
+	if p.Format != policyFormat {
+		return nil, fmt.Errorf("sandbox policy format %q, this init reads %q: the init is of another build than the host", p.Format, policyFormat)
 	}
 	return &p, nil
 }
