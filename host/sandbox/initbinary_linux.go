@@ -10,7 +10,7 @@ import (
 // always works but pays the start-up of everything linked into it (octet-host: ~25 MB, a
 // hundred package initialisers) on every start. octet-sandbox-init (host/cmd) links this
 // package alone; when it lies beside the host's executable, the host starts it instead.
-// A policy names its format (policyFormat), so an init of another build refuses it
+// A policy names its format (sandboxinit.PolicyFormat), so an init of another build refuses it
 // rather than apply part of it.
 
 // InitBinaryName is the dedicated init's file name, looked up beside the host's executable.

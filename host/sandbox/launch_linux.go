@@ -13,19 +13,13 @@ import (
 
 	"github.com/elastic/go-seccomp-bpf"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/octet-kit/octet/host/sandbox/sandboxinit"
 )
 
 // minLandlockABI is the Landlock ABI the policy needs: filesystem rights with truncate (3),
 // TCP bind/connect (4), device ioctl (5) and the signal and abstract-socket scopes (6).
 const minLandlockABI = 6
-
-// Unavailable is the error of a start the sandbox cannot confine; the host reports it as
-// sandbox_unavailable. Missing names the mechanism.
-type Unavailable struct{ Missing string }
-
-func (e *Unavailable) Error() string {
-	return "the sandbox needs " + e.Missing + "; run it unconfined only if you accept that: --no-sandbox, or sandbox = \"off\" in the host config (for the host or [extensions.NAME])"
-}
 
 var (
 	probeOnce sync.Once
@@ -76,16 +70,20 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
+	q := *p
+	filter, err := seccompFilter(p)
+	if err != nil {
+		return nil, err
+	}
+	q.Seccomp = filter
 	var cgroup string
 	if needPidsCgroup(p) {
-		dir, err := newPidsCgroup(p.Processes + initThreads)
-		if err != nil {
+		if cgroup, err = newPidsCgroup(p.Processes + sandboxinit.InitThreads); err != nil {
 			return nil, err
 		}
-		q := *p
-		q.PidsCgroup, p, cgroup = dir, &q, dir
+		q.PidsCgroup = cgroup
 	}
-	enc, err := p.encode()
+	enc, err := q.Encode()
 	if err != nil {
 		removePidsCgroup(cgroup)
 		return nil, err
@@ -97,7 +95,7 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	}
 	args := append([]string{"octet-sandbox-init", cmd.Path}, cmd.Args[1:]...)
 	cmd.Path, cmd.Args = initBinary(), args
-	cmd.Env = append(cmd.Env, envKey+"="+enc)
+	cmd.Env = append(cmd.Env, sandboxinit.EnvKey+"="+enc)
 	cmd.ExtraFiles = []*os.File{w} // fd 3 in the init
 	var gateR, gateW *os.File
 	if cgroup != "" {

@@ -1,9 +1,6 @@
 package sandbox
 
 import (
-	"os"
-	"strings"
-
 	"github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
 )
@@ -39,21 +36,4 @@ func blockedSockets() []seccomp.NameWithConditions {
 	}
 	return append(out, seccomp.NameWithConditions{Name: "socket", Conditions: seccomp.ArgumentConditions{
 		{Argument: 0, Operation: seccomp.Equal, Value: unix.AF_PACKET}}})
-}
-
-// mountHosts puts the resolved allowlist (lines "address name") over /etc/hosts, in the
-// init's mount namespace, before Landlock opens its rules.
-func mountHosts(p *Policy) error {
-	if len(p.Hosts) == 0 {
-		return nil
-	}
-	body := "127.0.0.1 localhost\n::1 localhost ip6-localhost\n" + strings.Join(p.Hosts, "\n") + "\n"
-	const file = "/run/octet-hosts" // the init's own empty /run
-	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
-		return &Unavailable{Missing: "a hosts file for the allowlist (" + err.Error() + ")"}
-	}
-	if err := unix.Mount(file, "/etc/hosts", "", unix.MS_BIND, ""); err != nil {
-		return &Unavailable{Missing: "a hosts file for the allowlist (" + err.Error() + ")"}
-	}
-	return nil
 }

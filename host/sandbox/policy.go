@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -11,43 +10,25 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/octet-kit/octet/host/sandbox/sandboxinit"
 )
 
 // Filesystem modes of capabilities.filesystem.
 const (
-	FilesystemNone         = "none"
-	FilesystemWorkspace    = "workspace"
-	FilesystemUnrestricted = "unrestricted"
+	FilesystemNone         = sandboxinit.FilesystemNone
+	FilesystemWorkspace    = sandboxinit.FilesystemWorkspace
+	FilesystemUnrestricted = sandboxinit.FilesystemUnrestricted
 )
 
 // DefaultProcesses is the process budget when the manifest declares none.
 const DefaultProcesses = 256
 
-// Policy is what the init enforces, fully resolved by the host: absolute paths, ports, and
-// budgets. It crosses to the init as JSON in an environment variable the init removes.
-type Policy struct {
-	Format     string   `json:"format"`     // policyFormat of the host that built it
-	Name       string   `json:"name"`       // the extension, for messages
-	Filesystem string   `json:"filesystem"` // none, workspace or unrestricted
-	Read       []string `json:"read"`       // read and execute, beneath each path
-	Write      []string `json:"write"`      // read, write, create, remove, beneath each path
-	Network    bool     `json:"network"`    // false: a new, empty network namespace
-	// Connect lists the TCP ports connect may reach when Network is true and the manifest
-	// named destinations; nil with Network true leaves TCP unconfined.
-	Connect []uint16 `json:"connect"`
-	// Hosts are "address name" lines for the names Connect lists, resolved by the host:
-	// under an allowlist the extension has no UDP, so no DNS (netpolicy_linux.go).
-	Hosts []string `json:"hosts,omitempty"`
-	// Budgets, 0 meaning none: RLIMIT_DATA bytes, RLIMIT_CPU seconds, RLIMIT_NOFILE and
-	// RLIMIT_NPROC.
-	MemoryBytes int64 `json:"memory_bytes"`
-	CPUSeconds  int64 `json:"cpu_seconds"`
-	OpenFiles   int64 `json:"open_files"`
-	Processes   int64 `json:"processes"`
-	// PidsCgroup is the cgroup the init enters so the process budget binds a root host
-	// (pids_linux.go); Wrap sets it.
-	PidsCgroup string `json:"pids_cgroup,omitempty"`
-}
+// Policy is what the init enforces, fully resolved by the host (sandboxinit.Policy).
+type Policy = sandboxinit.Policy
+
+// Unavailable is the error of a start the sandbox cannot confine (sandboxinit.Unavailable).
+type Unavailable = sandboxinit.Unavailable
 
 // Request is what the host knows when it builds a Policy: the manifest's capabilities and the
 // places of this start.
@@ -245,54 +226,6 @@ func dedupe(paths []string) []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-// policyFormat names this build's Policy encoding; an init (a dedicated octet-sandbox-init
-// of another build) refuses a policy of another format instead of applying part of it.
-// Change it whenever Policy's fields or their meaning change.
-const policyFormat = "octet-sandbox-policy-2"
-
-// envKey carries the encoded Policy to the init.
-const envKey = "OCTET_SANDBOX_INIT"
-
-func (p *Policy) encode() (string, error) {
-	q := *p
-	q.Format = policyFormat
-	b, err := json.Marshal(&q)
-	return string(b), err
-}
-
-func decodePolicy(s string) (*Policy, error) {
-	var p Policy
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("sandbox policy: %v (is the init of another build than the host?)", err)
-	}
-	if p.Format != policyFormat {
-		return nil, fmt.Errorf("sandbox policy format %q, this init reads %q: the init is of another build than the host", p.Format, policyFormat)
-	}
-	return &p, nil
-}
-
-// Describe is the one-line summary list, status and the inspector show.
-func (p *Policy) Describe() string {
-	fs := p.Filesystem
-	if fs == FilesystemUnrestricted {
-		fs = "unrestricted (filesystem unconfined)"
-	}
-	netw := "none"
-	if p.Network {
-		netw = "any"
-		if len(p.Connect) > 0 {
-			ports := make([]string, len(p.Connect))
-			for i, c := range p.Connect {
-				ports[i] = strconv.Itoa(int(c))
-			}
-			netw = "tcp ports " + strings.Join(ports, ",")
-		}
-	}
-	return fmt.Sprintf("filesystem %s, network %s, processes %d", fs, netw, p.Processes)
 }
 
 // statOK reports whether path exists.

@@ -1,13 +1,13 @@
 // Command octet-sandbox-init is the sandbox's init on its own: the host starts it, instead
 // of re-executing its own larger binary, when it lies beside the host's executable. It links
-// host/sandbox alone, so it starts in a fraction of the time (docs/sandbox.md#start-cost).
+// host/sandbox/sandboxinit alone, so it starts in a fraction of the time (docs/sandbox.md#start-cost).
 package main
 
 import (
 	"fmt"
 	"os"
 
-	_ "github.com/octet-kit/octet/host/sandbox" // its init() runs the sandbox init
+	_ "github.com/octet-kit/octet/host/sandbox/sandboxinit" // its init() runs the sandbox init
 )
 
 func main() {

@@ -1,4 +1,4 @@
-package sandbox
+package sandboxinit
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 // An init refuses a policy of another build (another format, or fields it does not know)
 // instead of applying the part it understands.
 func TestPolicyOfAnotherBuildRefused(t *testing.T) {
-	good, err := (&Policy{Name: "x", Filesystem: FilesystemWorkspace}).encode()
+	good, err := (&Policy{Name: "x", Filesystem: FilesystemWorkspace}).Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -16,7 +16,7 @@ func TestPolicyOfAnotherBuildRefused(t *testing.T) {
 		t.Fatalf("own format: %v", err)
 	}
 	for _, bad := range []string{
-		strings.Replace(good, policyFormat, "octet-sandbox-policy-1", 1),
+		strings.Replace(good, PolicyFormat, "octet-sandbox-policy-1", 1),
 		strings.Replace(good, `"name"`, `"new_rule":true,"name"`, 1),
 	} {
 		if _, err := decodePolicy(bad); err == nil || !strings.Contains(err.Error(), "another build") {
