@@ -8,12 +8,10 @@ require (
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/landlock-lsm/go-landlock v0.11.2
 	golang.org/x/mod v0.42.0
+	golang.org/x/net v0.41.0
 )
 
-require (
-	golang.org/x/net v0.41.0 // indirect
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
-)
+require kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 
 require (
 	github.com/BurntSushi/toml v1.6.0

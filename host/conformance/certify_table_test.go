@@ -36,6 +36,7 @@ tools = [
   { name = "agent_op", skip = true, reason = "passes its arguments to the agent services and carries the host's refusal verbatim (agents.steering)" },
   { name = "settings_in_force", skip = true, reason = "answers with the settings configure put in force, which the config.* checks set (config.settings_delivered)" },
   { name = "idempotency_key_seen", skip = true, reason = "answers with the call's idempotency key, which idempotency.key_delivered sets" },
+  { name = "sandbox_probe", skip = true, reason = "tries the read, write, connect, spawn or allocation its arguments name (sandbox.*)" },
 ]
 `
 

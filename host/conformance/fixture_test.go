@@ -45,13 +45,14 @@ args = [%s]
 
 [capabilities]
 secrets = ["fixture.token"]
+%s
 
 [contributes]
 tools = ["echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
          "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
-         "settings_in_force", "idempotency_key_seen"]
+         "settings_in_force", "idempotency_key_seen", "sandbox_probe"]
 commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "before_tool_call", "after_tool_call"]
 ui = ["status"]
@@ -80,7 +81,7 @@ func writeExtension(t testing.TB, root, lang, name, mode string) string {
 	if mode != "" {
 		args = fmt.Sprintf("%q", mode)
 	}
-	body := fmt.Sprintf(fixtureManifest, name, rawFixture, args)
+	body := fmt.Sprintf(fixtureManifest, name, rawFixture, args, capabilityLines(mode))
 	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -211,10 +212,11 @@ func TestEveryCheckCanFail(t *testing.T) {
 			continue
 		}
 		opts := testOptions
-		if mode == noSandbox {
+		if rest, ok := strings.CutPrefix(mode, noSandbox); ok {
 			// The sandbox is the host's and the kernel's, not the extension's: no fixture can
-			// leave it, so the run that must fail is the host not confining it.
-			mode, opts.NoSandbox = "", true
+			// leave it, so the run that must fail is the host not confining it (with the
+			// fixture in the mode after the marker, if any).
+			mode, opts.NoSandbox = strings.TrimSpace(rest), true
 		}
 		ext := loadFixture(t, mode)
 		wg.Go(func() {

@@ -17,6 +17,7 @@ type InitOptions struct {
 	MaxConcurrent int            // default 64
 	MaxPending    int            // 0: not sent
 	Withhold      []string       // optional features not to offer
+	Grant         *Grant         // declarations the check adds to the manifest's capabilities
 }
 
 // InitResult is the part of initialize.result the host validates.

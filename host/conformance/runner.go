@@ -122,7 +122,7 @@ func (t *T) Initialize(s *Session, o InitOptions) (map[string]any, Response, err
 // Open starts a fresh process and completes the handshake; any refusal or invalid
 // answer is an error naming what was wrong.
 func (t *T) Open(o InitOptions) (*Session, *InitResult, error) {
-	s, err := t.Start(StartOptions{APIVersion: o.APIVersion})
+	s, err := t.Start(StartOptions{APIVersion: o.APIVersion, Grant: o.Grant})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -75,6 +75,8 @@ type StartOptions struct {
 	// StateDir, when set, holds the session's KV store instead of a fresh directory, so a
 	// check can restart the extension on the data an earlier session wrote.
 	StateDir string
+	// Grant adds declarations to the manifest's capabilities, as an operator would.
+	Grant *Grant
 }
 
 // startSession starts the extension's entrypoint through the host's process

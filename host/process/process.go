@@ -140,6 +140,16 @@ func Start(spec Spec) (*Process, error) {
 	startMu.Unlock()
 	if launch != nil {
 		launch.Started()
+		if err == nil {
+			if aerr := launch.Admit(cmd.Process.Pid); aerr != nil {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				removeLeader(cmd.Process.Pid)
+				closeAll(inR, inW, outR, outW, errR, errW)
+				launch.Close()
+				return nil, sandboxError(spec.Name, exe, aerr, nil)
+			}
+		}
 	}
 	if err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)

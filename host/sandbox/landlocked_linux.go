@@ -5,6 +5,8 @@ import (
 	"runtime"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/octet-kit/octet/host/sandbox/sandboxinit"
 )
 
 // StartLandlocked starts cmd confined by Landlock alone: the filesystem and TCP rules of p,
@@ -23,7 +25,7 @@ func StartLandlocked(cmd *exec.Cmd, p *Policy) error {
 			done <- &Unavailable{Missing: "no_new_privs (" + err.Error() + ")"}
 			return
 		}
-		if err := applyLandlock(p); err != nil {
+		if err := sandboxinit.ApplyLandlock(p); err != nil {
 			done <- err
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,19 +13,13 @@ import (
 
 	"github.com/elastic/go-seccomp-bpf"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/octet-kit/octet/host/sandbox/sandboxinit"
 )
 
 // minLandlockABI is the Landlock ABI the policy needs: filesystem rights with truncate (3),
 // TCP bind/connect (4), device ioctl (5) and the signal and abstract-socket scopes (6).
 const minLandlockABI = 6
-
-// Unavailable is the error of a start the sandbox cannot confine; the host reports it as
-// sandbox_unavailable. Missing names the mechanism.
-type Unavailable struct{ Missing string }
-
-func (e *Unavailable) Error() string {
-	return "the sandbox needs " + e.Missing + "; run it unconfined only if you accept that: --no-sandbox, or sandbox = \"off\" in the host config (for the host or [extensions.NAME])"
-}
 
 var (
 	probeOnce sync.Once
@@ -64,6 +59,9 @@ type Launch struct {
 	// waits for the process, reads the same pipe and must come after it.
 	readied     chan struct{}
 	readiedOnce sync.Once
+	cgroup      string   // the start's pids cgroup, removed when the init has ended
+	gateR       *os.File // the init's end of the gate (fd 4), closed here once it started
+	gateW       *os.File // the host's end: one byte once the init is in its cgroup
 }
 
 // Wrap rewrites cmd, which would run exe with cmd.Args[1:], so that it runs the host's own
@@ -72,18 +70,45 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	if err := Available(); err != nil {
 		return nil, err
 	}
-	enc, err := p.encode()
+	q := *p
+	filter, err := seccompFilter(p)
 	if err != nil {
+		return nil, err
+	}
+	q.Seccomp = filter
+	var cgroup string
+	if needPidsCgroup(p) {
+		if cgroup, err = newPidsCgroup(p.Processes + sandboxinit.InitThreads); err != nil {
+			return nil, err
+		}
+		q.PidsCgroup = cgroup
+	}
+	enc, err := q.Encode()
+	if err != nil {
+		removePidsCgroup(cgroup)
 		return nil, err
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
+		removePidsCgroup(cgroup)
 		return nil, err
 	}
 	args := append([]string{"octet-sandbox-init", cmd.Path}, cmd.Args[1:]...)
-	cmd.Path, cmd.Args = "/proc/self/exe", args
-	cmd.Env = append(cmd.Env, envKey+"="+enc)
+	cmd.Path, cmd.Args = initBinary(), args
+	cmd.Env = append(cmd.Env, sandboxinit.EnvKey+"="+enc)
 	cmd.ExtraFiles = []*os.File{w} // fd 3 in the init
+	var gateR, gateW *os.File
+	if cgroup != "" {
+		// fd 4: the init waits here, before it starts anything, until Admit has moved it
+		// into its pids cgroup (pids_linux.go).
+		if gateR, gateW, err = os.Pipe(); err != nil {
+			r.Close()
+			w.Close()
+			removePidsCgroup(cgroup)
+			return nil, err
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, gateR)
+	}
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWNS)
 	if !p.Network {
 		flags |= syscall.CLONE_NEWNET
@@ -95,12 +120,33 @@ func Wrap(cmd *exec.Cmd, p *Policy) (*Launch, error) {
 	sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
 	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 	sys.GidMappingsEnableSetgroups = false
-	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512), readied: make(chan struct{})}, nil
+	return &Launch{statusR: r, statusW: w, r: bufio.NewReaderSize(r, 512), readied: make(chan struct{}), cgroup: cgroup, gateR: gateR, gateW: gateW}, nil
 }
 
 // Started closes the host's copy of the init's end of the pipe; call it after cmd.Start,
 // whether or not it succeeded.
-func (l *Launch) Started() { _ = l.statusW.Close() }
+func (l *Launch) Started() {
+	_ = l.statusW.Close()
+	if l.gateR != nil {
+		_ = l.gateR.Close()
+	}
+}
+
+// Admit moves the started init (pid) into its pids cgroup, when it has one, and opens its
+// gate. The move (a cgroup migration, which waits for an RCU grace period) runs while the
+// init's binary is still loading, so it costs the start little; the init starts nothing
+// before the gate opens. Call it after a successful cmd.Start.
+func (l *Launch) Admit(pid int) error {
+	if l.gateW == nil {
+		return nil
+	}
+	defer l.gateW.Close()
+	if err := os.WriteFile(filepath.Join(l.cgroup, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0); err != nil {
+		return &Unavailable{Missing: "moving the init into its pids cgroup " + l.cgroup + " (" + err.Error() + ")"}
+	}
+	_, err := l.gateW.Write([]byte{'g'})
+	return err
+}
 
 // Ready waits for the init to confine itself and start the entrypoint. An error says why
 // the init could not (an *Unavailable when a mechanism refused).
@@ -125,6 +171,7 @@ func (l *Launch) Ready() error {
 func (l *Launch) Status() (ws syscall.WaitStatus, ok bool) {
 	<-l.readied
 	defer l.statusR.Close()
+	defer removePidsCgroup(l.cgroup)
 	line, _ := l.r.ReadString('\n')
 	text, found := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "exit ")
 	if !found {
@@ -139,6 +186,12 @@ func (l *Launch) Status() (ws syscall.WaitStatus, ok bool) {
 
 // Close releases the pipe of a start that failed.
 func (l *Launch) Close() {
+	for _, f := range []*os.File{l.gateR, l.gateW} {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+	removePidsCgroup(l.cgroup)
 	_ = l.statusR.Close()
 	_ = l.statusW.Close()
 }

@@ -8,11 +8,6 @@ import (
 	"syscall"
 )
 
-// Unavailable is the error of a start the sandbox cannot confine.
-type Unavailable struct{ Missing string }
-
-func (e *Unavailable) Error() string { return "the sandbox needs " + e.Missing }
-
 // Available reports that only Linux confines extensions.
 func Available() error { return &Unavailable{Missing: "Linux (Landlock, namespaces, seccomp)"} }
 

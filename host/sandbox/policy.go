@@ -1,7 +1,7 @@
 package sandbox
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -9,36 +9,26 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/octet-kit/octet/host/sandbox/sandboxinit"
 )
 
 // Filesystem modes of capabilities.filesystem.
 const (
-	FilesystemNone         = "none"
-	FilesystemWorkspace    = "workspace"
-	FilesystemUnrestricted = "unrestricted"
+	FilesystemNone         = sandboxinit.FilesystemNone
+	FilesystemWorkspace    = sandboxinit.FilesystemWorkspace
+	FilesystemUnrestricted = sandboxinit.FilesystemUnrestricted
 )
 
 // DefaultProcesses is the process budget when the manifest declares none.
 const DefaultProcesses = 256
 
-// Policy is what the init enforces, fully resolved by the host: absolute paths, ports, and
-// budgets. It crosses to the init as JSON in an environment variable the init removes.
-type Policy struct {
-	Name       string   `json:"name"`       // the extension, for messages
-	Filesystem string   `json:"filesystem"` // none, workspace or unrestricted
-	Read       []string `json:"read"`       // read and execute, beneath each path
-	Write      []string `json:"write"`      // read, write, create, remove, beneath each path
-	Network    bool     `json:"network"`    // false: a new, empty network namespace
-	// Connect lists the TCP ports connect may reach when Network is true and the manifest
-	// named destinations; nil with Network true leaves TCP unconfined.
-	Connect []uint16 `json:"connect"`
-	// Budgets, 0 meaning none: RLIMIT_DATA bytes, RLIMIT_CPU seconds, RLIMIT_NOFILE and
-	// RLIMIT_NPROC.
-	MemoryBytes int64 `json:"memory_bytes"`
-	CPUSeconds  int64 `json:"cpu_seconds"`
-	OpenFiles   int64 `json:"open_files"`
-	Processes   int64 `json:"processes"`
-}
+// Policy is what the init enforces, fully resolved by the host (sandboxinit.Policy).
+type Policy = sandboxinit.Policy
+
+// Unavailable is the error of a start the sandbox cannot confine (sandboxinit.Unavailable).
+type Unavailable = sandboxinit.Unavailable
 
 // Request is what the host knows when it builds a Policy: the manifest's capabilities and the
 // places of this start.
@@ -82,6 +72,11 @@ func Build(r Request) (*Policy, error) {
 			return nil, fmt.Errorf("capabilities.connect[%d]: %v", i, err)
 		}
 		p.Connect = append(p.Connect, port)
+		lines, err := resolveHost(c)
+		if err != nil {
+			return nil, fmt.Errorf("capabilities.connect[%d]: %v", i, err)
+		}
+		p.Hosts = append(p.Hosts, lines...)
 	}
 	if len(r.Connect) > 0 && !r.Network {
 		return nil, fmt.Errorf("capabilities.connect names destinations but capabilities.network is false")
@@ -151,11 +146,52 @@ func ParseHostPort(s string) (uint16, error) {
 	if err != nil || host == "" {
 		return 0, fmt.Errorf("%q is not host:port", s)
 	}
+	if net.ParseIP(host) == nil && !validHostName(host) {
+		return 0, fmt.Errorf("%q: %q is neither an IP address nor a host name (letters, digits, dots and hyphens, or *)", s, host)
+	}
 	port, err := strconv.ParseUint(portText, 10, 16)
 	if err != nil || port == 0 {
 		return 0, fmt.Errorf("%q: port %q is not 1-65535", s, portText)
 	}
 	return uint16(port), nil
+}
+
+// resolveHost resolves the name of a "host:port" entry (an address needs nothing) into
+// hosts-file lines, within a few seconds: the extension, which has no DNS under an
+// allowlist, finds the names it declared there.
+func resolveHost(entry string) ([]string, error) {
+	host, _, _ := net.SplitHostPort(entry)
+	if net.ParseIP(host) != nil || host == "localhost" || host == "*" {
+		return nil, nil // an address, the namespace's own name, or any host
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	addrs, err := net.DefaultResolver.LookupHost(ctx, host)
+	if err != nil || len(addrs) == 0 {
+		return nil, fmt.Errorf("%q: cannot resolve %s when the extension starts (it has no DNS of its own under an allowlist): %v", entry, host, err)
+	}
+	lines := make([]string, len(addrs))
+	for i, a := range addrs {
+		lines[i] = a + " " + host
+	}
+	return lines, nil
+}
+
+// validHostName accepts what the manifest schema's ManifestHostPort does for a host that is
+// not a bracketed IPv6 address: letters, digits, dots and hyphens (1-253), or "*" for any.
+func validHostName(h string) bool {
+	if h == "*" {
+		return true
+	}
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, r := range h {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // resolvePath makes a declared path absolute and clean. It does not require it to exist.
@@ -190,42 +226,6 @@ func dedupe(paths []string) []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-// envKey carries the encoded Policy to the init.
-const envKey = "OCTET_SANDBOX_INIT"
-
-func (p *Policy) encode() (string, error) {
-	b, err := json.Marshal(p)
-	return string(b), err
-}
-
-func decodePolicy(s string) (*Policy, error) {
-	var p Policy
-	if err := json.Unmarshal([]byte(s), &p); err != nil {
-		return nil, fmt.Errorf("sandbox policy: %v", err)
-	}
-	return &p, nil
-}
-
-// Describe is the one-line summary list, status and the inspector show.
-func (p *Policy) Describe() string {
-	fs := p.Filesystem
-	if fs == FilesystemUnrestricted {
-		fs = "unrestricted (filesystem unconfined)"
-	}
-	netw := "none"
-	if p.Network {
-		netw = "any"
-		if len(p.Connect) > 0 {
-			ports := make([]string, len(p.Connect))
-			for i, c := range p.Connect {
-				ports[i] = strconv.Itoa(int(c))
-			}
-			netw = "tcp ports " + strings.Join(ports, ",")
-		}
-	}
-	return fmt.Sprintf("filesystem %s, network %s, processes %d", fs, netw, p.Processes)
 }
 
 // statOK reports whether path exists.

@@ -19,9 +19,6 @@ var systemRead = []string{
 	"/proc", "/sys/devices/system/cpu", "/sys/fs/cgroup", "/dev/urandom", "/dev/random",
 }
 
-// systemWrite is what every runtime writes: the null and zero devices.
-var systemWrite = []string{"/dev/null", "/dev/zero", "/dev/full"}
-
 // runtimePaths finds the runtime an entrypoint needs, beyond systemRead: the directory of
 // the entrypoint, the interpreter its "#!" line names (through env and symlinks) with its
 // installation prefix, and each directory of PATH with its prefix (".../bin" →  "..."), so

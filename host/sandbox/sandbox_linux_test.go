@@ -53,6 +53,25 @@ func probeMain(args []string) {
 			if err == nil {
 				c.Close()
 			}
+		case "udp": // one datagram to host:port
+			var c net.Conn
+			c, err = net.Dial("udp", arg)
+			if err == nil {
+				_, err = c.Write([]byte("probe"))
+				c.Close()
+			}
+		case "mptcp": // a stream socket that is not TCP (IPPROTO_MPTCP)
+			var fd int
+			fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 262)
+			if err == nil {
+				syscall.Close(fd)
+			}
+		case "tcpsocket": // a plain TCP socket, which the allowlist keeps
+			var fd int
+			fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+			if err == nil {
+				syscall.Close(fd)
+			}
 		case "ptrace":
 			err = syscall.PtraceAttach(1)
 		case "mount":
@@ -230,10 +249,7 @@ func TestBudgetsHold(t *testing.T) {
 	if len(lines) > 0 && lines[0] == "alloc ok" {
 		t.Errorf("1 GiB allocated under a 512 MiB budget")
 	}
-	if os.Geteuid() == 0 {
-		t.Log("process budget not checked as root: RLIMIT_NPROC does not bind uid 0")
-		return
-	}
+	// As root, RLIMIT_NPROC does not bind: the pids cgroup (pids_linux.go) holds the budget.
 	// Threads count too: the probe's runtime may die of the budget before its last fork.
 	lines = run(t, e, &sandbox.Request{Filesystem: "workspace", Processes: 4}, "spawn=32")
 	if len(lines) > 0 && lines[0] == "spawn ok" {

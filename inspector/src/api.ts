@@ -32,6 +32,10 @@ export interface ExtensionState {
   dir: string;
   stderr_tail: string[];
   tool_definitions: ToolDef[];
+  /** How the running generation is confined: "enforced: <policy>" or "off (operator opt-out)". */
+  sandbox?: string;
+  /** What the manifest's [capabilities] ask for (docs/sandbox.md#consent). */
+  permissions?: string;
 }
 
 export interface Question {

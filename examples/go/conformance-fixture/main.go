@@ -37,6 +37,7 @@ func main() {
 	registerSteering(ext)
 	registerMigration(ext)
 	registerSettings(ext)
+	registerProbe(ext)
 	ext.Run()
 }
 

@@ -449,6 +449,59 @@ def render_echo(params):
     return {"segments": [{"text": "echo", "style_role": None}]}
 
 
+_probe_children: list = []
+_probe_held: list = []
+
+
+@ext.tool(name="sandbox_probe", description="Try one read, write, connect, spawn or allocation",
+          parameters=obj({"op": {"enum": ["read", "write", "connect", "udp", "spawn", "reap",
+                                          "allocate", "release", "orphan"]},
+                          "target": {"type": "string", "maxLength": 4096},
+                          "n": {"type": "integer", "minimum": 0, "maximum": 4096}}, ["op"]))
+def sandbox_probe(args):
+    """Reports what happened; the sandbox.* checks find the evidence themselves."""
+    import socket
+    import subprocess
+
+    op, target, n = args["op"], args.get("target", ""), args.get("n", 0)
+    res: dict = {"ok": True}
+    try:
+        if op == "read":
+            with open(target, "rb") as f:
+                res["data"] = f.read(64).decode("utf-8", "replace")
+        elif op == "write":
+            with open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+                f.write(b"octet-probe")
+        elif op in ("connect", "udp"):
+            host, _, port = target.rpartition(":")
+            kind = socket.SOCK_STREAM if op == "connect" else socket.SOCK_DGRAM
+            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, kind) as s:
+                s.settimeout(2)
+                s.connect((host.strip("[]"), int(port)))
+                s.send(b"probe\n")
+        elif op == "spawn":
+            res["count"] = 0
+            for _ in range(min(n, 1024)):
+                _probe_children.append(subprocess.Popen(["sleep", "60"]))
+                res["count"] += 1
+        elif op == "reap":
+            res["count"] = len(_probe_children)
+            while _probe_children:
+                child = _probe_children.pop()
+                child.kill()
+                child.wait()
+        elif op == "allocate":
+            _probe_held[:] = [bytearray(min(n, 4096) << 20)]
+        elif op == "release":
+            _probe_held.clear()
+        elif op == "orphan":
+            subprocess.run(["sh", "-c", "setsid sh -c 'sleep 120; :' \"$0\" </dev/null >/dev/null 2>&1 &",
+                            target], check=True)
+    except (OSError, MemoryError, ValueError, subprocess.SubprocessError) as e:
+        res.update(ok=False, detail=(str(e) or type(e).__name__)[:200])
+    return tool_result(text_content("probed"), structured_content=res)
+
+
 @ext.on_lifecycle("turn_settled")
 def turn_settled(event):
     ext.log.info("turn settled", **event)

@@ -2,6 +2,7 @@
 // Kept apart from extension.ts so the SDK's tests can also serve it in-process.
 import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { registerProbe } from "./probe.js";
 import { Extension, FeatureName, SettingsRefused, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
 
 // node:crypto and node:child_process load inside the tools that use them, as the Python
@@ -485,5 +486,6 @@ export function buildFixture(): Extension {
     // Armed: never finishes, so the SDK's bound on shutdown handlers is what ends the process.
     if (stuckShutdown) await new Promise<JsonValue>(() => undefined);
   });
+  registerProbe(ext);
   return ext;
 }

@@ -77,6 +77,26 @@ func TestInspectorInBrowser(t *testing.T) {
 			}
 		})
 	}
+	// The operator's opt-out is shown as such: a red badge, no policy, the permissions still.
+	t.Run("no-sandbox", func(t *testing.T) {
+		url := startDev(t, goFixture, "--no-sandbox")
+		if err := b.Navigate(ctx, url); err != nil {
+			t.Fatal(err)
+		}
+		for _, cond := range []string{
+			`(document.querySelector("#extensions .sandbox-off")?.textContent ?? "") === "sandbox off"`,
+			`(document.querySelector("#extensions .consent")?.textContent ?? "").includes("runs unconfined (operator opt-out)")`,
+			`document.querySelector("#extensions .sandbox-on") === null`,
+			`(document.querySelector("#extensions .permissions")?.textContent ?? "").includes("asks for: filesystem workspace")`,
+		} {
+			c, cancel := context.WithTimeout(ctx, 20*time.Second)
+			err := b.WaitFor(c, cond)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %v", cond, err)
+			}
+		}
+	})
 }
 
 // browse is the person's session at the page.
@@ -107,6 +127,11 @@ func browse(ctx context.Context, t *testing.T, b *cdp.Browser, url string, shoot
 	}
 	step("open the page", b.Navigate(ctx, url))
 	step("the extension is ready", wait(text("#extensions", "ready")))
+	// Consent: what the fixture asks for, and that the sandbox enforces it.
+	step("the sandbox badge", wait(text("#extensions .sandbox-on", "sandboxed")))
+	step("the enforced policy", wait(text("#extensions .policy", "filesystem workspace, network none, processes 256")))
+	step("the permissions", wait(text("#extensions .permissions", "asks for: filesystem workspace; network none")))
+	step("the budgets asked for", wait(text("#extensions .permissions", "memory_mb 1024; processes 256")))
 	step("the tools are listed", wait(`document.querySelector("#tool-typed") !== null`))
 
 	// A form from the parameters schema: a bad value is refused before anything is sent.
@@ -205,9 +230,10 @@ func browse(ctx context.Context, t *testing.T, b *cdp.Browser, url string, shoot
 
 // startDev runs `octet-host dev` on dir as a child process and returns the URL it prints;
 // the child is interrupted at the end of the test and must exit 0.
-func startDev(t *testing.T, dir string) string {
+func startDev(t *testing.T, dir string, flags ...string) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "dev", "--state", t.TempDir(), "--config", filepath.Join(t.TempDir(), "none.toml"), dir)
+	args := append(append([]string{"dev"}, flags...), "--state", t.TempDir(), "--config", filepath.Join(t.TempDir(), "none.toml"), dir)
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), hostChildEnv+"=1", "OCTET_TRUSTED_EXTENSIONS=")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

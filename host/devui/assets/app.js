@@ -173,10 +173,23 @@ function renderExtensions(el, exts, selected2, select) {
     h("div", { class: "muted" }, `generation ${e.generation}${e.pid ? ` · pid ${e.pid}` : ""} · API ${e.api_version ?? "?"}`),
     h("div", { class: "muted" }, `restarts ${e.restarts} · failures ${e.failures} · pending ${e.pending}`),
     e.last_error ? h("div", { class: "call-error" }, e.last_error) : null,
+    consent(e),
     h("details", {}, h("summary", {}, `features (${(e.features ?? []).length})`), h("ul", { class: "features" }, ...(e.features ?? []).map((f) => h("li", {}, f)))),
     h("details", {}, h("summary", {}, `stderr tail (${e.stderr_tail.length} lines)`), h("pre", { class: "stderr" }, e.stderr_tail.join("\n"))),
     h("div", { class: "muted dir" }, e.dir)
   )));
+}
+function consent(e) {
+  if (e.sandbox === void 0 && e.permissions === void 0) return null;
+  const on = e.sandbox?.startsWith("enforced") ?? false;
+  const policy = on ? (e.sandbox ?? "").replace(/^enforced: /, "") : "";
+  return h(
+    "div",
+    { class: "consent" },
+    h("span", { class: `badge sandbox ${on ? "sandbox-on" : "sandbox-off"}`, title: e.sandbox ?? "" }, on ? "sandboxed" : "sandbox off"),
+    on ? h("span", { class: "muted policy" }, " ", policy) : h("span", { class: "call-error" }, " runs unconfined (operator opt-out)"),
+    e.permissions ? h("div", { class: "muted permissions" }, "asks for: ", e.permissions) : null
+  );
 }
 
 // src/frames.ts

@@ -95,7 +95,7 @@ var tools = []string{"echo", "fail_with", "slow", "ignore_cancel", "progress_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
 	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
-	"settings_in_force", "idempotency_key_seen"}
+	"settings_in_force", "idempotency_key_seen", "sandbox_probe"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -795,6 +795,9 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 	}
 	if res, e, done := exerciseTool(name, args); done {
 		return res, e
+	}
+	if name == "sandbox_probe" {
+		return sandboxProbe(args)
 	}
 	parent := map[string]any{"parent_request_id": id}
 	switch name {

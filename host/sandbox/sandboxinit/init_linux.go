@@ -1,6 +1,7 @@
-package sandbox
+package sandboxinit
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -8,9 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"unsafe"
 
-	"github.com/elastic/go-seccomp-bpf"
-	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -20,7 +20,7 @@ import (
 // before main in every binary that links the host (octet-host, tests, the bench), so each
 // of them can confine the extensions it starts.
 func init() {
-	enc, ok := os.LookupEnv(envKey)
+	enc, ok := os.LookupEnv(EnvKey)
 	if !ok {
 		return
 	}
@@ -34,8 +34,8 @@ var forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, sys
 // statusFD is the pipe to the host (Wrap's ExtraFiles[0]).
 const statusFD = 3
 
-// initThreads is the headroom the init's own threads need under the process budget.
-const initThreads = 8
+// InitThreads is the headroom the init's own threads need under the process budget.
+const InitThreads = 8
 
 func runInit(enc string) int {
 	runtime.LockOSThread() // never unlocked: the restrictions below belong to this thread
@@ -43,7 +43,7 @@ func runInit(enc string) int {
 	status := os.NewFile(statusFD, "sandbox-status")
 	unix.CloseOnExec(statusFD)
 	say := func(format string, a ...any) { fmt.Fprintf(status, format+"\n", a...) }
-	_ = os.Unsetenv(envKey)
+	_ = os.Unsetenv(EnvKey)
 	p, err := decodePolicy(enc)
 	if err != nil || len(os.Args) < 2 {
 		say("error bad invocation of the sandbox init: %v", err)
@@ -61,6 +61,10 @@ func runInit(enc string) int {
 		} else {
 			say("error %v", err)
 		}
+		return 125
+	}
+	if p.PidsCgroup != "" && !admitted() {
+		say("unavailable the pids cgroup %s (the host did not move the init into it)", p.PidsCgroup)
 		return 125
 	}
 	exe, argv := os.Args[1], append([]string{os.Args[1]}, os.Args[2:]...)
@@ -84,6 +88,18 @@ func runInit(enc string) int {
 		_ = unix.Close(fd)
 	}
 	return reap(pid, status)
+}
+
+// gateFD is the gate the host opens once the init is in its pids cgroup (Wrap's
+// ExtraFiles[1], present only with a cgroup).
+const gateFD = 4
+
+// admitted waits for the host's byte on the gate: the init is in its pids cgroup.
+func admitted() bool {
+	b := make([]byte, 1)
+	n, _ := unix.Read(gateFD, b)
+	_ = unix.Close(gateFD)
+	return n == 1 && b[0] == 'g'
 }
 
 // reap is PID 1's duty: wait for every process that ends in the namespace, and end with the
@@ -112,9 +128,9 @@ func reap(child int, status *os.File) int {
 // confine applies the policy to this process (mounts, rlimits) and this thread (Landlock,
 // seccomp); the entrypoint started from this thread inherits all of it.
 func confine(p *Policy) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return &Unavailable{Missing: "a private mount namespace (" + err.Error() + ")"}
-	}
+	// No remount of / as private first: a mount namespace made together with a user namespace
+	// gets the host's shared mounts as slaves, so nothing mounted here reaches the host, and
+	// the recursive remount took the kernel's namespace lock for up to 15 ms on a busy host.
 	// The namespace's own /proc shows only the extension's processes.
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return &Unavailable{Missing: "a /proc of its own (" + err.Error() + ")"}
@@ -126,16 +142,19 @@ func confine(p *Policy) error {
 			return &Unavailable{Missing: "an empty /run (" + err.Error() + ")"}
 		}
 	}
+	if err := mountHosts(p); err != nil {
+		return err
+	}
 	if err := setLimits(p); err != nil {
 		return err
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return &Unavailable{Missing: "no_new_privs (" + err.Error() + ")"}
 	}
-	if err := applyLandlock(p); err != nil {
+	if err := ApplyLandlock(p); err != nil {
 		return err
 	}
-	return applySeccomp()
+	return loadSeccomp(p.Seccomp)
 }
 
 func setLimits(p *Policy) error {
@@ -147,7 +166,7 @@ func setLimits(p *Policy) error {
 		{"memory", unix.RLIMIT_DATA, p.MemoryBytes},
 		{"cpu", unix.RLIMIT_CPU, p.CPUSeconds},
 		{"open files", unix.RLIMIT_NOFILE, p.OpenFiles},
-		{"processes", unix.RLIMIT_NPROC, p.Processes + initThreads},
+		{"processes", unix.RLIMIT_NPROC, p.Processes + InitThreads},
 	}
 	for _, l := range limits {
 		if l.value <= 0 || (l.name == "processes" && p.Processes <= 0) {
@@ -161,9 +180,9 @@ func setLimits(p *Policy) error {
 	return nil
 }
 
-// applyLandlock restricts this thread (not all threads: AllThreadsSyscall refuses binaries
+// ApplyLandlock restricts this thread (not all threads: AllThreadsSyscall refuses binaries
 // built with cgo) in the strict form: a kernel below minLandlockABI fails closed.
-func applyLandlock(p *Policy) error {
+func ApplyLandlock(p *Policy) error {
 	cfg := landlock.V6
 	if p.Filesystem == FilesystemUnrestricted {
 		cfg.HandledAccessFS = 0
@@ -182,7 +201,7 @@ func applyLandlock(p *Policy) error {
 	}
 	if cfg.HandledAccessFS != 0 {
 		rules = append(rules, pathRules(p.Read, landlock.RODirs, landlock.ROFiles)...)
-		rules = append(rules, pathRules(append(p.Write, systemWrite...), landlock.RWDirs, landlock.RWFiles)...)
+		rules = append(rules, pathRules(append(p.Write, SystemWrite...), landlock.RWDirs, landlock.RWFiles)...)
 	}
 	fd, flags, err := cfg.NewRulesetFD(rules...)
 	if err != nil {
@@ -199,50 +218,6 @@ func applyLandlock(p *Policy) error {
 		return &Unavailable{Missing: "Landlock enforcement (" + err.Error() + ")"}
 	}
 	return nil
-}
-
-// deniedCalls are refused with EPERM: debugging other processes, changing mounts or
-// namespaces, loading kernel code, the kernel keyring, performance counters and the like.
-var deniedCalls = []string{
-	"ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
-	"mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig",
-	"fsmount", "fspick", "mount_setattr", "unshare", "setns",
-	"bpf", "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load",
-	"init_module", "finit_module", "delete_module", "keyctl", "add_key", "request_key",
-	"reboot", "swapon", "swapoff", "acct", "quotactl", "syslog", "settimeofday", "clock_settime",
-	"clock_adjtime", "adjtimex", "iopl", "ioperm", "open_by_handle_at", "name_to_handle_at",
-	"lookup_dcookie", "vhangup", "personality",
-}
-
-func applySeccomp() error {
-	names := deniedCalls[:0:0]
-	for _, n := range deniedCalls {
-		if _, ok := syscallNumber(n); ok {
-			names = append(names, n)
-		}
-	}
-	err := seccomp.LoadFilter(seccomp.Filter{
-		NoNewPrivs: true,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Names: names, Action: seccomp.ActionErrno}},
-		},
-	})
-	if err != nil {
-		return &Unavailable{Missing: "a seccomp filter (" + err.Error() + ")"}
-	}
-	return nil
-}
-
-// syscallNumber reports whether this architecture has the call (iopl and ioperm are x86
-// only, for instance), so one list serves every architecture.
-func syscallNumber(name string) (int, bool) {
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return 0, false
-	}
-	n, ok := info.SyscallNames[name]
-	return n, ok
 }
 
 // pathRules gives each existing path the directory or the file form of a rule (Landlock
@@ -267,4 +242,42 @@ func pathRules(paths []string, dirs, files func(...string) landlock.FSRule) []la
 		out = append(out, files(fs...).IgnoreIfMissing())
 	}
 	return out
+}
+
+// SystemWrite is what every runtime writes: the null and zero devices.
+var SystemWrite = []string{"/dev/null", "/dev/zero", "/dev/full"}
+
+// loadSeccomp installs the filter the host compiled (struct sock_filter entries) on this
+// thread; no_new_privs is set already.
+func loadSeccomp(raw []byte) error {
+	if len(raw) == 0 || len(raw)%8 != 0 || len(raw)/8 > 4096 {
+		return &Unavailable{Missing: fmt.Sprintf("a seccomp filter (the host sent %d bytes)", len(raw))}
+	}
+	prog := make([]unix.SockFilter, len(raw)/8)
+	for i := range prog {
+		b := raw[i*8:]
+		prog[i] = unix.SockFilter{Code: binary.LittleEndian.Uint16(b), Jt: b[2], Jf: b[3], K: binary.LittleEndian.Uint32(b[4:])}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if _, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog))); errno != 0 {
+		return &Unavailable{Missing: "a seccomp filter (" + errno.Error() + ")"}
+	}
+	return nil
+}
+
+// mountHosts puts the resolved allowlist (lines "address name") over /etc/hosts, in the
+// init's mount namespace, before Landlock opens its rules.
+func mountHosts(p *Policy) error {
+	if len(p.Hosts) == 0 {
+		return nil
+	}
+	body := "127.0.0.1 localhost\n::1 localhost ip6-localhost\n" + strings.Join(p.Hosts, "\n") + "\n"
+	const file = "/run/octet-hosts" // the init's own empty /run
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		return &Unavailable{Missing: "a hosts file for the allowlist (" + err.Error() + ")"}
+	}
+	if err := unix.Mount(file, "/etc/hosts", "", unix.MS_BIND, ""); err != nil {
+		return &Unavailable{Missing: "a hosts file for the allowlist (" + err.Error() + ")"}
+	}
+	return nil
 }
