@@ -100,6 +100,8 @@ CREATE TABLE idempotent_results (
 	PRIMARY KEY (extension, key)
 ) WITHOUT ROWID;
 `,
+	// 4: sends with their original input and final receipts, for recovery (sends.go).
+	sendsMigration,
 }
 
 // SchemaVersion is the schema version this build writes.
