@@ -14,7 +14,7 @@ import (
 	"github.com/octet-kit/octet/host/admission"
 	"github.com/octet-kit/octet/host/discovery"
 	"github.com/octet-kit/octet/host/redact"
-		"github.com/octet-kit/octet/host/store"
+	"github.com/octet-kit/octet/host/store"
 )
 
 const recoverHelp = `
