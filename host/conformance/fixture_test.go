@@ -65,6 +65,12 @@ type = "object"
 [settings.properties.note]
 type = "string"
 default = "fixture"
+
+# The raw fixture also owns the session, so the owner.* checks run against it (the SDK
+# fixtures leave ownership to the session-owner examples).
+[session]
+owner = true
+private_tools = ["echo"]
 ` + fixtureCertify
 
 // writeExtension writes root/<lang>/<name>/extension.toml running the raw fixture
@@ -189,6 +195,9 @@ var brokenFor = map[string]string{
 	"stdout.backpressure":                "unbounded-writer",
 	"state.kv_secret_refused":            "kv-secret-swallowed",
 	"state.kv_migration":                 "kv-migration-skipped",
+	"owner.exclusive":                    "handshake-wrong-version",
+	"owner.hook_fail_closed":             "owner-hook-error",
+	"owner.catalog_enforced":             "owner-private-unserved",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

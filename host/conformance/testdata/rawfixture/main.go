@@ -508,7 +508,7 @@ func (c *conn) initialize(f frame) {
 		}
 	}
 	var defs []any
-	for _, n := range names {
+	for _, n := range servedTools(names) {
 		d := map[string]any{"name": n, "description": "fixture tool " + n, "parameters": map[string]any{"type": "object"}}
 		if n == "suite_args" {
 			d["parameters"] = suiteArgsSchema
@@ -669,6 +669,9 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		}
 		if p.Hook != "before_prompt" && p.Hook != "before_tool_call" && p.Hook != "after_tool_call" {
 			return nil, invalidParams("hook %q is not served", p.Hook)
+		}
+		if e := ownerHookError(p.Hook); e != nil {
+			return nil, e
 		}
 		return hookDisposition(f.Params), nil
 	case "context/collect":

@@ -1,0 +1,53 @@
+package conformance_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/octet-kit/octet/host/conformance"
+)
+
+// The owner.* checks pass against the session-owner example of each language, a real SDK
+// process owning the session (its before_prompt hook, its private audit_log tool).
+func TestOwnerChecksPassTheSessionOwnerExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real SDK processes")
+	}
+	for _, lang := range []string{"go", "python", "typescript"} {
+		t.Run(lang, func(t *testing.T) {
+			dir, _ := filepath.Abs(filepath.Join("..", "..", "examples", lang, "session-owner"))
+			switch lang {
+			case "go":
+				build := exec.Command("go", "build", "-o", filepath.Join(dir, ".bin", "extension"), ".")
+				build.Dir = dir
+				if out, err := build.CombinedOutput(); err != nil {
+					t.Fatalf("go build the Go example: %v\n%s", err, out)
+				}
+			case "python":
+				if _, err := exec.LookPath("python3"); err != nil {
+					t.Skip("python3 is not on PATH")
+				}
+			case "typescript":
+				if _, err := os.Stat(filepath.Join(dir, "dist", "extension.js")); err != nil {
+					t.Skip("the TypeScript example is not built (go run mage.go buildTypeScript)")
+				}
+			}
+			ext, err := conformance.LoadExtension(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"owner.exclusive", "owner.hook_fail_closed", "owner.catalog_enforced"} {
+				c, ok := conformance.Lookup(name)
+				if !ok {
+					t.Fatalf("check %s is not registered", name)
+				}
+				res := conformance.RunCheck(t.Context(), c, ext, testOptions)
+				if res.Status != conformance.Pass {
+					t.Errorf("%s against the %s session-owner: %s (%s; expected %s)", name, lang, res.Status, res.Detail, res.Expected)
+				}
+			}
+		})
+	}
+}
