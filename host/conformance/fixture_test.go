@@ -50,7 +50,7 @@ secrets = ["fixture.token"]
 tools = ["echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"]
+         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args", "replace_dynamic"]
 commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "before_tool_call", "after_tool_call"]
 ui = ["status"]
@@ -198,6 +198,7 @@ var brokenFor = map[string]string{
 	"owner.exclusive":                    "handshake-wrong-version",
 	"owner.hook_fail_closed":             "owner-hook-error",
 	"owner.catalog_enforced":             "owner-private-unserved",
+	"catalog.atomic_replace":             "replace-as-two",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

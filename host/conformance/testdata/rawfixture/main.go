@@ -94,7 +94,7 @@ var mode string
 var tools = []string{"echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdout", "crash", "callback_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"}
+	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args", "replace_dynamic"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -882,6 +882,8 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		return c.publish(ctx, id, args)
 	case "register_dynamic", "unregister_dynamic":
 		return c.catalogChange(ctx, name, args)
+	case "replace_dynamic":
+		return c.catalogReplace(ctx, args)
 	case "ask":
 		return c.ask(ctx, id, args)
 	case "secret":
