@@ -197,7 +197,7 @@ var brokenFor = map[string]string{
 	"state.kv_migration":                 "kv-migration-skipped",
 	"owner.exclusive":                    "handshake-wrong-version",
 	"owner.hook_fail_closed":             "owner-hook-error",
-	"owner.catalog_enforced":             "owner-private-unserved",
+	"owner.catalog_enforced":             "owner-private-crash",
 	"catalog.atomic_replace":             "replace-as-two",
 }
 

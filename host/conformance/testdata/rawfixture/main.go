@@ -508,7 +508,7 @@ func (c *conn) initialize(f frame) {
 		}
 	}
 	var defs []any
-	for _, n := range servedTools(names) {
+	for _, n := range names {
 		d := map[string]any{"name": n, "description": "fixture tool " + n, "parameters": map[string]any{"type": "object"}}
 		if n == "suite_args" {
 			d["parameters"] = suiteArgsSchema
@@ -773,6 +773,7 @@ func arg[T any](args map[string]json.RawMessage, name string) T {
 }
 
 func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args map[string]json.RawMessage, revision *int) (any, *rpcError) {
+	ownerPrivateCrash(name)
 	c.mu.Lock()
 	rev := c.revision
 	if revision != nil && mode != modeCatalogNoPin {

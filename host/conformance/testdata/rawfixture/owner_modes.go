@@ -1,6 +1,6 @@
 package main
 
-import "slices"
+import "os"
 
 // The session owner's broken modes (owner.*): the test's fixture manifest declares
 // [session] owner = true with echo private.
@@ -8,9 +8,9 @@ const (
 	// modeOwnerHookError answers every before_prompt with an error: an owner whose policy
 	// hook fails on an ordinary prompt (owner.hook_fail_closed).
 	modeOwnerHookError = "owner-hook-error"
-	// modeOwnerPrivateUnserved leaves its private tool echo out of the tools it registers:
-	// the owner cannot reach a private tool it does not serve (owner.catalog_enforced).
-	modeOwnerPrivateUnserved = "owner-private-unserved"
+	// modeOwnerPrivateCrash exits when its private tool echo is called: the owner's call
+	// of its private tool never gets an answer (owner.catalog_enforced).
+	modeOwnerPrivateCrash = "owner-private-crash"
 )
 
 // ownerHookError is the before_prompt failure of modeOwnerHookError, or nil.
@@ -21,10 +21,9 @@ func ownerHookError(hook string) *rpcError {
 	return nil
 }
 
-// servedTools is names without echo in modeOwnerPrivateUnserved.
-func servedTools(names []string) []string {
-	if mode != modeOwnerPrivateUnserved {
-		return names
+// ownerPrivateCrash ends the process on a call of echo in modeOwnerPrivateCrash.
+func ownerPrivateCrash(tool string) {
+	if mode == modeOwnerPrivateCrash && tool == "echo" {
+		os.Exit(3)
 	}
-	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "echo" })
 }
