@@ -57,7 +57,10 @@ type Options struct {
 	// Idempotency records tool results under callers' idempotency keys (ToolCall); nil
 	// refuses a call that carries a key.
 	Idempotency IdempotencyStore
-	Session     Session
+	// Deliveries records each tool call, command and hook run with its original input
+	// and its final receipt (delivery.go); nil records none.
+	Deliveries Deliveries
+	Session    Session
 	// Services serves extension->host requests; nil answers method_not_found to requests
 	// and ignores notifications, and only the required features are offered.
 	Services Services

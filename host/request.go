@@ -66,7 +66,7 @@ func (g *generation) admit(call *inflightCall) error {
 
 // send makes the call holding a slot; tctx carries the request timeout (errTimeout as its
 // cause) and ends too when the caller's ctx ends or the generation cancels call.
-func (g *generation) send(ctx, tctx context.Context, call *inflightCall, method string, params any, result any) error {
+func (g *generation) send(ctx, tctx context.Context, call *inflightCall, method string, params any, result any) (err error) {
 	if ownerMethods[method] && g.manifest.APIVersion != "0.1" {
 		params = bindOwner(params, g.owner())
 		g.issued.Store(true)
@@ -74,6 +74,15 @@ func (g *generation) send(ctx, tctx context.Context, call *inflightCall, method 
 	wire, err := encodeHostParams(method, params)
 	if err != nil {
 		return err
+	}
+	d, err := g.beginDelivery(ctx, method, params, wire)
+	if err != nil {
+		return err
+	}
+	if d != nil {
+		start := time.Now()
+		tctx = jsonrpc.WithSentID(tctx, d.Written)
+		defer func() { d.Final(receipt(err, result, time.Since(start))) }()
 	}
 	err = g.conn.Call(tctx, method, wire, result)
 	var we *jsonrpc.Error

@@ -22,6 +22,7 @@ tools = [
   { name = "publish", skip = true, reason = "publishes artifacts of the size its arguments name (artifacts.integrity)" },
   { name = "register_dynamic", skip = true, reason = "changes the dynamic catalog (catalog.revisions)" },
   { name = "unregister_dynamic", skip = true, reason = "changes the dynamic catalog (catalog.revisions)" },
+  { name = "replace_dynamic", skip = true, reason = "changes the dynamic catalog (catalog.atomic_replace)" },
   { name = "ask", skip = true, reason = "passes its arguments to input/request and carries the host's refusal verbatim (input.correlation)" },
   { name = "secret", skip = true, reason = "passes its arguments to secret/get and carries the host's refusal verbatim (secrets.allowlist)" },
   { name = "present", skip = true, reason = "publishes a snapshot of the size its arguments name (presentation.limits)" },

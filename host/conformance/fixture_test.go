@@ -52,7 +52,7 @@ tools = ["echo", "fail_with", "slow", "ignore_cancel", "progress_n", "print_stdo
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
          "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
-         "settings_in_force", "idempotency_key_seen", "sandbox_probe"]
+         "settings_in_force", "idempotency_key_seen", "sandbox_probe", "replace_dynamic"]
 commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "before_tool_call", "after_tool_call"]
 ui = ["status"]
@@ -67,6 +67,12 @@ type = "object"
 [settings.properties.note]
 type = "string"
 default = "fixture"
+
+# The raw fixture also owns the session, so the owner.* checks run against it (the SDK
+# fixtures leave ownership to the session-owner examples).
+[session]
+owner = true
+private_tools = ["echo"]
 ` + fixtureCertify
 
 // writeExtension writes root/<lang>/<name>/extension.toml running the raw fixture
@@ -195,6 +201,10 @@ var brokenFor = map[string]string{
 	"stdout.backpressure":                "unbounded-writer",
 	"state.kv_secret_refused":            "kv-secret-swallowed",
 	"state.kv_migration":                 "kv-migration-skipped",
+	"owner.exclusive":                    "handshake-wrong-version",
+	"owner.hook_fail_closed":             "owner-hook-error",
+	"owner.catalog_enforced":             "owner-private-crash",
+	"catalog.atomic_replace":             "replace-as-two",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

@@ -75,6 +75,8 @@ type Host struct {
 	events    services.EventSink
 	closeOnce sync.Once
 
+	deliveries *deliveries // nil when Options.Host.Deliveries was given
+
 	mu        sync.Mutex
 	recorders map[string]*recording.Recorder
 	recorded  []string
@@ -149,6 +151,10 @@ func Open(ctx context.Context, opts Options) (*Host, error) {
 	ho.Services = router
 	if h.store != nil && ho.Idempotency == nil {
 		ho.Idempotency = idempotencyStore{h.store} // results under callers' idempotency keys survive restarts
+	}
+	if h.store != nil && ho.Deliveries == nil {
+		h.deliveries = newDeliveries(h) // each send and its receipt, for `octet-host recover`
+		ho.Deliveries = h.deliveries
 	}
 	if ho.BundleDigest == nil {
 		ho.BundleDigest = bundleDigest

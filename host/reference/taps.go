@@ -72,6 +72,9 @@ func (h *Host) event(ev services.Event) {
 	if d, ok := ev.Payload.(services.Diagnostic); ok && d.Dropped > 0 {
 		h.warnf("%s[%d]: %s", ev.Extension, ev.Generation, d.Message)
 	}
+	if ev.Kind == services.EventProgress && h.deliveries != nil {
+		h.deliveries.progress(ev)
+	}
 	h.traceEvent(ev)
 	if h.events != nil {
 		h.events.Event(ev)

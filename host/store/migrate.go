@@ -113,6 +113,8 @@ CREATE TABLE idempotent_claims (
 	PRIMARY KEY (extension, key)
 ) WITHOUT ROWID;
 `,
+	// 5: sends with their original input and final receipts, for recovery (sends.go).
+	sendsMigration,
 }
 
 // SchemaVersion is the schema version this build writes.

@@ -409,6 +409,9 @@ func (c *Conn) Call(ctx context.Context, method string, params, result any) erro
 	if c.opts.OnMessage != nil {
 		c.opts.OnMessage(Outbound, Envelope{ID: id, Method: method})
 	}
+	if fn, ok := ctx.Value(sentIDKey{}).(func(ID)); ok {
+		fn(id)
+	}
 	if err := c.out.send(frame); err != nil {
 		c.forget(id)
 		return err

@@ -86,6 +86,35 @@ func registerServices(ext *octet.Extension) {
 			}
 			return octet.Text("registered").WithStructured(map[string]any{"revision": up.Revision}), nil
 		})
+	// replace_dynamic's catalog is the tools it is given and itself: a replacement is the
+	// whole catalog, and the fixture must stay able to replace it again.
+	type replaceArgs struct {
+		Tools []struct {
+			Name string `json:"name"`
+			Text string `json:"text"`
+		} `json:"tools"`
+	}
+	replaceSpec := octet.ToolSpec{Name: "replace_dynamic", Description: "Replace the whole dynamic catalog in one change"}
+	var replaceDef *octet.ToolDef
+	replace := func(ctx context.Context, a replaceArgs) (octet.Result, error) {
+		defs := []*octet.ToolDef{replaceDef}
+		for _, tl := range a.Tools {
+			text := tl.Text
+			def, err := octet.DefineTool(octet.ToolSpec{Name: tl.Name, Description: "Returns " + text},
+				func(context.Context, struct{}) (octet.Result, error) { return octet.Text(text), nil })
+			if err != nil { // nothing is sent: the whole replacement is refused
+				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, err.Error(), nil)
+			}
+			defs = append(defs, def)
+		}
+		up, err := ext.ReplaceTools(ctx, defs...)
+		if err != nil {
+			return octet.Result{}, err
+		}
+		return octet.Text("replaced").WithStructured(map[string]any{"revision": up.Revision}), nil
+	}
+	replaceDef, _ = octet.DefineTool(replaceSpec, replace)
+	octet.Tool(ext, replaceSpec, replace)
 	octet.Tool(ext, octet.ToolSpec{Name: "unregister_dynamic", Description: "Unregister a dynamic tool"},
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`

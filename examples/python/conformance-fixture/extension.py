@@ -167,6 +167,25 @@ def unregister_dynamic(args):
                        structured_content={"revision": update["revision"]})
 
 
+REPLACE_PARAMS = obj({"tools": {"type": "array", "items": obj({"name": STR, "text": STR}, ["name", "text"])}},
+                     ["tools"])
+
+
+@ext.tool(name="replace_dynamic", description="Replace the whole dynamic catalog in one change",
+          parameters=REPLACE_PARAMS)
+def replace_dynamic(args):
+    # The catalog becomes the tools given and replace_dynamic itself: a replacement is the
+    # whole catalog, and the fixture must stay able to replace it again.
+    def returning(text):
+        return lambda _args: text
+    itself = {"name": "replace_dynamic", "description": "Replace the whole dynamic catalog in one change",
+              "handler": replace_dynamic, "parameters": REPLACE_PARAMS}
+    update = ext.replace_tools([itself] + [{"name": t["name"], "description": f"Returns {t['text']!r}",
+                                            "handler": returning(t["text"])} for t in args["tools"]])
+    return tool_result(text_content("replaced"),
+                       structured_content={"revision": update["revision"]})
+
+
 @ext.tool(name="ask", description="Confirm or request input",
           parameters=obj({"kind": {"enum": ["confirm", "input"]}, "prompt": STR,
                           "secret": {"type": "boolean"}}, ["kind", "prompt"]))

@@ -3,7 +3,7 @@
 import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { registerProbe } from "./probe.js";
-import { Extension, FeatureName, SettingsRefused, ToolError, textContent, toolResult, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, FeatureName, SettingsRefused, ToolError, textContent, toolResult, type DynamicTool, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
 
 // node:crypto and node:child_process load inside the tools that use them, as the Python
 // fixture imports hashlib and subprocess: together they cost about 8 ms of every start, and
@@ -168,6 +168,29 @@ export function buildFixture(): Extension {
       return toolResult("unregistered", { structuredContent: { revision: update.revision } });
     },
   );
+
+  // replace_dynamic's catalog is the tools it is given and itself: a replacement is the
+  // whole catalog, and the fixture must stay able to replace it again.
+  const replaceParameters = {
+    type: "object",
+    properties: {
+      tools: {
+        type: "array",
+        items: { type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"] },
+      },
+    },
+    required: ["tools"],
+  } as const;
+  const replaceDynamic = async (args: JsonObject) => {
+    const given = args.tools as unknown as { name: string; text: string }[];
+    const tools: DynamicTool[] = [
+      { name: "replace_dynamic", description: "Replace the whole dynamic catalog in one change", parameters: replaceParameters, handler: replaceDynamic },
+      ...given.map((t) => ({ name: t.name, description: `dynamic tool ${t.name}`, handler: () => t.text })),
+    ];
+    const update = await ext.replaceTools(tools);
+    return toolResult("replaced", { structuredContent: { revision: update.revision } });
+  };
+  ext.tool({ name: "replace_dynamic", description: "Replace the whole dynamic catalog in one change", parameters: replaceParameters }, replaceDynamic);
 
   ext.tool(
     {

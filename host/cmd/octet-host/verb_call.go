@@ -50,6 +50,12 @@ stdin is one (--ask auto; secrets are typed without echo); --ask stdin reads the
 from stdin whatever it is, --ask never leaves them to the default policy (deny, cancel).
 --trace prints every frame and event on stderr as JSON lines.
 
+Calls are checked against the model's catalog: a tool the session owner's allowed_tools
+leave out, one of its private_tools, or one the operator denied is tool_not_allowed and
+never sent. --as-owner calls as the session owner instead (DIR must be the owner): its
+private tools are callable, the operator's denials still win, and any other DIR is
+refused with reason not_owner. The model's catalog never shows the private tools.
+
 Exit codes: 0 every tool succeeded; 1 a tool failed (is_error, a JSON-RPC error, a timeout
 that cancelled it, the process died mid-call); 2 the extension could not start or was
 refused, or a usage error.
@@ -60,6 +66,7 @@ Examples:
   octet-host call --record --script answers.toml ./my-ext ask '{"prompt":"sure?"}'
   octet-host call --ask never ./my-ext ask '{"prompt":"sure?"}'   # denied by the default policy
   octet-host call --idempotency-key order-42 ./my-ext place '{"item":"x"}'   # a retry replays
+  octet-host call --as-owner examples/go/session-owner audit_log   # the owner's private tool
 `
 
 // callStdin is where `call` reads answers to questions (--ask); tests replace it.
@@ -113,6 +120,7 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 	var hf hostFlags
 	fs := flagSet("call", callHelp, stderr)
 	hf.addRun(fs)
+	asOwner := fs.Bool("as-owner", false, "call as the session owner: DIR must declare [session] owner = true, and its private_tools are callable (operator denials still win)")
 	idemKey := fs.String("idempotency-key", "", "record the result under `KEY` (one tool only): a retry, even after a restart, gets the recorded result; the same key with other input fails")
 	if code := parse(fs, args, stdout); code >= 0 {
 		return code
@@ -213,7 +221,12 @@ func callVerb(args []string, stdout, stderr io.Writer, red *redact.Redactor) int
 			code = exitFailed
 			continue
 		}
-		raw, err := sess.CallTool(ctx, ext, turn, c.name, c.args)
+		var raw json.RawMessage
+		if *asOwner {
+			raw, err = sess.CallOwnerTool(ctx, turn, c.name, c.args)
+		} else {
+			raw, err = sess.CallTool(ctx, ext, turn, c.name, c.args)
+		}
 		if err != nil {
 			code = exitFailed
 			reason := any(err)

@@ -95,7 +95,7 @@ var tools = []string{"echo", "fail_with", "slow", "ignore_cancel", "progress_n",
 	"big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
 	"present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
 	"notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
-	"settings_in_force", "idempotency_key_seen", "sandbox_probe"}
+	"settings_in_force", "idempotency_key_seen", "sandbox_probe", "replace_dynamic"}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -674,6 +674,9 @@ func (c *conn) handle(ctx context.Context, f frame) (any, *rpcError) {
 		if p.Hook != "before_prompt" && p.Hook != "before_tool_call" && p.Hook != "after_tool_call" {
 			return nil, invalidParams("hook %q is not served", p.Hook)
 		}
+		if e := ownerHookError(p.Hook); e != nil {
+			return nil, e
+		}
 		return hookDisposition(f.Params), nil
 	case "context/collect":
 		var p struct {
@@ -774,6 +777,7 @@ func arg[T any](args map[string]json.RawMessage, name string) T {
 }
 
 func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args map[string]json.RawMessage, revision *int) (any, *rpcError) {
+	ownerPrivateCrash(name)
 	c.mu.Lock()
 	rev := c.revision
 	if revision != nil && mode != modeCatalogNoPin {
@@ -886,6 +890,8 @@ func (c *conn) tool(ctx context.Context, id json.RawMessage, name string, args m
 		return c.publish(ctx, id, args)
 	case "register_dynamic", "unregister_dynamic":
 		return c.catalogChange(ctx, name, args)
+	case "replace_dynamic":
+		return c.catalogReplace(ctx, args)
 	case "ask":
 		return c.ask(ctx, id, args)
 	case "secret":

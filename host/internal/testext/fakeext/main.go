@@ -381,6 +381,21 @@ func toolCall(f frame, cancelled chan struct{}) {
 			leave()
 			send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
 		}
+	case "gated":
+		// Holds (like hold) while the file named by "while" exists when the call arrives,
+		// else echoes its arguments: a call a test can leave hanging, then replay to an answer.
+		if path, _ := p.Arguments["while"].(string); path != "" {
+			if _, err := os.Stat(path); err == nil {
+				select {
+				case <-released:
+				case <-cancelled:
+				}
+				send(map[string]any{"jsonrpc": "2.0", "id": f.ID, "error": map[string]any{"code": -32800, "message": "request cancelled"}})
+				return
+			}
+		}
+		b, _ := json.Marshal(p.Arguments)
+		reply(text(string(b), false))
 	case "burst":
 		burst(f, num("n"))
 	case "flood":
