@@ -44,8 +44,9 @@ func TestSendsMigration(t *testing.T) {
 	if v != SchemaVersion() || v < at+1 {
 		t.Fatalf("user_version %d after Open, want %d", v, SchemaVersion())
 	}
-	if _, _, found, err := st.LookupResult(ctx, "e", "k"); err != nil || !found {
-		t.Fatalf("the row written before the migration: found %v, %v", found, err)
+	var n int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM idempotent_results WHERE extension = 'e' AND key = 'k'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the row written before the migration: %d rows, %v", n, err)
 	}
 	id, err := st.RecordSend(ctx, SendRow{SessionID: "s", Extension: "e", Identity: "e@/x", Dir: "/x", InstanceID: "i", Generation: 1,
 		Method: "tool/call", Name: "t", Input: []byte(`{"name":"t"}`), InputSHA256: "a", SentAtMS: 1})
