@@ -100,6 +100,9 @@ CREATE TABLE idempotent_results (
 	PRIMARY KEY (extension, key)
 ) WITHOUT ROWID;
 `,
+	// 4: confirmations and input requests put to a person, durable across a host crash
+	// (interactions.go).
+	interactionsMigration,
 }
 
 // SchemaVersion is the schema version this build writes.
