@@ -189,6 +189,8 @@ var brokenFor = map[string]string{
 	"stdout.backpressure":                "unbounded-writer",
 	"state.kv_secret_refused":            "kv-secret-swallowed",
 	"state.kv_migration":                 "kv-migration-skipped",
+	"interaction.durable":                "ask-unstable",
+	"interaction.options":                "options-dropped",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.
