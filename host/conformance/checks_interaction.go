@@ -166,11 +166,11 @@ func checkInteractionOptions(t *T) error {
 		if err != nil {
 			return err
 		}
-		r, err := expectText(resp, "asked")
-		if err != nil {
-			return err
+		if resp.Error != nil {
+			return fail("structured_content "+c.want+" for "+string(mustJSON(c.args)), "%s", resp.Error)
 		}
-		if !jsonEqual(r.StructuredContent, []byte(c.want)) {
+		var r toolResult
+		if json.Unmarshal(resp.Result, &r) != nil || r.IsError || !jsonEqual(r.StructuredContent, []byte(c.want)) {
 			return fail("structured_content "+c.want+" for "+string(mustJSON(c.args)), "%s", excerpt(r.StructuredContent, 200))
 		}
 	}

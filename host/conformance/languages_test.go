@@ -48,7 +48,7 @@ func TestLanguageFixturesAgainstNewChecks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range []string{"negotiation.vectors", "cancel.non_cooperative_terminated", "schema.integral_numbers", "rpc.strict_json", "state.kv_secret_refused", "state.kv_migration"} {
+			for _, name := range []string{"negotiation.vectors", "cancel.non_cooperative_terminated", "schema.integral_numbers", "rpc.strict_json", "state.kv_secret_refused", "state.kv_migration", "interaction.durable", "interaction.options"} {
 				c, ok := conformance.Lookup(name)
 				if !ok {
 					t.Fatalf("check %s is not registered", name)
