@@ -87,7 +87,10 @@ func (e *Extension) Confirm(ctx context.Context, c Confirmation) (bool, error) {
 // RequestInput asks the user for text inside a handler. It returns nil when the
 // user cancelled or no input is available (headless). secret input travels on a
 // private channel: never log, persist or return it. API 0.2+.
-func (e *Extension) RequestInput(ctx context.Context, prompt string, secret bool) (*string, error) {
+//
+// With WithOptions the person chooses one option and the returned value is its Value; the
+// host refuses any other answer (delivered as nil) unless WithFreeText allows it.
+func (e *Extension) RequestInput(ctx context.Context, prompt string, secret bool, opts ...RequestInputOption) (*string, error) {
 	s, err := e.ready("RequestInput")
 	if err != nil {
 		return nil, err
@@ -108,7 +111,18 @@ func (e *Extension) RequestInput(ctx context.Context, prompt string, secret bool
 	var res struct {
 		Value *string `json:"value"`
 	}
-	if err := e.ask(ctx, protocol.MethodInputRequest, map[string]any{"parent_request_id": st.id, "prompt": prompt, "secret": secret}, &res); err != nil {
+	params := map[string]any{"parent_request_id": st.id, "prompt": prompt, "secret": secret}
+	var ir inputRequest
+	for _, o := range opts {
+		o(&ir)
+	}
+	if len(ir.options) > 0 {
+		params["options"] = ir.options
+	}
+	if ir.freeText {
+		params["allow_free_text"] = true
+	}
+	if err := e.ask(ctx, protocol.MethodInputRequest, params, &res); err != nil {
 		return nil, err
 	}
 	if res.Value != nil && len(*res.Value) > protocol.InputValueMaxBytes {

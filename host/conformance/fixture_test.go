@@ -205,6 +205,8 @@ var brokenFor = map[string]string{
 	"owner.hook_fail_closed":             "owner-hook-error",
 	"owner.catalog_enforced":             "owner-private-crash",
 	"catalog.atomic_replace":             "replace-as-two",
+	"interaction.durable":                "ask-unstable",
+	"interaction.options":                "options-dropped",
 }
 
 // TestEveryCheckCanFail runs each check against the fixture that breaks its rule.

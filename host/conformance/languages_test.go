@@ -50,7 +50,7 @@ func TestLanguageFixturesAgainstNewChecks(t *testing.T) {
 			}
 			for _, name := range []string{"negotiation.vectors", "cancel.non_cooperative_terminated", "schema.integral_numbers", "rpc.strict_json", "state.kv_secret_refused", "state.kv_migration",
 				"config.configure_answered", "config.settings_delivered", "config.dry_run_changes_nothing", "config.refusal_keeps_old",
-				"idempotency.key_accepted", "idempotency.key_delivered"} {
+				"idempotency.key_accepted", "idempotency.key_delivered", "interaction.durable", "interaction.options"} {
 				c, ok := conformance.Lookup(name)
 				if !ok {
 					t.Fatalf("check %s is not registered", name)

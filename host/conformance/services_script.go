@@ -24,7 +24,9 @@ const (
 
 // InputAnswers answers input/request by prompt; a prompt containing "cancel" is
 // cancelled (null), any other prompt too (the headless default).
-var InputAnswers = map[string]string{"your name": "answer:your name", "a token": "answer:a token"}
+var InputAnswers = map[string]string{"your name": "answer:your name", "a token": "answer:a token",
+	// interaction.options: one of the options, and a value that is none of them.
+	optionsPickPrompt: "dev", optionsStrayPrompt: "feature"}
 
 // HangingTask is a child-session task that keeps running until interrupted.
 const HangingTask = "steered"

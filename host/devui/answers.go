@@ -20,6 +20,10 @@ type question struct {
 	Destructive bool   `json:"destructive,omitempty"`
 	Prompt      string `json:"prompt,omitempty"`
 	Secret      bool   `json:"secret,omitempty"`
+	// Options are an input request's choices (shown as buttons); the answer must be one
+	// of their values unless AllowFreeText.
+	Options       []services.InputOption `json:"options,omitempty"`
+	AllowFreeText bool                   `json:"allow_free_text,omitempty"`
 
 	reply chan answer
 }
@@ -73,7 +77,7 @@ func (a *answers) Confirm(ctx context.Context, ext string, q services.Confirmati
 // Input asks the page for a value; Cancel on the page is no answer (the request is
 // cancelled, {"value": null}).
 func (a *answers) Input(ctx context.Context, ext string, q services.InputRequest) (string, bool) {
-	ans, ok := a.ask(ctx, &question{Kind: "input", Extension: ext, Prompt: q.Prompt, Secret: q.Secret})
+	ans, ok := a.ask(ctx, &question{Kind: "input", Extension: ext, Prompt: q.Prompt, Secret: q.Secret, Options: q.Options, AllowFreeText: q.AllowFreeText})
 	if !ok || ans.Value == nil {
 		return "", false
 	}
@@ -87,6 +91,13 @@ var errNoQuestion = errors.New("no open question with this id (answered already,
 func (a *answers) reply(id string, ans answer) error {
 	a.mu.Lock()
 	q := a.open[id]
+	if q != nil && q.Kind == "input" && ans.Value != nil {
+		// The one verdict on an answer outside the options; the question stays open.
+		if err := services.CheckOption(q.Options, q.AllowFreeText, *ans.Value); err != nil {
+			a.mu.Unlock()
+			return err
+		}
+	}
 	delete(a.open, id)
 	a.mu.Unlock()
 	if q == nil {

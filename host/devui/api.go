@@ -264,6 +264,11 @@ func (s *Server) apiAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.answers.reply(req.ID, answer{Confirmed: req.Confirmed, Value: req.Value}); err != nil {
+		var ae *services.AnswerError
+		if errors.As(err, &ae) {
+			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"error": map[string]any{"message": ae.Message, "kind": ae.Kind}})
+			return
+		}
 		fail(w, http.StatusConflict, "%s: %v", req.ID, err)
 		return
 	}

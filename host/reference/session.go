@@ -21,6 +21,7 @@ type Session struct {
 	h        *host.Host
 	id       string
 	scripted bool
+	router   *services.Router // its durable questions (questions.go)
 
 	mu    sync.Mutex
 	turns int
@@ -30,7 +31,7 @@ type Session struct {
 // BeginSession opens the session: session/started, or the script's lifecycle events.
 // Extensions started later are told session/started by the core themselves.
 func (h *Host) BeginSession() (*Session, error) {
-	s := &Session{h: h.Host, id: h.sessionID}
+	s := &Session{h: h.Host, id: h.sessionID, router: h.router}
 	events, err := services.ScriptedLifecycle(h.script)
 	if err != nil {
 		return nil, err

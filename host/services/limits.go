@@ -35,6 +35,7 @@ const (
 
 	inputPromptMaxBytes = protocol.InputPromptMaxBytes
 	inputValueMaxBytes  = protocol.InputValueMaxBytes
+	inputOptionsMax     = protocol.InputOptionsMax
 
 	secretNameMaxBytes  = protocol.SecretNameMaxBytes
 	secretValueMaxBytes = protocol.SecretValueMaxBytes

@@ -99,6 +99,8 @@ type Router struct {
 	inflight  map[parentKey]map[*inflightCall]struct{}
 	agentMu   sync.Mutex // serialises child-session bookkeeping
 	agentWake agentWake  // wakes agent/wait when a child changes
+
+	run string // random per router: its durable questions are the ones being asked now
 }
 
 // genKey identifies one process generation.
@@ -148,6 +150,7 @@ func NewRouter(cfg RouterConfig) (*Router, error) {
 		red:      cfg.Redactor,
 		gens:     map[genKey]*genState{},
 		inflight: map[parentKey]map[*inflightCall]struct{}{},
+		run:      rand.Text(),
 	}, nil
 }
 

@@ -54,7 +54,11 @@ var progressWording = wording{
 }
 
 var inputWording = wording{
-	"/prompt pattern": fixed("must contain a non-whitespace character"),
+	"/prompt pattern":          fixed("must contain a non-whitespace character"),
+	"/options/*/value pattern": fixed("must contain a non-whitespace character"),
+	"/options/*/label pattern": fixed("must contain a non-whitespace character"),
+	"/options minItems":        batch(inputOptionsMax),
+	"/options maxItems":        batch(inputOptionsMax),
 }
 
 var agentMessageReason = fixed(fmt.Sprintf("must be 1..%d bytes", agentMessageMaxBytes))

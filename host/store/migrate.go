@@ -115,6 +115,9 @@ CREATE TABLE idempotent_claims (
 `,
 	// 5: sends with their original input and final receipts, for recovery (sends.go).
 	sendsMigration,
+	// 6: confirmations and input requests put to a person, durable across a host crash
+	// (interactions.go).
+	interactionsMigration,
 }
 
 // SchemaVersion is the schema version this build writes.

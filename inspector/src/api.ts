@@ -48,6 +48,9 @@ export interface Question {
   destructive?: boolean;
   prompt?: string;
   secret?: boolean;
+  /** An input request's choices; the answer is one of their values unless allow_free_text. */
+  options?: Array<{ value: string; label: string; description?: string }>;
+  allow_free_text?: boolean;
 }
 
 export interface State {

@@ -26,6 +26,15 @@ function questionCard(q: Question): HTMLElement {
     card.append(h("div", { class: "q-title" }, `${q.extension} asks to confirm${q.title ? ": " + q.title : ""}`), h("p", {}, q.message ?? ""),
       h("button", { type: "button", class: "primary confirm-yes", onclick: () => answer(true, null) }, "Confirm"), " ",
       h("button", { type: "button", class: "confirm-no", onclick: () => answer(false, null) }, "Deny"));
+  } else if (q.options !== undefined && q.options.length > 0) {
+    // A choice: one button per option (its description as the tooltip), the free-text
+    // field only when the extension allows it.
+    const input = h("input", { type: "text", class: "input-value", autocomplete: "off" });
+    card.append(h("div", { class: "q-title" }, `${q.extension} asks to choose`), h("p", {}, q.prompt ?? ""),
+      h("div", { class: "input-options" }, ...q.options.map((o) =>
+        h("button", { type: "button", class: "input-option", "data-value": o.value, title: o.description ?? "", onclick: () => answer(false, o.value) }, o.label))),
+      ...(q.allow_free_text ? [input, " ", h("button", { type: "button", class: "primary input-send", onclick: () => answer(false, input.value) }, "Send")] : []), " ",
+      h("button", { type: "button", class: "input-cancel", onclick: () => answer(false, null) }, "Cancel"));
   } else {
     const input = h("input", { type: q.secret ? "password" : "text", class: "input-value", autocomplete: "off" });
     card.append(h("div", { class: "q-title" }, `${q.extension} asks for input${q.secret ? " (secret)" : ""}`), h("p", {}, q.prompt ?? ""), input, " ",

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/octet-kit/octet/host/services"
@@ -27,7 +28,7 @@ func (a asker) Confirm(ctx context.Context, extension string, q services.Confirm
 
 func (a asker) Input(ctx context.Context, extension string, q services.InputRequest) (string, bool) {
 	if ans, ok := a.g.interact(ctx, question{kind: services.EventInput, extension: extension, parent: q.Parent,
-		prompt: q.Prompt, secret: q.Secret}); ok {
+		prompt: q.Prompt, secret: q.Secret, options: q.Options, freeText: q.AllowFreeText}); ok {
 		if ans.value == nil {
 			return "", false
 		}
@@ -45,6 +46,8 @@ type question struct {
 	extension, parent      string
 	message, title, prompt string
 	destructive, secret    bool
+	options                []services.InputOption
+	freeText               bool
 }
 
 type answer struct {
@@ -89,7 +92,7 @@ func (g *Gateway) interact(ctx context.Context, q question) (answer, bool) {
 	}
 	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Mode: "form", Message: q.prompt, RequestedSchema: map[string]any{
 		"type":       "object",
-		"properties": map[string]any{"value": map[string]any{"type": "string", "description": q.prompt}},
+		"properties": map[string]any{"value": valueSchema(q)},
 		"required":   []string{"value"},
 	}})
 	if err != nil || res.Action != "accept" {
@@ -100,4 +103,28 @@ func (g *Gateway) interact(ctx context.Context, q question) (answer, bool) {
 		return answer{}, true
 	}
 	return answer{value: &s}, true
+}
+
+// valueSchema is the elicited value's schema: a plain string, or with options a string enum
+// of their values with their labels as enumNames, so the client offers a choice. With free
+// text allowed an enum would forbid it, so the options are named in the description
+// instead. Whatever the client answers, the host judges it against the options
+// (services.CheckOption): one verdict on every route.
+func valueSchema(q question) map[string]any {
+	s := map[string]any{"type": "string", "description": q.prompt}
+	if len(q.options) == 0 {
+		return s
+	}
+	values, labels := make([]any, len(q.options)), make([]any, len(q.options))
+	named := make([]string, len(q.options))
+	for i, o := range q.options {
+		values[i], labels[i] = o.Value, o.Label
+		named[i] = o.Value + " (" + o.Label + ")"
+	}
+	if q.freeText {
+		s["description"] = q.prompt + " — for example " + strings.Join(named, ", ") + ", or any other text"
+		return s
+	}
+	s["enum"], s["enumNames"] = values, labels
+	return s
 }

@@ -120,12 +120,20 @@ export abstract class HostServices {
     return result.confirmed;
   }
 
-  /** Ask for typed input; null means cancelled or no input available (API 0.2+). */
-  async requestInput(prompt: string, options: ParentOption & { secret?: boolean } = {}): Promise<string | null> {
+  /**
+   * Ask for typed input; null means cancelled or no input available (API 0.2+).
+   * `options` offers choices in order (at most 64, unique values, not with `secret`): the
+   * answer is one option's value, or any text with `allowFreeText`; the host refuses
+   * anything else (null).
+   */
+  async requestInput(prompt: string, options: ParentOption & { secret?: boolean; options?: readonly G.InputOption[]; allowFreeText?: boolean } = {}): Promise<string | null> {
     this.requireApi02("requestInput");
     C.checkPrompt(prompt);
     const parent = this.parentOf(options, "requestInput", true);
-    const result = (await this.call(Method.INPUT_REQUEST, { parent_request_id: parent.id!, prompt, secret: options.secret ?? false }, parent.signal)) as unknown as G.InputRequestResult;
+    const params: JsonObject = { parent_request_id: parent.id!, prompt, secret: options.secret ?? false };
+    if (options.options !== undefined) params["options"] = options.options.map((o) => ({ ...o })) as unknown as JsonObject[];
+    if (options.allowFreeText === true) params["allow_free_text"] = true;
+    const result = (await this.call(Method.INPUT_REQUEST, params, parent.signal)) as unknown as G.InputRequestResult;
     const value = result["value"];
     if (value === null) return null;
     if (Buffer.byteLength(value) > L.INPUT_VALUE_MAX_BYTES) throw new ProtocolError(`input value exceeds ${L.INPUT_VALUE_MAX_BYTES} bytes`);

@@ -127,9 +127,11 @@ func registerServices(ext *octet.Extension) {
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "ask", Description: "Confirm or request input"},
 		func(ctx context.Context, a struct {
-			Kind   string `json:"kind" jsonschema:"enum=confirm,enum=input"`
-			Prompt string `json:"prompt"`
-			Secret bool   `json:"secret,omitempty"`
+			Kind          string              `json:"kind" jsonschema:"enum=confirm,enum=input"`
+			Prompt        string              `json:"prompt"`
+			Secret        bool                `json:"secret,omitempty"`
+			Options       []octet.InputOption `json:"options,omitempty"`
+			AllowFreeText bool                `json:"allow_free_text,omitempty"`
 		}) (octet.Result, error) {
 			if a.Kind == "confirm" {
 				ok, err := ext.Confirm(ctx, octet.Confirmation{Message: a.Prompt})
@@ -138,7 +140,14 @@ func registerServices(ext *octet.Extension) {
 				}
 				return octet.Text("asked").WithStructured(map[string]any{"answer": ok}), nil
 			}
-			v, err := ext.RequestInput(ctx, a.Prompt, a.Secret)
+			var opts []octet.RequestInputOption
+			if len(a.Options) > 0 {
+				opts = append(opts, octet.WithOptions(a.Options...))
+			}
+			if a.AllowFreeText {
+				opts = append(opts, octet.WithFreeText())
+			}
+			v, err := ext.RequestInput(ctx, a.Prompt, a.Secret, opts...)
 			if err != nil {
 				return octet.Result{}, err
 			}

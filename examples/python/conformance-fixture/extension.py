@@ -188,12 +188,18 @@ def replace_dynamic(args):
 
 @ext.tool(name="ask", description="Confirm or request input",
           parameters=obj({"kind": {"enum": ["confirm", "input"]}, "prompt": STR,
-                          "secret": {"type": "boolean"}}, ["kind", "prompt"]))
+                          "secret": {"type": "boolean"},
+                          "options": {"type": "array", "items": obj(
+                              {"value": STR, "label": STR, "description": STR},
+                              ["value", "label"], closed=True)},
+                          "allow_free_text": {"type": "boolean"}}, ["kind", "prompt"]))
 def ask(args):
     if args["kind"] == "confirm":
         answer = {"answer": ext.confirm(args["prompt"])}
     else:
-        value = ext.request_input(args["prompt"], secret=args.get("secret", False))
+        value = ext.request_input(args["prompt"], secret=args.get("secret", False),
+                                  options=args.get("options"),
+                                  allow_free_text=args.get("allow_free_text", False))
         if args.get("secret", False):
             answer = {"answer_sha256": None if value is None else sha256(value.encode())}
         else:

@@ -198,7 +198,21 @@ export function buildFixture(): Extension {
       description: "Ask the user to confirm or for input",
       parameters: {
         type: "object",
-        properties: { kind: { enum: ["confirm", "input"] }, prompt: { type: "string" }, secret: { type: "boolean" } },
+        properties: {
+          kind: { enum: ["confirm", "input"] },
+          prompt: { type: "string" },
+          secret: { type: "boolean" },
+          options: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: { value: { type: "string" }, label: { type: "string" }, description: { type: "string" } },
+              required: ["value", "label"],
+              additionalProperties: false,
+            },
+          },
+          allow_free_text: { type: "boolean" },
+        },
         required: ["kind", "prompt"],
       },
     },
@@ -207,7 +221,12 @@ export function buildFixture(): Extension {
         return toolResult("asked", { structuredContent: { answer: await ext.confirm(args.prompt, { parent: ctx }) } });
       }
       const secret = args.secret ?? false;
-      const answer = await ext.requestInput(args.prompt, { secret, parent: ctx });
+      const answer = await ext.requestInput(args.prompt, {
+        secret,
+        parent: ctx,
+        ...(args.options !== undefined ? { options: args.options } : {}),
+        ...(args.allow_free_text === true ? { allowFreeText: true } : {}),
+      });
       const structured: JsonObject = secret ? { answer_sha256: answer === null ? null : await sha256(answer) } : { answer };
       return toolResult("asked", { structuredContent: structured });
     },

@@ -122,12 +122,36 @@ func (p *prompter) Confirm(ctx context.Context, ext string, q services.Confirmat
 }
 
 // Input asks "[ext] input “prompt”: " and returns the line typed (echo off for a secret).
+// With options it lists them, one a line, and asks again while the line is none of their
+// values (nor free text, when allowed): services.CheckOption's verdict, printed.
 func (p *prompter) Input(ctx context.Context, ext string, q services.InputRequest) (string, bool) {
 	text := "[" + ext + "] input " + quoteText(clean(q.Prompt))
 	if q.Secret {
 		text += " (secret, not shown)"
 	}
-	return p.question(ctx, text+": ", q.Secret)
+	for _, o := range q.Options {
+		text += "\n  " + clean(o.Value) + " – " + clean(o.Label)
+		if o.Description != nil {
+			text += ": " + clean(*o.Description)
+		}
+	}
+	if len(q.Options) > 0 && q.AllowFreeText {
+		text += "\n  (or any other text)"
+	}
+	if len(q.Options) > 0 {
+		text += "\n"
+	}
+	for {
+		a, ok := p.question(ctx, text+": ", q.Secret)
+		if !ok {
+			return "", false
+		}
+		err := services.CheckOption(q.Options, q.AllowFreeText, a)
+		if err == nil {
+			return a, true
+		}
+		text = "  (" + err.Message + ")\n[" + ext + "] input " + quoteText(clean(q.Prompt))
+	}
 }
 
 // stdinAsker decides --ask for a verb reading stdin: the prompter, or nil for the default

@@ -46,6 +46,10 @@ Console commands:
   hook EXT HOOK [JSON]        hook/run with the JSON payload (default {})
   context EXT [PROMPT]        context/collect
   collect EXT SURFACE         status/collect for status, header or footer
+  questions          list the confirmations and input requests a host that stopped
+                     (killed, crashed) left unanswered on this state directory, as JSON
+  answer ID TEXT     answer one of them: yes or no, or the value (one of its options
+                     unless it allows free text); the first answer wins
   quit               wait for the commands still running, shut down and exit
 
 Commands run concurrently: a call that takes long (or hangs until its --timeout) does not
@@ -220,6 +224,10 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		fmt.Fprintln(out, string(b))
 	case "configure":
 		consoleConfigure(ctx, rest, h, out)
+	case "questions":
+		consoleQuestions(ctx, sess, out)
+	case "answer":
+		consoleAnswer(ctx, rest, sess, out)
 	case "logs":
 		e := h.Extension(rest)
 		if e == nil {
@@ -292,7 +300,7 @@ func console(ctx context.Context, line string, h *host.Host, sess *reference.Ses
 		buf.Write(raw)
 		fmt.Fprintln(out, strings.TrimSpace(buf.String()))
 	default:
-		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | configure [--dry-run] NAME JSON | status | tools | logs NAME | cancel | quit")
+		fmt.Fprintln(out, "commands: call TOOL [JSON] | prompt TEXT | command EXT NAME [ARG]... | hook EXT HOOK [JSON] | context EXT [PROMPT] | collect EXT SURFACE | reload NAME | configure [--dry-run] NAME JSON | status | tools | logs NAME | questions | answer ID TEXT | cancel | quit")
 	}
 	return false
 }

@@ -287,6 +287,16 @@ function questionCard(q) {
       " ",
       h("button", { type: "button", class: "confirm-no", onclick: () => answer(false, null) }, "Deny")
     );
+  } else if (q.options !== void 0 && q.options.length > 0) {
+    const input = h("input", { type: "text", class: "input-value", autocomplete: "off" });
+    card2.append(
+      h("div", { class: "q-title" }, `${q.extension} asks to choose`),
+      h("p", {}, q.prompt ?? ""),
+      h("div", { class: "input-options" }, ...q.options.map((o) => h("button", { type: "button", class: "input-option", "data-value": o.value, title: o.description ?? "", onclick: () => answer(false, o.value) }, o.label))),
+      ...q.allow_free_text ? [input, " ", h("button", { type: "button", class: "primary input-send", onclick: () => answer(false, input.value) }, "Send")] : [],
+      " ",
+      h("button", { type: "button", class: "input-cancel", onclick: () => answer(false, null) }, "Cancel")
+    );
   } else {
     const input = h("input", { type: q.secret ? "password" : "text", class: "input-value", autocomplete: "off" });
     card2.append(

@@ -21,7 +21,10 @@ from ._generated.dispatch import (
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
+
+    from ._generated.extension_methods import InputOption
 
 _LEVELS = frozenset({"info", "success", "warning", "error"})
 _PLACEMENTS = frozenset({"system_prefix", "system_suffix", "prompt_prefix", "prompt_suffix"})
@@ -88,17 +91,28 @@ class InteractMixin(Base):
         return bool(result["confirmed"])
 
     def request_input(self, prompt: str, secret: bool = False, *,
+                      options: Sequence[InputOption] | None = None,
+                      allow_free_text: bool = False,
                       parent_request_id: ParentId = ...) -> str | None:
-        """Ask the user for text; None means cancelled or no interactive input."""
+        """Ask the user for text; None means cancelled or no interactive input.
+
+        ``options`` offers choices, in order (``{"value", "label", "description"?}``, at most
+        64, unique values, not with ``secret``): the answer is one option's value, or any
+        text when ``allow_free_text``; the host refuses anything else (None).
+        """
         session, _ = self._negotiated("request_input()")
         if session.legacy:
             raise UnavailableError("request_input() needs API 0.2 or later")
         require_str(prompt, "prompt", max_bytes=L.INPUT_PROMPT_MAX_BYTES, non_blank=True)
-        params = {
+        params: dict[str, Any] = {
             "parent_request_id": self._parent(session, parent_request_id, "request_input()"),
             "prompt": prompt,
             "secret": bool(secret),
         }
+        if options is not None:
+            params["options"] = [dict(o) for o in options]
+        if allow_free_text:
+            params["allow_free_text"] = True
         result = session.request(METHOD_INPUT_REQUEST, params, None)
         value = result.get("value")
         if value is None:

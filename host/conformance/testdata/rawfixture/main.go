@@ -87,6 +87,8 @@ const (
 	modeNegotiationLenient = "negotiation-lenient" // negotiates from a hand list: approvals without policy_intents, 0.2 against a 0.4 pin
 	modeHonourCancel       = "honour-cancel"       // ignore_cancel answers -32800 on $/cancelRequest after all
 	modeKVSecretSwallowed  = "kv-secret-swallowed" // answers a kv_secret_refused commit as if it applied
+	modeAskUnstable        = "ask-unstable"        // a confirmation's words change from one process to the next (its pid)
+	modeOptionsDropped     = "options-dropped"     // ask sends input requests without their options
 )
 
 var mode string
@@ -1134,6 +1136,9 @@ func (c *conn) ask(ctx context.Context, id json.RawMessage, args map[string]json
 	}
 	prompt := arg[string](args, "prompt")
 	if arg[string](args, "kind") == "confirm" {
+		if mode == modeAskUnstable {
+			prompt += fmt.Sprintf(" (process %d)", os.Getpid())
+		}
 		res, e := c.call(ctx, "confirmation/request", map[string]any{"message": prompt, "parent_request_id": parent})
 		if e != nil {
 			return nil, e
@@ -1145,7 +1150,14 @@ func (c *conn) ask(ctx context.Context, id json.RawMessage, args map[string]json
 		return withStructured("asked", map[string]any{"answer": r.Confirmed}), nil
 	}
 	secret := arg[bool](args, "secret")
-	res, e := c.call(ctx, "input/request", map[string]any{"parent_request_id": parent, "prompt": prompt, "secret": secret})
+	p := map[string]any{"parent_request_id": parent, "prompt": prompt, "secret": secret}
+	if opts, ok := args["options"]; ok && mode != modeOptionsDropped {
+		p["options"] = opts
+	}
+	if arg[bool](args, "allow_free_text") && mode != modeOptionsDropped {
+		p["allow_free_text"] = true
+	}
+	res, e := c.call(ctx, "input/request", p)
 	if e != nil {
 		return nil, e
 	}

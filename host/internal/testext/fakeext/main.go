@@ -417,6 +417,13 @@ func toolCall(f frame, cancelled chan struct{}) {
 		good := ask(protocol.MethodInputRequest, map[string]any{"parent_request_id": parent, "prompt": "p", "secret": false})
 		bad := ask(protocol.MethodInputRequest, map[string]any{"parent_request_id": 987654, "prompt": "p", "secret": false})
 		reply(text(string(good)+"\n"+string(bad), false))
+	case "confirm":
+		// confirmation/request {"message": arguments.message} within this call; the tool's
+		// text is the host's result.
+		var parent any
+		json.Unmarshal(f.ID, &parent)
+		msg, _ := p.Arguments["message"].(string)
+		reply(text(string(ask(protocol.MethodConfirmationRequest, map[string]any{"parent_request_id": parent, "message": msg})), false))
 	case "crash":
 		fmt.Fprintln(os.Stderr, "fakeext: crashing on purpose")
 		os.Exit(num("code"))
