@@ -37,6 +37,8 @@ type Options struct {
 // contribution before Run (dynamic tools excepted); the methods that talk to the
 // host are safe for concurrent use from handlers.
 type Extension struct {
+	services // ext.KV, ext.UI, ext.Agents, ... (services_gen.go)
+
 	opts Options
 	log  *slog.Logger
 
@@ -117,6 +119,7 @@ func New(opts Options) *Extension {
 		stopped:   make(chan struct{}),
 		connSet:   make(chan struct{}),
 	}
+	e.services.bind(e)
 	e.catalog = newCatalog(e)
 	e.routes = protocol.NewHostRoutes[*jsonrpc.Request](hostMethods{e})
 	e.parents.init()

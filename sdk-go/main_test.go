@@ -154,7 +154,7 @@ func testExtension(opts octet.Options) *octet.Extension {
 			N int `json:"n"`
 		}) (octet.Result, error) {
 			for i := 0; i < a.N; i++ {
-				if _, err := ext.KVGet(ctx, "sdk-test", "callback"); err != nil {
+				if _, err := ext.KV.Get(ctx, "callback"); err != nil {
 					return octet.Result{}, err
 				}
 			}

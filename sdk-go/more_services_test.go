@@ -112,15 +112,15 @@ func TestKVPreconditions(t *testing.T) {
 	h := serving(t, func(ctx context.Context, ext *octet.Extension) (any, error) {
 		put := protocol.KVCommitParams{Writes: []protocol.KVWrite{{KVPut: &protocol.KVPut{Namespace: "sdk-test", Key: "k", Value: json.RawMessage(`{"n":1}`)}}},
 			Preconditions: []protocol.KVPrecondition{{KVExpectAbsent: &protocol.KVExpectAbsent{Namespace: "sdk-test", Key: "k", Absent: true}}}}
-		if _, err := ext.KVCommit(ctx, put); err != nil {
+		if _, err := ext.KV.Commit(ctx, put.Writes, octet.KVCommitOptions{Preconditions: put.Preconditions}); err != nil {
 			return nil, err
 		}
-		_, err := ext.KVCommit(ctx, put) // the key now exists: conflict
+		_, err := ext.KV.Commit(ctx, put.Writes, octet.KVCommitOptions{Preconditions: put.Preconditions}) // the key now exists: conflict
 		var we *jsonrpc.Error
 		if !asError(err, &we) || we.Code != protocol.CodeKVConflict {
 			return nil, octet.Fail(1, "second absent-commit did not conflict", nil)
 		}
-		got, err := ext.KVGet(ctx, "sdk-test", "k")
+		got, err := ext.KV.Get(ctx, "k")
 		return string(got.Value), err
 	}, octettest.Script{})
 	res, err := h.CallTool(context.Background(), "run", nil)

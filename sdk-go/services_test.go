@@ -122,8 +122,8 @@ func TestServicesNeedTheirFeatures(t *testing.T) {
 	if _, err := ext.GetSecret(ctx, "token"); err == nil || !strings.Contains(err.Error(), `"secrets"`) {
 		t.Fatalf("GetSecret without the feature: %v", err)
 	}
-	if _, err := ext.KVGet(ctx, "sdk-test", "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
-		t.Fatalf("KVGet without the feature: %v", err)
+	if _, err := ext.KV.Get(ctx, "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
+		t.Fatalf("KV.Get without the feature: %v", err)
 	}
 	if err := ext.Progress(ctx, octet.StatusMessage("x")); err == nil {
 		t.Fatal("Progress without request_progress")

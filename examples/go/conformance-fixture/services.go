@@ -17,7 +17,7 @@ func registerServices(ext *octet.Extension) {
 			N int `json:"n" jsonschema:"minimum=0"`
 		}) (octet.Result, error) {
 			for i := 0; i < a.N; i++ {
-				if _, err := ext.KVGet(ctx, namespace, "callback"); err != nil {
+				if _, err := ext.KV.Get(ctx, "callback"); err != nil {
 					return octet.Result{}, err
 				}
 			}
@@ -167,24 +167,29 @@ func registerServices(ext *octet.Extension) {
 			}
 			return octet.Text("spawned").WithStructured(map[string]any{"agent_id": child.AgentID, "timed_out": settled.TimedOut}), nil
 		})
-	octet.Tool(ext, octet.ToolSpec{Name: "kv_commit", Description: "Pass through to kv.commit"},
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_commit", Description: "Pass through to the KV commit"},
 		func(ctx context.Context, a struct {
 			Preconditions []json.RawMessage `json:"preconditions"`
 			Writes        []json.RawMessage `json:"writes"`
 		}) (octet.Result, error) {
-			params, _ := json.Marshal(map[string]any{"preconditions": a.Preconditions, "writes": a.Writes})
-			res, err := ext.KVCommitRaw(ctx, params)
+			// The arguments are the wire's members as given, decoded by the protocol types.
+			var p protocol.KVCommitParams
+			raw, _ := json.Marshal(map[string]any{"preconditions": a.Preconditions, "writes": a.Writes})
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, "kv_commit arguments: "+err.Error(), nil)
+			}
+			res, err := ext.KV.Commit(ctx, p.Writes, octet.KVCommitOptions{Preconditions: p.Preconditions})
 			if err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("committed").WithStructured(res), nil
 		})
-	octet.Tool(ext, octet.ToolSpec{Name: "kv_get", Description: "Pass through to kv.get"},
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_get", Description: "Pass through to the KV get"},
 		func(ctx context.Context, a struct {
 			Namespace string `json:"namespace"`
 			Key       string `json:"key"`
 		}) (octet.Result, error) {
-			res, err := ext.KVGet(ctx, a.Namespace, a.Key)
+			res, err := ext.KV.Get(ctx, a.Key, octet.KVGetOptions{Namespace: a.Namespace})
 			if err != nil {
 				return octet.Result{}, err
 			}

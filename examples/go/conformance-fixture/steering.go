@@ -66,14 +66,14 @@ func registerSteering(ext *octet.Extension) {
 			}
 			return octet.Text("evaluated").WithStructured(map[string]any{"decision": first.Decision, "redeemed": redeemed}), nil
 		})
-	octet.Tool(ext, octet.ToolSpec{Name: "kv_list", Description: "Pass through to kv.list"},
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_list", Description: "Pass through to the KV list"},
 		func(ctx context.Context, a struct {
 			Namespace string `json:"namespace"`
 			Prefix    string `json:"prefix"`
 			Cursor    string `json:"cursor,omitempty"`
 			Limit     int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=1000"`
 		}) (octet.Result, error) {
-			res, err := ext.KVList(ctx, a.Namespace, a.Prefix, a.Cursor, a.Limit)
+			res, err := ext.KV.List(ctx, a.Prefix, octet.KVListOptions{Namespace: a.Namespace, Cursor: optional(a.Cursor), Limit: optional(int64(a.Limit))})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -131,4 +131,13 @@ func noteText(i, size int) string {
 		s += strings.Repeat(".", size-len(s))
 	}
 	return s
+}
+
+// optional is nil for the zero value (an option left out), else a pointer to v.
+func optional[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
 }

@@ -35,16 +35,19 @@ func main() {
 		_, err = ext.GetSecret(ctx, "absent.token")
 		out["absent_secret_code"] = code(err)
 
-		_, err = ext.KVCommitRaw(ctx, json.RawMessage(`{"preconditions":[{"namespace":"sdkext","key":"k","absent":true}],"writes":[{"op":"put","namespace":"sdkext.cache","key":"k","value":{"b":2,"a":1}},{"op":"put","namespace":"sdkext","key":"k","value":1}]}`))
+		tx := ext.KV.Transaction().ExpectAbsent("k")
+		_ = tx.Put("k", json.RawMessage(`{"b":2,"a":1}`), octet.KVNamespace{Namespace: "sdkext.cache"})
+		_ = tx.Put("k", 1)
+		_, err = tx.Commit(ctx)
 		out["kv_commit_code"] = code(err)
-		got, err := ext.KVGet(ctx, "sdkext.cache", "k")
+		got, err := ext.KV.Get(ctx, "k", octet.KVGetOptions{Namespace: "sdkext.cache"})
 		out["kv_get_code"], out["kv_found"] = code(err), got.Found
 		if got.Version != nil {
 			out["kv_version"] = *got.Version
 		}
-		_, err = ext.KVCommitRaw(ctx, json.RawMessage(`{"preconditions":[],"writes":[{"op":"put","namespace":"other","key":"k","value":1}]}`))
+		_, err = ext.KV.Put(ctx, "k", 1, octet.KVNamespace{Namespace: "other"})
 		out["kv_foreign_code"] = code(err)
-		_, err = ext.KVCommitRaw(ctx, json.RawMessage(`{"preconditions":[{"namespace":"sdkext","key":"k","absent":true}],"writes":[{"op":"delete","namespace":"sdkext","key":"k"}]}`))
+		_, err = ext.KV.Transaction().ExpectAbsent("k").Delete("k").Commit(ctx)
 		out["kv_conflict_code"] = code(err)
 
 		png := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 4096)...)

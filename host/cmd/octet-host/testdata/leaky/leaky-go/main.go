@@ -86,9 +86,7 @@ func main() {
 			if err != nil {
 				return octet.Result{}, err
 			}
-			params, _ := json.Marshal(map[string]any{"preconditions": []any{}, "writes": []any{map[string]any{
-				"op": "put", "namespace": "leaky-go", "key": "auth", "value": map[string]string{"basic": base64.StdEncoding.EncodeToString([]byte("user:" + v))}}}})
-			_, err = ext.KVCommitRaw(ctx, params)
+			_, err = ext.KV.Put(ctx, "auth", map[string]string{"basic": base64.StdEncoding.EncodeToString([]byte("user:" + v))})
 			var rpc *jsonrpc.Error
 			if !errors.As(err, &rpc) {
 				return octet.Text(fmt.Sprintf("kv stored: %v", err)), nil
