@@ -70,8 +70,7 @@ type Extension struct {
 	shutting    atomic.Bool
 	shutdownRun sync.Once
 	stopped     chan struct{} // closed once the shutdown handler has finished
-	presentRev  atomic.Int64
-	presentMu   sync.Mutex
+	present     presentState  // presentation revisions (sendrules.go)
 }
 
 // session is what initialize negotiated.
@@ -124,7 +123,6 @@ func New(opts Options) *Extension {
 	e.routes = protocol.NewHostRoutes[*jsonrpc.Request](hostMethods{e})
 	e.parents.init()
 	e.arrivals.init()
-	e.presentRev.Store(-1)
 	return e
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 	"github.com/octet-kit/octet/sdk-go/protocol/strictjson"
@@ -42,6 +43,11 @@ func Send[P any, R any, PP interface {
 	if err := json.Unmarshal(out, &res); err != nil {
 		return res, &HostResultError{Method: d.Method, Reason: err.Error()}
 	}
+	if c, ok := any(&res).(protocol.ResultChecker); ok {
+		if err := c.CheckResult(); err != nil {
+			return res, &HostResultError{Method: d.Method, Reason: err.Error()}
+		}
+	}
 	return res, nil
 }
 
@@ -71,11 +77,13 @@ func Notify[P any, PP interface {
 		st.progress++
 		return nil
 	}
-	raw, err := e.prepare(ctx, d.Method, d.Versions, d.Feature, d.Contribution, d.OwnerBound, pp)
-	if err != nil {
-		return err
-	}
-	return e.conn.Notify(d.Method, raw)
+	return e.guard(pp, func() error {
+		raw, err := e.prepare(ctx, d.Method, d.Versions, d.Feature, d.Contribution, d.OwnerBound, pp)
+		if err != nil {
+			return err
+		}
+		return e.conn.Notify(d.Method, raw)
+	})
 }
 
 // prepare runs the checks Send and Notify share and returns the params' encoding.
@@ -119,10 +127,22 @@ func checkOutgoing(method string, params protocol.Validated) (json.RawMessage, e
 		return nil, localError("%s params: %v", method, err)
 	}
 	if err := protocol.ValidateValue(params, raw); err != nil {
-		return nil, localError("%s params: %v", method, err)
+		// The first reasons name the fault; a thousand bad items must not make a megabyte
+		// of message.
+		reason, rest := err.Error(), 0
+		if parts := strings.Split(reason, "; "); len(parts) > maxReasons {
+			reason, rest = strings.Join(parts[:maxReasons], "; "), len(parts)-maxReasons
+		}
+		if rest > 0 {
+			return nil, localError("%s params: %s; and %d more", method, reason, rest)
+		}
+		return nil, localError("%s params: %s", method, reason)
 	}
 	return raw, nil
 }
+
+// maxReasons bounds the validator's reasons quoted in a local refusal.
+const maxReasons = 4
 
 // atMostOne refuses a second options value: the options of an operation are one struct.
 func atMostOne(op string, n int) error {

@@ -62,6 +62,9 @@ func (s *UIService) Notify(ctx context.Context, message string, opts ...UINotify
 		p.Title = o.Title
 	}
 	p.Message = message
+	if p.Level == "" {
+		p.Level = "info"
+	}
 	return Notify(ctx, s.e, protocol.NotifyNotification, p)
 }
 
@@ -252,51 +255,6 @@ func (s *SecretsService) Get(ctx context.Context, name protocol.SecretName, opts
 // CatalogService is ext.Catalog: the catalog operations, each sent through Send or Notify.
 type CatalogService struct{ e *Extension }
 
-// CatalogRegisterOptions are the options of Catalog.Register: the params of tools/register other than its arguments.
-type CatalogRegisterOptions struct {
-}
-
-// Register sends tools/register: Add or replace tools; the ack's revision is exactly the previous plus one. At most one options value.
-func (s *CatalogService) Register(ctx context.Context, tools []protocol.ToolDefinition, opts ...CatalogRegisterOptions) (protocol.ToolsCatalogResult, error) {
-	if err := atMostOne("Catalog.Register", len(opts)); err != nil {
-		var zero protocol.ToolsCatalogResult
-		return zero, err
-	}
-	var p protocol.ToolsRegisterParams
-	p.Tools = tools
-	return Send(ctx, s.e, protocol.RequestToolsRegister, p)
-}
-
-// CatalogUnregisterOptions are the options of Catalog.Unregister: the params of tools/unregister other than its arguments.
-type CatalogUnregisterOptions struct {
-}
-
-// Unregister sends tools/unregister: Remove tools; the ack's revision is exactly the previous plus one. At most one options value.
-func (s *CatalogService) Unregister(ctx context.Context, names []protocol.ToolName, opts ...CatalogUnregisterOptions) (protocol.ToolsCatalogResult, error) {
-	if err := atMostOne("Catalog.Unregister", len(opts)); err != nil {
-		var zero protocol.ToolsCatalogResult
-		return zero, err
-	}
-	var p protocol.ToolsUnregisterParams
-	p.Names = names
-	return Send(ctx, s.e, protocol.RequestToolsUnregister, p)
-}
-
-// CatalogReplaceOptions are the options of Catalog.Replace: the params of tools/replace other than its arguments.
-type CatalogReplaceOptions struct {
-}
-
-// Replace sends tools/replace: Replace the whole dynamic catalog atomically: one revision, or nothing changes; the ack's revision is exactly the previous plus one. At most one options value.
-func (s *CatalogService) Replace(ctx context.Context, tools []protocol.ToolDefinition, opts ...CatalogReplaceOptions) (protocol.ToolsCatalogResult, error) {
-	if err := atMostOne("Catalog.Replace", len(opts)); err != nil {
-		var zero protocol.ToolsCatalogResult
-		return zero, err
-	}
-	var p protocol.ToolsReplaceParams
-	p.Tools = tools
-	return Send(ctx, s.e, protocol.RequestToolsReplace, p)
-}
-
 // AgentsService is ext.Agents: the agents operations, each sent through Send or Notify.
 type AgentsService struct{ e *Extension }
 
@@ -382,6 +340,9 @@ func (s *AgentsService) Models(ctx context.Context, opts ...AgentsModelsOptions)
 		p.Query = o.Query
 		p.Limit = o.Limit
 	}
+	if p.Limit == 0 {
+		p.Limit = 50
+	}
 	return Send(ctx, s.e, protocol.RequestAgentModels, p)
 }
 
@@ -415,6 +376,9 @@ func (s *AgentsService) Wait(ctx context.Context, opts ...AgentsWaitOptions) (pr
 	if len(opts) > 0 {
 		o := opts[0]
 		p.TimeoutMS = o.TimeoutMS
+	}
+	if p.TimeoutMS == 0 {
+		p.TimeoutMS = protocol.AgentWaitDefaultMS
 	}
 	return Send(ctx, s.e, protocol.RequestAgentWait, p)
 }

@@ -37,7 +37,7 @@ func registerServices(ext *octet.Extension) {
 			}
 			size := int64(len(data))
 			var sum string
-			art := octet.Artifact{MIMEType: mime, Data: data}
+			var art octet.ArtifactsPublishOptions
 			if a.Mode == "path" {
 				// Hash on a second goroutine while the file is written: both only
 				// read data, and on two CPUs the digest costs no extra wall time.
@@ -48,17 +48,22 @@ func registerServices(ext *octet.Extension) {
 				if err != nil {
 					return octet.Result{}, err
 				}
-				art = octet.Artifact{MIMEType: mime, Path: "fixture.bin", Size: size, SHA256: sum}
+				file := &protocol.ArtifactPublishFile{MIMEType: mime, Path: "fixture.bin", Size: size, SHA256: sum}
 				switch a.Corrupt {
 				case "size":
-					art.Size++
+					file.Size++
 				case "sha256":
-					art.SHA256 = digest(append(data, "corrupt"...))
+					file.SHA256 = digest(append(data, "corrupt"...))
 				}
+				art.ArtifactPublishFile = file
 			} else {
 				sum = digest(data)
+				var err error
+				if art, err = octet.InlineArtifact(mime, "", data); err != nil {
+					return octet.Result{}, err
+				}
 			}
-			info, err := ext.PublishArtifact(ctx, art)
+			info, err := ext.Artifacts.Publish(ctx, art)
 			if a.Mode == "path" {
 				// The host has its own copy once it answered: removing the scratch file
 				// drops its dirty pages instead of writing them back, so a publish writes
@@ -80,7 +85,7 @@ func registerServices(ext *octet.Extension) {
 			if err != nil {
 				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, err.Error(), nil)
 			}
-			up, err := ext.RegisterTools(ctx, def)
+			up, err := ext.Catalog.Register(ctx, []*octet.ToolDef{def})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -90,7 +95,7 @@ func registerServices(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`
 		}) (octet.Result, error) {
-			up, err := ext.UnregisterTools(ctx, a.Name)
+			up, err := ext.Catalog.Unregister(ctx, []string{a.Name})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -103,15 +108,19 @@ func registerServices(ext *octet.Extension) {
 			Secret bool   `json:"secret,omitempty"`
 		}) (octet.Result, error) {
 			if a.Kind == "confirm" {
-				ok, err := ext.Confirm(ctx, octet.Confirmation{Message: a.Prompt})
+				res, err := ext.UI.Confirm(ctx, a.Prompt)
 				if err != nil {
 					return octet.Result{}, err
 				}
-				return octet.Text("asked").WithStructured(map[string]any{"answer": ok}), nil
+				return octet.Text("asked").WithStructured(map[string]any{"answer": res.Confirmed}), nil
 			}
-			v, err := ext.RequestInput(ctx, a.Prompt, a.Secret)
+			res, err := ext.UI.RequestInput(ctx, a.Prompt, octet.UIRequestInputOptions{Secret: a.Secret})
 			if err != nil {
 				return octet.Result{}, err
+			}
+			var v *string
+			if res.Value.Valid {
+				v = &res.Value.Value
 			}
 			if a.Secret {
 				var h any
@@ -126,11 +135,11 @@ func registerServices(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`
 		}) (octet.Result, error) {
-			v, err := ext.GetSecret(ctx, a.Name)
+			v, err := ext.Secrets.Get(ctx, protocol.SecretName(a.Name))
 			if err != nil {
 				return octet.Result{}, err
 			}
-			return octet.Text("secret").WithStructured(map[string]any{"sha256": digest([]byte(v))}), nil
+			return octet.Text("secret").WithStructured(map[string]any{"sha256": digest([]byte(v.Value))}), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "present", Description: "Publish a snapshot with n running activities"},
 		func(ctx context.Context, a struct {
@@ -142,7 +151,7 @@ func registerServices(ext *octet.Extension) {
 				acts[i] = protocol.Activity{ID: "a" + itoa(i), Label: "activity " + itoa(i), State: "running"}
 			}
 			snap := protocol.Snapshot{Revision: a.Revision, Activities: acts, Actions: []protocol.Action{}}
-			if err := ext.UpdatePresentation(ctx, snap, nil); err != nil {
+			if err := ext.Presentation.Update(ctx, snap); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("presented"), nil
@@ -153,15 +162,15 @@ func registerServices(ext *octet.Extension) {
 			Message  string `json:"message"`
 			Key      string `json:"key"`
 		}) (octet.Result, error) {
-			child, err := ext.SpawnAgent(ctx, octet.AgentSpawn{
-				TaskName: a.TaskName, Message: a.Message, IdempotencyKey: a.Key,
-				Tools: []string{"read"}, MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1,
-				MaxCostMicrodollars: 0, MaxOutputBytes: 4096, TimeoutMS: 10000,
+			child, err := ext.Agents.Spawn(ctx, protocol.Name48(a.TaskName), a.Message, octet.AgentsSpawnOptions{
+				IdempotencyKey: a.Key,
+				Policy: protocol.AgentPolicy{Tools: []string{"read"}, MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1,
+					MaxCostMicrodollars: 0, MaxOutputBytes: 4096, TimeoutMS: 10000},
 			})
 			if err != nil {
 				return octet.Result{}, err
 			}
-			settled, err := ext.WaitAgents(ctx, 1000)
+			settled, err := ext.Agents.Wait(ctx, octet.AgentsWaitOptions{TimeoutMS: 1000})
 			if err != nil {
 				return octet.Result{}, err
 			}

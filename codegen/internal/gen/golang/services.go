@@ -20,10 +20,22 @@ const ServicesFile = "sdk-go/services_gen.go"
 // Every exception to "a param is an argument or an option" is in this one table.
 var sdkFilled = map[string]bool{"parent_request_id": true, "sequence": true}
 
-// sdkDefaults are options whose zero value the operation replaces with the SDK's default,
-// written as Go in the service's scope (s.e is the Extension): the KV namespace defaults to
-// the extension's own name, as in Python and TypeScript.
-var sdkDefaults = map[string]string{"namespace": "s.e.ownNamespace()"}
+// sdkDefaults are options (params type.member) whose zero value the operation replaces with
+// the SDK's default, written as Go in the service's scope (s.e is the Extension): the KV
+// namespace defaults to the extension's own name, as in Python and TypeScript; the agent
+// limits the schema leaves required default as the other SDKs default them.
+var sdkDefaults = map[string]string{
+	"KVGetParams.namespace":      "s.e.ownNamespace()",
+	"KVListParams.namespace":     "s.e.ownNamespace()",
+	"AgentModelsParams.limit":    "50", // as in Python and TypeScript
+	"AgentWaitParams.timeout_ms": "protocol.AgentWaitDefaultMS",
+	"NotificationParams.level":   `"info"`,
+}
+
+// sdkHandWritten are the operations the Go SDK writes by hand on the generated service
+// object, because they carry more than the wire's params: the catalog's operations take the
+// tools with their handlers (*ToolDef) and stage the revision they ask for.
+var sdkHandWritten = map[string]bool{"catalog.register": true, "catalog.unregister": true, "catalog.replace": true}
 
 type goService struct {
 	name string // snake_case service name
@@ -87,6 +99,9 @@ func goServices(m *ir.Model, hash string) (string, error) {
 		svc := emit.GoName(s.name)
 		fmt.Fprintf(&b, "// %sService is ext.%s: the %s operations, each sent through Send or Notify.\ntype %sService struct{ e *Extension }\n\n", svc, svc, s.name, svc)
 		for _, me := range s.ops {
+			if sdkHandWritten[me.SDK.Service+"."+me.SDK.Operation] {
+				continue
+			}
 			if err := goOperation(&b, m, svc, me); err != nil {
 				return "", fmt.Errorf("%s: %w", me.Name, err)
 			}
@@ -171,8 +186,12 @@ func goOperation(b *bytes.Buffer, m *ir.Model, svc string, me ir.Method) error {
 			fmt.Fprintf(b, "\tp.%s = %s\n", emit.GoName(a), lowerCamel(a))
 		}
 		for _, f := range opts {
-			if d, ok := sdkDefaults[f.Name]; ok {
-				fmt.Fprintf(b, "\tif p.%s == \"\" {\n\t\tp.%s = %s\n\t}\n", emit.GoName(f.Name), emit.GoName(f.Name), d)
+			if d, ok := sdkDefaults[pt+"."+f.Name]; ok {
+				zero := "0"
+				if goType(m, f.Type, f.Required) == "string" {
+					zero = `""`
+				}
+				fmt.Fprintf(b, "\tif p.%s == %s {\n\t\tp.%s = %s\n\t}\n", emit.GoName(f.Name), zero, emit.GoName(f.Name), d)
 				continue
 			}
 			goDefault(b, m, f)
