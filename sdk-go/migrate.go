@@ -17,13 +17,13 @@ const KVVersionKey = "octet:kv_version"
 
 // MigrationFunc rewrites the KV data of one version into the next. It reads through
 // tx (the committed data) and stages its writes in tx; the SDK commits them with the
-// version bump in one kv.commit.
+// version bump in one KV commit.
 type MigrationFunc func(ctx context.Context, tx *MigrationTx) error
 
 // Migration registers the step that migrates the extension's KV data from version
 // from to from+1 (from >= 1: data stored without a version is version 1). Before the
 // first KV call, when the manifest's [state] kv_version is greater than the stored
-// one, the SDK runs the missing steps in order, each in one atomic kv.commit.
+// one, the SDK runs the missing steps in order, each in one atomic KV commit.
 func (e *Extension) Migration(from int, fn MigrationFunc) {
 	if from < 1 {
 		panic(fmt.Sprintf("octet: Migration(%d): steps start at version 1 (data stored without a version is version 1)", from))
