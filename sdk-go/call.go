@@ -2,7 +2,6 @@ package octet
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"sync"
 
@@ -114,24 +113,3 @@ func wireID(id jsonrpc.ID) protocol.RequestID {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
-
-// ready returns the session, failing before initialize.
-func (e *Extension) ready(what string) (*session, error) {
-	s := e.session.Load()
-	if s == nil || e.conn == nil {
-		return nil, fmt.Errorf("octet: %s before initialize", what)
-	}
-	return s, nil
-}
-
-// need returns the session when feature was negotiated.
-func (e *Extension) need(what string, feature protocol.Feature) (*session, error) {
-	s, err := e.ready(what)
-	if err != nil {
-		return nil, err
-	}
-	if !s.features[string(feature)] {
-		return nil, featureError(what, feature)
-	}
-	return s, nil
-}

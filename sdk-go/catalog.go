@@ -46,12 +46,13 @@ func (c *catalog) reset(tools []*ToolDef) {
 	c.staged = nil
 }
 
-// CatalogRevision returns the last committed catalog revision (0 after initialize).
-func (e *Extension) CatalogRevision() int64 {
-	e.catalog.mu.Lock()
-	defer e.catalog.mu.Unlock()
-	if n := len(e.catalog.committed); n > 0 {
-		return e.catalog.committed[n-1].rev
+// Revision returns the last committed catalog revision (0 after initialize).
+func (s *CatalogService) Revision() int64 {
+	c := s.e.catalog
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.committed); n > 0 {
+		return c.committed[n-1].rev
 	}
 	return 0
 }
@@ -95,53 +96,39 @@ func (c *catalog) retainedLocked() string {
 	return s
 }
 
-// RegisterTools adds or replaces tools (made by DefineTool/DefineRawTool) in one
+// Register adds or replaces tools (made by DefineTool/DefineRawTool) in one
 // tools/register request. Needs the negotiated dynamic_tools feature. Rejection
 // leaves the local catalog unchanged.
-func (e *Extension) RegisterTools(ctx context.Context, tools ...*ToolDef) (CatalogUpdate, error) {
-	s, err := e.need("RegisterTools", protocol.FeatureDynamicTools)
-	if err != nil {
-		return CatalogUpdate{}, err
-	}
-	if len(tools) == 0 || len(tools) > protocol.MaxToolsPerRequest {
-		return CatalogUpdate{}, localError("RegisterTools: %d tools; one request carries 1..%d", len(tools), protocol.MaxToolsPerRequest)
-	}
-	defs := make([]protocol.ToolDefinition, len(tools))
-	for i, t := range tools {
-		defs[i] = t.definition(s.apiVersion)
-	}
-	return e.catalog.mutate(ctx, protocol.MethodToolsRegister, protocol.ToolsRegisterParams{Tools: defs}, func(next map[string]*ToolDef) error {
+func (s *CatalogService) Register(ctx context.Context, tools []*ToolDef) (CatalogUpdate, error) {
+	defs := definitions(s.e, tools)
+	return s.e.catalog.mutate(ctx, func(ctx context.Context) (CatalogUpdate, error) {
+		return Send(ctx, s.e, protocol.RequestToolsRegister, protocol.ToolsRegisterParams{Tools: defs})
+	}, func(next map[string]*ToolDef) error {
 		for _, t := range tools {
 			next[t.spec.Name] = t
 		}
 		if len(next) > protocol.MaxCatalogTools {
-			return localError("RegisterTools: the catalog would hold %d tools, over the %d limit", len(next), protocol.MaxCatalogTools)
+			return localError("Catalog.Register: the catalog would hold %d tools, over the %d limit", len(next), protocol.MaxCatalogTools)
 		}
 		return nil
 	})
 }
 
-// ReplaceTools makes tools the whole dynamic catalog in one tools/replace request: one
+// Replace makes tools the whole dynamic catalog in one tools/replace request: one
 // revision, or nothing changes (no tools empties it). Needs the negotiated dynamic_tools
 // feature. Rejection leaves the local catalog unchanged.
-func (e *Extension) ReplaceTools(ctx context.Context, tools ...*ToolDef) (CatalogUpdate, error) {
-	s, err := e.need("ReplaceTools", protocol.FeatureDynamicTools)
-	if err != nil {
-		return CatalogUpdate{}, err
-	}
-	if len(tools) > protocol.MaxCatalogTools {
-		return CatalogUpdate{}, localError("ReplaceTools: %d tools, over the %d limit", len(tools), protocol.MaxCatalogTools)
-	}
-	defs := make([]protocol.ToolDefinition, len(tools))
+func (s *CatalogService) Replace(ctx context.Context, tools []*ToolDef) (CatalogUpdate, error) {
 	seen := make(map[string]bool, len(tools))
-	for i, t := range tools {
+	for _, t := range tools {
 		if seen[t.spec.Name] {
-			return CatalogUpdate{}, localError("ReplaceTools: %q appears twice", t.spec.Name)
+			return CatalogUpdate{}, localError("Catalog.Replace: %q appears twice", t.spec.Name)
 		}
 		seen[t.spec.Name] = true
-		defs[i] = t.definition(s.apiVersion)
 	}
-	return e.catalog.mutate(ctx, protocol.MethodToolsReplace, protocol.ToolsReplaceParams{Tools: defs}, func(next map[string]*ToolDef) error {
+	defs := definitions(s.e, tools)
+	return s.e.catalog.mutate(ctx, func(ctx context.Context) (CatalogUpdate, error) {
+		return Send(ctx, s.e, protocol.RequestToolsReplace, protocol.ToolsReplaceParams{Tools: defs})
+	}, func(next map[string]*ToolDef) error {
 		clear(next)
 		for _, t := range tools {
 			next[t.spec.Name] = t
@@ -150,16 +137,16 @@ func (e *Extension) ReplaceTools(ctx context.Context, tools ...*ToolDef) (Catalo
 	})
 }
 
-// UnregisterTools removes tools by name in one tools/unregister request; absent
+// Unregister removes tools by name in one tools/unregister request; absent
 // names are harmless.
-func (e *Extension) UnregisterTools(ctx context.Context, names ...string) (CatalogUpdate, error) {
-	if _, err := e.need("UnregisterTools", protocol.FeatureDynamicTools); err != nil {
-		return CatalogUpdate{}, err
+func (s *CatalogService) Unregister(ctx context.Context, names []string) (CatalogUpdate, error) {
+	wire := make([]protocol.ToolName, len(names))
+	for i, n := range names {
+		wire[i] = protocol.ToolName(n)
 	}
-	if len(names) == 0 || len(names) > protocol.MaxToolsPerRequest {
-		return CatalogUpdate{}, localError("UnregisterTools: %d names; one request carries 1..%d", len(names), protocol.MaxToolsPerRequest)
-	}
-	return e.catalog.mutate(ctx, protocol.MethodToolsUnregister, map[string]any{"names": names}, func(next map[string]*ToolDef) error {
+	return s.e.catalog.mutate(ctx, func(ctx context.Context) (CatalogUpdate, error) {
+		return Send(ctx, s.e, protocol.RequestToolsUnregister, protocol.ToolsUnregisterParams{Names: wire})
+	}, func(next map[string]*ToolDef) error {
 		for _, n := range names {
 			delete(next, n)
 		}
@@ -168,7 +155,16 @@ func (e *Extension) UnregisterTools(ctx context.Context, names ...string) (Catal
 }
 
 // mutate stages the next catalog, asks the host, and commits what it accepted.
-func (c *catalog) mutate(ctx context.Context, method string, params any, apply func(map[string]*ToolDef) error) (CatalogUpdate, error) {
+// definitions are the wire definitions of tools for the negotiated API version.
+func definitions(e *Extension, tools []*ToolDef) []protocol.ToolDefinition {
+	defs := make([]protocol.ToolDefinition, len(tools))
+	for i, t := range tools {
+		defs[i] = t.definition(e.APIVersion())
+	}
+	return defs
+}
+
+func (c *catalog) mutate(ctx context.Context, send func(context.Context) (CatalogUpdate, error), apply func(map[string]*ToolDef) error) (CatalogUpdate, error) {
 	c.txn.Lock()
 	defer c.txn.Unlock()
 	c.mu.Lock()
@@ -189,8 +185,7 @@ func (c *catalog) mutate(ctx context.Context, method string, params any, apply f
 	// revision behind, refusing every later mutation (found by certify's
 	// tools.cancel_mid_flight against examples/go/dynamic-tools). Python and TypeScript
 	// await the answer the same way.
-	var res CatalogUpdate
-	err := c.e.ask(context.WithoutCancel(ctx), method, params, &res)
+	res, err := send(context.WithoutCancel(ctx))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.staged = nil
@@ -198,7 +193,7 @@ func (c *catalog) mutate(ctx context.Context, method string, params any, apply f
 		return CatalogUpdate{}, err
 	}
 	if res.Revision != cur.rev+1 {
-		return CatalogUpdate{}, fmt.Errorf("octet: protocol error: %s answered revision %d, want exactly %d; the catalog is unchanged", method, res.Revision, cur.rev+1)
+		return CatalogUpdate{}, fmt.Errorf("octet: protocol error: the catalog change was answered with revision %d, want exactly %d; the catalog is unchanged", res.Revision, cur.rev+1)
 	}
 	accepted := make(map[string]*ToolDef, len(res.Tools))
 	for _, n := range res.Tools {

@@ -7,6 +7,7 @@ import (
 
 	octet "github.com/octet-kit/octet/sdk-go"
 	"github.com/octet-kit/octet/sdk-go/octettest"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // RequestInput with WithOptions and WithFreeText sends the options in order, with their
@@ -19,16 +20,21 @@ func TestRequestInputOptions(t *testing.T) {
 			Free bool `json:"free,omitempty"`
 			Bare bool `json:"bare,omitempty"`
 		}) (octet.Result, error) {
-			opts := []octet.RequestInputOption{octet.WithOptions(
-				octet.InputOption{Value: "main", Label: "Main"},
-				octet.InputOption{Value: "dev", Label: "Dev", Description: "unstable"})}
+			o := octet.UIRequestInputOptions{Options: []protocol.InputOption{
+				{Value: "main", Label: "Main"},
+				{Value: "dev", Label: "Dev", Description: ptrTo("unstable")}}}
 			if a.Free {
-				opts = append(opts, octet.WithFreeText())
+				free := true
+				o.AllowFreeText = &free
 			}
 			if a.Bare {
-				opts = nil
+				o = octet.UIRequestInputOptions{}
 			}
-			v, err := ext.RequestInput(ctx, "Branch?", false, opts...)
+			res, err := ext.UI.RequestInput(ctx, "Branch?", o)
+			var v *string
+			if res.Value.Valid {
+				v = &res.Value.Value
+			}
 			return octet.Text("asked").WithStructured(map[string]any{"answer": v}), err
 		})
 	m := manifest()
@@ -64,3 +70,5 @@ func TestRequestInputOptions(t *testing.T) {
 		}
 	}
 }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -17,6 +17,7 @@ import (
 	octet "github.com/octet-kit/octet/sdk-go"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
 	"github.com/octet-kit/octet/sdk-go/octettest"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // TestMain lets the test binary be the extension process for the process
@@ -93,7 +94,7 @@ func testExtension(opts octet.Options) *octet.Extension {
 			N int `json:"n"`
 		}) (octet.Result, error) {
 			for i := 1; i <= a.N; i++ {
-				if err := ext.Progress(ctx, octet.Steps(fmt.Sprintf("step %d", i), i, a.N, "")); err != nil {
+				if err := ext.Progress.Report(ctx, octet.Steps(fmt.Sprintf("step %d", i), i, a.N, "")); err != nil {
 					return octet.Result{}, err
 				}
 			}
@@ -127,10 +128,14 @@ func testExtension(opts octet.Options) *octet.Extension {
 			for i := range data {
 				data[i] = byte(i % 251)
 			}
-			var info octet.ArtifactInfo
+			var info protocol.ArtifactPublishResult
 			var err error
 			if a.Mode == "inline" {
-				info, err = ext.PublishArtifact(ctx, octet.Artifact{MIMEType: "application/octet-stream", Data: data})
+				opts, err := octet.InlineArtifact("application/octet-stream", "", data)
+				if err != nil {
+					return octet.Result{}, err
+				}
+				info, err = ext.Artifacts.Publish(ctx, opts)
 			} else {
 				rel := a.Path
 				if rel == "" {
@@ -141,8 +146,11 @@ func testExtension(opts octet.Options) *octet.Extension {
 						return octet.Result{}, err
 					}
 				}
-				sum := sha256.Sum256(data)
-				info, err = ext.PublishArtifact(ctx, octet.Artifact{MIMEType: "application/octet-stream", Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+				opts, err := octet.ScratchArtifact("application/octet-stream", "", rel)
+				if err != nil {
+					return octet.Result{}, err
+				}
+				info, err = ext.Artifacts.Publish(ctx, opts)
 			}
 			if err != nil {
 				return octet.Result{}, err
@@ -154,7 +162,7 @@ func testExtension(opts octet.Options) *octet.Extension {
 			N int `json:"n"`
 		}) (octet.Result, error) {
 			for i := 0; i < a.N; i++ {
-				if _, err := ext.KVGet(ctx, "sdk-test", "callback"); err != nil {
+				if _, err := ext.KV.Get(ctx, "callback"); err != nil {
 					return octet.Result{}, err
 				}
 			}
@@ -175,21 +183,21 @@ func testExtension(opts octet.Options) *octet.Extension {
 			Secret bool   `json:"secret,omitempty"`
 		}) (octet.Result, error) {
 			if a.Kind == "confirm" {
-				ok, err := ext.Confirm(ctx, octet.Confirmation{Message: a.Prompt})
-				return octet.Text("asked").WithStructured(map[string]any{"answer": ok}), err
+				ok, err := ext.UI.Confirm(ctx, a.Prompt)
+				return octet.Text("asked").WithStructured(map[string]any{"answer": ok.Confirmed}), err
 			}
-			v, err := ext.RequestInput(ctx, a.Prompt, a.Secret)
-			return octet.Text("asked").WithStructured(map[string]any{"answer": v}), err
+			v, err := ext.UI.RequestInput(ctx, a.Prompt, octet.UIRequestInputOptions{Secret: a.Secret})
+			return octet.Text("asked").WithStructured(map[string]any{"answer": v.Value}), err
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "secret", Description: "Digest of a secret"},
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`
 		}) (octet.Result, error) {
-			v, err := ext.GetSecret(ctx, a.Name)
+			v, err := ext.Secrets.Get(ctx, protocol.SecretName(a.Name))
 			if err != nil {
 				return octet.Result{}, err
 			}
-			sum := sha256.Sum256([]byte(v))
+			sum := sha256.Sum256([]byte(v.Value))
 			return octet.Text("secret").WithStructured(map[string]any{"sha256": hex.EncodeToString(sum[:])}), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "register_dynamic", Description: "Register a dynamic tool"},
@@ -202,7 +210,7 @@ func testExtension(opts octet.Options) *octet.Extension {
 			if err != nil {
 				return octet.Result{}, err
 			}
-			up, err := ext.RegisterTools(ctx, def)
+			up, err := ext.Catalog.Register(ctx, []*octet.ToolDef{def})
 			if err != nil {
 				return octet.Result{}, err
 			}

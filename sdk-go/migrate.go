@@ -17,13 +17,13 @@ const KVVersionKey = "octet:kv_version"
 
 // MigrationFunc rewrites the KV data of one version into the next. It reads through
 // tx (the committed data) and stages its writes in tx; the SDK commits them with the
-// version bump in one kv.commit.
+// version bump in one KV commit.
 type MigrationFunc func(ctx context.Context, tx *MigrationTx) error
 
 // Migration registers the step that migrates the extension's KV data from version
 // from to from+1 (from >= 1: data stored without a version is version 1). Before the
 // first KV call, when the manifest's [state] kv_version is greater than the stored
-// one, the SDK runs the missing steps in order, each in one atomic kv.commit.
+// one, the SDK runs the missing steps in order, each in one atomic KV commit.
 func (e *Extension) Migration(from int, fn MigrationFunc) {
 	if from < 1 {
 		panic(fmt.Sprintf("octet: Migration(%d): steps start at version 1 (data stored without a version is version 1)", from))
@@ -74,20 +74,16 @@ type MigrationTx struct {
 
 // Get reads a key of namespace ("" is the extension's own).
 func (tx *MigrationTx) Get(ctx context.Context, namespace, key string) (protocol.KVGetResult, error) {
-	var res protocol.KVGetResult
-	err := tx.e.ask(ctx, protocol.MethodKVGet, map[string]any{"namespace": tx.ns(namespace), "key": key}, &res)
-	return res, err
+	return tx.e.KV.Get(ctx, key, KVGetOptions{Namespace: tx.ns(namespace)})
 }
 
 // List lists one page of keys with a prefix in namespace ("" is the extension's own).
 func (tx *MigrationTx) List(ctx context.Context, namespace, prefix, cursor string) (protocol.KVListResult, error) {
-	var res protocol.KVListResult
-	params := map[string]any{"namespace": tx.ns(namespace), "prefix": prefix}
+	opts := KVListOptions{Namespace: tx.ns(namespace)}
 	if cursor != "" {
-		params["cursor"] = cursor
+		opts.Cursor = &cursor
 	}
-	err := tx.e.ask(ctx, protocol.MethodKVList, params, &res)
-	return res, err
+	return tx.e.KV.List(ctx, prefix, opts)
 }
 
 // Put stages a write of value (any JSON-encodable value).
@@ -168,8 +164,8 @@ func (e *Extension) declaredKVVersion() int64 {
 // precondition that pins it for the next commit.
 func (e *Extension) storedKVVersion(ctx context.Context) (int64, protocol.KVPrecondition, error) {
 	ns := e.ownNamespace()
-	var res protocol.KVGetResult
-	if err := e.ask(ctx, protocol.MethodKVGet, map[string]any{"namespace": ns, "key": KVVersionKey}, &res); err != nil {
+	res, err := e.KV.Get(ctx, KVVersionKey, KVGetOptions{Namespace: ns})
+	if err != nil {
 		return 0, protocol.KVPrecondition{}, err
 	}
 	if !res.Found || res.Version == nil {
@@ -187,6 +183,7 @@ func (e *Extension) runMigrations(ctx context.Context) error {
 	if declared <= 1 {
 		return nil // data stored without a version is version 1: nothing to read or run
 	}
+	ctx = context.WithValue(ctx, migratingKey{}, true) // the migration's own KV calls do not wait for it
 	e.mu.Lock()
 	steps := e.migrations
 	e.mu.Unlock()
@@ -214,7 +211,7 @@ func (e *Extension) runMigrations(ctx context.Context) error {
 		if len(writes) > protocol.KVMaxBatch {
 			return fail(fmt.Errorf("the step stages %d writes; one kv.commit holds %d with the version", len(tx.writes), protocol.KVMaxBatch-1))
 		}
-		err = e.ask(ctx, protocol.MethodKVCommit, protocol.KVCommitParams{Preconditions: []protocol.KVPrecondition{pre}, Writes: writes}, nil)
+		_, err = e.KV.Commit(ctx, writes, KVCommitOptions{Preconditions: []protocol.KVPrecondition{pre}})
 		var rpc *jsonrpc.Error
 		if errors.As(err, &rpc) && rpc.Code == protocol.CodeKVConflict {
 			if conflicts >= maxMigrationConflicts {

@@ -19,7 +19,7 @@ func migrating(register func(ext *octet.Extension)) *octet.Extension {
 	ext := octet.New(octet.Options{Logger: octet.NewLogger(io.Discard, slog.LevelInfo)})
 	octet.Tool(ext, octet.ToolSpec{Name: "read_note", Description: "Read the note"},
 		func(ctx context.Context, _ struct{}) (octet.Result, error) {
-			got, err := ext.KVGet(ctx, "migr", "note")
+			got, err := ext.KV.Get(ctx, "note")
 			if err != nil {
 				return octet.Result{}, err
 			}

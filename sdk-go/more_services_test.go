@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,14 +40,14 @@ func TestPolicyWithApprovalToken(t *testing.T) {
 	var seen []string
 	h := serving(t, func(ctx context.Context, ext *octet.Extension) (any, error) {
 		intent := protocol.PolicyIntent{Kind: "external_side_effect", Operation: "browser.submit_form"}
-		d, err := ext.EvaluatePolicy(ctx, intent, "")
-		if err != nil || d.Decision != "ask" || d.ApprovalToken != token {
+		d, err := ext.Policy.Evaluate(ctx, intent)
+		if err != nil || d.Decision != "ask" || d.ApprovalToken == nil || *d.ApprovalToken != token {
 			return nil, err
 		}
-		if _, err := ext.EvaluatePolicy(ctx, intent, "not-hex"); err == nil {
+		if _, err := ext.Policy.Evaluate(ctx, intent, octet.PolicyEvaluateOptions{ApprovalToken: octet.Ptr("not-hex")}); err == nil {
 			return nil, octet.Fail(1, "a malformed token was sent", nil)
 		}
-		d, err = ext.EvaluatePolicy(ctx, intent, d.ApprovalToken)
+		d, err = ext.Policy.Evaluate(ctx, intent, octet.PolicyEvaluateOptions{ApprovalToken: d.ApprovalToken})
 		return d.Decision, err
 	}, octettest.Script{Policy: func(intent map[string]any, tok string) map[string]any {
 		seen = append(seen, tok)
@@ -64,36 +65,42 @@ func TestPolicyWithApprovalToken(t *testing.T) {
 	}
 }
 
+// The bounds are the schema's, checked by Send's validator before anything is sent.
 func TestAgentBoundsAreCheckedLocally(t *testing.T) {
-	good := octet.AgentSpawn{TaskName: "inspect", Message: "look", IdempotencyKey: "k1", Tools: []string{"read"},
-		MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1, MaxOutputBytes: 100, TimeoutMS: 1000}
+	type spawn struct {
+		task, message string
+		opts          octet.AgentsSpawnOptions
+	}
+	good := spawn{"inspect", "look", octet.AgentsSpawnOptions{IdempotencyKey: "k1", Policy: protocol.AgentPolicy{Tools: []string{"read"},
+		MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1, MaxOutputBytes: 100, TimeoutMS: 1000, MaxTokens: protocol.Nullable[int64]{}}}}
 	h := serving(t, func(ctx context.Context, ext *octet.Extension) (any, error) {
 		small := int64(500)
-		for _, bad := range []func(a *octet.AgentSpawn){
-			func(a *octet.AgentSpawn) { a.TaskName = "Bad Name" },
-			func(a *octet.AgentSpawn) { a.MaxTokens = &small },
-			func(a *octet.AgentSpawn) { a.Tools = []string{"read", "read"} },
-			func(a *octet.AgentSpawn) { a.MaxDepth = 2 },
-			func(a *octet.AgentSpawn) { a.Message = "" },
+		for _, bad := range []func(a *spawn){
+			func(a *spawn) { a.task = "Bad Name" },
+			func(a *spawn) { a.opts.Policy.MaxTokens = protocol.NullableOf(small) },
+			func(a *spawn) { a.opts.Policy.Tools = []string{"read", "read"} },
+			// max_depth is a schema const: the generated encoder always writes 1.
+			func(a *spawn) { a.message = "" },
 		} {
 			a := good
+			a.opts.Policy.Tools = slices.Clone(good.opts.Policy.Tools)
 			bad(&a)
-			if _, err := ext.SpawnAgent(ctx, a); err == nil {
-				return nil, octet.Fail(1, "bad spawn accepted: "+a.TaskName, nil)
+			if _, err := ext.Agents.Spawn(ctx, protocol.Name48(a.task), a.message, a.opts); err == nil {
+				return nil, octet.Fail(1, "bad spawn accepted: "+a.task, nil)
 			}
 		}
-		if _, err := ext.WaitAgents(ctx, 60001); err == nil {
+		if _, err := ext.Agents.Wait(ctx, octet.AgentsWaitOptions{TimeoutMS: 60001}); err == nil {
 			return nil, octet.Fail(1, "wait timeout over the bound accepted", nil)
 		}
-		child, err := ext.SpawnAgent(ctx, good)
+		child, err := ext.Agents.Spawn(ctx, protocol.Name48(good.task), good.message, good.opts)
 		if err != nil {
 			return nil, err
 		}
-		again, err := ext.SpawnAgent(ctx, good)
+		again, err := ext.Agents.Spawn(ctx, protocol.Name48(good.task), good.message, good.opts)
 		if err != nil || again.AgentID != child.AgentID || again.Created {
 			return nil, octet.Fail(1, "idempotent spawn returned a new child", nil)
 		}
-		w, err := ext.WaitAgents(ctx, 0)
+		w, err := ext.Agents.Wait(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -112,15 +119,15 @@ func TestKVPreconditions(t *testing.T) {
 	h := serving(t, func(ctx context.Context, ext *octet.Extension) (any, error) {
 		put := protocol.KVCommitParams{Writes: []protocol.KVWrite{{KVPut: &protocol.KVPut{Namespace: "sdk-test", Key: "k", Value: json.RawMessage(`{"n":1}`)}}},
 			Preconditions: []protocol.KVPrecondition{{KVExpectAbsent: &protocol.KVExpectAbsent{Namespace: "sdk-test", Key: "k", Absent: true}}}}
-		if _, err := ext.KVCommit(ctx, put); err != nil {
+		if _, err := ext.KV.Commit(ctx, put.Writes, octet.KVCommitOptions{Preconditions: put.Preconditions}); err != nil {
 			return nil, err
 		}
-		_, err := ext.KVCommit(ctx, put) // the key now exists: conflict
+		_, err := ext.KV.Commit(ctx, put.Writes, octet.KVCommitOptions{Preconditions: put.Preconditions}) // the key now exists: conflict
 		var we *jsonrpc.Error
 		if !asError(err, &we) || we.Code != protocol.CodeKVConflict {
 			return nil, octet.Fail(1, "second absent-commit did not conflict", nil)
 		}
-		got, err := ext.KVGet(ctx, "sdk-test", "k")
+		got, err := ext.KV.Get(ctx, "k")
 		return string(got.Value), err
 	}, octettest.Script{})
 	res, err := h.CallTool(context.Background(), "run", nil)
@@ -167,7 +174,7 @@ func TestHostResultsAreCheckedAgainstTheSchema(t *testing.T) {
 		t.Run(c.what, func(t *testing.T) {
 			var got error
 			h := serving(t, func(ctx context.Context, ext *octet.Extension) (any, error) {
-				_, got = ext.EvaluatePolicy(ctx, protocol.PolicyIntent{Kind: "k", Operation: "op"}, "")
+				_, got = ext.Policy.Evaluate(ctx, protocol.PolicyIntent{Kind: "k", Operation: "op"})
 				return "done", nil
 			}, octettest.Script{Policy: func(map[string]any, string) map[string]any { return c.result }})
 			if _, err := h.CallTool(context.Background(), "run", nil); err != nil {

@@ -5,9 +5,30 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/octet-kit/octet/sdk-go/protocol"
 )
+
+// registry is what the extension contributes, registered before Run: tools (the bootstrap
+// catalog), commands, hooks, context, status surfaces, renderers, lifecycle subscriptions,
+// shutdown functions, settings and KV migrations. mu guards it.
+type registry struct {
+	mu        sync.Mutex
+	tools     []*ToolDef // bootstrap catalog (revision 0), in registration order
+	commands  []*commandEntry
+	hooks     map[string]HookHandler
+	context   ContextHandler
+	statuses  map[string]StatusHandler
+	renderers map[string]RenderHandler
+	lifecycle map[string][]LifecycleHandler
+	shutdowns []func(ctx context.Context)
+	configure configurer      // OnConfigure (settings.go)
+	settings  json.RawMessage // the last accepted settings
+	// migrations are the registered KV migration steps by from-version (migrate.go).
+	migrations map[int64]MigrationFunc
+	migration  migrationState
+}
 
 // CommandResult answers command/execute.
 type CommandResult struct {

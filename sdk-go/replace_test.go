@@ -27,10 +27,10 @@ func TestReplaceToolsIsOneRevision(t *testing.T) {
 	ext := octet.New(octet.Options{Logger: octet.NewLogger(io.Discard, slog.LevelInfo)})
 	h := octettest.Start(t, ext, octettest.Options{Manifest: map[string]any{"contributes": map[string]any{"tools": []string{}}}})
 	ctx := context.Background()
-	if _, err := ext.RegisterTools(ctx, textTool(t, "a", "a"), textTool(t, "b", "b")); err != nil {
+	if _, err := ext.Catalog.Register(ctx, []*octet.ToolDef{textTool(t, "a", "a"), textTool(t, "b", "b")}); err != nil {
 		t.Fatal(err)
 	}
-	up, err := ext.ReplaceTools(ctx, textTool(t, "b", "b2"), textTool(t, "c", "c"))
+	up, err := ext.Catalog.Replace(ctx, []*octet.ToolDef{textTool(t, "b", "b2"), textTool(t, "c", "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,13 +42,13 @@ func TestReplaceToolsIsOneRevision(t *testing.T) {
 	}
 	wireError(t, errOnly(h.CallTool(ctx, "a", map[string]any{})), -32602)
 	// Refused locally before anything is sent: nothing changes.
-	if _, err := ext.ReplaceTools(ctx, textTool(t, "d", "d"), textTool(t, "d", "d")); err == nil || !strings.Contains(err.Error(), "appears twice") {
+	if _, err := ext.Catalog.Replace(ctx, []*octet.ToolDef{textTool(t, "d", "d"), textTool(t, "d", "d")}); err == nil || !strings.Contains(err.Error(), "appears twice") {
 		t.Fatalf("duplicate: %v", err)
 	}
 	if n := len(h.Received("tools/replace")); n != 1 {
 		t.Fatalf("a refused replacement reached the host (%d requests)", n)
 	}
-	if up, err := ext.ReplaceTools(ctx); err != nil || up.Revision != 3 || len(up.Tools) != 0 {
+	if up, err := ext.Catalog.Replace(ctx, nil); err != nil || up.Revision != 3 || len(up.Tools) != 0 {
 		t.Fatalf("empty: %+v %v", up, err)
 	}
 }

@@ -146,7 +146,8 @@ func TestAPI01(t *testing.T) {
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`
 		}) (octet.Result, error) {
-			ok, err := ext.Confirm(ctx, octet.Confirmation{Message: "greet?"})
+			res, err := ext.UI.Confirm(ctx, "greet?")
+			ok := res.Confirmed
 			if err != nil {
 				return octet.Result{}, err
 			}

@@ -119,13 +119,13 @@ func TestServicesNeedTheirFeatures(t *testing.T) {
 	ext := testExtension(octet.Options{})
 	octettest.Start(t, ext, octettest.Options{Manifest: manifest(), OptionalFeatures: []string{}})
 	ctx := context.Background()
-	if _, err := ext.GetSecret(ctx, "token"); err == nil || !strings.Contains(err.Error(), `"secrets"`) {
+	if _, err := ext.Secrets.Get(ctx, "token"); err == nil || !strings.Contains(err.Error(), `"secrets"`) {
 		t.Fatalf("GetSecret without the feature: %v", err)
 	}
-	if _, err := ext.KVGet(ctx, "sdk-test", "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
-		t.Fatalf("KVGet without the feature: %v", err)
+	if _, err := ext.KV.Get(ctx, "k"); err == nil || !strings.Contains(err.Error(), `"kv"`) {
+		t.Fatalf("KV.Get without the feature: %v", err)
 	}
-	if err := ext.Progress(ctx, octet.StatusMessage("x")); err == nil {
+	if err := ext.Progress.Report(ctx, octet.StatusMessage("x")); err == nil {
 		t.Fatal("Progress without request_progress")
 	}
 }
@@ -134,10 +134,10 @@ func TestServicesOutsideAHandlerNeedAParent(t *testing.T) {
 	ext := testExtension(octet.Options{})
 	octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
 	ctx := context.Background()
-	if _, err := ext.RequestInput(ctx, "hi", false); err == nil || !strings.Contains(err.Error(), "WithParent") {
+	if _, err := ext.UI.RequestInput(ctx, "hi"); err == nil || !strings.Contains(err.Error(), "WithParent") {
 		t.Fatalf("RequestInput outside a handler: %v", err)
 	}
-	if _, err := ext.GetSecret(octet.WithParent(ctx, jsonrpcID(99)), "token"); err == nil || !strings.Contains(err.Error(), "not a host request") {
+	if _, err := ext.Secrets.Get(octet.WithParent(ctx, jsonrpcID(99)), "token"); err == nil || !strings.Contains(err.Error(), "not a host request") {
 		t.Fatalf("unknown explicit parent: %v", err)
 	}
 }
@@ -147,29 +147,28 @@ func TestPresentationLimitsAndRevisions(t *testing.T) {
 	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
 	ctx := context.Background()
 	snap := protocol.Snapshot{Revision: 1, Activities: []protocol.Activity{}, Actions: []protocol.Action{}}
-	if err := ext.UpdatePresentation(ctx, snap, nil); err != nil {
+	if err := ext.Presentation.Update(ctx, snap); err != nil {
 		t.Fatal(err)
 	}
-	if err := ext.UpdatePresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "does not increase") {
+	if err := ext.Presentation.Update(ctx, snap); err == nil || !strings.Contains(err.Error(), "does not increase") {
 		t.Fatalf("repeated revision: %v", err)
 	}
 	snap.Revision = 2
 	snap.Activities = make([]protocol.Activity, 129)
-	if err := ext.UpdatePresentation(ctx, snap, nil); err == nil || !strings.Contains(err.Error(), "129 activities") {
+	if err := ext.Presentation.Update(ctx, snap); err == nil || !strings.Contains(err.Error(), "$.snapshot.activities: want at most 128 items, got 129") {
 		t.Fatalf("too many activities: %v", err)
 	}
 	waitFor(t, func() bool { return len(h.Received("presentation/update")) >= 1 })
 	if n := len(h.Received("presentation/update")); n != 1 {
 		t.Fatalf("%d updates sent, want 1", n)
 	}
-	// The deprecated name is the same call for one release.
 	snap.Revision, snap.Activities = 3, []protocol.Activity{}
-	if err := ext.PublishPresentation(ctx, snap, nil); err != nil {
+	if err := ext.Presentation.Update(ctx, snap); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, func() bool { return len(h.Received("presentation/update")) >= 2 })
 	if got := h.Received("presentation/update")[1]["params"].(map[string]any)["snapshot"].(map[string]any)["revision"]; got != 3.0 {
-		t.Fatalf("PublishPresentation sent revision %v, want 3", got)
+		t.Fatalf("Update sent revision %v, want 3", got)
 	}
 }
 
@@ -196,20 +195,21 @@ func TestLifecycleSubscription(t *testing.T) {
 	}
 }
 
-// Contributions are named for the wire's context/contribution and status/contribution, as in
-// Python and TypeScript; the Publish names are the same calls for one release.
-func TestContributionsAndTheirDeprecatedNames(t *testing.T) {
+// Contributions are ui operations, as in Python and TypeScript; a status surface the manifest
+// does not declare is refused before anything is sent.
+func TestContributions(t *testing.T) {
 	ext := testExtension(octet.Options{})
 	h := octettest.Start(t, ext, octettest.Options{Manifest: manifest()})
-	if err := ext.ContributeStatus(octet.StatusResult{Surface: "footer", Text: "x"}); err == nil || !strings.Contains(err.Error(), `ContributeStatus: surface "footer" is not declared`) {
+	ctx := context.Background()
+	if err := ext.UI.ContributeStatus(ctx, "footer", "x"); err == nil || !strings.Contains(err.Error(), `ContributeStatus: surface "footer" is not declared`) {
 		t.Fatalf("undeclared surface: %v", err)
 	}
 	items := []octet.ContextItem{{Label: "l", Content: "c", Placement: "prompt_prefix"}}
 	for _, send := range []func() error{
-		func() error { return ext.ContributeStatus(octet.StatusResult{Surface: "status", Text: "one"}) },
-		func() error { return ext.PublishStatus(octet.StatusResult{Surface: "status", Text: "two"}) },
-		func() error { return ext.ContributeContext(items) },
-		func() error { return ext.PublishContext(items) },
+		func() error { return ext.UI.ContributeStatus(ctx, "status", "one") },
+		func() error { return ext.UI.ContributeStatus(ctx, "status", "two") },
+		func() error { return ext.UI.ContributeContext(ctx, items) },
+		func() error { return ext.UI.ContributeContext(ctx, items) },
 	} {
 		if err := send(); err != nil {
 			t.Fatal(err)
@@ -219,6 +219,6 @@ func TestContributionsAndTheirDeprecatedNames(t *testing.T) {
 		return len(h.Received("status/contribution")) == 2 && len(h.Received("context/contribution")) == 2
 	})
 	if got := h.Received("status/contribution")[1]["params"].(map[string]any)["text"]; got != "two" {
-		t.Fatalf("PublishStatus sent %v", got)
+		t.Fatalf("the second status sent %v", got)
 	}
 }

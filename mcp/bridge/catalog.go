@@ -196,14 +196,14 @@ func (b *Bridge) publish(ctx context.Context, u *upstream, tools []*mcp.Tool) er
 	defer b.pubMu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, catalogTimeout)
 	defer cancel()
-	up, err := b.ext.ReplaceTools(cctx, b.catalogWith(u, defs)...)
+	up, err := b.ext.Catalog.Replace(cctx, b.catalogWith(u, defs))
 	if err != nil {
 		return fmt.Errorf("the host refused the catalog: %v", err)
 	}
 	u.mu.Lock()
 	u.tools, u.defs, u.revision = names, defs, up.Revision
 	u.mu.Unlock()
-	b.log.Info("MCP server catalog published", "server", u.name, "tools", len(names), "revision", b.ext.CatalogRevision())
+	b.log.Info("MCP server catalog published", "server", u.name, "tools", len(names), "revision", b.ext.Catalog.Revision())
 	b.statusChanged()
 	return nil
 }
@@ -240,7 +240,7 @@ func (b *Bridge) withdraw(u *upstream, why string) {
 	defer b.pubMu.Unlock()
 	ctx, cancel := context.WithTimeout(b.ctx, catalogTimeout)
 	defer cancel()
-	if _, err := b.ext.ReplaceTools(ctx, b.catalogWith(u, nil)...); err != nil {
+	if _, err := b.ext.Catalog.Replace(ctx, b.catalogWith(u, nil)); err != nil {
 		b.log.Error("withdrawing MCP server tools failed", "server", u.name, "err", err.Error())
 		return
 	}

@@ -137,7 +137,11 @@ func (b *Bridge) artifact(ctx context.Context, server string, i int, mime string
 	}
 	name := fmt.Sprintf("%s-content-%d", server, i)
 	if len(data) <= protocol.ArtifactInlineMaxBytes {
-		info, err := b.ext.PublishArtifact(ctx, octet.Artifact{MIMEType: mime, Name: name, Data: data})
+		inline, err := octet.InlineArtifact(mime, name, data)
+		if err != nil {
+			return "", err
+		}
+		info, err := b.ext.Artifacts.Publish(ctx, inline)
 		if err != nil {
 			return "", err
 		}
@@ -156,7 +160,11 @@ func (b *Bridge) artifact(ctx context.Context, server string, i int, mime string
 	if err != nil {
 		return "", err
 	}
-	info, err := b.ext.PublishScratchFile(ctx, mime, filepath.Base(f.Name()), name)
+	file, err := octet.ScratchArtifact(mime, name, filepath.Base(f.Name()))
+	if err != nil {
+		return "", err
+	}
+	info, err := b.ext.Artifacts.Publish(ctx, file)
 	if err != nil {
 		return "", err
 	}

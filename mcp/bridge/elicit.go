@@ -33,7 +33,7 @@ func (u *upstream) elicitation(ctx context.Context, req *mcp.ElicitRequest) (*mc
 // leaves an optional field out. A URL-mode elicitation asks the user to open the URL.
 func (b *Bridge) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	if p.Mode == "url" {
-		v, err := b.ext.RequestInput(ctx, fmt.Sprintf("%s\nOpen %s, then answer to continue.", p.Message, p.URL), false)
+		v, err := b.input(ctx, fmt.Sprintf("%s\nOpen %s, then answer to continue.", p.Message, p.URL))
 		if err != nil {
 			return nil, err
 		}
@@ -64,7 +64,7 @@ func (b *Bridge) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitRe
 	for _, name := range names {
 		prop, _ := props[name].(map[string]any)
 		typ, _ := prop["type"].(string)
-		v, err := b.ext.RequestInput(ctx, fieldPrompt(p.Message, name, prop, required[name]), false)
+		v, err := b.input(ctx, fieldPrompt(p.Message, name, prop, required[name]))
 		if err != nil {
 			return nil, err
 		}
@@ -197,4 +197,13 @@ func stringOr(v any, def string) string {
 		return s
 	}
 	return def
+}
+
+// input asks the user for text: nil when they cancelled or no input is available.
+func (b *Bridge) input(ctx context.Context, prompt string) (*string, error) {
+	res, err := b.ext.UI.RequestInput(ctx, prompt)
+	if err != nil || !res.Value.Valid {
+		return nil, err
+	}
+	return &res.Value.Value, nil
 }

@@ -101,7 +101,7 @@ func (b *Bridge) progress(_ context.Context, req *mcp.ProgressNotificationClient
 	if cur < 0 {
 		st.Current = nil
 	}
-	if err := b.ext.Progress(call.ctx, st); err != nil {
+	if err := b.ext.Progress.Report(call.ctx, octet.Status(st)); err != nil {
 		b.log.Debug("progress not forwarded", "err", err.Error())
 	}
 }

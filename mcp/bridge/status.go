@@ -9,6 +9,7 @@ import (
 	"time"
 
 	octet "github.com/octet-kit/octet/sdk-go"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 // ServerStatus is one server as mcp_status reports it.
@@ -82,11 +83,11 @@ func (b *Bridge) registerOwn() {
 			}
 			var env []string
 			for _, k := range sortedKeys(u.cfg.SecretEnv) {
-				v, err := b.ext.GetSecret(ctx, u.cfg.SecretEnv[k])
+				v, err := b.ext.Secrets.Get(ctx, protocol.SecretName(u.cfg.SecretEnv[k]))
 				if err != nil {
 					return octet.Result{}, err
 				}
-				env = append(env, k+"="+v)
+				env = append(env, k+"="+v.Value)
 			}
 			u.start(b.ctx, env)
 			b.waitOne(ctx, u, u.cfg.handshake+catalogTimeout)
@@ -107,7 +108,7 @@ func (b *Bridge) registerOwn() {
 
 func (b *Bridge) statusResult() octet.Result {
 	st := b.Status()
-	out := map[string]any{"catalog_revision": b.ext.CatalogRevision(), "servers": st}
+	out := map[string]any{"catalog_revision": b.ext.Catalog.Revision(), "servers": st}
 	raw, _ := json.Marshal(out)
 	return octet.Text(string(raw)).WithStructured(out)
 }
@@ -122,7 +123,7 @@ func (b *Bridge) settledWith(rev int64, restarts int) bool {
 		}
 		n += s.Restarts
 	}
-	return b.ext.CatalogRevision() >= rev && n >= restarts
+	return b.ext.Catalog.Revision() >= rev && n >= restarts
 }
 
 // waitFor waits until ok holds, re-checking on every state change, for at most d.

@@ -1,6 +1,7 @@
 package octettest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -42,92 +43,93 @@ func canonical(raw json.RawMessage) (json.RawMessage, string) {
 
 func ownNamespace(ns, name string) bool { return ns == name || strings.HasPrefix(ns, name+".") }
 
-func (s *kvStore) handle(method string, params json.RawMessage, name string) (any, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch method {
-	case protocol.MethodKVGet:
-		var p struct{ Namespace, Key string }
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid("kv.get params: %v", err)
-		}
-		if !ownNamespace(p.Namespace, name) {
-			return nil, invalid("namespace %q is not %q or %q.*", p.Namespace, name, name)
-		}
-		v, ok := s.data[p.Namespace+"\x00"+p.Key]
-		if !ok {
-			return map[string]any{"found": false}, nil
-		}
-		_, ver := canonical(v)
-		return map[string]any{"found": true, "value": v, "version": ver}, nil
-	case protocol.MethodKVList:
-		var p struct {
-			Namespace, Prefix string
-			Limit             int
-		}
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid("kv.list params: %v", err)
-		}
-		var keys []string
-		for k := range s.data {
-			ns, key, _ := strings.Cut(k, "\x00")
-			if ns == p.Namespace && strings.HasPrefix(key, p.Prefix) {
-				keys = append(keys, key)
-			}
-		}
-		sort.Strings(keys)
-		entries := []any{}
-		for _, k := range keys {
-			v := s.data[p.Namespace+"\x00"+k]
-			_, ver := canonical(v)
-			entries = append(entries, map[string]any{"key": k, "value": v, "version": ver})
-		}
-		return map[string]any{"entries": entries}, nil
-	case protocol.MethodKVCommit:
-		var p struct {
-			Preconditions []struct {
-				Namespace, Key string
-				Version        *string
-				Absent         bool
-			} `json:"preconditions"`
-			Writes []struct {
-				Op, Namespace, Key string
-				Value              json.RawMessage
-			} `json:"writes"`
-		}
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, invalid("kv.commit params: %v", err)
-		}
-		for _, w := range p.Writes {
-			if !ownNamespace(w.Namespace, name) {
-				return nil, invalid("namespace %q is not %q or %q.*", w.Namespace, name, name)
-			}
-		}
-		for _, c := range p.Preconditions {
-			v, ok := s.data[c.Namespace+"\x00"+c.Key]
-			var actual *string
-			if ok {
-				_, ver := canonical(v)
-				actual = &ver
-			}
-			if (c.Absent && ok) || (!c.Absent && (actual == nil || c.Version == nil || *actual != *c.Version)) {
-				return nil, jsonrpc.NewError(protocol.CodeKVConflict, "kv precondition failed",
-					map[string]any{"namespace": c.Namespace, "key": c.Key, "expected": c.Version, "actual": actual})
-			}
-		}
-		versions := []any{}
-		for _, w := range p.Writes {
-			k := w.Namespace + "\x00" + w.Key
-			if w.Op == "delete" {
-				delete(s.data, k)
-				versions = append(versions, map[string]any{"namespace": w.Namespace, "key": w.Key, "version": nil})
-				continue
-			}
-			v, ver := canonical(w.Value)
-			s.data[k] = v
-			versions = append(versions, map[string]any{"namespace": w.Namespace, "key": w.Key, "version": ver})
-		}
-		return map[string]any{"versions": versions}, nil
+// name is the extension's own name: its namespaces are name and name + "." + suffix.
+func (s *services) name() string { return s.host.opts.Manifest["name"].(string) }
+
+func (s *services) kvGet(_ context.Context, p protocol.KVGetParams) (any, error) {
+	if !ownNamespace(p.Namespace, s.name()) {
+		return nil, invalid("namespace %q is not %q or %q.*", p.Namespace, s.name(), s.name())
 	}
-	return nil, invalid("unknown kv method %s", method)
+	st := s.kv
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	v, ok := st.data[p.Namespace+"\x00"+p.Key]
+	if !ok {
+		return protocol.KVGetResult{Found: false}, nil
+	}
+	_, ver := canonical(v)
+	return protocol.KVGetResult{Found: true, Value: v, Version: &ver}, nil
+}
+
+func (s *services) kvList(_ context.Context, p protocol.KVListParams) (any, error) {
+	if !ownNamespace(p.Namespace, s.name()) {
+		return nil, invalid("namespace %q is not %q or %q.*", p.Namespace, s.name(), s.name())
+	}
+	st := s.kv
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var keys []string
+	for k := range st.data {
+		ns, key, _ := strings.Cut(k, "\x00")
+		if ns == p.Namespace && strings.HasPrefix(key, p.Prefix) {
+			keys = append(keys, key)
+		}
+	}
+	sort.Strings(keys)
+	entries := []protocol.KVEntry{}
+	for _, k := range keys {
+		v := st.data[p.Namespace+"\x00"+k]
+		_, ver := canonical(v)
+		entries = append(entries, protocol.KVEntry{Key: k, Value: v, Version: ver})
+	}
+	return protocol.KVListResult{Entries: entries}, nil
+}
+
+// kvCommit applies every write if every precondition holds, else nothing (-32005).
+func (s *services) kvCommit(_ context.Context, p protocol.KVCommitParams) (any, error) {
+	for _, w := range p.Writes {
+		var ns string
+		if w.KVPut != nil {
+			ns = w.KVPut.Namespace
+		} else {
+			ns = w.KVDelete.Namespace
+		}
+		if !ownNamespace(ns, s.name()) {
+			return nil, invalid("namespace %q is not %q or %q.*", ns, s.name(), s.name())
+		}
+	}
+	st := s.kv
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, c := range p.Preconditions {
+		var ns, key string
+		var want *string
+		if c.KVExpectAbsent != nil {
+			ns, key = c.KVExpectAbsent.Namespace, c.KVExpectAbsent.Key
+		} else {
+			ns, key, want = c.KVExpectVersion.Namespace, c.KVExpectVersion.Key, &c.KVExpectVersion.Version
+		}
+		v, ok := st.data[ns+"\x00"+key]
+		var actual *string
+		if ok {
+			_, ver := canonical(v)
+			actual = &ver
+		}
+		if (want == nil && ok) || (want != nil && (actual == nil || *actual != *want)) {
+			return nil, jsonrpc.NewError(protocol.CodeKVConflict, "kv precondition failed",
+				map[string]any{"namespace": ns, "key": key, "expected": want, "actual": actual})
+		}
+	}
+	versions := []any{}
+	for _, w := range p.Writes {
+		if d := w.KVDelete; d != nil {
+			delete(st.data, d.Namespace+"\x00"+d.Key)
+			versions = append(versions, map[string]any{"namespace": d.Namespace, "key": d.Key, "version": nil})
+			continue
+		}
+		v, ver := canonical(w.KVPut.Value)
+		st.data[w.KVPut.Namespace+"\x00"+w.KVPut.Key] = v
+		versions = append(versions, map[string]any{"namespace": w.KVPut.Namespace, "key": w.KVPut.Key, "version": ver})
+	}
+	return map[string]any{"versions": versions}, nil
 }

@@ -36,11 +36,13 @@ type Artifact struct {
 	Data               []byte
 }
 
-// services answers the extension's requests.
+// services answers the extension's requests: the handlers of the descriptor table
+// (routes.go) and the in-memory state they share.
 type services struct {
 	script *Script
 	host   *Host
 	kv     *kvStore
+	table  map[string]route
 
 	mu        sync.Mutex
 	artifacts []Artifact
@@ -50,7 +52,9 @@ type services struct {
 }
 
 func newServices(s *Script, h *Host) *services {
-	return &services{script: s, host: h, kv: newKVStore(), catalog: map[string]bool{}}
+	svc := &services{script: s, host: h, kv: newKVStore(), catalog: map[string]bool{}}
+	svc.table = svc.routes()
+	return svc
 }
 
 // Artifacts returns the artifacts accepted so far.
@@ -63,72 +67,54 @@ func (h *Host) Artifacts() []Artifact {
 // KV returns the in-memory store (to seed or inspect).
 func (h *Host) KV() map[string]json.RawMessage { return h.svc.kv.snapshot() }
 
-func decode(req *jsonrpc.Request) (map[string]any, error) {
-	var p map[string]any
-	if err := json.Unmarshal(req.Params, &p); err != nil {
-		return nil, jsonrpc.NewError(protocol.CodeInvalidParams, "params: "+err.Error(), nil)
-	}
-	return p, nil
-}
-
 func invalid(format string, args ...any) error {
 	return jsonrpc.NewError(protocol.CodeInvalidParams, fmt.Sprintf(format, args...), nil)
 }
 
-func (s *services) handle(ctx context.Context, req *jsonrpc.Request) (any, error) {
-	if req.IsNotification() {
-		return nil, nil // recorded by the frame tap; see Host.Received
-	}
-	p, err := decode(req)
-	if err != nil {
-		return nil, err
-	}
-	switch req.Method {
-	case protocol.MethodConfirmationRequest:
-		msg, _ := p["message"].(string)
-		ok := s.script.Confirm != nil && s.script.Confirm(msg)
-		return map[string]any{"confirmed": ok}, nil
-	case protocol.MethodInputRequest:
-		prompt, _ := p["prompt"].(string)
-		secret, _ := p["secret"].(bool)
-		var v *string
-		if s.script.Input != nil {
-			v = s.script.Input(prompt, secret)
-		}
-		return map[string]any{"value": v}, nil
-	case protocol.MethodSecretGet:
-		name, _ := p["name"].(string)
-		if v, ok := s.script.Secrets[name]; ok {
-			return map[string]any{"value": v}, nil
-		}
-		return nil, jsonrpc.NewError(protocol.CodeSecretUnavailable, "secret is unavailable", nil)
-	case protocol.MethodPolicyEvaluate:
-		intent, _ := p["intent"].(map[string]any)
-		token, _ := p["approval_token"].(string)
-		if s.script.Policy != nil {
-			return s.script.Policy(intent, token), nil
-		}
-		return map[string]any{"decision": "allow"}, nil
-	case protocol.MethodArtifactPublish:
-		return s.publish(p)
-	case protocol.MethodToolsRegister, protocol.MethodToolsUnregister, protocol.MethodToolsReplace:
-		return s.mutateCatalog(req.Method, p)
-	case protocol.MethodAgentSpawn, protocol.MethodAgentMessage, protocol.MethodAgentFollowUp, protocol.MethodAgentModels, protocol.MethodAgentList, protocol.MethodAgentWait, protocol.MethodAgentInterrupt:
-		return s.agent(req.Method, p)
-	case protocol.MethodKVGet, protocol.MethodKVList, protocol.MethodKVCommit:
-		return s.kv.handle(req.Method, req.Params, s.host.opts.Manifest["name"].(string))
-	}
-	return nil, jsonrpc.NewError(protocol.CodeMethodNotFound, "method not found: "+req.Method, map[string]string{"method": req.Method})
+func (s *services) confirm(_ context.Context, p protocol.ConfirmationRequestParams) (any, error) {
+	return protocol.ConfirmationRequestResult{Confirmed: s.script.Confirm != nil && s.script.Confirm(p.Message)}, nil
 }
 
-// publish verifies an artifact as the real host does: inline data decoded and
-// bounded, path data read from the scratch directory with size and digest checked.
-func (s *services) publish(p map[string]any) (any, error) {
-	mime, _ := p["mime_type"].(string)
-	name, _ := p["name"].(string)
+func (s *services) input(_ context.Context, p protocol.InputRequestParams) (any, error) {
+	var v *string
+	if s.script.Input != nil {
+		v = s.script.Input(p.Prompt, p.Secret)
+	}
+	return map[string]any{"value": v}, nil
+}
+
+func (s *services) secret(_ context.Context, p protocol.SecretGetParams) (any, error) {
+	if v, ok := s.script.Secrets[string(p.Name)]; ok {
+		return protocol.SecretGetResult{Value: v}, nil
+	}
+	return nil, jsonrpc.NewError(protocol.CodeSecretUnavailable, "secret is unavailable", nil)
+}
+
+// policy answers the script's result as given, so a test can send the SDK a malformed one.
+func (s *services) policy(_ context.Context, p protocol.PolicyEvaluateParams) (any, error) {
+	if s.script.Policy == nil {
+		return map[string]any{"decision": "allow"}, nil
+	}
+	var intent map[string]any
+	raw, _ := json.Marshal(p.Intent)
+	_ = json.Unmarshal(raw, &intent)
+	token := ""
+	if p.ApprovalToken != nil {
+		token = *p.ApprovalToken
+	}
+	return s.script.Policy(intent, token), nil
+}
+
+// publish verifies an artifact as the real host does: inline data decoded and bounded, path
+// data read from the scratch directory with size and digest checked.
+func (s *services) publish(_ context.Context, p protocol.ArtifactPublishParams) (any, error) {
+	var mime, name string
 	var data []byte
-	if d, ok := p["data"].(string); ok {
-		b, err := base64.StdEncoding.DecodeString(d)
+	switch {
+	case p.ArtifactPublishInline != nil:
+		in := p.ArtifactPublishInline
+		mime, name = in.MIMEType, deref(in.Name)
+		b, err := base64.StdEncoding.DecodeString(deref(in.Data))
 		if err != nil {
 			return nil, invalid("artifact data is not base64: %v", err)
 		}
@@ -136,18 +122,18 @@ func (s *services) publish(p map[string]any) (any, error) {
 			return nil, invalid("inline artifact of %d bytes exceeds %d", len(b), protocol.ArtifactInlineMaxBytes)
 		}
 		data = b
-	} else {
-		rel, _ := p["path"].(string)
-		b, err := os.ReadFile(filepath.Join(s.script.ScratchDir, filepath.FromSlash(rel)))
+	case p.ArtifactPublishFile != nil:
+		f := p.ArtifactPublishFile
+		mime, name = f.MIMEType, deref(f.Name)
+		b, err := os.ReadFile(filepath.Join(s.script.ScratchDir, filepath.FromSlash(f.Path)))
 		if err != nil {
 			return nil, jsonrpc.NewError(protocol.CodeServiceUnavailable, "artifact path unreadable: "+err.Error(), nil)
 		}
-		size, _ := p["size"].(float64)
-		if int64(size) != int64(len(b)) {
-			return nil, invalid("artifact size %d does not match the file's %d bytes", int64(size), len(b))
+		if f.Size != int64(len(b)) {
+			return nil, invalid("artifact size %d does not match the file's %d bytes", f.Size, len(b))
 		}
 		sum := sha256.Sum256(b)
-		if p["sha256"] != hex.EncodeToString(sum[:]) {
+		if string(f.SHA256) != hex.EncodeToString(sum[:]) {
 			return nil, invalid("artifact sha256 does not match the file")
 		}
 		data = b
@@ -157,73 +143,95 @@ func (s *services) publish(p map[string]any) (any, error) {
 	id := fmt.Sprintf("artifact-%d", len(s.artifacts)+1)
 	s.artifacts = append(s.artifacts, Artifact{ID: id, MIMEType: mime, Name: name, Data: data})
 	s.mu.Unlock()
-	return map[string]any{"artifact_id": id, "size": len(data), "sha256": hex.EncodeToString(sum[:])}, nil
+	return protocol.ArtifactPublishResult{ArtifactID: id, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}, nil
 }
 
-func (s *services) mutateCatalog(method string, p map[string]any) (any, error) {
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func (s *services) register(_ context.Context, p protocol.ToolsRegisterParams) (any, error) {
+	return s.mutateCatalog(false, p.Tools, nil), nil
+}
+
+func (s *services) replace(_ context.Context, p protocol.ToolsReplaceParams) (any, error) {
+	return s.mutateCatalog(true, p.Tools, nil), nil
+}
+
+func (s *services) unregister(_ context.Context, p protocol.ToolsUnregisterParams) (any, error) {
+	return s.mutateCatalog(false, nil, p.Names), nil
+}
+
+// mutateCatalog applies one catalog change as one revision and answers the whole catalog.
+func (s *services) mutateCatalog(replace bool, add []protocol.ToolDefinition, remove []protocol.ToolName) protocol.ToolsCatalogResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if method == protocol.MethodToolsReplace {
+	if replace {
 		clear(s.catalog)
 	}
-	if method == protocol.MethodToolsRegister || method == protocol.MethodToolsReplace {
-		tools, _ := p["tools"].([]any)
-		for _, t := range tools {
-			def, _ := t.(map[string]any)
-			name, _ := def["name"].(string)
-			s.catalog[name] = true
-		}
-	} else {
-		names, _ := p["names"].([]any)
-		for _, n := range names {
-			delete(s.catalog, fmt.Sprint(n))
-		}
+	for _, t := range add {
+		s.catalog[string(t.Name)] = true
+	}
+	for _, n := range remove {
+		delete(s.catalog, string(n))
 	}
 	s.revision++
-	names := []string{}
+	names := []protocol.ToolName{}
 	for n := range s.catalog {
-		names = append(names, n)
+		names = append(names, protocol.ToolName(n))
 	}
-	return map[string]any{"revision": s.revision, "tools": names}, nil
+	return protocol.ToolsCatalogResult{Revision: s.revision, Tools: names}
 }
 
-// agent is a deterministic child-session service: spawned agents settle at once
-// with the scripted output.
-func (s *services) agent(method string, p map[string]any) (any, error) {
+// spawn is a deterministic child-session service: spawned agents settle at once with the
+// scripted output; a repeated idempotency key returns the same agent.
+func (s *services) spawn(_ context.Context, p protocol.AgentSpawnParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch method {
-	case protocol.MethodAgentSpawn:
-		key, _ := p["idempotency_key"].(string)
-		for _, a := range s.agents {
-			if a["idempotency_key"] == key {
-				return map[string]any{"agent_id": a["agent_id"], "session": a["session"], "state": a["state"], "created": false}, nil
-			}
+	for _, a := range s.agents {
+		if a["idempotency_key"] == p.IdempotencyKey {
+			return map[string]any{"agent_id": a["agent_id"], "session": a["session"], "state": a["state"], "created": false}, nil
 		}
-		id := fmt.Sprintf("agent-%d", len(s.agents)+1)
-		rec := map[string]any{
-			"agent_id": id, "session": "agent-session:" + id, "task_name": p["task_name"],
-			"idempotency_key": key, "state": "settled", "policy": p["policy"], "created_at_ms": 0,
-			"turns": 1, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0, "cost_microdollars": 0},
-			"output": s.script.AgentOutput, "timed_out": false,
-		}
-		s.agents = append(s.agents, rec)
-		return map[string]any{"agent_id": id, "session": rec["session"], "state": "pending", "created": true}, nil
-	case protocol.MethodAgentMessage, protocol.MethodAgentFollowUp:
-		return map[string]any{"accepted": true}, nil
-	case protocol.MethodAgentModels:
-		return map[string]any{"models": []any{map[string]any{"provider": "test", "model": "scripted"}}}, nil
-	case protocol.MethodAgentList:
-		return map[string]any{"agents": append([]map[string]any{}, s.agents...)}, nil
-	case protocol.MethodAgentWait:
-		return map[string]any{"timed_out": false, "agents": append([]map[string]any{}, s.agents...)}, nil
-	case protocol.MethodAgentInterrupt:
-		return map[string]any{"interrupted": false}, nil
 	}
-	return nil, invalid("unknown agent method %s", method)
+	id := fmt.Sprintf("agent-%d", len(s.agents)+1)
+	rec := map[string]any{
+		"agent_id": id, "session": "agent-session:" + id, "task_name": p.TaskName,
+		"idempotency_key": p.IdempotencyKey, "state": "settled", "policy": p.Policy, "created_at_ms": 0,
+		"turns": 1, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0, "cost_microdollars": 0},
+		"output": s.script.AgentOutput, "timed_out": false,
+	}
+	s.agents = append(s.agents, rec)
+	return map[string]any{"agent_id": id, "session": rec["session"], "state": "pending", "created": true}, nil
 }
 
-// SeedKV stores value under namespace/key as a kv.commit would (data an earlier
+func (s *services) accept(context.Context, protocol.AgentMessageParams) (any, error) {
+	return protocol.AgentMessageResult{Accepted: true}, nil
+}
+
+func (s *services) models(context.Context, protocol.AgentModelsParams) (any, error) {
+	return map[string]any{"models": []any{map[string]any{"provider": "test", "model": "scripted"}}}, nil
+}
+
+func (s *services) list(context.Context, protocol.AgentListParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return map[string]any{"agents": append([]map[string]any{}, s.agents...)}, nil
+}
+
+func (s *services) wait(context.Context, protocol.AgentWaitParams) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return map[string]any{"timed_out": false, "agents": append([]map[string]any{}, s.agents...)}, nil
+}
+
+func (s *services) interrupt(context.Context, protocol.AgentInterruptParams) (any, error) {
+	return protocol.AgentInterruptResult{Interrupted: false}, nil
+}
+
+// SeedKV stores value under namespace/key as a KV commit would (data an earlier
 // release wrote, or another generation's write in the middle of a test).
 func (h *Host) SeedKV(namespace, key string, value any) {
 	raw, _ := json.Marshal(value)

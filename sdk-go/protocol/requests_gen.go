@@ -6,84 +6,153 @@ package protocol
 
 // RequestType binds an extension-to-host request to its params and result types, the way
 // vscode-jsonrpc's RequestType does: a caller names the descriptor, never the method string.
+// An SDK's Send checks the negotiated version, feature and contribution, fills what the
+// SDK owns (the parent request), validates the params and the result against the schema.
 type RequestType[P, R any] struct {
-	Method     string
-	Feature    Feature // negotiated feature the host needs for it ("" none)
-	OwnerBound bool    // params name the parent host request whose owner applies
+	Method       string
+	Versions     []string          // API versions that have the method
+	Feature      Feature           // negotiated feature the host needs for it ("" none)
+	Contribution string            // manifest contribution that enables it ("" none)
+	OwnerBound   bool              // params name the parent host request whose owner applies
+	Result       map[string]string // API version -> result type name
 }
 
 // NotificationType binds an extension-to-host notification to its params type.
 type NotificationType[P any] struct {
-	Method     string
-	Feature    Feature
-	OwnerBound bool
+	Method       string
+	Versions     []string
+	Feature      Feature
+	Contribution string
+	OwnerBound   bool
 }
 
+// ParentSetter is implemented by the params of every method the extension sends that names
+// a parent host request: the SDK fills parent_request_id from the call in progress.
+type ParentSetter interface{ SetParentRequestID(id RequestID) }
+
+// SequenceSetter is implemented by params with a per-parent sequence the SDK numbers.
+type SequenceSetter interface{ SetSequence(n int64) }
+
 // NotifyNotification is notification: Show the user a notification.
-var NotifyNotification = NotificationType[NotificationParams]{Method: MethodNotification, Feature: "", OwnerBound: false}
+var NotifyNotification = NotificationType[NotificationParams]{Method: MethodNotification, Versions: []string{"0.1", "0.2", "0.4"}, Feature: "", Contribution: "notifications", OwnerBound: false}
 
 // RequestConfirmationRequest is confirmation/request: Ask the user to confirm.
-var RequestConfirmationRequest = RequestType[ConfirmationRequestParams, ConfirmationRequestResult]{Method: MethodConfirmationRequest, Feature: "", OwnerBound: false}
+var RequestConfirmationRequest = RequestType[ConfirmationRequestParams, ConfirmationRequestResult]{Method: MethodConfirmationRequest, Versions: []string{"0.1", "0.2", "0.4"}, Feature: "", Contribution: "confirmations", OwnerBound: false, Result: map[string]string{"0.1": "ConfirmationRequestResult", "0.2": "ConfirmationRequestResult", "0.4": "ConfirmationRequestResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *ConfirmationRequestParams) SetParentRequestID(id RequestID) { x.ParentRequestID = &id }
 
 // RequestInputRequest is input/request: Ask the user for text; null means cancelled or unavailable.
-var RequestInputRequest = RequestType[InputRequestParams, InputRequestResult]{Method: MethodInputRequest, Feature: "", OwnerBound: true}
+var RequestInputRequest = RequestType[InputRequestParams, InputRequestResult]{Method: MethodInputRequest, Versions: []string{"0.2", "0.4"}, Feature: "", Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "InputRequestResult", "0.4": "InputRequestResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *InputRequestParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // NotifyContextContribution is context/contribution: Push context items.
-var NotifyContextContribution = NotificationType[ContextContributionParams]{Method: MethodContextContribution, Feature: "", OwnerBound: false}
+var NotifyContextContribution = NotificationType[ContextContributionParams]{Method: MethodContextContribution, Versions: []string{"0.1", "0.2", "0.4"}, Feature: "", Contribution: "context", OwnerBound: false}
 
 // NotifyStatusContribution is status/contribution: Push status text.
-var NotifyStatusContribution = NotificationType[StatusContributionParams]{Method: MethodStatusContribution, Feature: "", OwnerBound: false}
+var NotifyStatusContribution = NotificationType[StatusContributionParams]{Method: MethodStatusContribution, Versions: []string{"0.1", "0.2", "0.4"}, Feature: "", Contribution: "ui", OwnerBound: false}
 
 // NotifyPresentationUpdate is presentation/update: Replace the presentation snapshot (latest value wins).
-var NotifyPresentationUpdate = NotificationType[PresentationUpdateParams]{Method: MethodPresentationUpdate, Feature: "", OwnerBound: false}
+var NotifyPresentationUpdate = NotificationType[PresentationUpdateParams]{Method: MethodPresentationUpdate, Versions: []string{"0.2", "0.4"}, Feature: "", Contribution: "presentation", OwnerBound: false}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *PresentationUpdateParams) SetParentRequestID(id RequestID) { x.ParentRequestID = &id }
 
 // NotifyProgress is $/progress: Report progress of a host request being served.
-var NotifyProgress = NotificationType[ProgressParams]{Method: MethodProgress, Feature: FeatureRequestProgress, OwnerBound: true}
+var NotifyProgress = NotificationType[ProgressParams]{Method: MethodProgress, Versions: []string{"0.2", "0.4"}, Feature: FeatureRequestProgress, Contribution: "", OwnerBound: true}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *ProgressParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
+
+// SetSequence sets sequence (the SDK fills it).
+func (x *ProgressParams) SetSequence(n int64) { x.Sequence = n }
 
 // RequestArtifactPublish is artifact/publish: Publish an artifact (inline or from the scratch directory); the host verifies size and digest.
-var RequestArtifactPublish = RequestType[ArtifactPublishParams, ArtifactPublishResult]{Method: MethodArtifactPublish, Feature: FeatureArtifacts, OwnerBound: true}
+var RequestArtifactPublish = RequestType[ArtifactPublishParams, ArtifactPublishResult]{Method: MethodArtifactPublish, Versions: []string{"0.2", "0.4"}, Feature: FeatureArtifacts, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "ArtifactPublishResult", "0.4": "ArtifactPublishResult"}}
+
+// SetParentRequestID sets parent_request_id on the variant set.
+func (x *ArtifactPublishParams) SetParentRequestID(id RequestID) {
+	if x.ArtifactPublishInline != nil {
+		x.ArtifactPublishInline.SetParentRequestID(id)
+	}
+	if x.ArtifactPublishFile != nil {
+		x.ArtifactPublishFile.SetParentRequestID(id)
+	}
+}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *ArtifactPublishInline) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *ArtifactPublishFile) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestPolicyEvaluate is policy/evaluate: Ask the host's policy about an intent.
-var RequestPolicyEvaluate = RequestType[PolicyEvaluateParams, PolicyEvaluateResult]{Method: MethodPolicyEvaluate, Feature: FeaturePolicyIntents, OwnerBound: true}
+var RequestPolicyEvaluate = RequestType[PolicyEvaluateParams, PolicyEvaluateResult]{Method: MethodPolicyEvaluate, Versions: []string{"0.2", "0.4"}, Feature: FeaturePolicyIntents, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "PolicyEvaluateResult", "0.4": "PolicyEvaluateResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *PolicyEvaluateParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestSecretGet is secret/get: Read a secret granted by the manifest allowlist.
-var RequestSecretGet = RequestType[SecretGetParams, SecretGetResult]{Method: MethodSecretGet, Feature: FeatureSecrets, OwnerBound: true}
+var RequestSecretGet = RequestType[SecretGetParams, SecretGetResult]{Method: MethodSecretGet, Versions: []string{"0.2", "0.4"}, Feature: FeatureSecrets, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "SecretGetResult", "0.4": "SecretGetResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *SecretGetParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestToolsRegister is tools/register: Add or replace tools; the ack's revision is exactly the previous plus one.
-var RequestToolsRegister = RequestType[ToolsRegisterParams, ToolsCatalogResult]{Method: MethodToolsRegister, Feature: FeatureDynamicTools, OwnerBound: false}
+var RequestToolsRegister = RequestType[ToolsRegisterParams, ToolsCatalogResult]{Method: MethodToolsRegister, Versions: []string{"0.2", "0.4"}, Feature: FeatureDynamicTools, Contribution: "", OwnerBound: false, Result: map[string]string{"0.2": "ToolsCatalogResult", "0.4": "ToolsCatalogResult"}}
 
 // RequestToolsUnregister is tools/unregister: Remove tools; the ack's revision is exactly the previous plus one.
-var RequestToolsUnregister = RequestType[ToolsUnregisterParams, ToolsCatalogResult]{Method: MethodToolsUnregister, Feature: FeatureDynamicTools, OwnerBound: false}
+var RequestToolsUnregister = RequestType[ToolsUnregisterParams, ToolsCatalogResult]{Method: MethodToolsUnregister, Versions: []string{"0.2", "0.4"}, Feature: FeatureDynamicTools, Contribution: "", OwnerBound: false, Result: map[string]string{"0.2": "ToolsCatalogResult", "0.4": "ToolsCatalogResult"}}
 
 // RequestToolsReplace is tools/replace: Replace the whole dynamic catalog atomically: one revision, or nothing changes; the ack's revision is exactly the previous plus one.
-var RequestToolsReplace = RequestType[ToolsReplaceParams, ToolsCatalogResult]{Method: MethodToolsReplace, Feature: FeatureDynamicTools, OwnerBound: false}
+var RequestToolsReplace = RequestType[ToolsReplaceParams, ToolsCatalogResult]{Method: MethodToolsReplace, Versions: []string{"0.2", "0.4"}, Feature: FeatureDynamicTools, Contribution: "", OwnerBound: false, Result: map[string]string{"0.2": "ToolsCatalogResult", "0.4": "ToolsCatalogResult"}}
 
 // RequestAgentSpawn is agent/spawn: Start a child agent session (idempotent by key).
-var RequestAgentSpawn = RequestType[AgentSpawnParams, AgentSpawnResult]{Method: MethodAgentSpawn, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentSpawn = RequestType[AgentSpawnParams, AgentSpawnResult]{Method: MethodAgentSpawn, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentSpawnResult", "0.4": "AgentSpawnResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *AgentSpawnParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestAgentMessage is agent/message: Steer a running child.
-var RequestAgentMessage = RequestType[AgentMessageParams, AgentMessageResult]{Method: MethodAgentMessage, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentMessage = RequestType[AgentMessageParams, AgentMessageResult]{Method: MethodAgentMessage, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentMessageResult", "0.4": "AgentMessageResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *AgentMessageParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestAgentFollowUp is agent/follow_up: Resume a settled child with a follow-up.
-var RequestAgentFollowUp = RequestType[AgentMessageParams, AgentMessageResult]{Method: MethodAgentFollowUp, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentFollowUp = RequestType[AgentMessageParams, AgentMessageResult]{Method: MethodAgentFollowUp, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentMessageResult", "0.4": "AgentMessageResult"}}
 
 // RequestAgentModels is agent/models: List models a child can use.
-var RequestAgentModels = RequestType[AgentModelsParams, AgentModelsResult]{Method: MethodAgentModels, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentModels = RequestType[AgentModelsParams, AgentModelsResult]{Method: MethodAgentModels, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentModelsResult", "0.4": "AgentModelsResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *AgentModelsParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestAgentList is agent/list: List the parent's children.
-var RequestAgentList = RequestType[AgentListParams, AgentListResult]{Method: MethodAgentList, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentList = RequestType[AgentListParams, AgentListResult]{Method: MethodAgentList, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentListResult", "0.4": "AgentListResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *AgentListParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestAgentWait is agent/wait: Wait for children to settle.
-var RequestAgentWait = RequestType[AgentWaitParams, AgentWaitResult]{Method: MethodAgentWait, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentWait = RequestType[AgentWaitParams, AgentWaitResult]{Method: MethodAgentWait, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentWaitResult", "0.4": "AgentWaitResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *AgentWaitParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestAgentInterrupt is agent/interrupt: Interrupt a child.
-var RequestAgentInterrupt = RequestType[AgentInterruptParams, AgentInterruptResult]{Method: MethodAgentInterrupt, Feature: FeatureAgentSessions, OwnerBound: true}
+var RequestAgentInterrupt = RequestType[AgentInterruptParams, AgentInterruptResult]{Method: MethodAgentInterrupt, Versions: []string{"0.2", "0.4"}, Feature: FeatureAgentSessions, Contribution: "", OwnerBound: true, Result: map[string]string{"0.2": "AgentInterruptResult", "0.4": "AgentInterruptResult"}}
+
+// SetParentRequestID sets parent_request_id (the SDK fills it).
+func (x *AgentInterruptParams) SetParentRequestID(id RequestID) { x.ParentRequestID = id }
 
 // RequestKVGet is kv.get: Read one key.
-var RequestKVGet = RequestType[KVGetParams, KVGetResult]{Method: MethodKVGet, Feature: FeatureKV, OwnerBound: false}
+var RequestKVGet = RequestType[KVGetParams, KVGetResult]{Method: MethodKVGet, Versions: []string{"0.4"}, Feature: FeatureKV, Contribution: "", OwnerBound: false, Result: map[string]string{"0.4": "KVGetResult"}}
 
 // RequestKVList is kv.list: List keys by prefix, paged.
-var RequestKVList = RequestType[KVListParams, KVListResult]{Method: MethodKVList, Feature: FeatureKV, OwnerBound: false}
+var RequestKVList = RequestType[KVListParams, KVListResult]{Method: MethodKVList, Versions: []string{"0.4"}, Feature: FeatureKV, Contribution: "", OwnerBound: false, Result: map[string]string{"0.4": "KVListResult"}}
 
 // RequestKVCommit is kv.commit: Apply writes atomically if every precondition holds.
-var RequestKVCommit = RequestType[KVCommitParams, KVCommitResult]{Method: MethodKVCommit, Feature: FeatureKV, OwnerBound: false}
+var RequestKVCommit = RequestType[KVCommitParams, KVCommitResult]{Method: MethodKVCommit, Versions: []string{"0.4"}, Feature: FeatureKV, Contribution: "", OwnerBound: false, Result: map[string]string{"0.4": "KVCommitResult"}}

@@ -156,6 +156,19 @@ func Unmarshal(data []byte, v Validated) error {
 	return json.Unmarshal(data, v)
 }
 
+// ValidateValue checks the encoding of v (raw, as json.Marshal wrote it) against v's own
+// schema type: what an SDK sends is judged by the validator the host runs, and only the
+// validators of the types a program sends are linked into it.
+func ValidateValue(v Validated, raw []byte) error {
+	doc, err := strictjson.Parse(raw)
+	if err != nil {
+		return err
+	}
+	var e verrs
+	v.validateDoc(doc, nil, &e)
+	return e.err()
+}
+
 // Validate checks a document from strictjson.Parse against the named schema type. Strings are
 // assumed to be valid UTF-8, as strictjson guarantees.
 func Validate(typeName string, doc any) error {

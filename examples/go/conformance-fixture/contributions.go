@@ -26,7 +26,7 @@ func registerContributions(ext *octet.Extension) {
 		if msg, ok := strings.CutPrefix(arg, "fail:"); ok {
 			return octet.CommandResult{}, errors.New(msg) // uncaught: -32603 naming it
 		}
-		if err := ext.Progress(ctx, octet.StatusMessage("waiting")); err != nil {
+		if err := ext.Progress.Report(ctx, octet.StatusMessage("waiting")); err != nil {
 			return octet.CommandResult{}, err
 		}
 		ms, _ := strconv.Atoi(arg)

@@ -78,7 +78,7 @@ func registerBasics(ext *octet.Extension) {
 			MS int64 `json:"ms" jsonschema:"minimum=0"`
 		}) (octet.Result, error) {
 			if slices.Contains(ext.NegotiatedFeatures(), string(protocol.FeatureRequestProgress)) {
-				if err := ext.Progress(ctx, octet.Steps("ignoring cancellation", 1, 1, "")); err != nil {
+				if err := ext.Progress.Report(ctx, octet.Steps("ignoring cancellation", 1, 1, "")); err != nil {
 					return octet.Result{}, err
 				}
 			}
@@ -90,7 +90,7 @@ func registerBasics(ext *octet.Extension) {
 			N int `json:"n" jsonschema:"minimum=0"`
 		}) (octet.Result, error) {
 			for i := 1; i <= a.N; i++ {
-				if err := ext.Progress(ctx, octet.Steps(fmt.Sprintf("step %d", i), i, a.N, "")); err != nil {
+				if err := ext.Progress.Report(ctx, octet.Steps(fmt.Sprintf("step %d", i), i, a.N, "")); err != nil {
 					return octet.Result{}, err
 				}
 			}

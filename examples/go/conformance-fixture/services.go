@@ -17,7 +17,7 @@ func registerServices(ext *octet.Extension) {
 			N int `json:"n" jsonschema:"minimum=0"`
 		}) (octet.Result, error) {
 			for i := 0; i < a.N; i++ {
-				if _, err := ext.KVGet(ctx, namespace, "callback"); err != nil {
+				if _, err := ext.KV.Get(ctx, "callback"); err != nil {
 					return octet.Result{}, err
 				}
 			}
@@ -37,7 +37,7 @@ func registerServices(ext *octet.Extension) {
 			}
 			size := int64(len(data))
 			var sum string
-			art := octet.Artifact{MIMEType: mime, Data: data}
+			var art octet.ArtifactsPublishOptions
 			if a.Mode == "path" {
 				// Hash on a second goroutine while the file is written: both only
 				// read data, and on two CPUs the digest costs no extra wall time.
@@ -48,17 +48,22 @@ func registerServices(ext *octet.Extension) {
 				if err != nil {
 					return octet.Result{}, err
 				}
-				art = octet.Artifact{MIMEType: mime, Path: "fixture.bin", Size: size, SHA256: sum}
+				file := &protocol.ArtifactPublishFile{MIMEType: mime, Path: "fixture.bin", Size: size, SHA256: sum}
 				switch a.Corrupt {
 				case "size":
-					art.Size++
+					file.Size++
 				case "sha256":
-					art.SHA256 = digest(append(data, "corrupt"...))
+					file.SHA256 = digest(append(data, "corrupt"...))
 				}
+				art.ArtifactPublishFile = file
 			} else {
 				sum = digest(data)
+				var err error
+				if art, err = octet.InlineArtifact(mime, "", data); err != nil {
+					return octet.Result{}, err
+				}
 			}
-			info, err := ext.PublishArtifact(ctx, art)
+			info, err := ext.Artifacts.Publish(ctx, art)
 			if a.Mode == "path" {
 				// The host has its own copy once it answered: removing the scratch file
 				// drops its dirty pages instead of writing them back, so a publish writes
@@ -80,7 +85,7 @@ func registerServices(ext *octet.Extension) {
 			if err != nil {
 				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, err.Error(), nil)
 			}
-			up, err := ext.RegisterTools(ctx, def)
+			up, err := ext.Catalog.Register(ctx, []*octet.ToolDef{def})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -107,7 +112,7 @@ func registerServices(ext *octet.Extension) {
 			}
 			defs = append(defs, def)
 		}
-		up, err := ext.ReplaceTools(ctx, defs...)
+		up, err := ext.Catalog.Replace(ctx, defs)
 		if err != nil {
 			return octet.Result{}, err
 		}
@@ -119,7 +124,7 @@ func registerServices(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`
 		}) (octet.Result, error) {
-			up, err := ext.UnregisterTools(ctx, a.Name)
+			up, err := ext.Catalog.Unregister(ctx, []string{a.Name})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -127,29 +132,30 @@ func registerServices(ext *octet.Extension) {
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "ask", Description: "Confirm or request input"},
 		func(ctx context.Context, a struct {
-			Kind          string              `json:"kind" jsonschema:"enum=confirm,enum=input"`
-			Prompt        string              `json:"prompt"`
-			Secret        bool                `json:"secret,omitempty"`
-			Options       []octet.InputOption `json:"options,omitempty"`
-			AllowFreeText bool                `json:"allow_free_text,omitempty"`
+			Kind          string                 `json:"kind" jsonschema:"enum=confirm,enum=input"`
+			Prompt        string                 `json:"prompt"`
+			Secret        bool                   `json:"secret,omitempty"`
+			Options       []protocol.InputOption `json:"options,omitempty"`
+			AllowFreeText bool                   `json:"allow_free_text,omitempty"`
 		}) (octet.Result, error) {
 			if a.Kind == "confirm" {
-				ok, err := ext.Confirm(ctx, octet.Confirmation{Message: a.Prompt})
+				res, err := ext.UI.Confirm(ctx, a.Prompt)
 				if err != nil {
 					return octet.Result{}, err
 				}
-				return octet.Text("asked").WithStructured(map[string]any{"answer": ok}), nil
+				return octet.Text("asked").WithStructured(map[string]any{"answer": res.Confirmed}), nil
 			}
-			var opts []octet.RequestInputOption
-			if len(a.Options) > 0 {
-				opts = append(opts, octet.WithOptions(a.Options...))
-			}
+			o := octet.UIRequestInputOptions{Secret: a.Secret, Options: a.Options}
 			if a.AllowFreeText {
-				opts = append(opts, octet.WithFreeText())
+				o.AllowFreeText = &a.AllowFreeText
 			}
-			v, err := ext.RequestInput(ctx, a.Prompt, a.Secret, opts...)
+			res, err := ext.UI.RequestInput(ctx, a.Prompt, o)
 			if err != nil {
 				return octet.Result{}, err
+			}
+			var v *string
+			if res.Value.Valid {
+				v = &res.Value.Value
 			}
 			if a.Secret {
 				var h any
@@ -164,11 +170,11 @@ func registerServices(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			Name string `json:"name"`
 		}) (octet.Result, error) {
-			v, err := ext.GetSecret(ctx, a.Name)
+			v, err := ext.Secrets.Get(ctx, protocol.SecretName(a.Name))
 			if err != nil {
 				return octet.Result{}, err
 			}
-			return octet.Text("secret").WithStructured(map[string]any{"sha256": digest([]byte(v))}), nil
+			return octet.Text("secret").WithStructured(map[string]any{"sha256": digest([]byte(v.Value))}), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "present", Description: "Publish a snapshot with n running activities"},
 		func(ctx context.Context, a struct {
@@ -180,7 +186,7 @@ func registerServices(ext *octet.Extension) {
 				acts[i] = protocol.Activity{ID: "a" + itoa(i), Label: "activity " + itoa(i), State: "running"}
 			}
 			snap := protocol.Snapshot{Revision: a.Revision, Activities: acts, Actions: []protocol.Action{}}
-			if err := ext.UpdatePresentation(ctx, snap, nil); err != nil {
+			if err := ext.Presentation.Update(ctx, snap); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("presented"), nil
@@ -191,38 +197,43 @@ func registerServices(ext *octet.Extension) {
 			Message  string `json:"message"`
 			Key      string `json:"key"`
 		}) (octet.Result, error) {
-			child, err := ext.SpawnAgent(ctx, octet.AgentSpawn{
-				TaskName: a.TaskName, Message: a.Message, IdempotencyKey: a.Key,
-				Tools: []string{"read"}, MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1,
-				MaxCostMicrodollars: 0, MaxOutputBytes: 4096, TimeoutMS: 10000,
+			child, err := ext.Agents.Spawn(ctx, protocol.Name48(a.TaskName), a.Message, octet.AgentsSpawnOptions{
+				IdempotencyKey: a.Key,
+				Policy: protocol.AgentPolicy{Tools: []string{"read"}, MaxDepth: 1, MaxConcurrentChildren: 1, MaxTurns: 1,
+					MaxCostMicrodollars: 0, MaxOutputBytes: 4096, TimeoutMS: 10000},
 			})
 			if err != nil {
 				return octet.Result{}, err
 			}
-			settled, err := ext.WaitAgents(ctx, 1000)
+			settled, err := ext.Agents.Wait(ctx, octet.AgentsWaitOptions{TimeoutMS: 1000})
 			if err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("spawned").WithStructured(map[string]any{"agent_id": child.AgentID, "timed_out": settled.TimedOut}), nil
 		})
-	octet.Tool(ext, octet.ToolSpec{Name: "kv_commit", Description: "Pass through to kv.commit"},
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_commit", Description: "Pass through to the KV commit"},
 		func(ctx context.Context, a struct {
 			Preconditions []json.RawMessage `json:"preconditions"`
 			Writes        []json.RawMessage `json:"writes"`
 		}) (octet.Result, error) {
-			params, _ := json.Marshal(map[string]any{"preconditions": a.Preconditions, "writes": a.Writes})
-			res, err := ext.KVCommitRaw(ctx, params)
+			// The arguments are the wire's members as given, decoded by the protocol types.
+			var p protocol.KVCommitParams
+			raw, _ := json.Marshal(map[string]any{"preconditions": a.Preconditions, "writes": a.Writes})
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, "kv_commit arguments: "+err.Error(), nil)
+			}
+			res, err := ext.KV.Commit(ctx, p.Writes, octet.KVCommitOptions{Preconditions: p.Preconditions})
 			if err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("committed").WithStructured(res), nil
 		})
-	octet.Tool(ext, octet.ToolSpec{Name: "kv_get", Description: "Pass through to kv.get"},
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_get", Description: "Pass through to the KV get"},
 		func(ctx context.Context, a struct {
 			Namespace string `json:"namespace"`
 			Key       string `json:"key"`
 		}) (octet.Result, error) {
-			res, err := ext.KVGet(ctx, a.Namespace, a.Key)
+			res, err := ext.KV.Get(ctx, a.Key, octet.KVGetOptions{Namespace: a.Namespace})
 			if err != nil {
 				return octet.Result{}, err
 			}

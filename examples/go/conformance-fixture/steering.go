@@ -18,7 +18,7 @@ func registerSteering(ext *octet.Extension) {
 			Level   string `json:"level" jsonschema:"enum=info,enum=success,enum=warning,enum=error"`
 			Title   string `json:"title,omitempty"`
 		}) (octet.Result, error) {
-			if err := ext.Notify(a.Message, a.Level, a.Title); err != nil {
+			if err := ext.UI.Notify(ctx, a.Message, octet.UINotifyOptions{Level: a.Level, Title: optional(a.Title)}); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("notified"), nil
@@ -29,7 +29,7 @@ func registerSteering(ext *octet.Extension) {
 			Size int `json:"size" jsonschema:"minimum=0"`
 		}) (octet.Result, error) {
 			for i := 1; i <= a.N; i++ {
-				if err := ext.Notify(noteText(i, a.Size), "info", ""); err != nil {
+				if err := ext.UI.Notify(ctx, noteText(i, a.Size)); err != nil {
 					return octet.Result{}, err
 				}
 			}
@@ -39,10 +39,10 @@ func registerSteering(ext *octet.Extension) {
 		func(ctx context.Context, a struct {
 			Text string `json:"text"`
 		}) (octet.Result, error) {
-			if err := ext.ContributeContext([]octet.ContextItem{{Label: "fixture", Content: a.Text, Placement: "prompt_prefix"}}); err != nil {
+			if err := ext.UI.ContributeContext(ctx, []octet.ContextItem{{Label: "fixture", Content: a.Text, Placement: "prompt_prefix"}}); err != nil {
 				return octet.Result{}, err
 			}
-			if err := ext.ContributeStatus(octet.StatusResult{Surface: "status", Text: a.Text, Priority: 1}); err != nil {
+			if err := ext.UI.ContributeStatus(ctx, "status", a.Text, octet.UIContributeStatusOptions{Priority: 1}); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("contributed"), nil
@@ -52,13 +52,13 @@ func registerSteering(ext *octet.Extension) {
 			Operation string `json:"operation"`
 		}) (octet.Result, error) {
 			intent := protocol.PolicyIntent{Kind: "fixture", Operation: a.Operation}
-			first, err := ext.EvaluatePolicy(ctx, intent, "")
+			first, err := ext.Policy.Evaluate(ctx, intent)
 			if err != nil {
 				return octet.Result{}, err
 			}
 			var redeemed any
-			if first.Decision == "ask" && first.ApprovalToken != "" {
-				second, err := ext.EvaluatePolicy(ctx, intent, first.ApprovalToken)
+			if first.Decision == "ask" && first.ApprovalToken != nil {
+				second, err := ext.Policy.Evaluate(ctx, intent, octet.PolicyEvaluateOptions{ApprovalToken: first.ApprovalToken})
 				if err != nil {
 					return octet.Result{}, err
 				}
@@ -66,14 +66,14 @@ func registerSteering(ext *octet.Extension) {
 			}
 			return octet.Text("evaluated").WithStructured(map[string]any{"decision": first.Decision, "redeemed": redeemed}), nil
 		})
-	octet.Tool(ext, octet.ToolSpec{Name: "kv_list", Description: "Pass through to kv.list"},
+	octet.Tool(ext, octet.ToolSpec{Name: "kv_list", Description: "Pass through to the KV list"},
 		func(ctx context.Context, a struct {
 			Namespace string `json:"namespace"`
 			Prefix    string `json:"prefix"`
 			Cursor    string `json:"cursor,omitempty"`
 			Limit     int    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=1000"`
 		}) (octet.Result, error) {
-			res, err := ext.KVList(ctx, a.Namespace, a.Prefix, a.Cursor, a.Limit)
+			res, err := ext.KV.List(ctx, a.Prefix, octet.KVListOptions{Namespace: a.Namespace, Cursor: optional(a.Cursor), Limit: optional(int64(a.Limit))})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -91,28 +91,28 @@ func registerSteering(ext *octet.Extension) {
 			var err error
 			switch a.Op {
 			case "message":
-				var ok bool
-				ok, err = ext.SendAgentMessage(ctx, a.Target, a.Message)
-				out = map[string]any{"accepted": ok}
+				var res protocol.AgentMessageResult
+				res, err = ext.Agents.Message(ctx, a.Target, a.Message)
+				out = map[string]any{"accepted": res.Accepted}
 			case "follow_up":
-				var ok bool
-				ok, err = ext.FollowUpAgent(ctx, a.Target, a.Message)
-				out = map[string]any{"accepted": ok}
+				var res protocol.AgentMessageResult
+				res, err = ext.Agents.FollowUp(ctx, a.Target, a.Message)
+				out = map[string]any{"accepted": res.Accepted}
 			case "models":
 				var res protocol.AgentModelsResult
-				res, err = ext.ListAgentModels(ctx, a.Query, a.Limit)
+				res, err = ext.Agents.Models(ctx, octet.AgentsModelsOptions{Query: optional(a.Query), Limit: int64(a.Limit)})
 				out = res
 			case "list":
 				var res protocol.AgentListResult
-				res, err = ext.ListAgents(ctx)
+				res, err = ext.Agents.List(ctx)
 				out = res
 			case "interrupt":
-				var ok bool
-				ok, err = ext.InterruptAgent(ctx, a.Target)
-				out = map[string]any{"interrupted": ok}
+				var res protocol.AgentInterruptResult
+				res, err = ext.Agents.Interrupt(ctx, a.Target)
+				out = map[string]any{"interrupted": res.Interrupted}
 			case "wait":
 				var res protocol.AgentWaitResult
-				res, err = ext.WaitAgents(ctx, 1000)
+				res, err = ext.Agents.Wait(ctx, octet.AgentsWaitOptions{TimeoutMS: 1000})
 				out = map[string]any{"timed_out": res.TimedOut}
 			default:
 				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, fmt.Sprintf("unknown op %q", a.Op), nil)
@@ -131,4 +131,13 @@ func noteText(i, size int) string {
 		s += strings.Repeat(".", size-len(s))
 	}
 	return s
+}
+
+// optional is nil for the zero value (an option left out), else a pointer to v.
+func optional[T comparable](v T) *T {
+	var zero T
+	if v == zero {
+		return nil
+	}
+	return &v
 }

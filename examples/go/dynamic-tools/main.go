@@ -29,7 +29,7 @@ func main() {
 			if err != nil {
 				return octet.Result{}, err
 			}
-			up, err := ext.RegisterTools(ctx, search)
+			up, err := ext.Catalog.Register(ctx, []*octet.ToolDef{search})
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -37,7 +37,7 @@ func main() {
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "disable_search", Description: "Unregister provider_search"},
 		func(ctx context.Context, _ struct{}) (octet.Result, error) {
-			up, err := ext.UnregisterTools(ctx, "provider_search")
+			up, err := ext.Catalog.Unregister(ctx, []string{"provider_search"})
 			if err != nil {
 				return octet.Result{}, err
 			}

@@ -54,7 +54,7 @@ func main() {
 	})
 	ext.OnLifecycle("turn_settled", func(ctx context.Context, ev octet.LifecycleNotification) {
 		if turns.Add(1)%10 == 0 {
-			_ = ext.Notify(fmt.Sprintf("%d turns settled", turns.Load()), "info", "")
+			_ = ext.UI.Notify(ctx, fmt.Sprintf("%d turns settled", turns.Load()))
 		}
 	})
 	ext.Run()

@@ -36,39 +36,39 @@ func main() {
 				DataClasses:  []string{"user_text"},
 				AdapterHints: &protocol.AdapterHints{ReadOnly: octet.Ptr(false), Destructive: octet.Ptr(false)},
 			}
-			policy, err := ext.EvaluatePolicy(ctx, intent, "")
+			policy, err := ext.Policy.Evaluate(ctx, intent)
 			if err != nil {
 				return octet.Result{}, err
 			}
-			if policy.Decision == "ask" && policy.ApprovalToken != "" && ext.HasFeature(string(protocol.FeatureApprovals)) {
-				if policy, err = ext.EvaluatePolicy(ctx, intent, policy.ApprovalToken); err != nil {
+			if policy.Decision == "ask" && policy.ApprovalToken != nil && ext.HasFeature(string(protocol.FeatureApprovals)) {
+				if policy, err = ext.Policy.Evaluate(ctx, intent, octet.PolicyEvaluateOptions{ApprovalToken: policy.ApprovalToken}); err != nil {
 					return octet.Result{}, err
 				}
 			}
 			if policy.Decision != "allow" {
-				why := policy.Reason
-				if why == "" {
-					why = policy.Decision
+				why := policy.Decision
+				if policy.Reason != nil && *policy.Reason != "" {
+					why = *policy.Reason
 				}
 				return refused("The host denied the action: " + why + "."), nil
 			}
-			ok, err := ext.Confirm(ctx, octet.Confirmation{Message: "Publish this comment?", Title: "policy-and-secrets"})
+			answer, err := ext.UI.Confirm(ctx, "Publish this comment?", octet.UIConfirmOptions{Title: octet.Ptr("policy-and-secrets")})
 			if err != nil {
 				return octet.Result{}, err
 			}
-			if !ok {
+			if !answer.Confirmed {
 				return refused("The user declined."), nil
 			}
-			token, err := ext.GetSecret(ctx, "demo.api_token")
+			secret, err := ext.Secrets.Get(ctx, "demo.api_token")
 			if err != nil {
 				return octet.Result{}, err
 			}
 			// Only a digest prefix leaves this function; the token is never returned or logged.
 			h := sha256.New()
-			h.Write([]byte(token))
+			h.Write([]byte(secret.Value))
 			h.Write([]byte(a.Text))
 			proof := hex.EncodeToString(h.Sum(nil))[:12]
-			_ = ext.Notify("Comment submitted", "success", "")
+			_ = ext.UI.Notify(ctx, "Comment submitted", octet.UINotifyOptions{Level: "success"})
 			return octet.Text(fmt.Sprintf("Submitted (%d chars, signature %s).", utf8.RuneCountInString(a.Text), proof)), nil
 		})
 	ext.Run()

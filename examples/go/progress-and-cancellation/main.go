@@ -26,7 +26,7 @@ func main() {
 				}
 				// Progress is best effort: a host that did not negotiate
 				// request_progress still gets the result.
-				_ = ext.Progress(ctx, octet.Steps(fmt.Sprintf("Fetched %d of %d", i+1, len(a.Items)), i+1, len(a.Items), "records"))
+				_ = ext.Progress.Report(ctx, octet.Steps(fmt.Sprintf("Fetched %d of %d", i+1, len(a.Items)), i+1, len(a.Items), "records"))
 			}
 			return octet.Text(fmt.Sprintf("fetched %d records", len(a.Items))), nil
 		})

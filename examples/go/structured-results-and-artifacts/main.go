@@ -48,7 +48,11 @@ func main() {
 		if err := png.Encode(&buf, img); err != nil {
 			return octet.Result{}, err
 		}
-		art, err := ext.PublishArtifact(ctx, octet.Artifact{MIMEType: "image/png", Name: "swatch.png", Data: buf.Bytes()})
+		inline, err := octet.InlineArtifact("image/png", "swatch.png", buf.Bytes())
+		if err != nil {
+			return octet.Result{}, err
+		}
+		art, err := ext.Artifacts.Publish(ctx, inline)
 		if err != nil {
 			return octet.Result{}, err
 		}
@@ -78,7 +82,11 @@ func main() {
 				return octet.Result{}, err
 			}
 			// The SDK computes size and SHA-256; the host verifies both.
-			art, err := ext.PublishScratchFile(ctx, "image/png", "gradient.png", "gradient.png")
+			file, err := octet.ScratchArtifact("image/png", "gradient.png", "gradient.png")
+			if err != nil {
+				return octet.Result{}, err
+			}
+			art, err := ext.Artifacts.Publish(ctx, file)
 			if err != nil {
 				return octet.Result{}, err
 			}

@@ -120,20 +120,42 @@ func goRequests(m *ir.Model, hash string) string {
 
 // RequestType binds an extension-to-host request to its params and result types, the way
 // vscode-jsonrpc's RequestType does: a caller names the descriptor, never the method string.
+// An SDK's Send checks the negotiated version, feature and contribution, fills what the
+// SDK owns (the parent request), validates the params and the result against the schema.
 type RequestType[P, R any] struct {
-	Method     string
-	Feature    Feature // negotiated feature the host needs for it ("" none)
-	OwnerBound bool    // params name the parent host request whose owner applies
+	Method       string
+	Versions     []string          // API versions that have the method
+	Feature      Feature           // negotiated feature the host needs for it ("" none)
+	Contribution string            // manifest contribution that enables it ("" none)
+	OwnerBound   bool              // params name the parent host request whose owner applies
+	Result       map[string]string // API version -> result type name
 }
 
 // NotificationType binds an extension-to-host notification to its params type.
 type NotificationType[P any] struct {
-	Method     string
-	Feature    Feature
-	OwnerBound bool
+	Method       string
+	Versions     []string
+	Feature      Feature
+	Contribution string
+	OwnerBound   bool
 }
 
+// ParentSetter is implemented by the params of every method the extension sends that names
+// a parent host request: the SDK fills parent_request_id from the call in progress.
+type ParentSetter interface{ SetParentRequestID(id RequestID) }
+
+// SequenceSetter is implemented by params with a per-parent sequence the SDK numbers.
+type SequenceSetter interface{ SetSequence(n int64) }
+
 `)
+	strs := func(s []string) string {
+		q := make([]string, len(s))
+		for i, x := range s {
+			q[i] = fmt.Sprintf("%q", x)
+		}
+		return "[]string{" + strings.Join(q, ", ") + "}"
+	}
+	setters := map[string]bool{}
 	for _, me := range emit.Sent(m) {
 		p := emit.SingleType(me.Params)
 		if p == "" {
@@ -145,12 +167,69 @@ type NotificationType[P any] struct {
 			feat = "Feature" + emit.GoName(me.Feature)
 		}
 		if me.Kind == "request" {
-			fmt.Fprintf(&b, "var %s = RequestType[%s, %s]{Method: Method%s, Feature: %s, OwnerBound: %v}\n\n", reqVar(me), p, emit.SingleType(me.Result), emit.GoName(me.Name), feat, me.OwnerBound)
+			fmt.Fprintf(&b, "var %s = RequestType[%s, %s]{Method: Method%s, Versions: %s, Feature: %s, Contribution: %q, OwnerBound: %v, Result: %s}\n\n", reqVar(me), p, emit.SingleType(me.Result), emit.GoName(me.Name), strs(me.Versions), feat, me.Contribution, me.OwnerBound, goVersionMap(me.Result))
 		} else {
-			fmt.Fprintf(&b, "var %s = NotificationType[%s]{Method: Method%s, Feature: %s, OwnerBound: %v}\n\n", reqVar(me), p, emit.GoName(me.Name), feat, me.OwnerBound)
+			fmt.Fprintf(&b, "var %s = NotificationType[%s]{Method: Method%s, Versions: %s, Feature: %s, Contribution: %q, OwnerBound: %v}\n\n", reqVar(me), p, emit.GoName(me.Name), strs(me.Versions), feat, me.Contribution, me.OwnerBound)
+		}
+		if !setters[p] {
+			setters[p] = true
+			goSentSetters(&b, m, p)
 		}
 	}
 	return b.String()
+}
+
+// goSentSetters gives a sent params type the setters of the members the SDK fills; a union
+// sets them on its variant.
+func goSentSetters(b *bytes.Buffer, m *ir.Model, name string) {
+	n := m.Lookup(name)
+	if n == nil {
+		return
+	}
+	for _, member := range []struct{ wire, fn, arg, typ string }{
+		{"parent_request_id", "SetParentRequestID", "id", "RequestID"},
+		{"sequence", "SetSequence", "n", "int64"},
+	} {
+		if len(n.Type.OneOf) > 0 {
+			var vs []string
+			for _, v := range n.Type.OneOf {
+				if vn := m.Lookup(v.Ref); vn != nil && hasField(vn.Type, member.wire) {
+					vs = append(vs, v.Ref)
+				}
+			}
+			if len(vs) == 0 {
+				continue
+			}
+			fmt.Fprintf(b, "// %s sets %s on the variant set.\nfunc (x *%s) %s(%s %s) {\n", member.fn, member.wire, name, member.fn, member.arg, member.typ)
+			for _, v := range vs {
+				fmt.Fprintf(b, "\tif x.%s != nil {\n\t\tx.%s.%s(%s)\n\t}\n", v, v, member.fn, member.arg)
+			}
+			b.WriteString("}\n\n")
+			for _, v := range vs {
+				goSentSetters(b, m, v)
+			}
+			continue
+		}
+		for _, f := range n.Type.Fields {
+			if f.Name != member.wire {
+				continue
+			}
+			val := member.arg
+			if !f.Required {
+				val = "&" + member.arg
+			}
+			fmt.Fprintf(b, "// %s sets %s (the SDK fills it).\nfunc (x *%s) %s(%s %s) { x.%s = %s }\n\n", member.fn, member.wire, name, member.fn, member.arg, member.typ, emit.GoName(f.Name), val)
+		}
+	}
+}
+
+func hasField(t *ir.Type, name string) bool {
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func reqVar(me ir.Method) string {

@@ -34,13 +34,21 @@ func (Target) Features(m *ir.Model, out emit.Output) error {
 	return gofmt(out, featuresFile, goFeatures(n, emit.Fingerprint(true, n)))
 }
 
-// Dispatch writes the dispatch over received methods and the typed request descriptors.
+// Dispatch writes the dispatch over received methods, the typed request descriptors and
+// the service objects built on them (the sending side's dispatch).
 func (Target) Dispatch(m *ir.Model, out emit.Output) error {
 	hash := emit.Fingerprint(true, m.Methods, m.Negotiation)
 	if err := gofmt(out, DispatchFile, goDispatch(m, hash)); err != nil {
 		return err
 	}
-	return gofmt(out, RequestsFile, goRequests(m, hash))
+	if err := gofmt(out, RequestsFile, goRequests(m, hash)); err != nil {
+		return err
+	}
+	src, err := goServices(m, hash)
+	if err != nil {
+		return err
+	}
+	return gofmt(out, ServicesFile, src)
 }
 
 // gofmt formats src into out[name], showing the numbered source when it does not parse.

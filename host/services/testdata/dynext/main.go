@@ -22,14 +22,14 @@ func main() {
 			if err != nil {
 				return octet.Result{}, octet.Fail(protocol.CodeInvalidParams, err.Error(), nil)
 			}
-			if _, err := ext.RegisterTools(ctx, def); err != nil {
+			if _, err := ext.Catalog.Register(ctx, []*octet.ToolDef{def}); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("set " + a.Text), nil
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "drop_versioned", Description: "Unregister the tool versioned"},
 		func(ctx context.Context, _ struct{}) (octet.Result, error) {
-			if _, err := ext.UnregisterTools(ctx, "versioned"); err != nil {
+			if _, err := ext.Catalog.Unregister(ctx, []string{"versioned"}); err != nil {
 				return octet.Result{}, err
 			}
 			return octet.Text("dropped"), nil

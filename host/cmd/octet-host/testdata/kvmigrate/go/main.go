@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	octet "github.com/octet-kit/octet/sdk-go"
-	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 func main() {
@@ -26,7 +25,7 @@ func main() {
 			Text string `json:"text"`
 		}) (octet.Result, error) {
 			value, _ := json.Marshal(a.Text)
-			_, err := ext.KVCommit(ctx, protocol.KVCommitParams{Writes: []protocol.KVWrite{{KVPut: &protocol.KVPut{Op: "put", Namespace: "kvmigrate", Key: "note", Value: value}}}})
+			_, err := ext.KV.Put(ctx, "note", json.RawMessage(value))
 			if err != nil {
 				return octet.Result{}, err
 			}
@@ -34,7 +33,7 @@ func main() {
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "recall", Description: "read the note back"},
 		func(ctx context.Context, _ struct{}) (octet.Result, error) {
-			got, err := ext.KVGet(ctx, "kvmigrate", "note")
+			got, err := ext.KV.Get(ctx, "note")
 			if err != nil {
 				return octet.Result{}, err
 			}

@@ -16,6 +16,7 @@ import (
 
 	octet "github.com/octet-kit/octet/sdk-go"
 	"github.com/octet-kit/octet/sdk-go/jsonrpc"
+	"github.com/octet-kit/octet/sdk-go/protocol"
 )
 
 var names = []string{"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9"}
@@ -33,20 +34,20 @@ func reencode(v string) string {
 func gather(ctx context.Context, ext *octet.Extension) ([]string, error) {
 	var vals []string
 	for _, n := range names {
-		v, err := ext.GetSecret(ctx, n)
+		v, err := ext.Secrets.Get(ctx, protocol.SecretName(n))
 		if err != nil {
 			return nil, err
 		}
-		vals = append(vals, v)
+		vals = append(vals, v.Value)
 	}
-	in, err := ext.RequestInput(ctx, "Password:", true)
-	if err != nil || in == nil {
+	in, err := ext.UI.RequestInput(ctx, "Password:", octet.UIRequestInputOptions{Secret: true})
+	if err != nil || !in.Value.Valid {
 		return nil, errors.Join(errors.New("no input answer"), err)
 	}
-	vals = append(vals, *in)
+	vals = append(vals, in.Value.Value)
 	for _, v := range vals {
-		_ = ext.Notify("note "+v, "info", "")
-		_ = ext.Progress(ctx, octet.StatusMessage("step "+v))
+		_ = ext.UI.Notify(ctx, "note "+v)
+		_ = ext.Progress.Report(ctx, octet.StatusMessage("step "+v))
 		b, _ := json.Marshal(map[string]string{"leak": v})
 		fmt.Fprintf(os.Stderr, "raw %s\njson %s\nenc %s\n", v, b, reencode(v))
 	}
@@ -82,13 +83,12 @@ func main() {
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "leak_kv", Description: "store a secret, base64-encoded, in KV"},
 		func(ctx context.Context, _ struct{}) (octet.Result, error) {
-			v, err := ext.GetSecret(ctx, "s2")
+			s, err := ext.Secrets.Get(ctx, "s2")
 			if err != nil {
 				return octet.Result{}, err
 			}
-			params, _ := json.Marshal(map[string]any{"preconditions": []any{}, "writes": []any{map[string]any{
-				"op": "put", "namespace": "leaky-go", "key": "auth", "value": map[string]string{"basic": base64.StdEncoding.EncodeToString([]byte("user:" + v))}}}})
-			_, err = ext.KVCommitRaw(ctx, params)
+			v := s.Value
+			_, err = ext.KV.Put(ctx, "auth", map[string]string{"basic": base64.StdEncoding.EncodeToString([]byte("user:" + v))})
 			var rpc *jsonrpc.Error
 			if !errors.As(err, &rpc) {
 				return octet.Text(fmt.Sprintf("kv stored: %v", err)), nil

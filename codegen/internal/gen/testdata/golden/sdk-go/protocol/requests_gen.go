@@ -6,18 +6,32 @@ package protocol
 
 // RequestType binds an extension-to-host request to its params and result types, the way
 // vscode-jsonrpc's RequestType does: a caller names the descriptor, never the method string.
+// An SDK's Send checks the negotiated version, feature and contribution, fills what the
+// SDK owns (the parent request), validates the params and the result against the schema.
 type RequestType[P, R any] struct {
-	Method     string
-	Feature    Feature // negotiated feature the host needs for it ("" none)
-	OwnerBound bool    // params name the parent host request whose owner applies
+	Method       string
+	Versions     []string          // API versions that have the method
+	Feature      Feature           // negotiated feature the host needs for it ("" none)
+	Contribution string            // manifest contribution that enables it ("" none)
+	OwnerBound   bool              // params name the parent host request whose owner applies
+	Result       map[string]string // API version -> result type name
 }
 
 // NotificationType binds an extension-to-host notification to its params type.
 type NotificationType[P any] struct {
-	Method     string
-	Feature    Feature
-	OwnerBound bool
+	Method       string
+	Versions     []string
+	Feature      Feature
+	Contribution string
+	OwnerBound   bool
 }
 
+// ParentSetter is implemented by the params of every method the extension sends that names
+// a parent host request: the SDK fills parent_request_id from the call in progress.
+type ParentSetter interface{ SetParentRequestID(id RequestID) }
+
+// SequenceSetter is implemented by params with a per-parent sequence the SDK numbers.
+type SequenceSetter interface{ SetSequence(n int64) }
+
 // NotifyWidgetChanged is widget/changed: A widget changed.
-var NotifyWidgetChanged = NotificationType[Widget]{Method: MethodWidgetChanged, Feature: FeatureWidgets, OwnerBound: false}
+var NotifyWidgetChanged = NotificationType[Widget]{Method: MethodWidgetChanged, Versions: []string{"0.4"}, Feature: FeatureWidgets, Contribution: "", OwnerBound: false}
