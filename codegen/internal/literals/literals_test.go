@@ -25,6 +25,8 @@ var homonyms = map[string]string{
 	"host/store/artifacts.go\x00artifacts":               "the state directory's blob folder name, not the feature",
 	"sdk-go/jsonrpc/conn.go\x00notification":             "the frame kind a refused frame's error names (request, notification), not the method",
 	"host/cmd/octet-host/verb_run.go\x00configure":       "the run console's configure command, not the method",
+	"host/cmd/octet-host/verb_configure.go\x00configure": "the configure verb's name, not the method",
+	"host/cmd/octet-host/control.go\x00configure":        "the control socket's configure request kind, not the method",
 	"host/cmd/octet-host/settings_apply.go\x00configure": "the console's JSON line key naming the extension configured, not the method",
 	"host/manifest/permissions.go\x00secrets":            "the manifest member capabilities.secrets in a widened-permissions list, not the feature",
 	"mcp/internal/hostile/main.go\x00initialize":         "MCP's own initialize method, spoken by a hostile MCP server, not octet's",
