@@ -145,7 +145,7 @@ export class ReverseServices {
     return typeof ns === "string" && (ns === this.extensionName || ns.startsWith(this.extensionName + "."));
   }
 
-  /** Store a value as a kv.commit would (data an earlier release wrote, or another generation's write). */
+  /** Store a value as a KV commit would (data an earlier release wrote, or another generation's write). */
   seedKV(namespace: string, key: string, value: JsonValue): void {
     this.kv.set(`${namespace}\u0000${key}`, { value, version: sha256(canonicalJson(value)) });
   }
