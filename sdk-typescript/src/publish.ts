@@ -21,7 +21,7 @@ type Change<P> = RequestType<P, ToolsCatalogResult>;
 
 /** catalog: register, replace and unregister dynamic tools; revision() is the last acknowledged. */
 export class Catalog {
-  private lock: Promise<unknown> = Promise.resolve();
+  #lock: Promise<unknown> = Promise.resolve();
   /** @internal The committed catalogs (set at initialize when dynamic_tools was negotiated). */
   history: CatalogHistory<ToolEntry> | undefined;
 
@@ -30,7 +30,7 @@ export class Catalog {
   /** Add or replace tools in one transactional request. */
   async register(tools: DynamicTool[], options: CallOptions = {}): Promise<CatalogUpdate> {
     const entries = entriesOf(tools);
-    return this.publish(Requests.TOOLS_REGISTER, { tools: entries.map((e) => e.def) }, options, (next) => {
+    return this.#publish(Requests.TOOLS_REGISTER, { tools: entries.map((e) => e.def) }, options, (next) => {
       for (const e of entries) next.set(e.def.name, e);
     });
   }
@@ -39,7 +39,7 @@ export class Catalog {
   async replace(tools: DynamicTool[], options: CallOptions = {}): Promise<CatalogUpdate> {
     const entries = entriesOf(tools);
     if (new Set(entries.map((e) => e.def.name)).size !== entries.length) throw new ValidationError("catalog.replace: a tool name appears twice");
-    return this.publish(Requests.TOOLS_REPLACE, { tools: entries.map((e) => e.def) }, options, (next) => {
+    return this.#publish(Requests.TOOLS_REPLACE, { tools: entries.map((e) => e.def) }, options, (next) => {
       next.clear();
       for (const e of entries) next.set(e.def.name, e);
     });
@@ -47,7 +47,7 @@ export class Catalog {
 
   /** Remove tools in one request; absent names are harmless. */
   async unregister(names: string[], options: CallOptions = {}): Promise<CatalogUpdate> {
-    return this.publish(Requests.TOOLS_UNREGISTER, { names }, options, (next) => {
+    return this.#publish(Requests.TOOLS_UNREGISTER, { names }, options, (next) => {
       for (const n of names) next.delete(n);
     });
   }
@@ -58,7 +58,7 @@ export class Catalog {
   }
 
   /** Apply `change` to a copy of the current catalog and publish it with `type`. */
-  private publish<P>(type: Change<P>, params: Draft<P>, options: CallOptions, change: (next: Map<string, ToolEntry>) => void): Promise<CatalogUpdate> {
+  #publish<P>(type: Change<P>, params: Draft<P>, options: CallOptions, change: (next: Map<string, ToolEntry>) => void): Promise<CatalogUpdate> {
     const history = this.history;
     if (history === undefined) {
       if (!this.session.established) return this.session.request(type, params, options);
@@ -79,8 +79,8 @@ export class Catalog {
       history.commit(ack.revision, ack.tools);
       return { revision: ack.revision, tools: ack.tools };
     };
-    const result = this.lock.then(run, run);
-    this.lock = result.catch(() => undefined);
+    const result = this.#lock.then(run, run);
+    this.#lock = result.catch(() => undefined);
     return result;
   }
 }

@@ -155,17 +155,17 @@ export function scratchPath(path: string): string {
 
 /** artifacts: publish takes its source as the options (bytes or a scratch file). */
 export class Artifacts extends ArtifactsService {
-  override publish(source: ArtifactSource | ArtifactsPublishOptions): Promise<ArtifactRef> {
-    if ("data" in source && source.data instanceof Uint8Array) {
+  override publish(options: ArtifactSource | ArtifactsPublishOptions): Promise<ArtifactRef> {
+    if ("data" in options && options.data instanceof Uint8Array) {
       // The schema bounds the base64 text, which cannot say the decoded size exactly.
-      if (source.data.byteLength > ARTIFACT_INLINE_MAX_BYTES) {
-        throw new ValidationError(`inline artifact of ${source.data.byteLength} bytes exceeds ${ARTIFACT_INLINE_MAX_BYTES}; write it to the scratch directory and publish by path`, "/data");
+      if (options.data.byteLength > ARTIFACT_INLINE_MAX_BYTES) {
+        throw new ValidationError(`inline artifact of ${options.data.byteLength} bytes exceeds ${ARTIFACT_INLINE_MAX_BYTES}; write it to the scratch directory and publish by path`, "/data");
       }
-      const data = Buffer.from(source.data.buffer, source.data.byteOffset, source.data.byteLength).toString("base64");
-      return super.publish({ ...source, data });
+      const data = Buffer.from(options.data.buffer, options.data.byteOffset, options.data.byteLength).toString("base64");
+      return super.publish({ ...options, data });
     }
-    if ("path" in source && typeof source.path === "string") return super.publish({ ...source, path: scratchPath(source.path) });
-    return super.publish(source as ArtifactsPublishOptions);
+    if ("path" in options && typeof options.path === "string") return super.publish({ ...options, path: scratchPath(options.path) });
+    return super.publish(options as ArtifactsPublishOptions);
   }
 }
 
