@@ -70,3 +70,15 @@ describe("API parity with the schema", () => {
     assert.deepEqual(JSON.parse(out), apiSurface());
   });
 });
+
+describe("the fake host (testing) is driven by the descriptors", () => {
+  it("answers every request the extension may send, and validates params as the host does", async () => {
+    const { Requests } = await import("../src/generated/requests.js");
+    const { ReverseServices } = await import("../src/testing/index.js");
+    const fake = new ReverseServices({}, "t");
+    const requests = Object.values(Requests).filter((r) => r.kind === "request").map((r) => r.method).sort();
+    assert.deepEqual([...fake.table.keys()].sort(), requests);
+    const refused = await fake.handle(Requests.KV_COMMIT.method, { preconditions: [], writes: [] });
+    assert.ok("error" in refused && refused.error.code === -32602, JSON.stringify(refused));
+  });
+});
