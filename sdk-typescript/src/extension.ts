@@ -1,22 +1,21 @@
-// The Extension: the author's API (registration, state after initialize, dynamic tools,
-// serving) over the runtime's layers: registry.ts (what was declared), dispatch.ts (the
-// host-method table), admission.ts (pool and in-flight table), connection.ts (framing, the
-// single writer) and services.ts over hostcall.ts (typed reverse calls). This file also
-// holds the session's order: initialize, lifecycle observations, shutdown and EOF. See
-// docs/typescript.md.
+// The Extension: the author's API (registration, the service objects, serving), composed of
+// the runtime's layers: registry.ts (what was declared), dispatch.ts (the host-method table),
+// admission.ts (pool and in-flight table), connection.ts (framing, the single writer),
+// session.ts (what initialize agreed, and send) and services.ts (ext.kv, ext.ui, ... built on
+// send). This file also holds the serving order: initialize, lifecycle observations, shutdown
+// and EOF. See docs/typescript.md.
 import { Admission } from "./admission.js";
 import { CatalogHistory } from "./catalog.js";
-import { CatalogPublisher } from "./publish.js";
+import { Catalog } from "./publish.js";
 import { Connection } from "./connection.js";
-import { RequestContext, currentContext, progressParams, type ContextRuntime, type ProgressEvent, type StatusProgress } from "./context.js";
+import { RequestContext, type ContextRuntime, type ProgressEvent } from "./context.js";
 import { LifecycleQueue, dispatch, hostHandlers, invalidParams, routeOf, type DispatchState, type HostCall } from "./dispatch.js";
 import { Dispatch, FeatureName, dispatchHost, type HostHandlers } from "./generated/dispatch.js";
-import { Method } from "./generated/methods.js";
+import { Requests, type NotificationType, type Outgoing, type RequestType, type CallOptions } from "./generated/requests.js";
 import { ValidationError, toWireError } from "./errors.js";
 import { isObject, type Id, type JsonObject, type JsonValue } from "./json.js";
 import * as L from "./limits.js";
 import { Logger } from "./log.js";
-import { hostCall } from "./hostcall.js";
 import { HandshakeError, negotiate, type Negotiated } from "./negotiate.js";
 import {
   Registry, isLifecycle, toolEntry, type CommandHandler, type ContextHandler, type DynamicTool, type HookHandler, type LifecycleHandler,
@@ -26,10 +25,12 @@ import { checkWire, requestParamsType } from "./wirecheck.js";
 import type { Typed, TypedToolSpec } from "./typed.js";
 import { typedToolEntry } from "./typedtool.js";
 import type { JsonSchema } from "./schema.js";
-import { HostServices } from "./services.js";
+import { AgentsService, Artifacts, KV, Policy, Presentation, Progress, SecretsService, UIService } from "./services.js";
+import { Session } from "./session.js";
+import { Migrations, type MigrationStep } from "./migrate.js";
 import { StdioTransport, protectStdout } from "./stdio.js";
 import type { Transport } from "./transport.js";
-import type { ApiVersion, CatalogUpdate, HookName, LifecycleMethod, LifecycleNotification, ResourceOwner, ShutdownParams, Surface } from "./types.js";
+import type { ApiVersion, HookName, LifecycleMethod, LifecycleNotification, ResourceOwner, ShutdownParams, Surface } from "./types.js";
 import type { ConfigureHandler } from "./settings.js";
 
 // The registration types were declared here before registry.ts; they stay importable from here.
@@ -65,18 +66,28 @@ function ownerOf(params: JsonObject): ResourceOwner | undefined {
   return isObject(o) ? (o as unknown as ResourceOwner) : undefined;
 }
 
-export class Extension extends HostServices {
+export class Extension {
   readonly log = new Logger();
   private readonly options: Required<Omit<ExtensionOptions, "apiVersion">> & { apiVersion: ApiVersion | undefined };
 
   private readonly registry = new Registry();
 
   private conn: Connection | undefined;
-  private session: Negotiated | undefined;
-  protected negotiated: ReadonlySet<string> = new Set();
+  private agreed: Negotiated | undefined;
   private concurrency = 1;
-  private catalogs: CatalogHistory<ToolEntry> | undefined;
-  private readonly publisher = new CatalogPublisher((method, params) => this.call(method, params));
+  private readonly session = new Session();
+  private readonly migrations = new Migrations();
+
+  // ---- the services, each built on the session's send (services.ts)
+  readonly kv = new KV(this.session);
+  readonly ui = new UIService(this.session);
+  readonly presentation = new Presentation(this.session);
+  readonly progress = new Progress(this.session);
+  readonly artifacts = new Artifacts(this.session);
+  readonly policy = new Policy(this.session);
+  readonly secrets = new SecretsService(this.session);
+  readonly catalog = new Catalog(this.session);
+  readonly agents = new AgentsService(this.session);
 
   private pool: Admission | undefined;
   private stopping = false;
@@ -85,7 +96,6 @@ export class Extension extends HostServices {
   private shutdownInProgress: Promise<void> | undefined;
 
   constructor(options: ExtensionOptions = {}) {
-    super();
     this.options = {
       apiVersion: options.apiVersion,
       maxConcurrentRequests: options.maxConcurrentRequests ?? 32,
@@ -185,14 +195,14 @@ export class Extension extends HostServices {
   }
 
   private beforeServing(what: string): void {
-    if (this.conn !== undefined) throw new ValidationError(`${what}() must be called before run(); use registerTool for tools added later`);
+    if (this.conn !== undefined) throw new ValidationError(`${what}() must be called before run(); use ext.catalog.register for tools added later`);
   }
 
   // ---- state after initialize
 
   /** The features negotiated with the host (empty before initialize and on API 0.1). */
   get negotiatedFeatures(): ReadonlySet<string> {
-    return this.negotiated;
+    return this.session.features;
   }
 
   /** The worker pool size agreed with the host. */
@@ -202,78 +212,32 @@ export class Extension extends HostServices {
 
   /** The API version in use, once initialized. */
   get negotiatedApiVersion(): ApiVersion | undefined {
-    return this.session?.api;
-  }
-
-  /** The last committed dynamic catalog revision (0 after initialize). */
-  get toolCatalogRevision(): number {
-    return this.catalogs?.revision ?? 0;
-  }
-
-  protected apiVersion(): ApiVersion | undefined {
-    return this.session?.api;
-  }
-
-  protected extensionName(): string {
-    return this.session?.name ?? "";
-  }
-
-  protected sentManifest(): JsonObject | undefined {
-    return this.session?.manifest;
-  }
-
-  protected manifestFlag(name: string): boolean {
-    const c = this.session?.manifest["contributes"];
-    return isObject(c) && c[name] === true;
-  }
-
-  protected send(method: string, params: JsonObject): void {
-    if (this.conn === undefined || this.session === undefined) throw new ValidationError(`${method} can only be sent after initialize`);
-    this.conn.notify(method, params);
-  }
-
-  protected async call(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonValue> {
-    if (this.conn === undefined || this.session === undefined) throw new ValidationError(`${method} can only be sent after initialize`);
-    return hostCall(this.conn, this.session.api, method, params, signal);
+    return this.agreed?.api;
   }
 
   /**
-   * Progress for the handler currently running (the ambient context); the same as
-   * `ctx.progress(...)`. Outside a handler there is no parent to report on: it throws.
+   * Call the host with a generated descriptor, `ext.send(Requests.KV_GET, { namespace, key })`:
+   * checks the API version, negotiated feature and manifest contribution, fills
+   * parent_request_id from `call.parent` or the handler running, validates the params with
+   * the generated validator and resolves to the schema-checked result. The service objects
+   * (ext.kv, ext.ui, ...) are built on it.
    */
-  progress(event: ProgressEvent | StatusProgress): boolean {
-    const ctx = currentContext();
-    if (ctx === undefined) throw new ValidationError("progress() needs a running handler; use ctx.progress inside one");
-    return ctx.progress(event);
+  send<P, R>(type: RequestType<P, R>, params: Outgoing<P>, call?: CallOptions): Promise<R>;
+  send<P>(type: NotificationType<P>, params: Outgoing<P>, call?: CallOptions): void;
+  send<P, R>(type: RequestType<P, R> | NotificationType<P>, params: Outgoing<P>, call?: CallOptions): Promise<R> | void {
+    return type.kind === "request" ? this.session.send(type, params, call) : this.session.send(type, params, call);
   }
 
-  // ---- dynamic tools
-
-  /** Register or replace one tool at runtime (needs dynamic_tools). */
-  registerTool<const P extends JsonSchema = JsonSchema>(tool: DynamicTool<P>): Promise<CatalogUpdate> {
-    return this.registerTools([tool as unknown as DynamicTool]);
-  }
-
-  /** Register or replace several tools in one transactional request. */
-  async registerTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
-    this.require(FeatureName.DYNAMIC_TOOLS, "registerTools");
-    return this.publisher.register(this.catalogs!, tools);
-  }
-
-  /** Make tools the whole catalog in one tools/replace request: one revision, or nothing changes (an empty list empties it). */
-  async replaceTools(tools: DynamicTool[]): Promise<CatalogUpdate> {
-    this.require(FeatureName.DYNAMIC_TOOLS, "replaceTools");
-    return this.publisher.replace(this.catalogs!, tools);
-  }
-
-  unregisterTool(name: string): Promise<CatalogUpdate> {
-    return this.unregisterTools(name);
-  }
-
-  /** Remove tools in one request; absent names are harmless. */
-  async unregisterTools(...names: string[]): Promise<CatalogUpdate> {
-    this.require(FeatureName.DYNAMIC_TOOLS, "unregisterTools");
-    return this.publisher.unregister(this.catalogs!, names);
+  /**
+   * Register the step that rewrites the KV data of version `fromVersion` into `fromVersion + 1`
+   * (data stored without a version is version 1). Before the first KV call the SDK runs the
+   * steps from the stored version (`octet:kv_version`) up to the manifest's `[state] kv_version`,
+   * each step's writes and the version bump in one KV commit; a failure rejects that KV call
+   * with a MigrationError and keeps the old data.
+   */
+  migration(fromVersion: number, step: MigrationStep): this {
+    this.migrations.register(fromVersion, step);
+    return this;
   }
 
   // ---- serving
@@ -303,6 +267,8 @@ export class Extension extends HostServices {
       this.options.maxMessageBytes,
     );
     this.conn = conn;
+    this.session.attach(conn);
+    this.session.gate(Requests.KV_GET.feature, () => this.migrations.ensure((type, params) => this.session.call(type, params), this.session.name, this.session.manifest));
     this.pool = new Admission(conn, this.log, this.options.maxPendingRequests);
     const done = new Promise<ServeResult>((resolve) => {
       this.finishServe = resolve;
@@ -325,7 +291,7 @@ export class Extension extends HostServices {
     }
     const route = routeOf(method);
     if (route?.dispatch === Dispatch.HANDSHAKE) return this.initialize(id, params);
-    if (this.session === undefined) {
+    if (this.agreed === undefined) {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: `${method} before initialize: the first request must be initialize` });
       return;
     }
@@ -334,7 +300,7 @@ export class Extension extends HostServices {
       return;
     }
     const p = params ?? {};
-    const type = requestParamsType(method, this.session.api);
+    const type = requestParamsType(method, this.agreed.api);
     if (type !== undefined) {
       const fault = checkWire(type, p);
       if (fault !== undefined) {
@@ -354,31 +320,31 @@ export class Extension extends HostServices {
   private readonly dispatchState: DispatchState = ((ext: Extension): DispatchState => ({
     registry: ext.registry,
     get catalogs(): CatalogHistory<ToolEntry> | undefined {
-      return ext.catalogs;
+      return ext.catalog.history;
     },
     get api(): ApiVersion {
-      return ext.session!.api;
+      return ext.agreed!.api;
     },
     newContext(id: Id, method: string, params: JsonObject, revision?: number, callId?: string, key?: string): RequestContext {
-      const parent = ext.session!.api === "0.1" ? undefined : id;
+      const parent = ext.agreed!.api === "0.1" ? undefined : id;
       return new RequestContext(ext.runtimeView, id, method, ownerOf(params), parent, revision, callId, key);
     },
   }))(this);
 
   private readonly runtimeView: ContextRuntime = ((ext: Extension): ContextRuntime => ({
     get features(): ReadonlySet<string> {
-      return ext.negotiated;
+      return ext.session.features;
     },
     log: ext.log,
     sendProgress: (parent: Id, sequence: number, event: ProgressEvent) => {
-      ext.conn?.notify(Method.PROGRESS, progressParams(parent, sequence, event));
+      ext.session.notify(Requests.PROGRESS, { sequence, event }, { parent });
     },
   }))(this);
 
   // ---- notifications
 
   private onNotification(method: string, params: JsonObject | undefined): void {
-    if (this.session === undefined) return;
+    if (this.agreed === undefined) return;
     if (routeOf(method)?.notification === true) {
       dispatchHost(this.handlers, method, { id: 0, method, params: params ?? {} });
       return;
@@ -388,7 +354,7 @@ export class Extension extends HostServices {
 
   /** $/cancelRequest: cancel the request it names (0.1 has no cancellation). */
   private cancelFromHost(params: JsonObject): void {
-    if (this.session?.api === "0.1") return;
+    if (this.agreed?.api === "0.1") return;
     const id = params["id"];
     if (typeof id === "number" || typeof id === "string") this.pool!.cancel(id, "request cancelled by the host");
   }
@@ -397,7 +363,7 @@ export class Extension extends HostServices {
   private observe(method: string, params: JsonObject): void {
     if (!isLifecycle(method)) return;
     const handlers = this.registry.lifecycle.get(method);
-    if (handlers === undefined || !this.negotiated.has(FeatureName.LIFECYCLE_EVENTS)) return;
+    if (handlers === undefined || !this.session.features.has(FeatureName.LIFECYCLE_EVENTS)) return;
     const event = params as unknown as LifecycleNotification;
     this.observations.push(handlers.map((h) => () => h(event, method)));
   }
@@ -414,7 +380,7 @@ export class Extension extends HostServices {
 
   private initialize(id: Id, params: JsonObject | undefined): void {
     const conn = this.conn!;
-    if (this.session !== undefined) {
+    if (this.agreed !== undefined) {
       conn.writeError(id, { code: L.ErrorCode.INVALID_REQUEST, message: "initialize was already answered" });
       return;
     }
@@ -428,8 +394,8 @@ export class Extension extends HostServices {
       conn.writeError(id, wire);
       return;
     }
-    this.session = session;
-    this.negotiated = session.features;
+    this.agreed = session;
+    this.session.establish(session);
     this.concurrency = session.api === "0.1" ? 1 : session.concurrency;
     const pool = this.pool!;
     pool.concurrency = this.concurrency;
@@ -437,7 +403,7 @@ export class Extension extends HostServices {
     if (session.maxMessageBytes !== undefined) conn.setMaxBytes(session.maxMessageBytes);
     conn.idStyle = session.api === "0.1" ? "integer" : "string";
     conn.canCancel = session.api !== "0.1";
-    if (session.features.has(FeatureName.DYNAMIC_TOOLS)) this.catalogs = new CatalogHistory(new Map(this.registry.tools));
+    if (session.features.has(FeatureName.DYNAMIC_TOOLS)) this.catalog.history = new CatalogHistory(new Map(this.registry.tools));
     conn.respond(id, session.result);
   }
 

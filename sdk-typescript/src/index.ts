@@ -12,8 +12,13 @@ export {
   CancelledError, FeatureUnavailableError, OctetError, ProtocolError, RemoteError, ToolError, TransportError, ValidationError,
 } from "./errors.js";
 export type { WireError } from "./errors.js";
-export type { ArtifactSource, KVCommitBatch, KVListOptions, KvCommitBatch, KvListOptions, ParentOption, SpawnAgentOptions } from "./services.js";
-export { canonicalJson } from "./services.js";
+export type { ArtifactSource, NamespaceOption } from "./services.js";
+export { AgentsService, Artifacts, KV, KVTransaction, Policy, Presentation, Progress, SecretsService, UIService, canonicalJson } from "./services.js";
+export { Catalog } from "./publish.js";
+export { Session } from "./session.js";
+export { Requests } from "./generated/requests.js";
+export type { CallOptions, NotificationType, Outgoing, RequestType } from "./generated/requests.js";
+export type * from "./generated/services.js";
 export { KV_VERSION_KEY, MigrationError, MigrationTx, type MigrationKind, type MigrationStep } from "./migrate.js";
 export { Logger } from "./log.js";
 export { SettingsRefused } from "./settings.js";

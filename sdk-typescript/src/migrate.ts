@@ -1,12 +1,12 @@
 // KV migrations: author-declared steps from version N to N+1, run before the first KV call.
 // The stored version is the integer under `octet:kv_version` in the extension's own namespace
 // (absent is version 1); the manifest's `[state] kv_version` is the declared one. Each step's
-// writes and the version bump go in one kv.commit pinned on the stored version, so two
+// writes and the version bump go in one KV commit pinned on the stored version, so two
 // generations racing cannot both apply a step. Messages match the Go and Python SDKs.
 import { OctetError, RemoteError } from "./errors.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import * as L from "./limits.js";
-import { Method } from "./generated/methods.js";
+import { Requests, type RequestType } from "./generated/requests.js";
 import { ErrorCode } from "./generated/errors.js";
 
 /** The key, in the extension's own namespace, holding the stored kv_version. */
@@ -40,7 +40,8 @@ export class MigrationError extends Error {
   }
 }
 
-type Call = (method: string, params: JsonObject) => Promise<JsonValue>;
+/** A request past the KV gate (the session's call): the steps run before the first KV call. */
+type Call = <P, R>(type: RequestType<P, R>, params: JsonObject) => Promise<JsonValue>;
 
 /** One step's view of KV: reads see the committed data (not this step's staged writes); put and delete are committed with the version bump. */
 export class MigrationTx {
@@ -52,7 +53,7 @@ export class MigrationTx {
 
   /** The committed value under key, or undefined when absent. */
   async get(key: string, namespace = this.namespace): Promise<JsonValue | undefined> {
-    const r = (await this.call(Method.KV_GET, { namespace, key })) as JsonObject;
+    const r = (await this.call(Requests.KV_GET, { namespace, key })) as JsonObject;
     return r["found"] === true ? r["value"] : undefined;
   }
 
@@ -60,7 +61,7 @@ export class MigrationTx {
   async list(prefix = "", options: { namespace?: string; cursor?: string } = {}): Promise<JsonObject> {
     const params: JsonObject = { namespace: options.namespace ?? this.namespace, prefix };
     if (options.cursor !== undefined) params["cursor"] = options.cursor;
-    return (await this.call(Method.KV_LIST, params)) as JsonObject;
+    return (await this.call(Requests.KV_LIST, params)) as JsonObject;
   }
 
   put(key: string, value: JsonValue, namespace = this.namespace): void {
@@ -115,7 +116,7 @@ function declared(manifest: JsonObject | undefined): number {
 }
 
 async function stored(call: Call, namespace: string): Promise<[number, JsonObject]> {
-  const r = (await call(Method.KV_GET, { namespace, key: KV_VERSION_KEY })) as JsonObject;
+  const r = (await call(Requests.KV_GET, { namespace, key: KV_VERSION_KEY })) as JsonObject;
   if (r["found"] !== true) return [1, { namespace, key: KV_VERSION_KEY, absent: true }];
   const v = r["value"];
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
@@ -146,8 +147,8 @@ async function run(steps: ReadonlyMap<number, MigrationStep>, call: Call, namesp
     try {
       await step(tx);
       const writes = [...tx.writes, { op: "put", namespace, key: KV_VERSION_KEY, value: version + 1 }];
-      if (writes.length > L.KV_MAX_BATCH) throw new OctetError(`the step stages ${tx.writes.length} writes; one kv.commit holds ${L.KV_MAX_BATCH - 1} with the version`);
-      await call(Method.KV_COMMIT, { preconditions: [pin], writes });
+      if (writes.length > L.KV_MAX_BATCH) throw new OctetError(`the step stages ${tx.writes.length} writes; one KV commit holds ${L.KV_MAX_BATCH - 1} with the version`);
+      await call(Requests.KV_COMMIT, { preconditions: [pin], writes });
     } catch (err) {
       if (err instanceof RemoteError && err.code === ErrorCode.KV_CONFLICT) {
         if (conflicts >= MAX_CONFLICTS) throw fail("the stored version kept changing");

@@ -11,7 +11,7 @@ const NS = "t";
 async function migrating(declared: number, register: (ext: Extension, host: () => ScriptedHost) => void) {
   const ext = new Extension();
   ext.tool({ name: "read_note", description: "Read the note" }, async () => {
-    const got = await ext.kv.get(NS, "note");
+    const got = await ext.kv.get("note");
     return { content: "ok", metadata: { note: (got.found ? got.value : null) as JsonValue } as JsonObject };
   });
   let host: ScriptedHost | undefined;

@@ -83,7 +83,7 @@ describe("negotiation", () => {
 
   it("speaks the frozen 0.1 wire: no protocol, string content, integer ids, one worker", async () => {
     const ext = new Extension({ apiVersion: "0.1" });
-    ext.tool({ name: "ask", description: "" }, async () => ((await ext.confirm("ok?")) ? "yes" : "no"));
+    ext.tool({ name: "ask", description: "" }, async () => ((await ext.ui.confirm("ok?")).confirmed ? "yes" : "no"));
     const host = ScriptedHost.inProcess(ext, { manifest: manifest({ tools: ["ask"], confirmations: true }, { api_version: "0.1" }), script: { confirm: () => true } });
     const init = await host.initialize();
     assert.ok(!("protocol" in (init.result as JsonObject)));
@@ -101,7 +101,7 @@ describe("API 0.2 and reverse results", () => {
     const ext = new Extension({ apiVersion: "0.2" });
     ext.tool({ name: "ask", description: "" }, async (_a, ctx) => {
       ctx.progress({ message: "asking" });
-      return (await ext.confirm("ok?")) ? "yes" : "no";
+      return (await ext.ui.confirm("ok?")).confirmed ? "yes" : "no";
     });
     const host = await started(ext, { contributes: { tools: ["ask"], confirmations: true }, apiVersion: "0.2", manifest: manifest({ tools: ["ask"], confirmations: true }, { api_version: "0.2" }), script: { confirm: () => true } });
     const id = host.peekNextId();
@@ -114,7 +114,7 @@ describe("API 0.2 and reverse results", () => {
 
   it("a host answer that breaks the schema is a ProtocolError, not trusted", async () => {
     const ext = new Extension();
-    ext.tool({ name: "ask", description: "" }, async () => String(await ext.confirm("ok?")));
+    ext.tool({ name: "ask", description: "" }, async () => String((await ext.ui.confirm("ok?")).confirmed));
     const host = await started(ext, {
       contributes: { tools: ["ask"], confirmations: true },
       script: { respond: (m) => (m === "confirmation/request" ? { result: { confirmed: "yes", extra: 1 } } : undefined) },
@@ -189,7 +189,7 @@ describe("admission and cancellation", () => {
 
   it("cancelling a handler cancels its outstanding reverse call", async () => {
     const ext = new Extension();
-    ext.tool({ name: "ask", description: "" }, async (_a, ctx) => ((await ext.confirm("?", { parent: ctx })) ? "y" : "n"));
+    ext.tool({ name: "ask", description: "" }, async (_a, ctx) => ((await ext.ui.confirm("?", { parent: ctx })).confirmed ? "y" : "n"));
     const host = await started(ext, {
       contributes: { tools: ["ask"], confirmations: true },
       script: { respond: (method) => (method === "confirmation/request" ? new Promise(() => undefined) : undefined) },
@@ -398,8 +398,8 @@ describe("dynamic catalog transactions", () => {
   it("a wrong acknowledged revision is a protocol error and commits nothing", async () => {
     const ext = new Extension();
     const host = await started(ext, { contributes, script: { respond: (m) => (m === "tools/register" ? { result: { revision: 5, tools: ["x"] } } : undefined) } });
-    await assert.rejects(ext.registerTool({ name: "x", description: "", handler: () => "x" }), (e) => e instanceof ProtocolError && /expected exactly 1/.test(e.message));
-    assert.equal(ext.toolCatalogRevision, 0);
+    await assert.rejects(ext.catalog.register([{ name: "x", description: "", handler: () => "x" }]), (e) => e instanceof ProtocolError && /expected exactly 1/.test(e.message));
+    assert.equal(ext.catalog.revision(), 0);
     assert.equal((await host.callTool("x")).error?.code, -32602);
   });
 
@@ -410,21 +410,21 @@ describe("dynamic catalog transactions", () => {
       contributes,
       script: { respond: (m) => (m === "tools/register" && refuse ? { error: { code: -32602, message: "name collides" } } : undefined) },
     });
-    await assert.rejects(ext.registerTool({ name: "x", description: "", handler: () => "x" }), (e) => e instanceof RemoteError && e.code === -32602);
+    await assert.rejects(ext.catalog.register([{ name: "x", description: "", handler: () => "x" }]), (e) => e instanceof RemoteError && e.code === -32602);
     refuse = false;
-    const update = await ext.registerTool({ name: "x", description: "", handler: () => "x" });
+    const update = await ext.catalog.register([{ name: "x", description: "", handler: () => "x" }]);
     assert.deepEqual(update, { revision: 1, tools: ["x"] });
   });
 
   it("needs dynamic_tools; 257 tools in one request are refused locally", async () => {
     const ext = new Extension();
     await started(ext, { contributes, optionalFeatures: [] });
-    await assert.rejects(ext.registerTools([{ name: "x", description: "", handler: () => "x" }]), /dynamic_tools/);
+    await assert.rejects(ext.catalog.register([{ name: "x", description: "", handler: () => "x" }]), /dynamic_tools/);
     const ext2 = new Extension();
     await started(ext2, { contributes });
     const many = Array.from({ length: 257 }, (_, i) => ({ name: `t${i}`, description: "", handler: () => "x" }));
-    await assert.rejects(ext2.registerTools(many), ValidationError);
-    await assert.rejects(ext2.unregisterTools(), /1\.\.256 names/);
+    await assert.rejects(ext2.catalog.register(many), ValidationError);
+    await assert.rejects(ext2.catalog.unregister([]), (e) => e instanceof ValidationError && e.path === "/names");
   });
 
   it("a dynamic tool's schema is compiled before anything is sent: a bad one is refused locally", async () => {
@@ -432,37 +432,37 @@ describe("dynamic catalog transactions", () => {
     let sent = 0;
     await started(ext, { contributes, script: { respond: (m) => (m === "tools/register" ? (sent++, { result: { revision: 1, tools: ["dyn"] } }) : undefined) } });
     await assert.rejects(
-      ext.registerTool({ name: "dyn", description: "", parameters: { $ref: "#/$defs/missing" }, handler: () => "x" }),
+      ext.catalog.register([{ name: "dyn", description: "", parameters: { $ref: "#/$defs/missing" }, handler: () => "x" }]),
       (e) => e instanceof ValidationError && /^tool "dyn": parameters schema \/\$ref: cannot resolve/.test(e.message),
     );
     assert.equal(sent, 0);
-    assert.equal(ext.toolCatalogRevision, 0);
+    assert.equal(ext.catalog.revision(), 0);
   });
 });
 
 describe("atomic catalog replacement", () => {
   const contributes = { tools: [] };
-  it("replaceTools is one revision holding exactly the new list", async () => {
+  it("catalog.replace is one revision holding exactly the new list", async () => {
     const ext = new Extension();
     const host = await started(ext, { contributes });
-    await ext.registerTools([
+    await ext.catalog.register([
       { name: "a", description: "", handler: () => "a" },
       { name: "b", description: "", handler: () => "b" },
     ]);
-    const update = await ext.replaceTools([
+    const update = await ext.catalog.replace([
       { name: "b", description: "", handler: () => "b2" },
       { name: "c", description: "", handler: () => "c" },
     ]);
     assert.equal(update.revision, 2);
     assert.deepEqual([...update.tools].sort(), ["b", "c"]);
-    assert.equal(ext.toolCatalogRevision, 2);
+    assert.equal(ext.catalog.revision(), 2);
     assert.equal((await host.callTool("a")).error?.code, -32602);
     assert.deepEqual(((await host.callTool("b")).result as JsonObject)["content"], [{ type: "text", text: "b2" }]);
-    await assert.rejects(ext.replaceTools([{ name: "d", description: "", handler: () => "d" }, { name: "d", description: "", handler: () => "d" }]), /appears twice/);
+    await assert.rejects(ext.catalog.replace([{ name: "d", description: "", handler: () => "d" }, { name: "d", description: "", handler: () => "d" }]), /appears twice/);
     const many = Array.from({ length: 257 }, (_, i) => ({ name: `t${i}`, description: "", handler: () => "x" }));
-    await assert.rejects(ext.replaceTools(many), ValidationError);
-    assert.equal(ext.toolCatalogRevision, 2);
-    assert.deepEqual((await ext.replaceTools([])).tools, []);
+    await assert.rejects(ext.catalog.replace(many), ValidationError);
+    assert.equal(ext.catalog.revision(), 2);
+    assert.deepEqual((await ext.catalog.replace([])).tools, []);
   });
 
   it("a host refusal changes nothing", async () => {
@@ -471,8 +471,8 @@ describe("atomic catalog replacement", () => {
       contributes,
       script: { respond: (m) => (m === "tools/replace" ? { error: { code: -32602, message: "catalog revision 1 refused: tool c is provided by another" } } : undefined) },
     });
-    await assert.rejects(ext.replaceTools([{ name: "c", description: "", handler: () => "c" }]), (e) => e instanceof RemoteError && e.code === -32602 && /refused/.test(e.message));
-    assert.equal(ext.toolCatalogRevision, 0);
+    await assert.rejects(ext.catalog.replace([{ name: "c", description: "", handler: () => "c" }]), (e) => e instanceof RemoteError && e.code === -32602 && /refused/.test(e.message));
+    assert.equal(ext.catalog.revision(), 0);
     assert.equal((await host.callTool("c")).error?.code, -32602);
   });
 });

@@ -89,7 +89,7 @@ func TestAddingAMethod(t *testing.T) {
 	for path, want := range map[string]string{
 		gen.GoRequestsFile:                        "var RequestDemoPing = RequestType[KVGetParams, KVGetResult]",
 		gen.PythonDispatchFile:                    `METHOD_DEMO_PING: Final = "demo/ping"`,
-		gen.TSDir + gen.TSRequestsFile:            `DEMO_PING: { method: "demo/ping", feature: "kv", ownerBound: false } as RequestType<KVGetParams, KVGetResult>`,
+		gen.TSDir + gen.TSRequestsFile:            `DEMO_PING: { kind: "request", method: "demo/ping", feature: "kv", contribution: "", ownerBound: false`,
 		"sdk-go/protocol/methods_gen.go":          `MethodDemoPing`,
 		"sdk-typescript/src/generated/methods.ts": `DEMO_PING: "demo/ping"`,
 		"docs/reference/index.md":                 "demo/ping",

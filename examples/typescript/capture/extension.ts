@@ -34,9 +34,9 @@ ext.tool(
       mkdirSync(join(scratch, "captures"), { recursive: true });
       writeFileSync(join(scratch, relative), png);
       const sha256 = createHash("sha256").update(png).digest("hex");
-      ref = await ext.publishArtifact({ mimeType: "image/png", path: relative, size: png.length, sha256 });
+      ref = await ext.artifacts.publish({ mimeType: "image/png", path: relative, size: png.length, sha256 });
     } else {
-      ref = await ext.publishArtifact({ mimeType: "image/png", name: "capture.png", data: png });
+      ref = await ext.artifacts.publish({ mimeType: "image/png", name: "capture.png", data: png });
     }
     return toolResult([textContent("Captured the page."), imageContent(ref.artifact_id, "image/png", { alt: "A blue square" })], {
       structuredContent: { bytes: ref.size, sha256: ref.sha256 },

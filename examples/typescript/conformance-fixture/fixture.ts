@@ -3,7 +3,7 @@
 import { unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { registerProbe } from "./probe.js";
-import { Extension, FeatureName, SettingsRefused, ToolError, textContent, toolResult, type DynamicTool, type JsonObject, type JsonSchema, type JsonValue, type KVListOptions, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
+import { Extension, FeatureName, SettingsRefused, ToolError, textContent, toolResult, type DynamicTool, type JsonObject, type JsonSchema, type JsonValue, type KVPrecondition, type KVWrite, type RequestContext } from "octet-extension-sdk";
 
 // node:crypto and node:child_process load inside the tools that use them, as the Python
 // fixture imports hashlib and subprocess: together they cost about 8 ms of every start, and
@@ -92,11 +92,11 @@ export function buildFixture(): Extension {
   ext.tool(
     {
       name: "callback_n",
-      description: "Make n sequential kv.get calls while serving",
+      description: "Make n sequential KV reads while serving",
       parameters: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] },
     },
     async (args) => {
-      for (let i = 0; i < args.n; i++) await ext.kv.get("conformance-fixture", "callback");
+      for (let i = 0; i < args.n; i++) await ext.kv.get("callback");
       return toolResult("called back", { structuredContent: { calls: args.n } });
     },
   );
@@ -126,7 +126,7 @@ export function buildFixture(): Extension {
       const mimeType = args.mime_type ?? "application/octet-stream";
       let ref;
       if (args.mode === "inline") {
-        ref = await ext.publishArtifact({ mimeType, data });
+        ref = await ext.artifacts.publish({ mimeType, data });
       } else {
         const scratch = process.env["OCTET_EXTENSION_SCRATCH"];
         if (scratch === undefined) throw new Error("OCTET_EXTENSION_SCRATCH is not set");
@@ -134,7 +134,7 @@ export function buildFixture(): Extension {
         const size = args.corrupt === "size" ? data.length + 1 : data.length;
         const digest = await sha256(args.corrupt === "sha256" ? "not the bytes" : data);
         try {
-          ref = await ext.publishArtifact({ mimeType, path: "fixture.bin", size, sha256: digest });
+          ref = await ext.artifacts.publish({ mimeType, path: "fixture.bin", size, sha256: digest });
         } finally {
           // The host has its own copy once it answered: removing the file drops its
           // dirty pages, so a publish writes its bytes to disk once, not twice.
@@ -152,7 +152,7 @@ export function buildFixture(): Extension {
       parameters: { type: "object", properties: { name: { type: "string" }, text: { type: "string" } }, required: ["name", "text"] },
     },
     async (args) => {
-      const update = await ext.registerTool({ name: args.name, description: `dynamic tool ${args.name}`, handler: () => args.text });
+      const update = await ext.catalog.register([{ name: args.name, description: `dynamic tool ${args.name}`, handler: () => args.text }]);
       return toolResult("registered", { structuredContent: { revision: update.revision } });
     },
   );
@@ -164,7 +164,7 @@ export function buildFixture(): Extension {
       parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     },
     async (args) => {
-      const update = await ext.unregisterTool(args.name);
+      const update = await ext.catalog.unregister([args.name]);
       return toolResult("unregistered", { structuredContent: { revision: update.revision } });
     },
   );
@@ -218,15 +218,15 @@ export function buildFixture(): Extension {
     },
     async (args, ctx) => {
       if (args.kind === "confirm") {
-        return toolResult("asked", { structuredContent: { answer: await ext.confirm(args.prompt, { parent: ctx }) } });
+        return toolResult("asked", { structuredContent: { answer: (await ext.ui.confirm(args.prompt, { parent: ctx })).confirmed } });
       }
       const secret = args.secret ?? false;
-      const answer = await ext.requestInput(args.prompt, {
+      const answer = (await ext.ui.requestInput(args.prompt, {
         secret,
         parent: ctx,
         ...(args.options !== undefined ? { options: args.options } : {}),
         ...(args.allow_free_text === true ? { allowFreeText: true } : {}),
-      });
+      })).value;
       const structured: JsonObject = secret ? { answer_sha256: answer === null ? null : await sha256(answer) } : { answer };
       return toolResult("asked", { structuredContent: structured });
     },
@@ -238,7 +238,7 @@ export function buildFixture(): Extension {
       description: "Read a brokered secret and return only its digest",
       parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     },
-    async (args) => toolResult("read", { structuredContent: { sha256: await sha256(await ext.getSecret(args.name)) } }),
+    async (args) => toolResult("read", { structuredContent: { sha256: await sha256((await ext.secrets.get(args.name)).value) } }),
   );
 
   ext.tool(
@@ -249,7 +249,7 @@ export function buildFixture(): Extension {
     },
     (args) => {
       const activities = Array.from({ length: args.activities }, (_, i) => ({ id: `a${i}`, label: `activity ${i}`, state: "running" as const }));
-      ext.updatePresentation({ revision: args.revision, activities, actions: [] });
+      ext.presentation.update({ revision: args.revision, activities, actions: [] });
       return "presented";
     },
   );
@@ -265,20 +265,9 @@ export function buildFixture(): Extension {
       },
     },
     async (args) => {
-      const child = await ext.spawnAgent({
-        taskName: args.task_name,
-        message: args.message,
-        idempotencyKey: args.key,
-        tools: ["read"],
-        maxDepth: 1,
-        maxConcurrentChildren: 1,
-        maxTurns: 1,
-        maxTokens: null,
-        maxCostMicrodollars: 0,
-        maxOutputBytes: 4096,
-        timeoutMs: 10000,
-      });
-      const waited = await ext.waitAgents({ timeoutMs: 1000 });
+      const policy = { tools: ["read" as const], max_depth: 1 as const, max_concurrent_children: 1, max_turns: 1, max_tokens: null, max_cost_microdollars: 0, max_output_bytes: 4096, timeout_ms: 10000 };
+      const child = await ext.agents.spawn(args.task_name, args.message, { idempotencyKey: args.key, policy });
+      const waited = await ext.agents.wait({ timeoutMs: 1000 });
       return toolResult("spawned", { structuredContent: { agent_id: child.agent_id, timed_out: waited.timed_out } });
     },
   );
@@ -286,14 +275,11 @@ export function buildFixture(): Extension {
   ext.tool(
     {
       name: "kv_commit",
-      description: "Pass a batch through to kv.commit",
+      description: "Pass a batch through to the KV commit",
       parameters: { type: "object", properties: { preconditions: { type: "array" }, writes: { type: "array" } }, required: ["writes"] },
     },
     async (args) => {
-      const result = await ext.kv.commit({
-        preconditions: (args.preconditions ?? []) as unknown as KVPrecondition[],
-        writes: args.writes as unknown as KVWrite[],
-      });
+      const result = await ext.kv.commit(args.writes as unknown as KVWrite[], { preconditions: (args.preconditions ?? []) as unknown as KVPrecondition[] });
       return toolResult("committed", { structuredContent: result as unknown as JsonObject });
     },
   );
@@ -301,10 +287,10 @@ export function buildFixture(): Extension {
   ext.tool(
     {
       name: "kv_get",
-      description: "Pass through to kv.get",
+      description: "Pass through to the KV read",
       parameters: { type: "object", properties: { namespace: { type: "string" }, key: { type: "string" } }, required: ["namespace", "key"] },
     },
-    async (args) => toolResult("read", { structuredContent: (await ext.kv.get(args.namespace, args.key)) as unknown as JsonObject }),
+    async (args) => toolResult("read", { structuredContent: (await ext.kv.get(args.key, { namespace: args.namespace })) as unknown as JsonObject }),
   );
 
   // The KV migration state.kv_migration drives (only when the manifest declares
@@ -378,7 +364,7 @@ export function buildFixture(): Extension {
       },
     },
     (args) => {
-      ext.notify(args.message, args.title === undefined ? { level: args.level } : { level: args.level, title: args.title });
+      ext.ui.notify(args.message, args.title === undefined ? { level: args.level } : { level: args.level, title: args.title });
       return "notified";
     },
   );
@@ -390,7 +376,7 @@ export function buildFixture(): Extension {
       parameters: { type: "object", properties: { n: { type: "integer", minimum: 0 }, size: { type: "integer", minimum: 0 } }, required: ["n", "size"] },
     },
     (args) => {
-      for (let i = 1; i <= args.n; i++) ext.notify(`note ${i}`.padEnd(args.size, "."), { level: "info" });
+      for (let i = 1; i <= args.n; i++) ext.ui.notify(`note ${i}`.padEnd(args.size, "."), { level: "info" });
       return toolResult(textContent("notified"), { structuredContent: { sent: args.n } });
     },
   );
@@ -398,8 +384,8 @@ export function buildFixture(): Extension {
   ext.tool(
     { name: "contribute", description: "Push a context item and a status line", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
     (args) => {
-      ext.contributeContext([{ label: "fixture", content: args.text, placement: "prompt_prefix" }]);
-      ext.contributeStatus({ surface: "status", text: args.text, priority: 1 });
+      ext.ui.contributeContext([{ label: "fixture", content: args.text, placement: "prompt_prefix" }]);
+      ext.ui.contributeStatus("status", args.text, { priority: 1 });
       return "contributed";
     },
   );
@@ -412,10 +398,10 @@ export function buildFixture(): Extension {
     },
     async (args) => {
       const intent = { kind: "fixture", operation: args.operation };
-      const first = await ext.evaluatePolicy(intent);
+      const first = await ext.policy.evaluate(intent);
       let redeemed: string | null = null;
       if (first.decision === "ask" && first.approval_token !== undefined) {
-        redeemed = (await ext.evaluatePolicy(intent, { approvalToken: first.approval_token })).decision;
+        redeemed = (await ext.policy.evaluate(intent, { approvalToken: first.approval_token })).decision;
       }
       return toolResult("evaluated", { structuredContent: { decision: first.decision, redeemed } });
     },
@@ -424,7 +410,7 @@ export function buildFixture(): Extension {
   ext.tool(
     {
       name: "kv_list",
-      description: "Pass through to kv.list",
+      description: "Pass through to the KV list",
       parameters: {
         type: "object",
         properties: { namespace: { type: "string" }, prefix: { type: "string" }, cursor: { type: "string" }, limit: { type: "integer", minimum: 1, maximum: 1000 } },
@@ -432,10 +418,7 @@ export function buildFixture(): Extension {
       },
     },
     async (args) => {
-      const options: KVListOptions = { namespace: args.namespace, prefix: args.prefix };
-      if (args.cursor !== undefined) options.cursor = args.cursor;
-      if (args.limit !== undefined) options.limit = args.limit;
-      const page = await ext.kv.list(options);
+      const page = await ext.kv.list(args.prefix, { namespace: args.namespace, cursor: args.cursor, limit: args.limit });
       return toolResult("listed", { structuredContent: page as unknown as JsonObject });
     },
   );
@@ -460,22 +443,22 @@ export function buildFixture(): Extension {
       let out: JsonObject;
       switch (args.op) {
         case "message":
-          out = { accepted: await ext.sendAgentMessage(args.target ?? "", args.message ?? "") };
+          out = { accepted: (await ext.agents.message(args.target ?? "", args.message ?? "")).accepted };
           break;
         case "follow_up":
-          out = { accepted: await ext.followUpAgent(args.target ?? "", args.message ?? "") };
+          out = { accepted: (await ext.agents.followUp(args.target ?? "", args.message ?? "")).accepted };
           break;
         case "models":
-          out = { models: (await ext.listAgentModels(args.query ? { query: args.query, limit: args.limit ?? 50 } : { limit: args.limit ?? 50 })) as unknown as JsonValue[] };
+          out = { models: (await ext.agents.models({ query: args.query, limit: args.limit })).models as unknown as JsonValue[] };
           break;
         case "list":
-          out = { agents: (await ext.listAgents()) as unknown as JsonValue[] };
+          out = { agents: (await ext.agents.list()).agents as unknown as JsonValue[] };
           break;
         case "interrupt":
-          out = { interrupted: await ext.interruptAgent(args.target ?? "") };
+          out = { interrupted: (await ext.agents.interrupt(args.target ?? "")).interrupted };
           break;
         default:
-          out = { timed_out: (await ext.waitAgents({ timeoutMs: 1000 })).timed_out };
+          out = { timed_out: (await ext.agents.wait({ timeoutMs: 1000 })).timed_out };
       }
       return toolResult("steered", { structuredContent: out });
     },

@@ -15,13 +15,15 @@ ext.tool(
   async (args) => {
     const update =
       args.provider === "none"
-        ? await ext.unregisterTool("provider_search")
-        : await ext.registerTool({
-            name: "provider_search",
-            description: `Search with the ${args.provider} provider`,
-            parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-            handler: (search) => `${args.provider} results for ${search.query}`,
-          });
+        ? await ext.catalog.unregister(["provider_search"])
+        : await ext.catalog.register([
+            {
+              name: "provider_search",
+              description: `Search with the ${args.provider} provider`,
+              parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+              handler: (search) => `${args.provider} results for ${String(search["query"])}`,
+            },
+          ]);
     return toolResult(`catalog revision ${update.revision}`, { structuredContent: { revision: update.revision, tools: update.tools } });
   },
 );

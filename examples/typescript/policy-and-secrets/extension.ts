@@ -19,18 +19,18 @@ ext.tool(
       data_classes: ["user_text"],
       adapter_hints: { read_only: false, destructive: false },
     };
-    let policy = await ext.evaluatePolicy(intent);
+    let policy = await ext.policy.evaluate(intent);
     if (policy.decision === "ask" && policy.approval_token !== undefined && ext.negotiatedFeatures.has(FeatureName.APPROVALS)) {
-      policy = await ext.evaluatePolicy(intent, { approvalToken: policy.approval_token });
+      policy = await ext.policy.evaluate(intent, { approvalToken: policy.approval_token });
     }
     if (policy.decision !== "allow") return toolResult(textContent(`The host denied the action: ${policy.reason ?? policy.decision}.`), { isError: true });
-    if (!(await ext.confirm("Publish this comment?", { title: "policy-and-secrets" }))) {
+    if (!(await ext.ui.confirm("Publish this comment?", { title: "policy-and-secrets" })).confirmed) {
       return toolResult(textContent("The user declined."), { isError: true });
     }
-    const token = await ext.getSecret("demo.api_token");
+    const { value: token } = await ext.secrets.get("demo.api_token");
     // Only a digest prefix leaves this function; the token itself is never returned or logged.
     const proof = createHash("sha256").update(token).update(args.text).digest("hex").slice(0, 12);
-    ext.notify("Comment submitted", { level: "success" });
+    ext.ui.notify("Comment submitted", { level: "success" });
     return `Submitted (${args.text.length} chars, signature ${proof}).`;
   },
 );

@@ -5,72 +5,104 @@ import type { AgentInterruptParams, AgentInterruptResult, AgentListParams, Agent
 import type { ArtifactPublishParams, ArtifactPublishResult, ConfirmationRequestParams, ConfirmationRequestResult, ContextContributionParams, InputRequestParams, InputRequestResult, NotificationParams, PolicyEvaluateParams, PolicyEvaluateResult, ProgressParams, SecretGetParams, SecretGetResult, StatusContributionParams, ToolsCatalogResult, ToolsRegisterParams, ToolsReplaceParams, ToolsUnregisterParams } from "./extension-methods.types.js";
 import type { KVCommitParams, KVCommitResult, KVGetParams, KVGetResult, KVListParams, KVListResult } from "./kv.types.js";
 import type { PresentationUpdateParams } from "./presentation.types.js";
+import type { Parent } from "../types.js";
 
-/** Binds an extension-to-host request to its params and result types (as vscode-jsonrpc's RequestType). */
-export interface RequestType<P, R> {
+/** What every descriptor says about its method: the session's send reads it. */
+interface Descriptor {
   readonly method: string;
   /** Negotiated feature the host needs for it ("" none). */
   readonly feature: string;
+  /** Manifest contribution that enables it ("" none). */
+  readonly contribution: string;
   /** Params name the parent host request whose owner applies. */
   readonly ownerBound: boolean;
+  /** Whether params carry parent_request_id, which the session fills from the call in progress. */
+  readonly parent: "required" | "optional" | "none";
+  /** API versions that have the method. */
+  readonly versions: readonly string[];
+  /** Schema type of the params: the generated validator checks them by this name. */
+  readonly params: string;
+}
+
+/** Binds an extension-to-host request to its params and result types (as vscode-jsonrpc's RequestType). */
+export interface RequestType<P, R> extends Descriptor {
+  readonly kind: "request";
+  /** Schema type of the result, checked before the caller sees it. */
+  readonly result: string;
   /** Type-level only: never set. */
   readonly _types?: (p: P) => R;
 }
 
 /** Binds an extension-to-host notification to its params type. */
-export interface NotificationType<P> {
-  readonly method: string;
-  readonly feature: string;
-  readonly ownerBound: boolean;
+export interface NotificationType<P> extends Descriptor {
+  readonly kind: "notification";
   readonly _types?: (p: P) => void;
+}
+
+/** Params as a caller writes them: parent_request_id is the session's to fill. */
+export type Outgoing<P> = P extends unknown ? Omit<P, "parent_request_id"> : never;
+
+/** Params as a generated operation builds them: members may be undefined (dropped before validation). */
+export type Draft<P> = P extends unknown ? { [K in Exclude<keyof P, "parent_request_id">]?: P[K] | undefined } : never;
+
+/** Per call: the request this call belongs to (default: the handler running) and a signal to stop waiting. */
+export interface CallOptions {
+  parent?: Parent | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What the generated services send through: the session. */
+export interface Sender {
+  request<P, R>(type: RequestType<P, R>, params: Draft<P>, call?: CallOptions): Promise<R>;
+  notify<P>(type: NotificationType<P>, params: Draft<P>, call?: CallOptions): void;
 }
 
 /** Every extension-to-host method as a typed descriptor: callers name these, never the method string. */
 export const Requests = {
   /** notification: Show the user a notification. */
-  NOTIFICATION: { method: "notification", feature: "", ownerBound: false } as NotificationType<NotificationParams>,
+  NOTIFICATION: { kind: "notification", method: "notification", feature: "", contribution: "notifications", ownerBound: false, parent: "none", versions: ["0.1", "0.2", "0.4"], params: "NotificationParams" } as NotificationType<NotificationParams>,
   /** confirmation/request: Ask the user to confirm. */
-  CONFIRMATION_REQUEST: { method: "confirmation/request", feature: "", ownerBound: false } as RequestType<ConfirmationRequestParams, ConfirmationRequestResult>,
+  CONFIRMATION_REQUEST: { kind: "request", method: "confirmation/request", feature: "", contribution: "confirmations", ownerBound: false, parent: "optional", versions: ["0.1", "0.2", "0.4"], params: "ConfirmationRequestParams", result: "ConfirmationRequestResult" } as RequestType<ConfirmationRequestParams, ConfirmationRequestResult>,
   /** input/request: Ask the user for text; null means cancelled or unavailable. */
-  INPUT_REQUEST: { method: "input/request", feature: "", ownerBound: true } as RequestType<InputRequestParams, InputRequestResult>,
+  INPUT_REQUEST: { kind: "request", method: "input/request", feature: "", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "InputRequestParams", result: "InputRequestResult" } as RequestType<InputRequestParams, InputRequestResult>,
   /** context/contribution: Push context items. */
-  CONTEXT_CONTRIBUTION: { method: "context/contribution", feature: "", ownerBound: false } as NotificationType<ContextContributionParams>,
+  CONTEXT_CONTRIBUTION: { kind: "notification", method: "context/contribution", feature: "", contribution: "context", ownerBound: false, parent: "none", versions: ["0.1", "0.2", "0.4"], params: "ContextContributionParams" } as NotificationType<ContextContributionParams>,
   /** status/contribution: Push status text. */
-  STATUS_CONTRIBUTION: { method: "status/contribution", feature: "", ownerBound: false } as NotificationType<StatusContributionParams>,
+  STATUS_CONTRIBUTION: { kind: "notification", method: "status/contribution", feature: "", contribution: "ui", ownerBound: false, parent: "none", versions: ["0.1", "0.2", "0.4"], params: "StatusContributionParams" } as NotificationType<StatusContributionParams>,
   /** presentation/update: Replace the presentation snapshot (latest value wins). */
-  PRESENTATION_UPDATE: { method: "presentation/update", feature: "", ownerBound: false } as NotificationType<PresentationUpdateParams>,
+  PRESENTATION_UPDATE: { kind: "notification", method: "presentation/update", feature: "", contribution: "presentation", ownerBound: false, parent: "optional", versions: ["0.2", "0.4"], params: "PresentationUpdateParams" } as NotificationType<PresentationUpdateParams>,
   /** $/progress: Report progress of a host request being served. */
-  PROGRESS: { method: "$/progress", feature: "request_progress", ownerBound: true } as NotificationType<ProgressParams>,
+  PROGRESS: { kind: "notification", method: "$/progress", feature: "request_progress", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "ProgressParams" } as NotificationType<ProgressParams>,
   /** artifact/publish: Publish an artifact (inline or from the scratch directory); the host verifies size and digest. */
-  ARTIFACT_PUBLISH: { method: "artifact/publish", feature: "artifacts", ownerBound: true } as RequestType<ArtifactPublishParams, ArtifactPublishResult>,
+  ARTIFACT_PUBLISH: { kind: "request", method: "artifact/publish", feature: "artifacts", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "ArtifactPublishParams", result: "ArtifactPublishResult" } as RequestType<ArtifactPublishParams, ArtifactPublishResult>,
   /** policy/evaluate: Ask the host's policy about an intent. */
-  POLICY_EVALUATE: { method: "policy/evaluate", feature: "policy_intents", ownerBound: true } as RequestType<PolicyEvaluateParams, PolicyEvaluateResult>,
+  POLICY_EVALUATE: { kind: "request", method: "policy/evaluate", feature: "policy_intents", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "PolicyEvaluateParams", result: "PolicyEvaluateResult" } as RequestType<PolicyEvaluateParams, PolicyEvaluateResult>,
   /** secret/get: Read a secret granted by the manifest allowlist. */
-  SECRET_GET: { method: "secret/get", feature: "secrets", ownerBound: true } as RequestType<SecretGetParams, SecretGetResult>,
+  SECRET_GET: { kind: "request", method: "secret/get", feature: "secrets", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "SecretGetParams", result: "SecretGetResult" } as RequestType<SecretGetParams, SecretGetResult>,
   /** tools/register: Add or replace tools; the ack's revision is exactly the previous plus one. */
-  TOOLS_REGISTER: { method: "tools/register", feature: "dynamic_tools", ownerBound: false } as RequestType<ToolsRegisterParams, ToolsCatalogResult>,
+  TOOLS_REGISTER: { kind: "request", method: "tools/register", feature: "dynamic_tools", contribution: "", ownerBound: false, parent: "none", versions: ["0.2", "0.4"], params: "ToolsRegisterParams", result: "ToolsCatalogResult" } as RequestType<ToolsRegisterParams, ToolsCatalogResult>,
   /** tools/unregister: Remove tools; the ack's revision is exactly the previous plus one. */
-  TOOLS_UNREGISTER: { method: "tools/unregister", feature: "dynamic_tools", ownerBound: false } as RequestType<ToolsUnregisterParams, ToolsCatalogResult>,
+  TOOLS_UNREGISTER: { kind: "request", method: "tools/unregister", feature: "dynamic_tools", contribution: "", ownerBound: false, parent: "none", versions: ["0.2", "0.4"], params: "ToolsUnregisterParams", result: "ToolsCatalogResult" } as RequestType<ToolsUnregisterParams, ToolsCatalogResult>,
   /** tools/replace: Replace the whole dynamic catalog atomically: one revision, or nothing changes; the ack's revision is exactly the previous plus one. */
-  TOOLS_REPLACE: { method: "tools/replace", feature: "dynamic_tools", ownerBound: false } as RequestType<ToolsReplaceParams, ToolsCatalogResult>,
+  TOOLS_REPLACE: { kind: "request", method: "tools/replace", feature: "dynamic_tools", contribution: "", ownerBound: false, parent: "none", versions: ["0.2", "0.4"], params: "ToolsReplaceParams", result: "ToolsCatalogResult" } as RequestType<ToolsReplaceParams, ToolsCatalogResult>,
   /** agent/spawn: Start a child agent session (idempotent by key). */
-  AGENT_SPAWN: { method: "agent/spawn", feature: "agent_sessions", ownerBound: true } as RequestType<AgentSpawnParams, AgentSpawnResult>,
+  AGENT_SPAWN: { kind: "request", method: "agent/spawn", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentSpawnParams", result: "AgentSpawnResult" } as RequestType<AgentSpawnParams, AgentSpawnResult>,
   /** agent/message: Steer a running child. */
-  AGENT_MESSAGE: { method: "agent/message", feature: "agent_sessions", ownerBound: true } as RequestType<AgentMessageParams, AgentMessageResult>,
+  AGENT_MESSAGE: { kind: "request", method: "agent/message", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentMessageParams", result: "AgentMessageResult" } as RequestType<AgentMessageParams, AgentMessageResult>,
   /** agent/follow_up: Resume a settled child with a follow-up. */
-  AGENT_FOLLOW_UP: { method: "agent/follow_up", feature: "agent_sessions", ownerBound: true } as RequestType<AgentMessageParams, AgentMessageResult>,
+  AGENT_FOLLOW_UP: { kind: "request", method: "agent/follow_up", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentMessageParams", result: "AgentMessageResult" } as RequestType<AgentMessageParams, AgentMessageResult>,
   /** agent/models: List models a child can use. */
-  AGENT_MODELS: { method: "agent/models", feature: "agent_sessions", ownerBound: true } as RequestType<AgentModelsParams, AgentModelsResult>,
+  AGENT_MODELS: { kind: "request", method: "agent/models", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentModelsParams", result: "AgentModelsResult" } as RequestType<AgentModelsParams, AgentModelsResult>,
   /** agent/list: List the parent's children. */
-  AGENT_LIST: { method: "agent/list", feature: "agent_sessions", ownerBound: true } as RequestType<AgentListParams, AgentListResult>,
+  AGENT_LIST: { kind: "request", method: "agent/list", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentListParams", result: "AgentListResult" } as RequestType<AgentListParams, AgentListResult>,
   /** agent/wait: Wait for children to settle. */
-  AGENT_WAIT: { method: "agent/wait", feature: "agent_sessions", ownerBound: true } as RequestType<AgentWaitParams, AgentWaitResult>,
+  AGENT_WAIT: { kind: "request", method: "agent/wait", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentWaitParams", result: "AgentWaitResult" } as RequestType<AgentWaitParams, AgentWaitResult>,
   /** agent/interrupt: Interrupt a child. */
-  AGENT_INTERRUPT: { method: "agent/interrupt", feature: "agent_sessions", ownerBound: true } as RequestType<AgentInterruptParams, AgentInterruptResult>,
+  AGENT_INTERRUPT: { kind: "request", method: "agent/interrupt", feature: "agent_sessions", contribution: "", ownerBound: true, parent: "required", versions: ["0.2", "0.4"], params: "AgentInterruptParams", result: "AgentInterruptResult" } as RequestType<AgentInterruptParams, AgentInterruptResult>,
   /** kv.get: Read one key. */
-  KV_GET: { method: "kv.get", feature: "kv", ownerBound: false } as RequestType<KVGetParams, KVGetResult>,
+  KV_GET: { kind: "request", method: "kv.get", feature: "kv", contribution: "", ownerBound: false, parent: "none", versions: ["0.4"], params: "KVGetParams", result: "KVGetResult" } as RequestType<KVGetParams, KVGetResult>,
   /** kv.list: List keys by prefix, paged. */
-  KV_LIST: { method: "kv.list", feature: "kv", ownerBound: false } as RequestType<KVListParams, KVListResult>,
+  KV_LIST: { kind: "request", method: "kv.list", feature: "kv", contribution: "", ownerBound: false, parent: "none", versions: ["0.4"], params: "KVListParams", result: "KVListResult" } as RequestType<KVListParams, KVListResult>,
   /** kv.commit: Apply writes atomically if every precondition holds. */
-  KV_COMMIT: { method: "kv.commit", feature: "kv", ownerBound: false } as RequestType<KVCommitParams, KVCommitResult>,
+  KV_COMMIT: { kind: "request", method: "kv.commit", feature: "kv", contribution: "", ownerBound: false, parent: "none", versions: ["0.4"], params: "KVCommitParams", result: "KVCommitResult" } as RequestType<KVCommitParams, KVCommitResult>,
 } as const;

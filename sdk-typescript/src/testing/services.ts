@@ -8,7 +8,23 @@ import { ErrorCode } from "../limits.js";
 import { canonicalJson } from "../services.js";
 import type { WireError } from "../errors.js";
 import type { AgentRecord, PolicyDecision } from "../types.js";
-import { Method } from "../generated/methods.js";
+import { Requests, type RequestType } from "../generated/requests.js";
+import { checkWire } from "../wirecheck.js";
+
+/** One row of the fake host: the descriptor it answers and how. */
+interface Route {
+  readonly type: RequestType<unknown, unknown>;
+  handle(params: JsonObject): unknown;
+}
+
+/** A row typed by its descriptor: the handler sees the params type and returns the result type (or a scripted error). */
+function route<P, R>(type: RequestType<P, R>, handle: (params: P) => R | HostReply | Promise<R | HostReply>): Route {
+  return { type: type as RequestType<unknown, unknown>, handle: (params) => handle(params as unknown as P) };
+}
+
+function routes(list: Route[]): ReadonlyMap<string, Route> {
+  return new Map(list.map((r) => [r.type.method, r]));
+}
 
 /** A scripted reply: a result, or an error to send back. */
 export type HostReply = { result: JsonValue } | { error: WireError };
@@ -48,57 +64,65 @@ export class ReverseServices {
     private readonly extensionName: string,
   ) {}
 
+  /**
+   * Every request the extension may send, answered by descriptor (the generated Requests.*):
+   * the fake host is this table, and a method the schema adds without a row here is caught by
+   * the coverage test (testing.test.ts).
+   */
+  readonly table: ReadonlyMap<string, Route> = routes([
+    route(Requests.CONFIRMATION_REQUEST, async (p) => ({ confirmed: (await this.script.confirm?.(p as unknown as JsonObject)) ?? false })),
+    route(Requests.INPUT_REQUEST, async (p) => ({ value: (await this.script.input?.(p as unknown as JsonObject)) ?? null })),
+    route(Requests.SECRET_GET, (p) => {
+      const value = this.script.secrets?.[p.name];
+      return value === undefined ? fail(ErrorCode.SECRET_UNAVAILABLE, "secret is unavailable") : { value };
+    }),
+    route(Requests.POLICY_EVALUATE, async (p) => (await this.script.policy?.(p as unknown as JsonObject)) ?? { decision: "deny", reason: "scripted host denies by default" }),
+    route(Requests.ARTIFACT_PUBLISH, (p) => this.publish(p as unknown as JsonObject)),
+    route(Requests.TOOLS_REGISTER, (p) => {
+      for (const t of p.tools) this.catalog.add(t.name);
+      return { revision: ++this.revision, tools: [...this.catalog] };
+    }),
+    route(Requests.TOOLS_REPLACE, (p) => {
+      this.catalog = new Set(p.tools.map((t) => t.name));
+      return { revision: ++this.revision, tools: [...this.catalog] };
+    }),
+    route(Requests.TOOLS_UNREGISTER, (p) => {
+      for (const n of p.names) this.catalog.delete(n);
+      return { revision: ++this.revision, tools: [...this.catalog] };
+    }),
+    route(Requests.AGENT_SPAWN, (p) => this.spawn(p as unknown as JsonObject)),
+    route(Requests.AGENT_MESSAGE, (p) => this.steer(p.target)),
+    route(Requests.AGENT_FOLLOW_UP, (p) => this.steer(p.target)),
+    route(Requests.AGENT_MODELS, () => ({ models: [{ provider: "scripted", model: "echo", label: "Scripted echo" }] })),
+    route(Requests.AGENT_LIST, () => ({ agents: this.agents })),
+    route(Requests.AGENT_WAIT, (p) => {
+      if (this.script.agentWait) return this.script.agentWait(p as unknown as JsonObject);
+      for (const a of this.agents) {
+        a.state = "settled";
+        a.output = `scripted output for ${a.task_name}`;
+      }
+      return { timed_out: false, agents: this.agents };
+    }),
+    route(Requests.AGENT_INTERRUPT, (p) => ({ interrupted: this.agents.some((a) => a.agent_id === p.target) })),
+    route(Requests.KV_GET, (p) => this.kvCall(Requests.KV_GET.method, p as unknown as JsonObject)),
+    route(Requests.KV_LIST, (p) => this.kvCall(Requests.KV_LIST.method, p as unknown as JsonObject)),
+    route(Requests.KV_COMMIT, (p) => this.kvCall(Requests.KV_COMMIT.method, p as unknown as JsonObject)),
+  ]);
+
   async handle(method: string, p: JsonObject): Promise<HostReply> {
     const custom = await this.script.respond?.(method, p);
     if (custom !== undefined) return custom;
-    switch (method) {
-      case Method.CONFIRMATION_REQUEST:
-        return { result: { confirmed: (await this.script.confirm?.(p)) ?? false } };
-      case Method.INPUT_REQUEST:
-        return { result: { value: (await this.script.input?.(p)) ?? null } };
-      case Method.SECRET_GET: {
-        const value = this.script.secrets?.[String(p["name"])];
-        return value === undefined ? fail(ErrorCode.SECRET_UNAVAILABLE, "secret is unavailable") : { result: { value } };
-      }
-      case Method.POLICY_EVALUATE:
-        return { result: ((await this.script.policy?.(p)) ?? { decision: "deny", reason: "scripted host denies by default" }) as unknown as JsonValue };
-      case Method.ARTIFACT_PUBLISH:
-        return this.publish(p);
-      case Method.TOOLS_REGISTER:
-        for (const t of (p["tools"] as JsonObject[]) ?? []) this.catalog.add(String(t["name"]));
-        return { result: { revision: ++this.revision, tools: [...this.catalog] } };
-      case Method.TOOLS_REPLACE:
-        this.catalog.clear();
-        for (const t of (p["tools"] as JsonObject[]) ?? []) this.catalog.add(String(t["name"]));
-        return { result: { revision: ++this.revision, tools: [...this.catalog] } };
-      case Method.TOOLS_UNREGISTER:
-        for (const n of (p["names"] as string[]) ?? []) this.catalog.delete(n);
-        return { result: { revision: ++this.revision, tools: [...this.catalog] } };
-      case Method.AGENT_SPAWN:
-        return this.spawn(p);
-      case Method.AGENT_MESSAGE:
-      case Method.AGENT_FOLLOW_UP:
-        return this.agents.some((a) => a.agent_id === p["target"]) ? { result: { accepted: true } } : fail(ErrorCode.SERVICE_UNAVAILABLE, `unknown agent ${String(p["target"])}`);
-      case Method.AGENT_MODELS:
-        return { result: { models: [{ provider: "scripted", model: "echo", label: "Scripted echo" }] } };
-      case Method.AGENT_LIST:
-        return { result: { agents: this.agents as unknown as JsonValue[] } };
-      case Method.AGENT_WAIT:
-        if (this.script.agentWait) return { result: this.script.agentWait(p) as unknown as JsonValue };
-        for (const a of this.agents) {
-          a.state = "settled";
-          a.output = `scripted output for ${a.task_name}`;
-        }
-        return { result: { timed_out: false, agents: this.agents as unknown as JsonValue[] } };
-      case Method.AGENT_INTERRUPT:
-        return { result: { interrupted: this.agents.some((a) => a.agent_id === p["target"]) } };
-      case Method.KV_GET:
-      case Method.KV_LIST:
-      case Method.KV_COMMIT:
-        return this.kvCall(method, p);
-      default:
-        return fail(ErrorCode.METHOD_NOT_FOUND, `method not found: ${method}`, { method });
-    }
+    const r = this.table.get(method);
+    if (r === undefined) return fail(ErrorCode.METHOD_NOT_FOUND, `method not found: ${method}`, { method });
+    // The real host validates params against the schema before serving: so does the fake.
+    const fault = checkWire(r.type.params, p);
+    if (fault !== undefined) return fail(ErrorCode.INVALID_PARAMS, `invalid ${method} params: ${fault.message}`, fault.path === undefined ? undefined : { path: fault.path });
+    const out = await r.handle(p);
+    return isReply(out) ? out : { result: out as JsonValue };
+  }
+
+  private steer(target: string): HostReply | { accepted: boolean } {
+    return this.agents.some((a) => a.agent_id === target) ? { accepted: true } : fail(ErrorCode.SERVICE_UNAVAILABLE, `unknown agent ${target}`);
   }
 
   private publish(p: JsonObject): HostReply {
@@ -145,18 +169,18 @@ export class ReverseServices {
     return typeof ns === "string" && (ns === this.extensionName || ns.startsWith(this.extensionName + "."));
   }
 
-  /** Store a value as a kv.commit would (data an earlier release wrote, or another generation's write). */
+  /** Store a value as a KV commit would (data an earlier release wrote, or another generation's write). */
   seedKV(namespace: string, key: string, value: JsonValue): void {
     this.kv.set(`${namespace}\u0000${key}`, { value, version: sha256(canonicalJson(value)) });
   }
 
   private kvCall(method: string, p: JsonObject): HostReply {
-    if (method === Method.KV_GET) {
+    if (method === Requests.KV_GET.method) {
       if (!this.ownNamespace(p["namespace"])) return fail(ErrorCode.INVALID_PARAMS, `foreign namespace ${String(p["namespace"])}`, { path: "/namespace" });
       const e = this.kv.get(`${String(p["namespace"])}\u0000${String(p["key"])}`);
       return { result: e ? { found: true, value: e.value, version: e.version } : { found: false } };
     }
-    if (method === Method.KV_LIST) {
+    if (method === Requests.KV_LIST.method) {
       const prefix = `${String(p["namespace"])}\u0000${String(p["prefix"] ?? "")}`;
       const entries = [...this.kv.entries()]
         .filter(([k]) => k.startsWith(prefix))

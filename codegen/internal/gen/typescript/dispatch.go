@@ -131,24 +131,56 @@ func tsRequests(m *ir.Model) string {
 	for _, s := range stems {
 		fmt.Fprintf(&b, "import type { %s } from \"./%s.types.js\";\n", strings.Join(byFile[s], ", "), s)
 	}
-	b.WriteString(`
-/** Binds an extension-to-host request to its params and result types (as vscode-jsonrpc's RequestType). */
-export interface RequestType<P, R> {
+	b.WriteString(`import type { Parent } from "../types.js";
+
+/** What every descriptor says about its method: the session's send reads it. */
+interface Descriptor {
   readonly method: string;
   /** Negotiated feature the host needs for it ("" none). */
   readonly feature: string;
+  /** Manifest contribution that enables it ("" none). */
+  readonly contribution: string;
   /** Params name the parent host request whose owner applies. */
   readonly ownerBound: boolean;
+  /** Whether params carry parent_request_id, which the session fills from the call in progress. */
+  readonly parent: "required" | "optional" | "none";
+  /** API versions that have the method. */
+  readonly versions: readonly string[];
+  /** Schema type of the params: the generated validator checks them by this name. */
+  readonly params: string;
+}
+
+/** Binds an extension-to-host request to its params and result types (as vscode-jsonrpc's RequestType). */
+export interface RequestType<P, R> extends Descriptor {
+  readonly kind: "request";
+  /** Schema type of the result, checked before the caller sees it. */
+  readonly result: string;
   /** Type-level only: never set. */
   readonly _types?: (p: P) => R;
 }
 
 /** Binds an extension-to-host notification to its params type. */
-export interface NotificationType<P> {
-  readonly method: string;
-  readonly feature: string;
-  readonly ownerBound: boolean;
+export interface NotificationType<P> extends Descriptor {
+  readonly kind: "notification";
   readonly _types?: (p: P) => void;
+}
+
+/** Params as a caller writes them: parent_request_id is the session's to fill. */
+export type Outgoing<P> = P extends unknown ? Omit<P, "parent_request_id"> : never;
+
+/** Params as a generated operation builds them: members may be undefined (dropped before validation). */
+export type Draft<P> = P extends unknown ? { [K in Exclude<keyof P, "parent_request_id">]?: P[K] | undefined } : never;
+
+/** Per call: the request this call belongs to (default: the handler running) and a signal to stop waiting. */
+export interface CallOptions {
+  parent?: Parent | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What the generated services send through: the session. */
+export interface Sender {
+  request<P, R>(type: RequestType<P, R>, params: Draft<P>, call?: CallOptions): Promise<R>;
+  notify<P>(type: NotificationType<P>, params: Draft<P>, call?: CallOptions): void;
 }
 
 `)
@@ -158,15 +190,36 @@ export interface NotificationType<P> {
 		if p == "" {
 			continue
 		}
+		parent := parentRole(m, p)
+		vs := make([]string, len(me.Versions))
+		for i, v := range me.Versions {
+			vs[i] = tsStr(v)
+		}
 		name := emit.UpperSnake(me.Name)
+		common := fmt.Sprintf("method: %s, feature: %s, contribution: %s, ownerBound: %v, parent: %s, versions: [%s], params: %s",
+			tsStr(me.Name), tsStr(me.Feature), tsStr(me.Contribution), me.OwnerBound, tsStr(parent), strings.Join(vs, ", "), tsStr(p))
 		if me.Kind == "request" {
-			fmt.Fprintf(&b, "  /** %s: %s */\n  %s: { method: %s, feature: %s, ownerBound: %v } as RequestType<%s, %s>,\n", me.Name, me.Description, name, tsStr(me.Name), tsStr(me.Feature), me.OwnerBound, p, emit.SingleType(me.Result))
+			r := emit.SingleType(me.Result)
+			fmt.Fprintf(&b, "  /** %s: %s */\n  %s: { kind: \"request\", %s, result: %s } as RequestType<%s, %s>,\n", me.Name, me.Description, name, common, tsStr(r), p, r)
 		} else {
-			fmt.Fprintf(&b, "  /** %s: %s */\n  %s: { method: %s, feature: %s, ownerBound: %v } as NotificationType<%s>,\n", me.Name, me.Description, name, tsStr(me.Name), tsStr(me.Feature), me.OwnerBound, p)
+			fmt.Fprintf(&b, "  /** %s: %s */\n  %s: { kind: \"notification\", %s } as NotificationType<%s>,\n", me.Name, me.Description, name, common, p)
 		}
 	}
 	b.WriteString("} as const;\n")
 	return b.String()
+}
+
+// parentRole says whether a params type carries parent_request_id, required or optional.
+func parentRole(m *ir.Model, typ string) string {
+	for _, f := range paramFields(m, typ) {
+		if f.name == "parent_request_id" {
+			if f.required {
+				return "required"
+			}
+			return "optional"
+		}
+	}
+	return "none"
 }
 
 func tsDispatchTest(m *ir.Model, hash string) string {

@@ -35,6 +35,7 @@ func (Target) Features(m *ir.Model, out emit.Output) error {
 // the dispatch test.
 func (Target) Dispatch(m *ir.Model, out emit.Output) error {
 	out[Dir+RequestsFile] = []byte(tsRequests(m))
+	out[Dir+ServicesFile] = []byte(tsServices(m))
 	out[Dir+DispatchFile] = []byte(tsDispatch(m))
 	out[DispatchTest] = []byte(tsDispatchTest(m, emit.Fingerprint(true, m.Methods, m.Negotiation)))
 	return nil

@@ -18,7 +18,7 @@ func emitTypeScript(m *ir.Model, out emit.Output) error {
 	}
 	// index.ts re-exports every generated module, those of the Dispatch and Features
 	// artifacts too (written by their own methods); it names them, nothing more.
-	indexed := map[string]bool{RequestsFile: true, DispatchFile: true}
+	indexed := map[string]bool{RequestsFile: true, DispatchFile: true, ServicesFile: true}
 	if m.Negotiation != nil {
 		indexed[featuresFile] = true
 	}
