@@ -27,6 +27,8 @@ export interface UIConfirmOptions extends CallOptions {
 /** Options of ui.requestInput (input/request). */
 export interface UIRequestInputOptions extends CallOptions {
   secret?: InputRequestParams["secret"] | undefined;
+  options?: InputRequestParams["options"] | undefined;
+  allowFreeText?: InputRequestParams["allow_free_text"] | undefined;
 }
 
 /** Options of ui.contributeContext (context/contribution). */
@@ -52,7 +54,7 @@ export class UIService {
   }
   /** input/request: Ask the user for text; null means cancelled or unavailable. */
   requestInput(prompt: InputRequestParams["prompt"], options: UIRequestInputOptions = {}): Promise<InputRequestResult> {
-    return this.sender.request(Requests.INPUT_REQUEST, { "prompt": prompt, "secret": options.secret ?? false }, options);
+    return this.sender.request(Requests.INPUT_REQUEST, { "prompt": prompt, "secret": options.secret ?? false, "options": options.options, "allow_free_text": options.allowFreeText }, options);
   }
   /** context/contribution: Push context items. */
   contributeContext(items: ContextContributionParams["items"], options: UIContributeContextOptions = {}): void {
