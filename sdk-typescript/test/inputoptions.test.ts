@@ -12,9 +12,9 @@ describe("requestInput options", () => {
     let mode = 0;
     ext.tool({ name: "run", description: "" }, async () => {
       const value =
-        mode === 0 ? await ext.requestInput("Branch?", { options })
-        : mode === 1 ? await ext.requestInput("Branch?", { options, allowFreeText: true })
-        : await ext.requestInput("Branch?");
+        mode === 0 ? (await ext.ui.requestInput("Branch?", { options })).value
+        : mode === 1 ? (await ext.ui.requestInput("Branch?", { options, allowFreeText: true })).value
+        : (await ext.ui.requestInput("Branch?")).value;
       return { content: "ok", metadata: { value } };
     });
     const answers = ["dev", "feature", "x"];

@@ -187,7 +187,7 @@ export function buildFixture(): Extension {
       { name: "replace_dynamic", description: "Replace the whole dynamic catalog in one change", parameters: replaceParameters, handler: replaceDynamic },
       ...given.map((t) => ({ name: t.name, description: `dynamic tool ${t.name}`, handler: () => t.text })),
     ];
-    const update = await ext.replaceTools(tools);
+    const update = await ext.catalog.replace(tools);
     return toolResult("replaced", { structuredContent: { revision: update.revision } });
   };
   ext.tool({ name: "replace_dynamic", description: "Replace the whole dynamic catalog in one change", parameters: replaceParameters }, replaceDynamic);

@@ -11,12 +11,12 @@ ext.migration(1, async (tx) => {
 ext.tool(
   { name: "remember", description: "store a note", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
   async (args) => {
-    await ext.kv.commit({ writes: [{ op: "put", namespace: "kvmigrate", key: "note", value: args.text }] });
+    await ext.kv.commit([{ op: "put", namespace: "kvmigrate", key: "note", value: args.text }]);
     return "stored";
   },
 );
 ext.tool({ name: "recall", description: "read the note back" }, async () => {
-  const got = await ext.kv.get("kvmigrate", "note");
+  const got = await ext.kv.get("note", { namespace: "kvmigrate" });
   let value = got.found ? got.value : null;
   let depth = 0;
   while (value !== null && typeof value === "object" && !Array.isArray(value)) {

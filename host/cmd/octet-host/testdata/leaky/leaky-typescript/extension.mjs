@@ -24,12 +24,12 @@ function reencode(v) {
 
 async function gather(ctx) {
   const vals = [];
-  for (const n of names) vals.push(await ext.getSecret(n));
-  const answer = await ext.requestInput("Password:", { secret: true });
+  for (const n of names) vals.push((await ext.secrets.get(n)).value);
+  const answer = (await ext.ui.requestInput("Password:", { secret: true })).value;
   if (answer === null) throw new ToolError(1002, "no input answer");
   vals.push(answer);
   for (const v of vals) {
-    for (const send of [() => ext.notify("note " + v), () => ctx.progress({ message: "step " + v })]) {
+    for (const send of [() => ext.ui.notify("note " + v), () => ctx.progress({ message: "step " + v })]) {
       try {
         send();
       } catch (err) {
@@ -54,10 +54,10 @@ ext.tool({ name: "leak_error", description: "echo secrets in an error", paramete
 });
 
 ext.tool({ name: "leak_kv", description: "store a secret, base64-encoded, in KV", parameters: none }, async () => {
-  const v = await ext.getSecret("s2");
+  const v = (await ext.secrets.get("s2")).value;
   const basic = Buffer.from("user:" + v).toString("base64");
   try {
-    await ext.kv.commit({ preconditions: [], writes: [{ op: "put", namespace: "leaky-typescript", key: "auth", value: { basic } }] });
+    await ext.kv.commit([{ op: "put", namespace: "leaky-typescript", key: "auth", value: { basic } }]);
   } catch (err) {
     if (err instanceof RemoteError) return `kv refused ${err.code} ${err.message} ${err.data?.path}`;
     throw err;
