@@ -123,7 +123,7 @@ class Extension(Registry):
         """``@ext.migration(from_version=1)`` registers the step that rewrites the KV data of
         version ``from_version`` into ``from_version + 1`` (data stored without a version is
         version 1). The step gets a MigrationTx: reads see the committed data, ``put`` and
-        ``delete`` are committed with the version bump in one ``kv.commit``. Before the first
+        ``delete`` are committed with the version bump in one KV commit. Before the first
         KV call the SDK runs the steps from the stored version up to the manifest's
         ``[state] kv_version``; a failure raises MigrationError and keeps the old data."""
         def register(fn: MigrationStep) -> MigrationStep:

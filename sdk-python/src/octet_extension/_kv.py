@@ -90,7 +90,7 @@ class KVTransaction:
     without an exception (nothing is sent for a block without writes)."""
 
     def __init__(self, kv: KV, namespace: str) -> None:
-        self._kv = kv
+        self._store = kv
         self.namespace = namespace
         self.preconditions: list[dict[str, Any]] = []
         self.writes: list[dict[str, Any]] = []
@@ -115,6 +115,6 @@ class KVTransaction:
     def __exit__(self, exc_type: Any, *_: Any) -> None:
         if exc_type is not None or not self.writes:
             return
-        result = self._kv.commit(self.writes,  # type: ignore[arg-type]
+        result = self._store.commit(self.writes,  # type: ignore[arg-type]
                                  preconditions=self.preconditions)  # type: ignore[arg-type]
         self.versions = [v.get("version") for v in result["versions"]]

@@ -2,7 +2,7 @@
 
 The stored version is the integer under ``octet:kv_version`` in the extension's own
 namespace (absent is version 1); the manifest's ``[state] kv_version`` is the declared one.
-Each step's writes and the version bump go in one ``kv.commit`` pinned on the stored
+Each step's writes and the version bump go in one KV commit pinned on the stored
 version, so two generations racing cannot both apply a step. Messages match the Go and
 TypeScript SDKs.
 """
@@ -167,7 +167,7 @@ def _run(steps: dict[int, Callable[[MigrationTx], None]], session: Session, name
             writes = [*tx.writes, {"op": "put", "namespace": namespace, "key": KV_VERSION_KEY,
                                    "value": stored + 1}]
             if len(writes) > L.KV_MAX_BATCH:
-                raise ValueError(f"the step stages {len(tx.writes)} writes; one kv.commit "
+                raise ValueError(f"the step stages {len(tx.writes)} writes; one KV commit "
                                  f"holds {L.KV_MAX_BATCH - 1} with the version")
             session.send(senders.KV_COMMIT, {"preconditions": [pin], "writes": writes})
         except KVConflict:
