@@ -15,7 +15,8 @@ def test_cancelled_handler_still_commits_the_acknowledged_revision() -> None:
 
     @ext.tool(name="enable", description="")
     def enable(args, context):
-        update = ext.register_tool(name="dyn", description="", handler=lambda a: "dyn")
+        update = ext.catalog.register([{"name": "dyn", "description": "",
+                                        "handler": lambda a: "dyn"}])
         return {"content": f"revision {update['revision']}"}
 
     def register(params):
@@ -28,8 +29,8 @@ def test_cancelled_handler_still_commits_the_acknowledged_revision() -> None:
         pending.append(host.start_tool("enable"))
         first = pending[0].wait()
         assert first.error is None or first.error["code"] == -32800, first
-        assert ext.tool_catalog_revision == 1
+        assert ext.catalog.revision() == 1
         pending.clear()
         again = host.call_tool("enable")
         assert again["content"][0]["text"] == "revision 2"
-        assert ext.tool_catalog_revision == 2
+        assert ext.catalog.revision() == 2

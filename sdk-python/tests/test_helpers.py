@@ -124,6 +124,6 @@ def test_ambient_values_outside_handlers() -> None:
     ext = Extension()
     assert ext.request_id is None and ext.cancellation is None
     assert ext.negotiated_features == frozenset() and ext.negotiated_concurrency == 0
-    assert ext.tool_catalog_revision == 0
+    assert ext.catalog.revision() == 0
     with pytest.raises(UnavailableError, match="active handler"):
         current_cancellation()

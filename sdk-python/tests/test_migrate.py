@@ -18,7 +18,7 @@ def migrating(declared: int) -> tuple[Extension, dict[str, object], list[str]]:
     @ext.tool(name="read_note", description="Read the note")
     def read_note(args: dict[str, object]) -> object:
         entry = ext.kv.get("note")
-        return {"content": "ok", "structured_content": {"note": entry.value if entry else None}}
+        return {"content": "ok", "structured_content": {"note": entry.get("value")}}
 
     manifest = manifest_for(ext, name=NS)
     manifest["state"] = {"kv_version": declared}

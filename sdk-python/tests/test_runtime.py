@@ -326,7 +326,7 @@ def test_transport_loss_fails_waiting_host_calls() -> None:
     @ext.tool(name="ask", description="")
     def ask(args):
         try:
-            ext.confirm("never answered")
+            ext.ui.confirm("never answered")
         except Exception as exc:
             outcome.append(type(exc).__name__)
             raise
@@ -345,7 +345,7 @@ def test_cancellation_reaches_a_waiting_host_call_and_cancels_it_upstream() -> N
 
     @ext.tool(name="ask", description="")
     def ask(args):
-        ext.confirm("slow user")
+        ext.ui.confirm("slow user")
         return "unreachable"
 
     with LoopbackHost(ext, services={"confirmation/request": lambda p: NO_REPLY}) as host:
@@ -362,7 +362,7 @@ def test_cancellation_reaches_a_waiting_host_call_and_cancels_it_upstream() -> N
 def test_api_01_uses_numeric_ids_one_worker_and_no_parent() -> None:
     ext = Extension()
     seen = []
-    ext.tool(name="c", description="")(lambda a: str(ext.confirm("ok?")))
+    ext.tool(name="c", description="")(lambda a: str(ext.ui.confirm("ok?")["confirmed"]))
     ext.tool(name="w", description="")(lambda a: seen.append(threading.current_thread().name)
                                        or "w")
     with LoopbackHost(ext, api_version="0.1", confirmations=[True]) as host:
@@ -381,8 +381,9 @@ def test_progress_sequences_start_at_one_per_request() -> None:
     @ext.tool(name="p", description="")
     def p(args):
         for i in range(3):
-            ext.progress(message=f"step {i + 1}", current=i + 1, total=3)
-        ext.progress({"type": "output", "stream": "stderr", "encoding": "utf8", "data": "x"})
+            ext.progress.report({"type": "status", "message": f"step {i + 1}",
+                                 "current": i + 1, "total": 3})
+        ext.progress.output("stderr", "x", encoding="utf8")
         return "done"
 
     with LoopbackHost(ext) as host:
@@ -399,16 +400,17 @@ def test_progress_sequences_start_at_one_per_request() -> None:
 
 def test_progress_requires_feature_and_parent() -> None:
     ext = Extension()
-    ext.tool(name="p", description="")(lambda a: ext.progress(message="x") or "ok")
+    ext.tool(name="p", description="")(
+        lambda a: ext.progress.report({"type": "status", "message": "x"}) or "ok")
     with LoopbackHost(ext, optional_features=[]) as host:
         response = host.request("tool/call", {"name": "p", "arguments": {}})
         assert response.error["code"] == -32603
         assert "request_progress" in response.error["message"]
     with LoopbackHost(ext) as host:
         with pytest.raises(Exception, match="active handler"):
-            ext.progress(message="outside")
+            ext.progress.report({"type": "status", "message": "outside"})
         with pytest.raises(Exception, match="not being served"):
-            ext.progress(message="x", parent_request_id=999)
+            ext.progress.report({"type": "status", "message": "x"}, parent_request_id=999)
 
 
 def test_lifecycle_notifications_reach_handlers_off_the_reader() -> None:

@@ -87,7 +87,7 @@ def test_fixture_session_frames_match_the_schema(scratch) -> None:
 
 def test_api_01_session_frames_match_the_schema() -> None:
     ext = Extension()
-    ext.tool(name="t", description="")(lambda a: ext.confirm("sure?") and "yes")
+    ext.tool(name="t", description="")(lambda a: ext.ui.confirm("sure?")["confirmed"] and "yes")
     ext.command(name="c", description="")(lambda a: "ok")
     with LoopbackHost(ext, api_version="0.1", confirmations=[True]) as host:
         host.call_tool("t")
@@ -103,17 +103,18 @@ def test_notifications_and_contributions_match_the_schema() -> None:
 
     @ext.tool(name="t", description="")
     def t(args):
-        ext.notify("hello", level="warning", title="t")
-        ext.progress(message="m", current=1, total=2, unit="u")
-        ext.progress_decoration("label", detail="d")
-        ext.update_presentation({"revision": 1, "activities": [], "actions": []})
+        ext.ui.notify("hello", level="warning", title="t")
+        ext.progress.report({"type": "status", "message": "m", "current": 1, "total": 2,
+                             "unit": "u"})
+        ext.progress.decoration("label", detail="d")
+        ext.presentation.update({"revision": 1, "activities": [], "actions": []})
         return "ok"
 
     with LoopbackHost(ext) as host:
         host.call_tool("t")
-        ext.contribute_context([{"label": "l", "content": "c", "placement": "system_prefix"}])
-        ext.contribute_status("status", "ready", style_role=None)
-        ext.update_presentation({"revision": 2, "activities": [], "actions": []},
-                                 resource_owner=OWNER)
+        ext.ui.contribute_context([{"label": "l", "content": "c", "placement": "system_prefix"}])
+        ext.ui.contribute_status("status", "ready", style_role=None)
+        ext.presentation.update({"revision": 2, "activities": [], "actions": []},
+                                resource_owner=OWNER)
         host.sync()
         assert check_frames(host.frames, "0.4") >= 10

@@ -4,6 +4,7 @@ There is no browser here: the "screenshot" is a tiny generated PNG, so the examp
 anywhere and the host can verify a real PNG signature.
 """
 
+import base64
 import hashlib
 import os
 import struct
@@ -41,7 +42,8 @@ image_bytes = png()
     },
 )
 def capture(args):
-    artifact_id = ext.publish_artifact(mime_type="image/png", data=image_bytes)
+    inline = base64.b64encode(image_bytes).decode("ascii")
+    artifact_id = ext.artifacts.publish(mime_type="image/png", data=inline)["artifact_id"]
     return tool_result(
         text_content("Captured the page."),
         image_content(artifact_id, "image/png", alt="Page after submit"),
@@ -66,12 +68,12 @@ def capture_file(args):
     data = png(args.get("size", 2), args.get("size", 2))
     target.write_bytes(data)
     byte_count, digest = len(data), hashlib.sha256(data).hexdigest()
-    artifact_id = ext.publish_artifact(
+    artifact_id = ext.artifacts.publish(
         mime_type="image/png",
         path=relative,
         size=byte_count,
         sha256=digest,
-    )
+    )["artifact_id"]
     return tool_result(text_content(f"Captured {byte_count} bytes."),
                        image_content(artifact_id, "image/png"))
 

@@ -69,7 +69,8 @@ def slow(args):
           parameters=obj({"ms": {"type": "integer", "minimum": 0}}, ["ms"]))
 def ignore_cancel(args):
     if FeatureName.REQUEST_PROGRESS in ext.negotiated_features:
-        ext.progress(message="ignoring cancellation", current=1, total=1)
+        ext.progress.report({"type": "status", "message": "ignoring cancellation",
+                             "current": 1, "total": 1})
     time.sleep(args["ms"] / 1000)  # deliberately deaf to the cancellation token
     return "ignored"
 
@@ -79,7 +80,8 @@ def ignore_cancel(args):
 def progress_n(args):
     n = args["n"]
     for i in range(1, n + 1):
-        ext.progress(message=f"step {i}", current=i, total=n)
+        ext.progress.report({"type": "status", "message": f"step {i}", "current": i,
+                             "total": n})
     return "done"
 
 
@@ -128,18 +130,21 @@ def publish(args):
     mime_type = args.get("mime_type", "application/octet-stream")
     size, digest = len(data), sha256(data)
     if args["mode"] == "inline":
-        artifact_id = ext.publish_artifact(mime_type=mime_type, data=data)
+        import base64  # only inline publishing needs it
+
+        artifact_id = ext.artifacts.publish(
+            mime_type=mime_type, data=base64.b64encode(data).decode("ascii"))["artifact_id"]
     else:
         path = os.path.join(os.environ["OCTET_EXTENSION_SCRATCH"], "fixture.bin")
         with open(path, "wb") as f:
             f.write(data)
         corrupt = args.get("corrupt")
         try:
-            artifact_id = ext.publish_artifact(
+            artifact_id = ext.artifacts.publish(
                 mime_type=mime_type, path="fixture.bin",
                 size=size + 1 if corrupt == "size" else size,
                 sha256=sha256(data + b"corrupt") if corrupt == "sha256" else digest,
-            )
+            )["artifact_id"]
         finally:
             # The host has its own copy once it answered: removing the file drops its
             # dirty pages, so a publish writes its bytes to disk once, not twice.
@@ -153,8 +158,8 @@ def publish(args):
           parameters=obj({"name": STR, "text": STR}, ["name", "text"]))
 def register_dynamic(args):
     text = args["text"]
-    update = ext.register_tool(name=args["name"], description=f"Returns {text!r}",
-                               handler=lambda _args: text)
+    update = ext.catalog.register([{"name": args["name"], "description": f"Returns {text!r}",
+                                    "handler": lambda _args: text}])
     return tool_result(text_content("registered"),
                        structured_content={"revision": update["revision"]})
 
@@ -162,7 +167,7 @@ def register_dynamic(args):
 @ext.tool(name="unregister_dynamic", description="Unregister a dynamic tool",
           parameters=obj({"name": STR}, ["name"]))
 def unregister_dynamic(args):
-    update = ext.unregister_tool(args["name"])
+    update = ext.catalog.unregister([args["name"]])
     return tool_result(text_content("unregistered"),
                        structured_content={"revision": update["revision"]})
 
@@ -195,11 +200,11 @@ def replace_dynamic(args):
                           "allow_free_text": {"type": "boolean"}}, ["kind", "prompt"]))
 def ask(args):
     if args["kind"] == "confirm":
-        answer = {"answer": ext.confirm(args["prompt"])}
+        answer = {"answer": ext.ui.confirm(args["prompt"])["confirmed"]}
     else:
-        value = ext.request_input(args["prompt"], secret=args.get("secret", False),
-                                  options=args.get("options"),
-                                  allow_free_text=args.get("allow_free_text", False))
+        value = ext.ui.request_input(args["prompt"], secret=args.get("secret", False),
+                                     options=args.get("options"),
+                                     allow_free_text=args.get("allow_free_text"))["value"]
         if args.get("secret", False):
             answer = {"answer_sha256": None if value is None else sha256(value.encode())}
         else:
@@ -210,7 +215,7 @@ def ask(args):
 @ext.tool(name="secret", description="Fetch a secret; return only its SHA-256",
           parameters=obj({"name": STR}, ["name"]))
 def secret(args):
-    value = ext.get_secret(args["name"])
+    value = ext.secrets.get(args["name"])["value"]
     return tool_result(text_content("secret"),
                        structured_content={"sha256": sha256(value.encode())})
 
@@ -218,7 +223,7 @@ def secret(args):
 @ext.tool(name="present", description="Publish a snapshot with n running activities",
           parameters=obj({"revision": INT, "activities": INT}, ["revision", "activities"]))
 def present(args):
-    ext.update_presentation({
+    ext.presentation.update({
         "revision": args["revision"],
         "activities": [{"id": f"a{i}", "label": f"activity {i}", "state": "running"}
                        for i in range(args["activities"])],
@@ -231,12 +236,13 @@ def present(args):
           parameters=obj({"task_name": STR, "message": STR, "key": STR},
                          ["task_name", "message", "key"]))
 def spawn_child(args):
-    child = ext.spawn_agent(
-        task_name=args["task_name"], message=args["message"], idempotency_key=args["key"],
-        tools=["read"], max_depth=1, max_concurrent_children=1, max_turns=1, max_tokens=None,
-        max_cost_microdollars=0, max_output_bytes=4096, timeout_ms=10000,
+    child = ext.agents.spawn(
+        args["task_name"], args["message"], idempotency_key=args["key"],
+        policy={"tools": ["read"], "max_depth": 1, "max_concurrent_children": 1, "max_turns": 1,
+                "max_tokens": None, "max_cost_microdollars": 0, "max_output_bytes": 4096,
+                "timeout_ms": 10000},
     )
-    settled = ext.wait_agents(timeout_ms=1000)
+    settled = ext.agents.wait(timeout_ms=1000)
     return tool_result(text_content("spawned"),
                        structured_content={"agent_id": child["agent_id"],
                                            "timed_out": settled["timed_out"]})
@@ -246,16 +252,14 @@ def spawn_child(args):
           parameters=obj({"preconditions": {"type": "array"}, "writes": {"type": "array"}},
                          ["preconditions", "writes"]))
 def kv_commit(args):
-    result = ext.kv.commit(args["writes"], args["preconditions"])
+    result = ext.kv.commit(args["writes"], preconditions=args["preconditions"])
     return tool_result(text_content("committed"), structured_content=result)
 
 
 @ext.tool(name="kv_get", description="Pass through to kv.get",
           parameters=obj({"namespace": STR, "key": STR}, ["namespace", "key"]))
 def kv_get(args):
-    entry = ext.kv.get(args["key"], namespace=args["namespace"])
-    result = {"found": False} if entry is None else {
-        "found": True, "value": entry.value, "version": entry.version}
+    result = ext.kv.get(args["key"], namespace=args["namespace"])
     return tool_result(text_content("read"), structured_content=result)
 
 
@@ -326,7 +330,7 @@ def typed(args):
           parameters=obj({"message": STR, "level": {"enum": ["info", "success", "warning", "error"]},
                           "title": STR}, ["message", "level"]))
 def notify(args):
-    ext.notify(args["message"], args["level"], title=args.get("title"))
+    ext.ui.notify(args["message"], level=args["level"], title=args.get("title"))
     return "notified"
 
 
@@ -336,16 +340,16 @@ def notify(args):
                           "size": {"type": "integer", "minimum": 0}}, ["n", "size"]))
 def notify_n(args):
     for i in range(1, args["n"] + 1):
-        ext.notify(f"note {i}".ljust(args["size"], "."), "info")
+        ext.ui.notify(f"note {i}".ljust(args["size"], "."), level="info")
     return tool_result(text_content("notified"), structured_content={"sent": args["n"]})
 
 
 @ext.tool(name="contribute", description="Push a context item and a status line",
           parameters=obj({"text": STR}, ["text"]))
 def contribute(args):
-    ext.contribute_context([{"label": "fixture", "content": args["text"],
-                             "placement": "prompt_prefix"}])
-    ext.contribute_status("status", args["text"], priority=1)
+    ext.ui.contribute_context([{"label": "fixture", "content": args["text"],
+                                "placement": "prompt_prefix"}])
+    ext.ui.contribute_status("status", args["text"], priority=1)
     return "contributed"
 
 
@@ -353,10 +357,10 @@ def contribute(args):
           parameters=obj({"operation": STR}, ["operation"]))
 def policy(args):
     intent = {"kind": "fixture", "operation": args["operation"]}
-    first = ext.evaluate_policy(intent)
+    first = ext.policy.evaluate(intent)
     redeemed = None
     if first["decision"] == "ask" and first.get("approval_token"):
-        redeemed = ext.evaluate_policy(intent, approval_token=first["approval_token"])["decision"]
+        redeemed = ext.policy.evaluate(intent, approval_token=first["approval_token"])["decision"]
     return tool_result(text_content("evaluated"),
                        structured_content={"decision": first["decision"], "redeemed": redeemed})
 
@@ -366,12 +370,8 @@ def policy(args):
                           "limit": {"type": "integer", "minimum": 1, "maximum": 1000}},
                          ["namespace", "prefix"]))
 def kv_list(args):
-    page = ext.kv.list(args["prefix"], namespace=args["namespace"], cursor=args.get("cursor"),
-                       limit=args.get("limit", 100))
-    result = {"entries": [{"key": e.key, "value": e.value, "version": e.version}
-                          for e in page.entries]}
-    if page.next_cursor is not None:
-        result["next_cursor"] = page.next_cursor
+    result = ext.kv.list(args["prefix"], namespace=args["namespace"],
+                         cursor=args.get("cursor"), limit=args.get("limit", 100))
     return tool_result(text_content("listed"), structured_content=result)
 
 
@@ -382,18 +382,17 @@ def kv_list(args):
 def agent_op(args):
     op = args["op"]
     if op == "message":
-        result = ext.send_agent_message(args["target"], args["message"])
+        result = ext.agents.message(args["target"], args["message"])
     elif op == "follow_up":
-        result = ext.follow_up_agent(args["target"], args["message"])
+        result = ext.agents.follow_up(args["target"], args["message"])
     elif op == "models":
-        result = ext.list_agent_models(query=args.get("query") or None,
-                                       limit=args.get("limit", 50))
+        result = ext.agents.models(query=args.get("query") or None, limit=args.get("limit", 50))
     elif op == "list":
-        result = ext.list_agents()
+        result = ext.agents.list()
     elif op == "interrupt":
-        result = ext.interrupt_agent(args["target"])
+        result = ext.agents.interrupt(args["target"])
     else:
-        result = {"timed_out": ext.wait_agents(timeout_ms=1000)["timed_out"]}
+        result = {"timed_out": ext.agents.wait(timeout_ms=1000)["timed_out"]}
     return tool_result(text_content("steered"), structured_content=result)
 
 
@@ -417,7 +416,7 @@ def slow_cmd(arguments):
     arg = arguments[0] if arguments else "0"
     if arg.startswith("fail:"):
         raise RuntimeError(arg[len("fail:"):])
-    ext.progress(message="waiting")
+    ext.progress.report({"type": "status", "message": "waiting"})
     if current_cancellation().wait(int(arg) / 1000):
         raise Cancelled()
     return {"text": "slept"}

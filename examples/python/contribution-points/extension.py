@@ -14,7 +14,7 @@ def hello(args):
 
 @ext.tool(name="decorate", description="Decorate this call's progress row")
 def decorate(args, context):
-    ext.progress_decoration("indexing", detail="3 files")
+    ext.progress.decoration("indexing", detail="3 files")
     return "decorated"
 
 
@@ -59,7 +59,7 @@ revision = 0
 # Call after initialize, with `[contributes] presentation = true` (API 0.2).
 def publish_ready_after_initialize():
     global revision
-    ext.update_presentation({
+    ext.presentation.update({
         "revision": revision,
         "status": {"state": "active", "label": "ready"},
         "activities": [],

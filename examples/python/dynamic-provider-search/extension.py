@@ -13,24 +13,24 @@ def search_handler(args):
           parameters={"type": "object", "properties": {"provider": {"type": "string"}},
                       "required": ["provider"]})
 def select_provider(args):
-    update = ext.register_tool(
-        name="provider_search",
-        description=f"Search {args['provider']}",
-        parameters={
+    update = ext.catalog.register([{
+        "name": "provider_search",
+        "description": f"Search {args['provider']}",
+        "parameters": {
             "type": "object",
             "properties": {"query": {"type": "string"}},
             "required": ["query"],
         },
-        handler=search_handler,
-    )
+        "handler": search_handler,
+    }])
     # {"revision": 1, "tools": ["provider_search", ...]}
     return f"catalog revision {update['revision']}: {', '.join(update['tools'])}"
 
 
 @ext.tool(name="clear_provider", description="Remove the provider search tool")
 def clear_provider(args):
-    update = ext.unregister_tool("provider_search")
-    return f"catalog revision {update['revision']}; now at {ext.tool_catalog_revision}"
+    update = ext.catalog.unregister(["provider_search"])
+    return f"catalog revision {update['revision']}; now at {ext.catalog.revision()}"
 
 
 ext.run()

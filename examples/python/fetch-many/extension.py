@@ -19,18 +19,14 @@ def fetch_many(args):
     for index, item in enumerate(args["items"]):
         token.raise_if_cancelled()
         fetch(item)
-        ext.progress(
-            message=f"Fetched {index + 1} of {len(args['items'])}",
-            current=index + 1,
-            total=len(args["items"]),
-            unit="records",
-        )
-    ext.progress({
-        "type": "output",
-        "stream": "stderr",
-        "encoding": "utf8",
-        "data": "all records fetched",
-    })
+        ext.progress.report({
+            "type": "status",
+            "message": f"Fetched {index + 1} of {len(args['items'])}",
+            "current": index + 1,
+            "total": len(args["items"]),
+            "unit": "records",
+        })
+    ext.progress.output("stderr", "all records fetched", encoding="utf8")
     return "done"
 
 

@@ -16,28 +16,28 @@ def submit_comment(args):
         "data_classes": ["user_text"],
         "adapter_hints": {"read_only": False, "destructive": False},
     }
-    policy = ext.evaluate_policy(intent)
+    policy = ext.policy.evaluate(intent)
     if policy["decision"] == "ask" and policy.get("approval_token"):
-        policy = ext.evaluate_policy(intent, approval_token=policy["approval_token"])
+        policy = ext.policy.evaluate(intent, approval_token=policy["approval_token"])
     if policy["decision"] != "allow":
         return tool_result(text_content("The host denied the action."), is_error=True)
-    if not ext.confirm("Continue?", destructive=True):
+    if not ext.ui.confirm("Continue?", destructive=True)["confirmed"]:
         return tool_result(text_content("The user declined."), is_error=True)
     try:
-        api_token = ext.get_secret("browser.api_token")
+        api_token = ext.secrets.get("browser.api_token")["value"]
     except SecretUnavailable:
         return tool_result(text_content("No API token is configured."), is_error=True)
     # Use the token, never return or log it; keep it short-lived.
     fingerprint = hashlib.sha256(api_token.encode()).hexdigest()[:8]
     del api_token
-    ext.notify("Ready", level="success", title="local workflow")
+    ext.ui.notify("Ready", level="success", title="local workflow")
     return tool_result(text_content("Comment published."),
                        metadata={"token_fingerprint": fingerprint})
 
 
 @ext.tool(name="login", description="Ask the user for a password")
 def login(args):
-    password = ext.request_input("Password:", secret=True)
+    password = ext.ui.request_input("Password:", secret=True)["value"]
     if password is None:
         return tool_result(text_content("Input was cancelled."), is_error=True)
     return tool_result(text_content(f"Received {len(password)} characters."))

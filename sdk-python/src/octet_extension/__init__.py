@@ -49,7 +49,7 @@ finally:
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._kv import KV, Kv, KVEntry, KvEntry, KVPage, KvPage, KVTransaction, KvTransaction
+    from ._kv import KV, KVTransaction
 
 __all__ = [
     "KV",
@@ -61,15 +61,9 @@ __all__ = [
     "FeatureName",
     "InvalidParams",
     "KVConflict",
-    "KVEntry",
-    "KVPage",
     "KVSecretRefused",
     "KVTransaction",
-    "Kv",
     "KvConflict",
-    "KvEntry",
-    "KvPage",
-    "KvTransaction",
     "Logger",
     "Method",
     "MigrationError",
@@ -92,13 +86,12 @@ __all__ = [
 ]
 __version__ = "0.8.0"
 
-_LAZY = frozenset({"KV", "KVEntry", "KVPage", "KVTransaction",
-                   "Kv", "KvEntry", "KvPage", "KvTransaction"})
+_LAZY = frozenset({"KV", "KVTransaction"})
 
 
 def __getattr__(name: str) -> Any:
-    # The KV types load on first use (PEP 562): ``_kv`` needs ``dataclasses`` and ``inspect``,
-    # several ms of start-up that extensions without KV should not pay.
+    # The KV types load on first use (PEP 562), as ext.kv does: extensions without KV do
+    # not pay for the module at start-up.
     if name in _LAZY:
         from . import _kv
 

@@ -104,7 +104,7 @@ class SecretUnavailable(RemoteError):
 
 
 class KVConflict(RemoteError):
-    """kv.commit failed a precondition (-32005); nothing was applied. Re-read and retry."""
+    """A KV commit failed a precondition (-32005); nothing was applied. Re-read and retry."""
 
     @property
     def namespace(self) -> str | None:
@@ -116,7 +116,7 @@ class KVConflict(RemoteError):
 
 
 class KVSecretRefused(RemoteError):
-    """kv.commit refused (-32020): a write holds a secret the host handed out; nothing was
+    """A KV commit was refused (-32020): a write holds a secret the host handed out; nothing was
     applied. Store the secret's name and ask the broker again."""
 
     @property

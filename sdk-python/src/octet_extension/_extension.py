@@ -7,14 +7,22 @@ import sys
 import threading
 
 from . import _limits as L
-from ._agents import AgentsMixin
 from ._cancel import CancellationToken, Id, current_call
-from ._interact import InteractMixin
 from ._log import Logger
 from ._migrate import Migrations
 from ._negotiate import SUPPORTED_APIS
 from ._registry import Registry
-from ._services import ServicesMixin
+from ._services import (
+    UI,
+    Agents,
+    Artifacts,
+    Catalog,
+    Link,
+    Policy,
+    Presentation,
+    Progress,
+    Secrets,
+)
 from ._session import Session
 from ._transport import protect_stdio
 from ._typecheck import TYPE_CHECKING
@@ -32,8 +40,9 @@ if TYPE_CHECKING:
 API_ENV = "OCTET_EXTENSION_API_VERSION"
 
 
-class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
-    """An octet extension process.
+class Extension(Registry):
+    """An octet extension process: the registry of its handlers (``@ext.tool`` ...), the
+    host's services as objects (``ext.kv``, ``ext.ui``, ``ext.agents`` ...) and ``run()``.
 
     ``api_version`` pins the wire for a standalone harness; normally leave it out and the SDK
     follows ``OCTET_EXTENSION_API_VERSION`` from the host (default "0.1", the frozen wire).
@@ -62,6 +71,16 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
         self._declared.max_concurrent_requests = max_concurrent_requests
         self._declared.max_pending_requests = max_pending_requests
         self._session: Session | None = None
+        # The services reach the session through one link, set while serving.
+        self._link = Link()
+        self.ui = UI(self._link.send)
+        self.presentation = Presentation(self._link)
+        self.progress = Progress(self._link)
+        self.artifacts = Artifacts(self._link.send)
+        self.policy = Policy(self._link.send)
+        self.secrets = Secrets(self._link)
+        self.catalog = Catalog(self._link)
+        self.agents = Agents(self._link.send)
         self._serving = threading.Lock()
         self.log = Logger()
         self._kv: KV | None = None
@@ -97,14 +116,14 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
         if kv is None:
             from ._kv import KV
 
-            kv = self._kv = KV(self)
+            kv = self._kv = KV(self._link, self._migrations)
         return kv
 
     def migration(self, *, from_version: int) -> Callable[[MigrationStep], MigrationStep]:
         """``@ext.migration(from_version=1)`` registers the step that rewrites the KV data of
         version ``from_version`` into ``from_version + 1`` (data stored without a version is
         version 1). The step gets a MigrationTx: reads see the committed data, ``put`` and
-        ``delete`` are committed with the version bump in one ``kv.commit``. Before the first
+        ``delete`` are committed with the version bump in one KV commit. Before the first
         KV call the SDK runs the steps from the stored version up to the manifest's
         ``[state] kv_version``; a failure raises MigrationError and keeps the old data."""
         def register(fn: MigrationStep) -> MigrationStep:
@@ -156,7 +175,7 @@ class Extension(Registry, InteractMixin, ServicesMixin, AgentsMixin):
             raise RuntimeError("this Extension is already serving a connection")
         try:
             api = self._pinned_api or api_version or self.api_version
-            self._session = Session(self._declared, in_fd, out_fd, api)
+            self._session = self._link.session = Session(self._declared, in_fd, out_fd, api)
             return self._session.serve()
         finally:
             self._serving.release()

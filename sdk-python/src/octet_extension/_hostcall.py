@@ -1,6 +1,6 @@
 """Typed reverse calls: requests this side sends the host, and their checked answers.
 
-The layer under the host services (_services.py, _interact.py, _agents.py, _kv.py): ids,
+The layer under the host services (_services.py, _kv.py): the one send, ids,
 waiters, timeouts, cancellation of a call whose handler was cancelled, and the generated
 validator of each method's result. The connection (_connection.py) routes answers here.
 """
@@ -22,6 +22,7 @@ from ._errors import (
     UnavailableError,
     error_from_wire,
 )
+from ._generated import senders
 from ._generated._models import METHODS
 from ._generated._models import validate as validate_type
 from ._generated.dispatch import (
@@ -34,7 +35,19 @@ from ._typecheck import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._cancel import Call
     from ._workers import WorkerPool
+
+
+def _timeout(send: senders.Send, params: dict[str, Any]) -> int | None:
+    """How long a request may take: a person answers a confirmation or an input request (no
+    SDK timeout; cancellation and transport loss still end the wait), and agents.wait waits up
+    to its own timeout_ms before the host answers."""
+    if send is senders.CONFIRMATION_REQUEST or send is senders.INPUT_REQUEST:
+        return None
+    if send is senders.AGENT_WAIT:
+        return int(params.get("timeout_ms", L.AGENT_WAIT_DEFAULT_MS)) + L.REQUEST_TIMEOUT_MS
+    return L.REQUEST_TIMEOUT_MS
 
 
 class Waiter:
@@ -83,6 +96,7 @@ class HostCalls:
     writer: Writer
     max_bytes: int
     negotiated: Negotiated | None
+    inflight: dict[Id, Call]
     _finished: threading.Event
     _work: WorkerPool
 
@@ -104,7 +118,7 @@ class HostCalls:
             return False
         return 1 <= n <= self._last_id
 
-    def send(self, method: str, params: dict[str, Any], rid: Id | None = None) -> None:
+    def write_message(self, method: str, params: dict[str, Any], rid: Id | None = None) -> None:
         """Send a request (with ``rid``) or a notification; refuse frames over the limit."""
         frame: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
         if rid is not None:
@@ -117,6 +131,54 @@ class HostCalls:
             raise InvalidParams(
                 f"{method} frame is {len(data)} bytes, over the {self.max_bytes}-byte limit")
         self.writer.send(data + b"\n")
+
+    def send(self, send: senders.Send, params: dict[str, Any]) -> Any:
+        """The one way the SDK sends the host a method: check that the API version, the
+        negotiated feature and the manifest contribution allow it, fill parent_request_id from
+        the call in progress, validate the params with the generated validator (the schema's
+        bounds live there, nowhere else), then notify, or request and return the result the
+        generated validator accepted."""
+        what = f"{send.service}.{send.operation}()"
+        negotiated = self.negotiated
+        if negotiated is None or self._finished.is_set():
+            raise UnavailableError(f"{what} is only available after initialize")
+        if self.api not in send.versions:
+            raise UnavailableError(f"{what} needs API {' or '.join(send.versions)}")
+        if send.feature and send.feature not in negotiated.features:
+            raise UnavailableError(f"{what} needs the {send.feature!r} feature, which was not "
+                                   "negotiated with the host")
+        if send.contribution and not negotiated.contributes.get(send.contribution):
+            raise UnavailableError(f"{what} needs [contributes] {send.contribution} in the "
+                                   "manifest")
+        if send.parent and not self.legacy:
+            self._fill_parent(send, params, what)
+        problems = validate_type(send.params[self.api], params)
+        if problems:
+            where, _, reason = problems[0].partition(": ")
+            raise InvalidParams(f"{send.name} params do not match the schema: {reason}",
+                                where[2:] if where.startswith("$.") else None)
+        if not send.result:  # a notification: nothing comes back
+            self.write_message(send.name, params)
+            return None
+        return self.request(send.name, params, _timeout(send, params),
+                            cancellable=send.service != "catalog")
+
+    def _fill_parent(self, send: senders.Send, params: dict[str, Any], what: str) -> None:
+        """The call in progress is the parent unless one is named (or, for presentation, a
+        background publisher names the owner instead); a named one must still be served."""
+        parent = params.get("parent_request_id")
+        if parent is not None:
+            if parent not in self.inflight:
+                raise UnavailableError(f"{what}: parent request {parent!r} is not being served")
+            return
+        if "resource_owner" in params:
+            return
+        call = current_call.get()
+        if call is not None:
+            params["parent_request_id"] = call.id
+        elif any("parent_request_id" in p for p in validate_type(send.params[self.api], params)):
+            raise UnavailableError(f"{what} needs an active handler or an explicit "
+                                   "parent_request_id=")
 
     def request(self, method: str, params: dict[str, Any],
                 timeout_ms: int | None = L.REQUEST_TIMEOUT_MS, *,
@@ -144,7 +206,7 @@ class HostCalls:
         watch = call is not None and not self.legacy and cancellable
         remove = call.token.on_cancel(waiter.cancel) if call and watch else None
         try:
-            self.send(method, params, rid)
+            self.write_message(method, params, rid)
             self._work.nudge()  # queued requests need not wait for this answer
             answered = waiter.wait(None if timeout_ms is None else timeout_ms / 1000)
         except BaseException:
@@ -156,7 +218,7 @@ class HostCalls:
         if not answered or waiter.cancelled:
             self._waiters.pop(rid, None)
             if not self.legacy and not self.writer.broken:
-                self.send(METHOD_CANCEL_REQUEST, {"id": rid})
+                self.write_message(METHOD_CANCEL_REQUEST, {"id": rid})
             if waiter.cancelled:
                 raise Cancelled()
             raise OctetError(f"{method} got no answer within {timeout_ms} ms")

@@ -2,7 +2,7 @@
 
 The stored version is the integer under ``octet:kv_version`` in the extension's own
 namespace (absent is version 1); the manifest's ``[state] kv_version`` is the declared one.
-Each step's writes and the version bump go in one ``kv.commit`` pinned on the stored
+Each step's writes and the version bump go in one KV commit pinned on the stored
 version, so two generations racing cannot both apply a step. Messages match the Go and
 TypeScript SDKs.
 """
@@ -14,7 +14,7 @@ import threading
 
 from . import _limits as L
 from ._errors import KVConflict, RemoteError
-from ._generated.dispatch import METHOD_KV_COMMIT, METHOD_KV_GET, METHOD_KV_LIST
+from ._generated import senders
 from ._typecheck import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ class MigrationTx:
 
     def get(self, key: str, *, namespace: str | None = None) -> Any:
         """The committed value under ``key``, or None when absent."""
-        result = self._session.request(METHOD_KV_GET, {"namespace": self._ns(namespace),
-                                                       "key": key})
+        result = self._session.send(senders.KV_GET, {"namespace": self._ns(namespace),
+                                                     "key": key})
         return result.get("value") if result["found"] else None
 
     def list(self, prefix: str = "", *, namespace: str | None = None,
@@ -78,7 +78,8 @@ class MigrationTx:
         params: dict[str, Any] = {"namespace": self._ns(namespace), "prefix": prefix}
         if cursor is not None:
             params["cursor"] = cursor
-        return self._session.request(METHOD_KV_LIST, params)
+        page: dict[str, Any] = self._session.send(senders.KV_LIST, params)
+        return page
 
     def put(self, key: str, value: Any, *, namespace: str | None = None) -> None:
         if key == KV_VERSION_KEY:
@@ -132,7 +133,7 @@ def _declared(manifest: dict[str, Any]) -> int:
 
 
 def _stored(session: Session, namespace: str) -> tuple[int, dict[str, Any]]:
-    result = session.request(METHOD_KV_GET, {"namespace": namespace, "key": KV_VERSION_KEY})
+    result = session.send(senders.KV_GET, {"namespace": namespace, "key": KV_VERSION_KEY})
     if not result["found"]:
         return 1, {"namespace": namespace, "key": KV_VERSION_KEY, "absent": True}
     value = result.get("value")
@@ -166,9 +167,9 @@ def _run(steps: dict[int, Callable[[MigrationTx], None]], session: Session, name
             writes = [*tx.writes, {"op": "put", "namespace": namespace, "key": KV_VERSION_KEY,
                                    "value": stored + 1}]
             if len(writes) > L.KV_MAX_BATCH:
-                raise ValueError(f"the step stages {len(tx.writes)} writes; one kv.commit "
+                raise ValueError(f"the step stages {len(tx.writes)} writes; one KV commit "
                                  f"holds {L.KV_MAX_BATCH - 1} with the version")
-            session.request(METHOD_KV_COMMIT, {"preconditions": [pin], "writes": writes})
+            session.send(senders.KV_COMMIT, {"preconditions": [pin], "writes": writes})
         except KVConflict:
             if conflicts >= _MAX_CONFLICTS:
                 raise MigrationError("kv_migration_failed", stored, stored + 1, stored, declared,

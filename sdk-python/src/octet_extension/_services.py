@@ -1,31 +1,28 @@
-"""Host services: artifacts, policy, secrets and the live tool catalog."""
+"""The service objects: ``ext.ui``, ``ext.presentation``, ``ext.progress``, ``ext.artifacts``,
+``ext.policy``, ``ext.secrets``, ``ext.catalog``, ``ext.agents`` (``ext.kv`` is in _kv.py).
+
+Each subclasses its generated operations (_generated/services.py: arguments, options and the
+one send of the session, which checks the feature and validates with the schema) and adds
+only what the schema cannot say: the conveniences of schema/sdk-surface.json, the progress
+sequence, the presentation revision order, the manifest's secret allowlist, and the staging
+of a catalog mutation around the host's acknowledgement.
+"""
 
 from __future__ import annotations
 
-import re
-
-from . import _limits as L
-from ._base import Base, ParentId
-from ._checks import (
-    SHA256_HEX,
-    check_relative_path,
-    check_secret_name,
-    require_int,
-    require_str,
-)
+from ._cancel import current_call
 from ._errors import InvalidParams, ProtocolError, UnavailableError
-from ._generated.dispatch import (
-    FEATURE_APPROVALS,
-    FEATURE_ARTIFACTS,
-    FEATURE_DYNAMIC_TOOLS,
-    FEATURE_POLICY_INTENTS,
-    FEATURE_SECRETS,
-    METHOD_ARTIFACT_PUBLISH,
-    METHOD_POLICY_EVALUATE,
-    METHOD_SECRET_GET,
-    METHOD_TOOLS_REGISTER,
-    METHOD_TOOLS_REPLACE,
-    METHOD_TOOLS_UNREGISTER,
+from ._generated import senders
+from ._generated.dispatch import FEATURE_PROGRESS_DECORATION
+from ._generated.services import (
+    AgentsOperations,
+    ArtifactsOperations,
+    CatalogOperations,
+    PolicyOperations,
+    PresentationOperations,
+    ProgressOperations,
+    SecretsOperations,
+    UIOperations,
 )
 from ._registry import ToolSpec, make_tool
 from ._typecheck import TYPE_CHECKING
@@ -34,138 +31,177 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
 
-_DECISIONS = frozenset({"allow", "ask", "deny"})
+    from ._generated._models import ToolsCatalogResult
+    from ._session import Session
 
 
-class ServicesMixin(Base):
-    # ---- artifacts -------------------------------------------------------------------------
+class Link:
+    """Where the services reach the live session: set while the extension serves one."""
 
-    def publish_artifact(self, *, mime_type: str, data: bytes | None = None,
-                         path: str | None = None, size: int | None = None,
-                         sha256: str | None = None, name: str | None = None,
-                         parent_request_id: ParentId = ...) -> str:
-        """Publish inline bytes or a scratch-relative file; returns the host's artifact id."""
-        session = self._require(FEATURE_ARTIFACTS, "publish_artifact()")
-        require_str(mime_type, "mime_type", non_blank=True)
-        params: dict[str, Any] = {
-            "parent_request_id": self._parent(session, parent_request_id, "publish_artifact()"),
-            "mime_type": mime_type,
-        }
-        if name is not None:
-            params["name"] = require_str(name, "name")
-        if (data is None) == (path is None):
-            raise InvalidParams("pass exactly one of data= (inline bytes) or path=")
-        if data is not None:
-            if not isinstance(data, bytes | bytearray | memoryview):
-                raise InvalidParams(f"must be bytes, got {type(data).__name__}", "data")
-            raw = bytes(data)
-            if len(raw) > L.ARTIFACT_INLINE_MAX_BYTES:
-                raise InvalidParams(f"inline artifact is {len(raw)} bytes, over the "
-                                    f"{L.ARTIFACT_INLINE_MAX_BYTES}-byte limit; publish by path",
-                                    "data")
-            if size is not None or sha256 is not None:
-                raise InvalidParams("size= and sha256= go with path=, not data=")
-            import base64  # only for inline artifacts: ~1 ms of start-up otherwise
+    __slots__ = ("session",)
 
-            params["data"] = base64.b64encode(raw).decode("ascii")
-        else:
-            params["path"] = check_relative_path(path)
-            params["size"] = require_int(size, "size", 0, L.ARTIFACT_MAX_BYTES)
-            if not isinstance(sha256, str) or not re.fullmatch(SHA256_HEX, sha256):
-                raise InvalidParams("must be 64 lowercase hexadecimal characters", "sha256")
-            params["sha256"] = sha256
-        result = session.request(METHOD_ARTIFACT_PUBLISH, params)
-        artifact_id: str = result["artifact_id"]
-        return artifact_id
+    def __init__(self) -> None:
+        self.session: Session | None = None
 
-    # ---- policy and secrets ----------------------------------------------------------------
+    def live(self, what: str) -> Session:
+        session = self.session
+        if session is None or session.negotiated is None:
+            raise UnavailableError(f"{what} is only available after initialize")
+        return session
 
-    def evaluate_policy(self, intent: dict[str, Any], *, approval_token: str | None = None,
-                        parent_request_id: ParentId = ...) -> dict[str, Any]:
-        """Ask the host to decide allow/ask/deny for a structured intent."""
-        session = self._require(FEATURE_POLICY_INTENTS, "evaluate_policy()")
-        if not isinstance(intent, dict):
-            raise InvalidParams("must be an object", "intent")
-        for key in ("kind", "operation"):
-            require_str(intent.get(key), f"intent.{key}", non_blank=True)
-        params: dict[str, Any] = {
-            "parent_request_id": self._parent(session, parent_request_id, "evaluate_policy()"),
-            "intent": intent,
-        }
-        if approval_token is not None:
-            self._require(FEATURE_APPROVALS, "evaluate_policy(approval_token=)")
-            if not isinstance(approval_token, str) or not re.fullmatch(SHA256_HEX, approval_token):
-                raise InvalidParams("must be 64 lowercase hexadecimal characters",
-                                    "approval_token")
-            params["approval_token"] = approval_token
-        # The schema checked the decision enum and the token's form; that a token comes
-        # only with "ask" is a rule across fields it cannot state.
-        result = session.request(METHOD_POLICY_EVALUATE, params)
+    def send(self, send: senders.Send, params: dict[str, Any]) -> Any:
+        return self.live(f"{send.service}.{send.operation}()").send(send, params)
+
+
+class UI(UIOperations):
+    """``ext.ui``: notify, confirm, request_input, contribute_context, contribute_status."""
+
+
+class Presentation(PresentationOperations):
+    """``ext.presentation.update(snapshot)``: revisions must increase within a generation."""
+
+    def __init__(self, link: Link) -> None:
+        super().__init__(link.send)
+        self._link = link
+
+    def _send(self, send: senders.Send, params: dict[str, Any]) -> Any:
+        session = self._link.live("presentation.update()")
+        snapshot = params.get("snapshot")
+        revision = snapshot.get("revision") if isinstance(snapshot, dict) else None
+        # Its own lock: revision check and send are one step, and a send may wait for the
+        # writer's bound, which must never hold up the session's lock (the reader needs it).
+        with session.presentation_lock:
+            if isinstance(revision, int) and revision <= session.presentation_revision:
+                raise InvalidParams(
+                    f"revision {revision} does not increase on {session.presentation_revision}",
+                    "snapshot.revision")
+            super()._send(send, params)
+            if isinstance(revision, int):
+                session.presentation_revision = revision
+
+
+class Progress(ProgressOperations):
+    """``ext.progress``: report(event), and the output and decoration conveniences."""
+
+    def __init__(self, link: Link) -> None:
+        super().__init__(link.send)
+        self._link = link
+
+    def _send(self, send: senders.Send, params: dict[str, Any]) -> Any:
+        if "sequence" not in params:  # the call's next number (sequences are per parent)
+            session = self._link.live("progress.report()")
+            parent = params.get("parent_request_id")
+            if parent is None:
+                call = current_call.get()
+                parent = None if call is None else call.id
+            if parent is None:
+                raise UnavailableError("progress.report() needs an active handler or an "
+                                       "explicit parent_request_id=")
+            call = session.inflight.get(parent)
+            if call is None:
+                raise UnavailableError(f"progress.report(): parent request {parent!r} is not "
+                                       "being served")
+            with session._lock:
+                call.sequence += 1
+                params["sequence"] = call.sequence
+            params["parent_request_id"] = parent
+        return super()._send(send, params)
+
+    def output(self, stream: str, data: str, *, encoding: str | None = None,
+               parent_request_id: int | str | None = None) -> None:
+        """Report a chunk of a child process's output (``stream`` is stdout or stderr)."""
+        event: dict[str, Any] = {"type": "output", "stream": stream, "data": data}
+        if encoding is not None:
+            event["encoding"] = encoding
+        self.report(event, parent_request_id=parent_request_id)  # type: ignore[arg-type]
+
+    def decoration(self, label: str, detail: str | None = None, *,
+                   parent_request_id: int | str | None = None) -> None:
+        """Decorate the running call's progress row (needs ``progress_decoration``)."""
+        # One feature the descriptor cannot name: it gates an event type, not the method.
+        negotiated = self._link.live("progress.decoration()").negotiated
+        if negotiated is None or FEATURE_PROGRESS_DECORATION not in negotiated.features:
+            raise UnavailableError("progress.decoration() needs the 'progress_decoration' "
+                                   "feature, which was not negotiated with the host")
+        event: dict[str, Any] = {"type": "decoration", "label": label}
+        if detail is not None:
+            event["detail"] = detail
+        self.report(event, parent_request_id=parent_request_id)  # type: ignore[arg-type]
+
+
+class Artifacts(ArtifactsOperations):
+    """``ext.artifacts.publish(mime_type=..., data=<base64> | path=, size=, sha256=)``."""
+
+
+class Policy(PolicyOperations):
+    """``ext.policy.evaluate(intent)``: allow, ask or deny."""
+
+    def _send(self, send: senders.Send, params: dict[str, Any]) -> Any:
+        result = super()._send(send, params)
+        # The schema checked the decision and the token's form; that a token comes only
+        # with "ask" is a rule across fields it cannot state.
         if "approval_token" in result and result["decision"] != "ask":
-            raise ProtocolError("policy/evaluate: an approval_token may only come with 'ask'")
+            raise ProtocolError("policy.evaluate(): an approval_token may only come with 'ask'")
         return result
 
-    def get_secret(self, name: str, *, parent_request_id: ParentId = ...) -> str:
-        """Fetch a brokered secret declared in ``[capabilities] secrets``. Keep it short-lived."""
-        session, negotiated = self._negotiated("get_secret()")
-        self._require(FEATURE_SECRETS, "get_secret()")
-        check_secret_name(name)
+
+class Secrets(SecretsOperations):
+    """``ext.secrets.get(name)``: a brokered secret of the manifest's allowlist."""
+
+    def __init__(self, link: Link) -> None:
+        super().__init__(link.send)
+        self._link = link
+
+    def _send(self, send: senders.Send, params: dict[str, Any]) -> Any:
+        negotiated = self._link.live("secrets.get()").negotiated
+        assert negotiated is not None
         capabilities = negotiated.manifest.get("capabilities") or {}
         allowed = capabilities.get("secrets") or [] if isinstance(capabilities, dict) else []
-        if name not in allowed:
-            raise InvalidParams(f"secret {name!r} is not declared in [capabilities] secrets",
-                                "name")
-        params = {
-            "parent_request_id": self._parent(session, parent_request_id, "get_secret()"),
-            "name": name,
-        }
-        # The schema checked the value's type and byte bound (its message gives only sizes).
-        value: str = session.request(METHOD_SECRET_GET, params)["value"]
-        return value
+        if params.get("name") not in allowed:
+            raise InvalidParams(f"secret {params.get('name')!r} is not declared in "
+                                "[capabilities] secrets", "name")
+        return super()._send(send, params)
 
-    # ---- dynamic tools ---------------------------------------------------------------------
 
-    @property
-    def tool_catalog_revision(self) -> int:
-        """The last committed catalog revision (0 after initialize)."""
-        session = self._session
+class Catalog(CatalogOperations):
+    """``ext.catalog``: register(tools), unregister(names), replace(tools), revision().
+
+    A tool here is a definition with its handler (name, description, handler, parameters,
+    output_schema); the catalog is staged, sent, and committed only with the host's
+    acknowledgement of exactly the next revision.
+    """
+
+    def __init__(self, link: Link) -> None:
+        super().__init__(link.send)
+        self._link = link
+
+    def revision(self) -> int:
+        """The last revision the host acknowledged (0 after initialize)."""
+        session = self._link.session
         if session is None or session.catalogs is None:
             return 0
         return session.catalogs.revision
 
-    def register_tool(self, *, name: str, description: str, handler: Callable[..., Any],
-                      parameters: dict[str, Any] | None = None,
-                      output_schema: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Add or replace one tool; returns ``{"revision", "tools"}`` once the host accepts."""
-        return self.register_tools([{
-            "name": name, "description": description, "handler": handler,
-            "parameters": parameters, "output_schema": output_schema,
-        }])
-
-    def register_tools(self, definitions: Iterable[dict[str, Any]]) -> dict[str, Any]:
-        """Add or replace several tools in one transactional request."""
-        session = self._require(FEATURE_DYNAMIC_TOOLS, "register_tools()")
-        specs = self._tool_specs(session, definitions)
-        if not specs or len(specs) > L.MAX_TOOLS_PER_REQUEST:
-            raise InvalidParams(f"send 1..{L.MAX_TOOLS_PER_REQUEST} tools per request", "tools")
-        return self._mutate(session, METHOD_TOOLS_REGISTER,
-                            {"tools": [s.definition() for s in specs]},
+    def register(self, tools: Iterable[dict[str, Any]]) -> ToolsCatalogResult:  # type: ignore[override]
+        """Add or replace tools in one transactional request."""
+        specs = self._specs("catalog.register()", tools)
+        return self._mutate(senders.TOOLS_REGISTER, {"tools": [s.definition() for s in specs]},
                             lambda current: {**current, **{s.name: s for s in specs}})
 
-    def replace_tools(self, definitions: Iterable[dict[str, Any]]) -> dict[str, Any]:
-        """Make definitions the whole catalog in one tools/replace request: one revision,
-        or nothing changes (an empty list empties it)."""
-        session = self._require(FEATURE_DYNAMIC_TOOLS, "replace_tools()")
-        specs = self._tool_specs(session, definitions)
-        if len(specs) > L.MAX_CATALOG_TOOLS:
-            raise InvalidParams(f"the catalog would hold {len(specs)} tools, over the "
-                                f"{L.MAX_CATALOG_TOOLS} limit", "tools")
-        return self._mutate(session, METHOD_TOOLS_REPLACE,
-                            {"tools": [s.definition() for s in specs]},
+    def replace(self, tools: Iterable[dict[str, Any]]) -> ToolsCatalogResult:  # type: ignore[override]
+        """Make ``tools`` the whole catalog: one revision, or nothing changes."""
+        specs = self._specs("catalog.replace()", tools)
+        return self._mutate(senders.TOOLS_REPLACE, {"tools": [s.definition() for s in specs]},
                             lambda current: {s.name: s for s in specs})
 
-    def _tool_specs(self, session: Any, definitions: Iterable[dict[str, Any]]) -> list[ToolSpec]:
-        """Check the definitions of one catalog request and make their specs."""
+    def unregister(self, names: list[str]) -> ToolsCatalogResult:
+        """Remove tools (absent names are harmless)."""
+        gone = set(names) if isinstance(names, list) else set()
+        return self._mutate(senders.TOOLS_UNREGISTER, {"names": names},
+                            lambda current: {k: v for k, v in current.items() if k not in gone})
+
+    def _specs(self, what: str, definitions: Iterable[dict[str, Any]]) -> list[ToolSpec]:
+        session = self._link.live(what)
         specs: list[ToolSpec] = []
         for index, definition in enumerate(definitions):
             if not isinstance(definition, dict):
@@ -185,46 +221,35 @@ class ServicesMixin(Base):
         if session.legacy and any(s.output_schema for s in specs):
             raise InvalidParams("API 0.1 forbids output_schema")
         names = [s.name for s in specs]
-        if len(set(names)) != len(names):
+        if len(set(names)) != len(names):  # the schema cannot say "unique by name"
             raise InvalidParams("a tool name appears twice in one request", "tools")
         return specs
 
-    def unregister_tool(self, name: str) -> dict[str, Any]:
-        """Remove one tool (absent names are harmless)."""
-        return self.unregister_tools(name)
-
-    def unregister_tools(self, *names: str) -> dict[str, Any]:
-        """Remove several tools in one request."""
-        session = self._require(FEATURE_DYNAMIC_TOOLS, "unregister_tools()")
-        if not names or len(names) > L.MAX_TOOLS_PER_REQUEST:
-            raise InvalidParams(f"name 1..{L.MAX_TOOLS_PER_REQUEST} tools", "names")
-        for name in names:
-            require_str(name, "names")
-        gone = set(names)
-        return self._mutate(session, METHOD_TOOLS_UNREGISTER, {"names": list(names)},
-                            lambda current: {k: v for k, v in current.items() if k not in gone})
-
-    def _mutate(self, session: Any, method: str, params: dict[str, Any],
-                change: Callable[[dict[str, ToolSpec]], dict[str, ToolSpec]]) -> dict[str, Any]:
-        catalogs = session.catalogs
+    def _mutate(self, send: senders.Send, params: dict[str, Any],
+                change: Callable[[dict[str, ToolSpec]], dict[str, ToolSpec]]
+                ) -> ToolsCatalogResult:
+        what = f"catalog.{send.operation}()"
+        catalogs = self._link.live(what).catalogs
         if catalogs is None:
-            raise UnavailableError(f"{method} is only available after initialize")
+            raise UnavailableError(f"{what} is only available once the catalog exists")
         with catalogs.mutation:
             staged = change(dict(catalogs.current))
-            if len(staged) > L.MAX_CATALOG_TOOLS:
-                raise InvalidParams(f"the catalog would hold {len(staged)} tools, over the "
-                                    f"{L.MAX_CATALOG_TOOLS} limit", "tools")
             expected = catalogs.stage(staged)
             try:
-                # Awaited whatever the handler's cancellation: the host may commit the
-                # revision, and abandoning the answer would leave this side one behind.
-                result: dict[str, Any] = session.request(method, params, cancellable=False)
+                # Awaited whatever the handler's cancellation (send does not watch it for the
+                # catalog): the host may commit the revision, and abandoning the answer would
+                # leave this side one behind.
+                result: ToolsCatalogResult = self._send(send, params)
             except BaseException:
                 catalogs.abort()
                 raise
             if result["revision"] != expected:
                 catalogs.abort()
-                raise ProtocolError(f"{method}: host answered revision {result['revision']}, "
-                                    f"expected {expected}")
+                raise ProtocolError(f"catalog.{send.operation}(): host answered revision "
+                                    f"{result['revision']}, expected {expected}")
             catalogs.commit(expected, [n for n in result["tools"] if isinstance(n, str)])
         return result
+
+
+class Agents(AgentsOperations):
+    """``ext.agents``: spawn, message, follow_up, models, list, wait, interrupt."""

@@ -32,11 +32,14 @@ func (Target) Features(m *ir.Model, out emit.Output) error {
 	return nil
 }
 
-// Dispatch writes the dispatch over received methods, the package's __init__ and its test.
+// Dispatch writes the dispatch over received methods, the package's __init__ and its test,
+// and the sending side: a descriptor per sent method and the service operations over them.
 func (Target) Dispatch(m *ir.Model, out emit.Output) error {
 	hash := emit.Fingerprint(true, m.Methods, m.Negotiation)
 	out[DispatchFile] = []byte(pyDispatch(m, hash))
 	out[GenInit] = []byte(emit.Header("#", hash) + "# ruff: noqa: E501\n\"\"\"Code generated from schema/: never edit; change the schema or codegen.\"\"\"\n")
 	out[DispatchTest] = []byte(pyDispatchTest(m, hash))
+	out[SendersFile] = []byte(pySenders(m, hash))
+	out[ServicesFile] = []byte(pyServices(m, hash))
 	return nil
 }

@@ -17,7 +17,7 @@ def remember(args):
 @ext.tool(name="recall", description="read the note back")
 def recall(args):
     entry = ext.kv.get("note")
-    return tool_result(text_content("nothing" if entry is None else "note: " + entry.value))
+    return tool_result(text_content("note: " + entry["value"] if entry["found"] else "nothing"))
 
 
 @ext.tool(name="state_write", description="write a file into the durable state directory",

@@ -25,7 +25,7 @@ def remember(args):
 @ext.tool(name="recall", description="read the note back")
 def recall(args):
     entry = ext.kv.get("note")
-    value, depth = (entry.value if entry else None), 0
+    value, depth = entry.get("value"), 0
     while isinstance(value, dict):
         value, depth = value.get("migrated"), depth + 1
     return f"note: {value}, migrated {depth}"

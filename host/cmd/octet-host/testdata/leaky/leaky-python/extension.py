@@ -35,14 +35,15 @@ def reencode(v):
 
 
 def gather():
-    vals = [ext.get_secret(n) for n in NAMES]
-    answer = ext.request_input("Password:", secret=True)
+    vals = [ext.secrets.get(n)["value"] for n in NAMES]
+    answer = ext.ui.request_input("Password:", secret=True)["value"]
     if answer is None:
         raise ToolError(1002, "no input answer")
     vals.append(answer)
     for v in vals:
-        try_send(ext.notify, "note " + v)
-        try_send(lambda text: ext.progress(message=text), "step " + v)
+        try_send(ext.ui.notify, "note " + v)
+        try_send(lambda text: ext.progress.report({"type": "status", "message": text}),
+                 "step " + v)
         print("raw " + v, file=sys.stderr)
         print("json " + json.dumps({"leak": v}), file=sys.stderr)
         print("utf8 " + json.dumps({"leak": v}, ensure_ascii=False), file=sys.stderr)
@@ -65,7 +66,7 @@ def leak_error(args):
 
 @ext.tool(name="leak_kv", description="store a secret, base64-encoded, in KV")
 def leak_kv(args):
-    v = ext.get_secret("s2")
+    v = ext.secrets.get("s2")["value"]
     basic = base64.b64encode(("user:" + v).encode()).decode()
     try:
         ext.kv.commit([{"op": "put", "namespace": "leaky-python", "key": "auth", "value": {"basic": basic}}])
