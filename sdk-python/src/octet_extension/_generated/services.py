@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         ArtifactPublishResult,
         ConfirmationRequestResult,
         ContextItem,
+        InputOption,
         InputRequestResult,
         KVCommitResult,
         KVGetResult,
@@ -105,10 +106,16 @@ class UIOperations(Operations):
         prompt: str,
         *,
         secret: bool = False,
+        options: builtins.list[InputOption] | None = None,
+        allow_free_text: bool | None = None,
         parent_request_id: int | str | None = None,
     ) -> InputRequestResult:
         """Ask the user for text; null means cancelled or unavailable."""
         params: dict[str, Any] = {"prompt": prompt, "secret": secret}
+        if options is not None:
+            params["options"] = options
+        if allow_free_text is not None:
+            params["allow_free_text"] = allow_free_text
         if parent_request_id is not None:
             params["parent_request_id"] = parent_request_id
         result: InputRequestResult = self._send(senders.INPUT_REQUEST, params)
@@ -338,7 +345,7 @@ class AgentsOperations(Operations):
     def models(
         self,
         *,
-        limit: int,
+        limit: int = 50,
         query: str | None = None,
         parent_request_id: int | str | None = None,
     ) -> AgentModelsResult:
@@ -366,7 +373,7 @@ class AgentsOperations(Operations):
     def wait(
         self,
         *,
-        timeout_ms: int,
+        timeout_ms: int = 30000,
         parent_request_id: int | str | None = None,
     ) -> AgentWaitResult:
         """Wait for children to settle."""
@@ -427,11 +434,10 @@ class KVOperations(Operations):
         self,
         writes: builtins.list[KVWrite],
         *,
-        preconditions: builtins.list[KVPrecondition] | None = None,
+        preconditions: builtins.list[KVPrecondition] = [],
     ) -> KVCommitResult:
         """Apply writes atomically if every precondition holds."""
-        params: dict[str, Any] = {"writes": writes}
-        params["preconditions"] = [] if preconditions is None else preconditions
+        params: dict[str, Any] = {"writes": writes, "preconditions": preconditions}
         result: KVCommitResult = self._send(senders.KV_COMMIT, params)
         return result
 
