@@ -185,7 +185,7 @@ def replace_dynamic(args):
         return lambda _args: text
     itself = {"name": "replace_dynamic", "description": "Replace the whole dynamic catalog in one change",
               "handler": replace_dynamic, "parameters": REPLACE_PARAMS}
-    update = ext.replace_tools([itself] + [{"name": t["name"], "description": f"Returns {t['text']!r}",
+    update = ext.catalog.replace([itself] + [{"name": t["name"], "description": f"Returns {t['text']!r}",
                                             "handler": returning(t["text"])} for t in args["tools"]])
     return tool_result(text_content("replaced"),
                        structured_content={"revision": update["revision"]})
