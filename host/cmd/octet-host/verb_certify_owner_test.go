@@ -25,7 +25,7 @@ func writeOwnerRawExtension(t *testing.T, root, bin, mode string) string {
 	if mode != "" {
 		args = fmt.Sprintf("args = [%q]\n", mode)
 	}
-	contributes := strings.Replace(rawContributes, `"suite_args"]`, `"suite_args", "replace_dynamic", "ignore_cancel"]`, 1)
+	contributes := strings.Replace(rawContributes, `"sandbox_probe"]`, `"sandbox_probe", "replace_dynamic", "ignore_cancel"]`, 1)
 	manifest := fmt.Sprintf("name = \"conformance-fixture\"\nversion = \"0.1.0\"\napi_version = \"0.4\"\n\n[entrypoint]\ncommand = %q\n%s\n%s\n[session]\nowner = true\nprivate_tools = [\"echo\"]\n",
 		bin, args, contributes)
 	if err := os.WriteFile(filepath.Join(dir, "extension.toml"), []byte(manifest), 0o644); err != nil {

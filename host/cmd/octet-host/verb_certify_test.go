@@ -48,7 +48,8 @@ secrets = ["fixture.token"]
 tools = ["echo", "fail_with", "slow", "progress_n", "print_stdout", "crash", "callback_n",
          "big_result", "publish", "register_dynamic", "unregister_dynamic", "ask", "secret",
          "present", "spawn_child", "kv_commit", "kv_get", "arm_stuck_shutdown", "typed",
-         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args"]
+         "notify", "contribute", "policy", "kv_list", "agent_op", "suite_args",
+         "settings_in_force", "idempotency_key_seen", "sandbox_probe"]
 commands = ["fixture_cmd", "slow_cmd"]
 hooks = ["before_prompt", "before_tool_call", "after_tool_call"]
 ui = ["status"]

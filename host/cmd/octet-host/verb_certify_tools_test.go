@@ -28,6 +28,7 @@ tools = [
   { name = "arm_stuck_shutdown", skip = true, reason = "hangs shutdown" }, { name = "notify", skip = true, reason = "service" },
   { name = "contribute", skip = true, reason = "service" }, { name = "policy", skip = true, reason = "service" },
   { name = "kv_list", skip = true, reason = "service" }, { name = "agent_op", skip = true, reason = "service" },
+  { name = "sandbox_probe", skip = true, reason = "probes the sandbox" },
 ]
 `
 
