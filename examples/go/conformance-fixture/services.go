@@ -132,11 +132,11 @@ func registerServices(ext *octet.Extension) {
 		})
 	octet.Tool(ext, octet.ToolSpec{Name: "ask", Description: "Confirm or request input"},
 		func(ctx context.Context, a struct {
-			Kind          string                 `json:"kind" jsonschema:"enum=confirm,enum=input"`
-			Prompt        string                 `json:"prompt"`
-			Secret        bool                   `json:"secret,omitempty"`
-			Options       []protocol.InputOption `json:"options,omitempty"`
-			AllowFreeText bool                   `json:"allow_free_text,omitempty"`
+			Kind          string      `json:"kind" jsonschema:"enum=confirm,enum=input"`
+			Prompt        string      `json:"prompt"`
+			Secret        bool        `json:"secret,omitempty"`
+			Options       []askOption `json:"options,omitempty"`
+			AllowFreeText bool        `json:"allow_free_text,omitempty"`
 		}) (octet.Result, error) {
 			if a.Kind == "confirm" {
 				res, err := ext.UI.Confirm(ctx, a.Prompt)
@@ -145,7 +145,10 @@ func registerServices(ext *octet.Extension) {
 				}
 				return octet.Text("asked").WithStructured(map[string]any{"answer": res.Confirmed}), nil
 			}
-			o := octet.UIRequestInputOptions{Secret: a.Secret, Options: a.Options}
+			o := octet.UIRequestInputOptions{Secret: a.Secret}
+			for _, op := range a.Options {
+				o.Options = append(o.Options, protocol.InputOption{Value: op.Value, Label: op.Label, Description: op.Description})
+			}
 			if a.AllowFreeText {
 				o.AllowFreeText = &a.AllowFreeText
 			}
@@ -239,4 +242,12 @@ func registerServices(ext *octet.Extension) {
 			}
 			return octet.Text("read").WithStructured(res), nil
 		})
+}
+
+// askOption is one choice ask offers (protocol.InputOption as the tool's own parameter,
+// its description optional).
+type askOption struct {
+	Value       string  `json:"value"`
+	Label       string  `json:"label"`
+	Description *string `json:"description,omitempty"`
 }
