@@ -2,28 +2,60 @@
 // Regenerate with: go run mage.go generate
 // Source: schema/methods.json.
 import type { Widget } from "./widgets.types.js";
+import type { Parent } from "../types.js";
 
-/** Binds an extension-to-host request to its params and result types (as vscode-jsonrpc's RequestType). */
-export interface RequestType<P, R> {
+/** What every descriptor says about its method: the session's send reads it. */
+interface Descriptor {
   readonly method: string;
   /** Negotiated feature the host needs for it ("" none). */
   readonly feature: string;
+  /** Manifest contribution that enables it ("" none). */
+  readonly contribution: string;
   /** Params name the parent host request whose owner applies. */
   readonly ownerBound: boolean;
+  /** Whether params carry parent_request_id, which the session fills from the call in progress. */
+  readonly parent: "required" | "optional" | "none";
+  /** API versions that have the method. */
+  readonly versions: readonly string[];
+  /** Schema type of the params: the generated validator checks them by this name. */
+  readonly params: string;
+}
+
+/** Binds an extension-to-host request to its params and result types (as vscode-jsonrpc's RequestType). */
+export interface RequestType<P, R> extends Descriptor {
+  readonly kind: "request";
+  /** Schema type of the result, checked before the caller sees it. */
+  readonly result: string;
   /** Type-level only: never set. */
   readonly _types?: (p: P) => R;
 }
 
 /** Binds an extension-to-host notification to its params type. */
-export interface NotificationType<P> {
-  readonly method: string;
-  readonly feature: string;
-  readonly ownerBound: boolean;
+export interface NotificationType<P> extends Descriptor {
+  readonly kind: "notification";
   readonly _types?: (p: P) => void;
+}
+
+/** Params as a caller writes them: parent_request_id is the session's to fill. */
+export type Outgoing<P> = P extends unknown ? Omit<P, "parent_request_id"> : never;
+
+/** Params as a generated operation builds them: members may be undefined (dropped before validation). */
+export type Draft<P> = P extends unknown ? { [K in Exclude<keyof P, "parent_request_id">]?: P[K] | undefined } : never;
+
+/** Per call: the request this call belongs to (default: the handler running) and a signal to stop waiting. */
+export interface CallOptions {
+  parent?: Parent | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** What the generated services send through: the session. */
+export interface Sender {
+  request<P, R>(type: RequestType<P, R>, params: Draft<P>, call?: CallOptions): Promise<R>;
+  notify<P>(type: NotificationType<P>, params: Draft<P>, call?: CallOptions): void;
 }
 
 /** Every extension-to-host method as a typed descriptor: callers name these, never the method string. */
 export const Requests = {
   /** widget/changed: A widget changed. */
-  WIDGET_CHANGED: { method: "widget/changed", feature: "widgets", ownerBound: false } as NotificationType<Widget>,
+  WIDGET_CHANGED: { kind: "notification", method: "widget/changed", feature: "widgets", contribution: "", ownerBound: false, parent: "none", versions: ["0.4"], params: "Widget" } as NotificationType<Widget>,
 } as const;
