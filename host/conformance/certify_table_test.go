@@ -27,7 +27,7 @@ tools = [
   { name = "secret", skip = true, reason = "passes its arguments to secret/get and carries the host's refusal verbatim (secrets.allowlist)" },
   { name = "present", skip = true, reason = "publishes a snapshot of the size its arguments name (presentation.limits)" },
   { name = "spawn_child", skip = true, reason = "starts a child agent session (agents.child_bounds)" },
-  { name = "kv_commit", skip = true, reason = "passes its arguments to kv.commit and carries the host's refusal verbatim (kv.preconditions)" },
+  { name = "kv_commit", skip = true, reason = "passes its arguments to the KV commit and carries the host's refusal verbatim (kv.preconditions)" },
   { name = "kv_get", skip = true, reason = "passes its arguments to kv.get and carries the host's refusal verbatim (kv.preconditions)" },
   { name = "kv_list", skip = true, reason = "passes its arguments to kv.list and carries the host's refusal verbatim (kv.list_pages)" },
   { name = "arm_stuck_shutdown", skip = true, reason = "makes the shutdown handler hang by design (shutdown.self_bounded)" },

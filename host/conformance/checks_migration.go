@@ -20,7 +20,7 @@ func init() {
 	register(&Check{
 		Name:        "state.kv_migration",
 		Description: "with [state] kv_version raised from 1 to 2, the fixture's registered migration runs before its first KV call, once: the data and octet:kv_version 2 are committed together, and a restart at version 2 does not migrate again",
-		Requirement: "docs/host.md#kv-migrations: SDK-run migrations, each step and its version in one kv.commit",
+		Requirement: "docs/host.md#kv-migrations: SDK-run migrations, each step and its version in one KV commit",
 		Tier:        Conditional,
 		Tools:       []string{"kv_commit", "kv_get"},
 		Features:    []protocol.Feature{protocol.FeatureKV},

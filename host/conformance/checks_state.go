@@ -8,7 +8,7 @@ import (
 )
 
 // The state checks: what the host keeps for an extension across runs. A brokered secret
-// is never kept: a kv.commit carrying one, in any encoding, is refused whole with
+// is never kept: a KV commit carrying one, in any encoding, is refused whole with
 // kv_secret_refused, and the extension carries that refusal to its caller verbatim (the
 // same code, message and data from every SDK).
 
@@ -48,7 +48,7 @@ func checkKVSecretRefused(t *T) error {
 	want := &RPCError{Code: protocol.CodeKVSecretRefused,
 		Message: strings.ReplaceAll(protocol.MessageKVSecretRefused, "{path}", "writes[1].value"),
 		Data:    mustJSON(map[string]any{"namespace": ns, "key": "auth", "path": "writes[1].value"})}
-	if err := expectVerbatim(resp, want, "kv.commit holding a secret"); err != nil {
+	if err := expectVerbatim(resp, want, "a KV commit holding a secret"); err != nil {
 		return err
 	}
 	resp, err = t.toolCall(s, "kv_get", map[string]any{"namespace": ns, "key": "plain"})

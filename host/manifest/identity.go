@@ -25,6 +25,6 @@ type State struct {
 }
 
 // KVVersionKey is the key, in the extension's own namespace, under which its stored KV
-// version lives. The SDK writes it in the same kv.commit as a migration's data, so data
+// version lives. The SDK writes it in the same KV commit as a migration's data, so data
 // and version change together; the host reads it before start to refuse a downgrade.
 const KVVersionKey = "octet:kv_version"

@@ -156,7 +156,7 @@ func (r *Router) kvCommit(ctx context.Context, c *Caller, raw json.RawMessage) (
 			map[string]any{"namespace": conflict.Namespace, "key": conflict.Key, "expected": conflict.Expected, "actual": conflict.Actual})
 	}
 	if err != nil {
-		return nil, internal("kv.commit: %v", err)
+		return nil, internal(protocol.MethodKVCommit+": %v", err)
 	}
 	out := make([]protocol.KVWriteVersion, len(writes))
 	for i, w := range writes {

@@ -248,7 +248,7 @@ def spawn_child(args):
                                            "timed_out": settled["timed_out"]})
 
 
-@ext.tool(name="kv_commit", description="Pass through to kv.commit",
+@ext.tool(name="kv_commit", description="Pass through to the KV commit",
           parameters=obj({"preconditions": {"type": "array"}, "writes": {"type": "array"}},
                          ["preconditions", "writes"]))
 def kv_commit(args):

@@ -28,7 +28,7 @@ const (
 // report's sequence is the call's next number).
 var filledBySDK = map[string]bool{"namespace": true, "sequence": true}
 
-// pySendName is the descriptor constant of a method (kv.commit -> KV_COMMIT).
+// pySendName is the descriptor constant of a method (the KV commit -> KV_COMMIT).
 func pySendName(name string) string { return emit.UpperSnake(emit.Snake(name)) }
 
 // pyServiceClass is the generated class of a service (kv -> KVOperations).
