@@ -76,16 +76,16 @@ func TestKVCommitSpellings(t *testing.T) {
 // The pattern itself: the wire name counts, the API call and longer names do not.
 func TestWireSpellingPattern(t *testing.T) {
 	for s, want := range map[string]bool{
-		"sends kv.commit once":       true,
-		"`kv.commit`":                true,
-		`"kv.commit"`:                true,
-		"kv.commit":                  true,
-		"ext.kv.commit(writes)":      false,
-		"self.kv.commit (writes)":    false,
-		"kv.commit(writes)":          false,
-		"kv.committed":               false,
-		"mykv.commit":                false,
-		"KV.Commit":                  false,
+		"sends kv.commit once":    true,
+		"`kv.commit`":             true,
+		`"kv.commit"`:             true,
+		"kv.commit":               true,
+		"ext.kv.commit(writes)":   false,
+		"self.kv.commit (writes)": false,
+		"kv.commit(writes)":       false,
+		"kv.committed":            false,
+		"mykv.commit":             false,
+		"KV.Commit":               false,
 	} {
 		if got := wireSpelling.MatchString(s); got != want {
 			t.Errorf("%q: match %v, want %v", s, got, want)
