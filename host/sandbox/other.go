@@ -21,6 +21,7 @@ func (*Launch) Started()                                 {}
 func (*Launch) Ready() error                             { return errors.New("no sandbox") }
 func (*Launch) Status() (ws syscall.WaitStatus, ok bool) { return 0, false }
 func (*Launch) Close()                                   {}
+func (*Launch) Admit(int) error                          { return errors.New("no sandbox") }
 
 // StartLandlocked always fails off Linux.
 func StartLandlocked(*exec.Cmd, *Policy) error { return Available() }
