@@ -19,7 +19,8 @@ def test_request_input_sends_options_and_free_text() -> None:
     with LoopbackHost(ext, inputs=["dev", "feature", "x"]) as host:
         got = []
         for fn in (lambda: ext.ui.request_input("Branch?", options=options)["value"],
-                   lambda: ext.ui.request_input("Branch?", options=options, allow_free_text=True)["value"],
+                   lambda: ext.ui.request_input("Branch?", options=options,
+                                                allow_free_text=True)["value"],
                    lambda: ext.ui.request_input("Branch?")["value"]):
             job["fn"] = fn
             got.append(host.call_tool("run")["structured_content"]["value"])

@@ -284,7 +284,7 @@ func pyOperation(b *bytes.Buffer, m *ir.Model, me ir.Method, refs map[string]boo
 	for _, f := range fields {
 		switch {
 		case isArg[f.Name] || f.Name == "parent_request_id":
-		case f.Type.Default != nil:
+		case f.Type.Default != nil && !mutableDefault(f.Type.Default):
 			defaulted = append(defaulted, f)
 		case f.Required && !filledBySDK[f.Name] && !f.Type.Has(ir.Array):
 			required = append(required, f)
@@ -369,4 +369,14 @@ func pyLiteral(v any) string {
 	default:
 		return fmt.Sprint(x)
 	}
+}
+
+// mutableDefault reports a list or object default: Python would share one instance between
+// calls (ruff B006), so such a param is an optional keyword filled in the body instead.
+func mutableDefault(v any) bool {
+	switch v.(type) {
+	case []any, map[string]any:
+		return true
+	}
+	return false
 }

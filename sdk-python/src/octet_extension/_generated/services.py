@@ -434,10 +434,11 @@ class KVOperations(Operations):
         self,
         writes: builtins.list[KVWrite],
         *,
-        preconditions: builtins.list[KVPrecondition] = [],
+        preconditions: builtins.list[KVPrecondition] | None = None,
     ) -> KVCommitResult:
         """Apply writes atomically if every precondition holds."""
-        params: dict[str, Any] = {"writes": writes, "preconditions": preconditions}
+        params: dict[str, Any] = {"writes": writes}
+        params["preconditions"] = [] if preconditions is None else preconditions
         result: KVCommitResult = self._send(senders.KV_COMMIT, params)
         return result
 
